@@ -1,0 +1,3 @@
+module github.com/wynot/wynot
+
+go 1.26
