@@ -48,7 +48,10 @@ func (e *engine) general() (pass, fail Config, err error) {
 
 	n, offset := 2, 0
 	for {
-		delta := minus(make(Config, 0, len(cFail)-len(cPass)), cFail, cPass)
+		delta := cFail // configurations are never modified, so sharing is safe
+		if len(cPass) > 0 {
+			delta = minus(make(Config, 0, len(cFail)-len(cPass)), cFail, cPass)
+		}
 		if len(delta) < 2 {
 			// |Δ| = 1 (after a step at n = 2 that left one change): a
 			// single change is a 1-minimal difference by definition.
@@ -102,7 +105,12 @@ func (e *engine) general() (pass, fail Config, err error) {
 				cFail = minus(make(Config, 0, len(cFail)-len(deltas[i])), cFail, deltas[i])
 				n = max(n-1, 2)
 			}
-			kPass, kFail = keyOf(cPass), keyOf(cFail)
+			// The new configuration is the candidate just looked up: take its key.
+			if ch.rule == ReduceToSubset || ch.rule == ReduceToComplement {
+				kFail = ch.c.key
+			} else {
+				kPass = ch.c.key
+			}
 			if e.opts.Variant == Book {
 				// Book: start the next step at the subset just used, so
 				// reductions spread over the input (offset = i, not 0).

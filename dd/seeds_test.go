@@ -46,7 +46,6 @@ func diffRows(t *testing.T, what string, got, want []string) {
 }
 
 type seedCase struct {
-	name       string
 	opts       dd.Options
 	fail, unr  string
 	wantRows   string // lookups after the two precondition tests
