@@ -1,0 +1,157 @@
+package runner
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/wynot/wynot/dd"
+)
+
+// Key identifies a candidate by its content and the question asked of it.
+type Key [sha256.Size]byte
+
+func (k Key) String() string { return hex.EncodeToString(k[:8]) }
+
+// KeyOf hashes the files of a candidate together with context, a string
+// naming the command and oracle, so that two candidates with the same
+// bytes are one test and a cache never answers another question.
+func KeyOf(context string, files []File) Key {
+	h := sha256.New()
+	var n [8]byte
+	write := func(b []byte) {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
+		h.Write(n[:])
+		h.Write(b)
+	}
+	write([]byte(context))
+	for _, f := range files {
+		write([]byte(f.Name))
+		write(f.Data)
+	}
+	var k Key
+	h.Sum(k[:0])
+	return k
+}
+
+// Cache keeps outcomes by content. With a file, every new outcome is
+// appended to it at once, so a run that is interrupted and started again
+// repeats no test.
+type Cache struct {
+	mu   sync.Mutex
+	m    map[Key]Cached
+	file *os.File
+}
+
+// Cached is a cached outcome.
+type Cached struct {
+	Outcome dd.Outcome
+	Detail  string
+}
+
+type cacheLine struct {
+	Key     string `json:"key"`
+	Outcome string `json:"outcome"`
+	Detail  string `json:"detail,omitempty"`
+}
+
+// NewCache returns an empty cache in memory.
+func NewCache() *Cache { return &Cache{m: make(map[Key]Cached)} }
+
+// OpenCache returns a cache backed by the file at path, holding the
+// outcomes recorded there (one JSON object per line); lines it cannot read
+// are skipped, since a run killed mid-write may leave a partial last line.
+func OpenCache(path string) (*Cache, int, error) {
+	c := NewCache()
+	loaded := 0
+	if f, err := os.Open(path); err == nil {
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			var l cacheLine
+			if json.Unmarshal(sc.Bytes(), &l) != nil {
+				continue
+			}
+			var k Key
+			b, err := hex.DecodeString(l.Key)
+			if err != nil || len(b) != len(k) {
+				continue
+			}
+			copy(k[:], b)
+			var o dd.Outcome
+			switch l.Outcome {
+			case "PASS":
+				o = dd.Pass
+			case "FAIL":
+				o = dd.Fail
+			case "UNRESOLVED":
+				o = dd.Unresolved
+			default:
+				continue
+			}
+			c.m[k] = Cached{o, l.Detail}
+			loaded++
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			return nil, 0, fmt.Errorf("reading cache %s: %w", path, err)
+		}
+	} else if !os.IsNotExist(err) {
+		return nil, 0, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, 0, err
+	}
+	// A partial last line from an interrupted run must not glue onto the
+	// next record.
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		if _, err := f.Write([]byte("\n")); err != nil {
+			f.Close()
+			return nil, 0, err
+		}
+	}
+	c.file = f
+	return c, loaded, nil
+}
+
+// Get returns the outcome cached for k.
+func (c *Cache) Get(k Key) (Cached, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+// Put records an outcome.
+func (c *Cache) Put(k Key, v Cached) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[k] = v
+	if c.file == nil {
+		return nil
+	}
+	b, _ := json.Marshal(cacheLine{Key: hex.EncodeToString(k[:]), Outcome: v.Outcome.String(), Detail: v.Detail})
+	_, err := c.file.Write(append(b, '\n'))
+	return err
+}
+
+// Len is the number of cached outcomes.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
+// Close closes the cache file, if any.
+func (c *Cache) Close() error {
+	if c.file == nil {
+		return nil
+	}
+	return c.file.Close()
+}

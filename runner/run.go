@@ -1,0 +1,244 @@
+// Package runner is the only part of wynot that starts processes. It puts
+// a candidate input into a private work directory, runs the user's test on
+// it with a timeout, in a process group of its own that is killed as a
+// whole, classifies the run as pass, fail or unresolved (by the original
+// failure's signature, a regular expression, or the exit code of a test
+// script), and caches outcomes by the candidate's content.
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Placeholder in a command's arguments stands for the candidate's path.
+const Placeholder = "{}"
+
+// File is one file of a candidate, placed in the work directory under Name.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Command is how to run the test on a candidate.
+type Command struct {
+	// Argv is the program and its arguments. Every "{}" in an argument is
+	// replaced by the path of the candidate's first file. The program is
+	// run directly, never through a shell; write "sh -c ..." to get one.
+	Argv []string
+	// Stdin feeds the first file's content on standard input; otherwise
+	// standard input is empty.
+	Stdin bool
+	// Timeout bounds each run; the process group is killed when it
+	// expires. Zero means no limit.
+	Timeout time.Duration
+	// Env is the environment; nil inherits wynot's.
+	Env []string
+}
+
+// Run is what one run of a test did.
+type Run struct {
+	Exit     int            // exit status; -1 when killed by a signal or not started
+	Signal   syscall.Signal // the signal that killed it, or 0
+	TimedOut bool           // killed because the timeout expired (or exit status 124, as from timeout(1))
+	Stdout   []byte         // the last OutputLimit bytes of standard output
+	Stderr   []byte         // the last OutputLimit bytes of standard error
+	Duration time.Duration
+}
+
+// OutputLimit is how much of each output stream a Run keeps (the end of it).
+const OutputLimit = 256 << 10
+
+// Clean reports whether the run exited with status 0 in time.
+func (r Run) Clean() bool { return r.Exit == 0 && r.Signal == 0 && !r.TimedOut }
+
+// Describe says in a few words how the run ended: "exit status 2",
+// "killed by SIGSEGV", "timed out after 1s".
+func (r Run) Describe() string {
+	switch {
+	case r.TimedOut && r.Exit == 124:
+		return "exit status 124 (timed out)"
+	case r.TimedOut:
+		return fmt.Sprintf("timed out after %s", r.Duration.Round(time.Millisecond))
+	case r.Signal != 0:
+		return "killed by " + SignalName(r.Signal)
+	}
+	return fmt.Sprintf("exit status %d", r.Exit)
+}
+
+// SignalName returns the conventional name of a signal, e.g. "SIGSEGV".
+func SignalName(s syscall.Signal) string {
+	names := map[syscall.Signal]string{
+		syscall.SIGABRT: "SIGABRT", syscall.SIGSEGV: "SIGSEGV", syscall.SIGBUS: "SIGBUS",
+		syscall.SIGFPE: "SIGFPE", syscall.SIGILL: "SIGILL", syscall.SIGKILL: "SIGKILL",
+		syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT", syscall.SIGTRAP: "SIGTRAP",
+		syscall.SIGPIPE: "SIGPIPE", syscall.SIGQUIT: "SIGQUIT", syscall.SIGSYS: "SIGSYS",
+	}
+	if n, ok := names[s]; ok {
+		return n
+	}
+	return fmt.Sprintf("signal %d", int(s))
+}
+
+// ErrStart wraps failures to start a test program (not found, not
+// executable, ...), which no candidate can change.
+var ErrStart = errors.New("cannot start the test")
+
+// Exec runs c in dir on files, which it writes into dir first (the
+// directory is emptied before). It returns when the process has exited
+// and every process of its group has been killed. An error means the test
+// could not be started or the work directory not prepared; the end of ctx
+// kills the test and returns ctx.Err().
+func (c *Command) Exec(ctx context.Context, dir string, files []File) (Run, error) {
+	if err := prepare(dir, files); err != nil {
+		return Run{Exit: -1}, err
+	}
+	argv := c.Argv
+	if len(files) > 0 {
+		argv = substitute(argv, filepath.Join(dir, files[0].Name))
+	}
+	var stdin []byte
+	if c.Stdin && len(files) > 0 {
+		stdin = files[0].Data
+	}
+	return execute(ctx, dir, argv, stdin, c.Env, c.Timeout)
+}
+
+func substitute(argv []string, path string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = strings.ReplaceAll(a, Placeholder, path)
+	}
+	return out
+}
+
+// prepare empties dir and writes files into it.
+func prepare(dir string, files []File) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	keep := make(map[string]bool, len(files))
+	for _, f := range files {
+		keep[f.Name] = true
+	}
+	for _, e := range entries {
+		// A file of the candidate is overwritten below; anything else the
+		// previous test left behind goes.
+		if keep[e.Name()] && e.Type().IsRegular() {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, f.Name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, f.Data, 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tail keeps the last limit bytes written to it.
+type tail struct {
+	buf   []byte
+	limit int
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(p) >= t.limit {
+		t.buf = append(t.buf[:0], p[len(p)-t.limit:]...)
+		return n, nil
+	}
+	if over := len(t.buf) + len(p) - t.limit; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	t.buf = append(t.buf, p...)
+	return n, nil
+}
+
+func execute(ctx context.Context, dir string, argv []string, stdin []byte, env []string, timeout time.Duration) (Run, error) {
+	if len(argv) == 0 {
+		return Run{Exit: -1}, fmt.Errorf("%w: empty command", ErrStart)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	stdout, stderr := &tail{limit: OutputLimit}, &tail{limit: OutputLimit}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	// A process group of its own, so that the whole test (a script and
+	// everything it starts) can be killed at once; and SIGKILL for the
+	// test if wynot dies.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// If a background process keeps the output pipes open after the test
+	// exits, stop waiting for it soon; it is killed below.
+	cmd.WaitDelay = 100 * time.Millisecond
+
+	start := time.Now()
+	// The parent-death signal is tied to the thread that starts the
+	// child; keep the goroutine on one thread while starting. (Go does
+	// not end threads that goroutines merely ran on.)
+	runtime.LockOSThread()
+	err := cmd.Start()
+	runtime.UnlockOSThread()
+	if err != nil {
+		return Run{Exit: -1}, fmt.Errorf("%w: %v", ErrStart, err)
+	}
+	pgid := cmd.Process.Pid
+	done := make(chan struct{})
+	timedOut := make(chan bool, 1)
+	go func() {
+		var expired <-chan time.Time
+		if timeout > 0 {
+			t := time.NewTimer(timeout)
+			defer t.Stop()
+			expired = t.C
+		}
+		select {
+		case <-done:
+			timedOut <- false
+		case <-ctx.Done():
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			timedOut <- false
+		case <-expired:
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			timedOut <- true
+		}
+	}()
+	_ = cmd.Wait() // the exit status is read from ProcessState below
+	close(done)
+	// Nothing of the test outlives it.
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+
+	r := Run{Duration: time.Since(start), Stdout: stdout.buf, Stderr: stderr.buf, TimedOut: <-timedOut}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		r.Exit, r.Signal = -1, ws.Signal()
+	} else {
+		r.Exit = cmd.ProcessState.ExitCode()
+	}
+	if r.Exit == 124 {
+		r.TimedOut = true
+	}
+	if ctx.Err() != nil && !r.TimedOut {
+		return r, ctx.Err()
+	}
+	return r, nil
+}

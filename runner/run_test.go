@@ -1,0 +1,258 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wynot/wynot/dd"
+)
+
+func sh(script string) Command { return Command{Argv: []string{"sh", "-c", script}} }
+
+func execIn(t *testing.T, c Command, files ...File) Run {
+	t.Helper()
+	r, err := c.Exec(context.Background(), t.TempDir(), files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestExecEndings(t *testing.T) {
+	if r := execIn(t, sh("exit 3")); r.Exit != 3 || r.Clean() || r.Describe() != "exit status 3" {
+		t.Errorf("exit 3: %+v %s", r, r.Describe())
+	}
+	if r := execIn(t, sh("true")); !r.Clean() {
+		t.Errorf("true: %+v", r)
+	}
+	if r := execIn(t, sh("kill -SEGV $$")); r.Signal != syscall.SIGSEGV || r.Describe() != "killed by SIGSEGV" {
+		t.Errorf("SIGSEGV: %+v %s", r, r.Describe())
+	}
+	if r := execIn(t, sh("exit 124")); !r.TimedOut {
+		t.Errorf("exit 124 is read as a timeout: %+v", r)
+	}
+	r := execIn(t, sh("echo out; echo err >&2"))
+	if string(r.Stdout) != "out\n" || string(r.Stderr) != "err\n" {
+		t.Errorf("output %q %q", r.Stdout, r.Stderr)
+	}
+}
+
+func TestExecCandidate(t *testing.T) {
+	f := File{Name: "input.txt", Data: []byte("hello\n")}
+	if r := execIn(t, Command{Argv: []string{"cat", "{}"}}, f); string(r.Stdout) != "hello\n" {
+		t.Errorf("{} not replaced by the candidate's path: %q %q", r.Stdout, r.Stderr)
+	}
+	if r := execIn(t, Command{Argv: []string{"cat"}, Stdin: true}, f); string(r.Stdout) != "hello\n" {
+		t.Errorf("candidate not on stdin: %q", r.Stdout)
+	}
+	if r := execIn(t, Command{Argv: []string{"cat"}}, f); len(r.Stdout) != 0 || !r.Clean() {
+		t.Errorf("stdin should be empty: %q", r.Stdout)
+	}
+	// The test runs in the work directory, where the file has its name.
+	if r := execIn(t, sh("cat input.txt; pwd"), f); !strings.HasPrefix(string(r.Stdout), "hello\n/") {
+		t.Errorf("not run in the work dir: %q", r.Stdout)
+	}
+}
+
+func TestExecEmptiesWorkDir(t *testing.T) {
+	dir := t.TempDir()
+	c := sh("ls; touch leftover; mkdir -p sub; touch sub/x")
+	if _, err := c.Exec(context.Background(), dir, []File{{Name: "a", Data: []byte("1")}}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.Exec(context.Background(), dir, []File{{Name: "a", Data: []byte("1")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Fields(string(r.Stdout)); len(got) != 1 || got[0] != "a" {
+		t.Errorf("work dir held %q before the second test, want only a", got)
+	}
+}
+
+func TestExecLongOutputKeepsTail(t *testing.T) {
+	r := execIn(t, sh("head -c 1000000 /dev/zero | tr '\\0' x; echo END"))
+	if len(r.Stdout) != OutputLimit || !strings.HasSuffix(string(r.Stdout), "xEND\n") {
+		t.Errorf("kept %d bytes ending %q", len(r.Stdout), r.Stdout[len(r.Stdout)-8:])
+	}
+}
+
+// alive reports whether the process with the pid in file is still running
+// (a zombie counts as gone).
+func alive(t *testing.T, file string) bool {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat))
+	return len(fields) > 2 && fields[2] != "Z"
+}
+
+func waitGone(t *testing.T, file string) {
+	t.Helper()
+	for range 200 {
+		if !alive(t, file) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Errorf("process in %s still running", file)
+}
+
+func TestTimeoutKillsProcessGroup(t *testing.T) {
+	dir := t.TempDir()
+	pidfile := filepath.Join(t.TempDir(), "bg.pid")
+	c := sh("sleep 30 & echo $! > " + pidfile + "; sleep 30")
+	c.Timeout = 300 * time.Millisecond
+	start := time.Now()
+	r, err := c.Exec(context.Background(), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.TimedOut || time.Since(start) > 5*time.Second {
+		t.Errorf("run %+v after %s", r, time.Since(start))
+	}
+	waitGone(t, pidfile)
+}
+
+func TestBackgroundProcessesDieWithTheTest(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "bg.pid")
+	r := execIn(t, sh("sleep 30 & echo $! > "+pidfile))
+	if !r.Clean() {
+		t.Fatalf("run %+v", r)
+	}
+	waitGone(t, pidfile)
+}
+
+func TestCancelKillsTest(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "bg.pid")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	c := sh("sleep 30 & echo $! > " + pidfile + "; wait")
+	_, err := c.Exec(ctx, t.TempDir(), nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	waitGone(t, pidfile)
+}
+
+func TestExecNotStartable(t *testing.T) {
+	_, err := (&Command{Argv: []string{"/no/such/program"}}).Exec(context.Background(), t.TempDir(), nil)
+	if !errors.Is(err, ErrStart) {
+		t.Errorf("err = %v, want ErrStart", err)
+	}
+}
+
+func TestOracles(t *testing.T) {
+	panicRun := Run{Exit: 2, Stderr: []byte("panic: index out of range [7] with length 2\n\ngoroutine 1 [running]:\nmain.f()\n\t/x/m.go:3 +0x1\n")}
+	sig := &SignatureOracle{Want: Extract(panicRun), Precision: Message}
+	for _, c := range []struct {
+		o    Oracle
+		r    Run
+		want dd.Outcome
+	}{
+		{sig, panicRun, dd.Fail},
+		{sig, Run{Exit: 2, Stderr: []byte("panic: index out of range [1] with length 0\n")}, dd.Fail},
+		{sig, Run{Exit: 2, Stderr: []byte("panic: nil map\n")}, dd.Unresolved},
+		{sig, Run{Exit: 0}, dd.Pass},
+		{sig, Run{Exit: -1, Signal: syscall.SIGKILL, TimedOut: true}, dd.Unresolved},
+		{&RegexOracle{regexp.MustCompile(`out of range`)}, panicRun, dd.Fail},
+		{&RegexOracle{regexp.MustCompile(`nil map`)}, panicRun, dd.Unresolved},
+		{&RegexOracle{regexp.MustCompile(`nil map`)}, Run{}, dd.Pass},
+		{&ScriptOracle{CReduce}, Run{Exit: 0}, dd.Fail},
+		{&ScriptOracle{CReduce}, Run{Exit: 1}, dd.Pass},
+		{&ScriptOracle{CReduce}, Run{Exit: 125}, dd.Unresolved},
+		{&ScriptOracle{Bisect}, Run{Exit: 0}, dd.Pass},
+		{&ScriptOracle{Bisect}, Run{Exit: 1}, dd.Fail},
+		{&ScriptOracle{Bisect}, Run{Exit: 125}, dd.Unresolved},
+	} {
+		got, _, err := c.o.Classify(c.r)
+		if err != nil || got != c.want {
+			t.Errorf("%s on %+v: %s, %v; want %s", c.o.Key(), c.r.Describe(), got, err, c.want)
+		}
+	}
+	if _, _, err := (&ScriptOracle{Bisect}).Classify(Run{Exit: 128}); err == nil {
+		t.Error("bisect convention: exit 128 should abort")
+	}
+}
+
+func TestTesterCacheAndRepeat(t *testing.T) {
+	counter := filepath.Join(t.TempDir(), "count")
+	// Fails on "x", except every other run: flaky.
+	c := sh(`n=$(cat ` + counter + ` 2>/dev/null || echo 0); n=$((n+1)); echo $n > ` + counter + `
+if grep -q flaky {} && [ $((n % 2)) = 0 ]; then exit 0; fi
+if grep -q x {}; then exit 1; fi`)
+	tester, err := NewTester(c, &ScriptOracle{Bisect}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tester.Close()
+	tester.Cache = NewCache()
+	tester.Repeat = 2
+	ctx := context.Background()
+	x := []File{{Name: "in", Data: []byte("x")}}
+	r1, err := tester.Test(ctx, x)
+	if err != nil || r1.Outcome != dd.Fail || r1.Cached {
+		t.Fatalf("first test: %+v %v", r1, err)
+	}
+	r2, _ := tester.Test(ctx, x)
+	if !r2.Cached || r2.Outcome != dd.Fail {
+		t.Errorf("second test of the same content not cached: %+v", r2)
+	}
+	r3, _ := tester.Test(ctx, []File{{Name: "in", Data: []byte("x flaky")}})
+	if r3.Outcome != dd.Unresolved || !r3.Flaky {
+		t.Errorf("flaky test: %+v", r3)
+	}
+	root := tester.Root()
+	tester.Close()
+	if _, err := os.Stat(root); !os.IsNotExist(err) {
+		t.Errorf("work dirs not removed: %v", err)
+	}
+}
+
+func TestCacheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cache")
+	c, n, err := OpenCache(path)
+	if err != nil || n != 0 {
+		t.Fatal(n, err)
+	}
+	k1, k2 := KeyOf("q", []File{{"a", []byte("1")}}), KeyOf("q", []File{{"a", []byte("2")}})
+	c.Put(k1, Cached{dd.Fail, "panic: x"})
+	c.Put(k2, Cached{dd.Pass, ""})
+	c.Close()
+	// An interrupted write leaves a partial line.
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"key":"00`)
+	f.Close()
+	c, n, err = OpenCache(path)
+	if err != nil || n != 2 {
+		t.Fatalf("reopened: %d entries, %v", n, err)
+	}
+	if v, ok := c.Get(k1); !ok || v.Outcome != dd.Fail || v.Detail != "panic: x" {
+		t.Errorf("k1: %+v %v", v, ok)
+	}
+	k3 := KeyOf("q", []File{{"a", []byte("3")}})
+	c.Put(k3, Cached{dd.Unresolved, ""})
+	c.Close()
+	c, n, _ = OpenCache(path)
+	if n != 3 {
+		t.Errorf("after a partial line and a new entry: %d entries, want 3", n)
+	}
+	c.Close()
+	if KeyOf("q", []File{{"a", []byte("1")}}) == KeyOf("r", []File{{"a", []byte("1")}}) {
+		t.Error("the question is not part of the key")
+	}
+}

@@ -1,0 +1,221 @@
+package runner
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Precision says how closely a candidate's failure must match the
+// original one to count as the same failure (TSE 2002 §4.4: the more
+// precise, the less a reduction can drift to another failure, and the
+// larger the result).
+type Precision int
+
+const (
+	// Exit compares only how the test ended: exit status, signal or timeout.
+	Exit Precision = iota
+	// Message also compares the failure message (a Go panic or fatal
+	// error, a sanitizer report's kind, an assertion, a compiler's
+	// internal error, an exception), with numbers, addresses and paths
+	// normalized, so that "index out of range [19] with length 11" still
+	// matches after the input shrank.
+	Message
+	// Stack also compares the top frames of the failing stack (function
+	// names only).
+	Stack
+	// Exact compares the message and frames literally.
+	Exact
+)
+
+var precisionNames = [...]string{"exit", "message", "stack", "exact"}
+
+func (p Precision) String() string {
+	if p >= 0 && int(p) < len(precisionNames) {
+		return precisionNames[p]
+	}
+	return fmt.Sprintf("Precision(%d)", int(p))
+}
+
+// ParsePrecision reads a precision by name.
+func ParsePrecision(s string) (Precision, error) {
+	for i, n := range precisionNames {
+		if s == n {
+			return Precision(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown precision %q (want exit, message, stack or exact)", s)
+}
+
+// Signature is what identifies a failure: how the run ended, and the
+// failure message and top stack frames found in its output.
+type Signature struct {
+	Ending  string   // "exit status 2", "killed by SIGSEGV", "timed out"
+	Message string   // the failure line, e.g. "panic: runtime error: index out of range [5] with length 3"
+	Frames  []string // top stack frames, innermost first, function names only
+}
+
+// StackDepth is how many frames a signature keeps.
+const StackDepth = 3
+
+func (s Signature) String() string {
+	out := s.Ending
+	if s.Message != "" {
+		out += ": " + s.Message
+	}
+	if len(s.Frames) > 0 {
+		out += " [" + strings.Join(s.Frames, " < ") + "]"
+	}
+	return out
+}
+
+// Same reports whether s and o are the same failure at precision p.
+func (s Signature) Same(o Signature, p Precision) bool {
+	if s.Ending != o.Ending {
+		return false
+	}
+	switch p {
+	case Exit:
+		return true
+	case Exact:
+		return s.Message == o.Message && equal(s.Frames, o.Frames)
+	}
+	if Normalize(s.Message) != Normalize(o.Message) {
+		return false
+	}
+	return p != Stack || equal(s.Frames, o.Frames)
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	reHex  = regexp.MustCompile(`0x[0-9a-fA-F]+`)
+	rePath = regexp.MustCompile(`(?:/[^\s/:'"()\[\]{},]+)+/([^\s/:'"()\[\]{},]+)`)
+	reNum  = regexp.MustCompile(`[0-9]+`)
+)
+
+// Normalize makes a failure message independent of the details that
+// change while an input shrinks: hexadecimal numbers become "0x?",
+// absolute paths their base name, other numbers "N".
+func Normalize(msg string) string {
+	msg = reHex.ReplaceAllString(msg, "\x00")
+	msg = rePath.ReplaceAllString(msg, "$1")
+	msg = reNum.ReplaceAllString(msg, "N")
+	return strings.ReplaceAll(msg, "\x00", "0x?")
+}
+
+// Extract reads the signature of a run.
+func Extract(r Run) Signature {
+	s := Signature{Ending: ending(r)}
+	// Failure reports go to standard error as a rule; look there first.
+	for _, out := range [][]byte{r.Stderr, r.Stdout} {
+		if msg, frames := failureReport(string(out)); msg != "" {
+			s.Message, s.Frames = msg, frames
+			break
+		}
+	}
+	return s
+}
+
+func ending(r Run) string {
+	switch {
+	case r.TimedOut:
+		return "timed out"
+	case r.Signal != 0:
+		return "killed by " + SignalName(r.Signal)
+	}
+	return fmt.Sprintf("exit status %d", r.Exit)
+}
+
+var (
+	reGoPanic   = regexp.MustCompile(`(?m)^(panic: .*|fatal error: .*)$`)
+	reSanitizer = regexp.MustCompile(`(?m)ERROR: (\w+Sanitizer): ([\w-]+)`)
+	reSanFrame  = regexp.MustCompile(`(?m)^\s*#\d+ 0x[0-9a-f]+ in (\S+)`)
+	reRuntime   = regexp.MustCompile(`(?m)runtime error: (.*)$`)
+	reAssert    = regexp.MustCompile("(?m)(Assertion [`'].*[`'] failed\\.?|assertion failed.*$|AssertionError.*$)")
+	reICE       = regexp.MustCompile(`(?m)(internal compiler error: .*)$`)
+	rePyExc     = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)(?::.*)?)$`)
+	rePyFrame   = regexp.MustCompile(`(?m)^\s*File ".*", line \d+, in (\S+)`)
+)
+
+// failureReport finds the failure message and stack frames in out.
+func failureReport(out string) (string, []string) {
+	if loc := reSanitizer.FindStringSubmatchIndex(out); loc != nil {
+		msg := out[loc[2]:loc[3]] + ": " + out[loc[4]:loc[5]]
+		var frames []string
+		for _, m := range reSanFrame.FindAllStringSubmatch(out[loc[1]:], StackDepth) {
+			frames = append(frames, m[1])
+		}
+		return msg, frames
+	}
+	if loc := reGoPanic.FindStringIndex(out); loc != nil {
+		msg := strings.TrimSuffix(out[loc[0]:loc[1]], " [recovered]")
+		return msg, goFrames(out[loc[1]:])
+	}
+	if m := reICE.FindStringSubmatch(out); m != nil {
+		return m[1], nil
+	}
+	if m := reAssert.FindStringSubmatch(out); m != nil {
+		return m[1], nil
+	}
+	if m := reRuntime.FindStringSubmatch(out); m != nil {
+		return "runtime error: " + m[1], nil
+	}
+	if strings.Contains(out, "Traceback (most recent call last):") {
+		if ms := rePyExc.FindAllString(out, -1); len(ms) > 0 {
+			var frames []string
+			fs := rePyFrame.FindAllStringSubmatch(out, -1)
+			for i := len(fs) - 1; i >= 0 && len(frames) < StackDepth; i-- {
+				frames = append(frames, fs[i][1])
+			}
+			return ms[len(ms)-1], frames
+		}
+	}
+	return "", nil
+}
+
+// goFrames reads the top frames of the panicking goroutine from the text
+// after a Go panic message: function lines alternate with file:line lines;
+// the runtime's own frames and panic() are skipped.
+func goFrames(rest string) []string {
+	i := strings.Index(rest, "goroutine ")
+	if i < 0 {
+		return nil
+	}
+	var frames []string
+	lines := strings.Split(rest[i:], "\n")
+	for k := 1; k < len(lines); k++ {
+		l := lines[k]
+		if l == "" || k+1 == len(lines) || !strings.HasPrefix(lines[k+1], "\t") {
+			break // end of this goroutine's trace: each frame has a file:line line
+		}
+		k++ // the file:line line
+		if strings.HasPrefix(l, "created by ") {
+			break
+		}
+		// Strip the argument list: the last "(" when the line ends in ")".
+		name := l
+		if j := strings.LastIndexByte(l, '('); j > 0 && strings.HasSuffix(l, ")") {
+			name = l[:j]
+		}
+		if name == "panic" || strings.HasPrefix(name, "runtime.") {
+			continue
+		}
+		frames = append(frames, filepath.Base(name))
+		if len(frames) == StackDepth {
+			break
+		}
+	}
+	return frames
+}

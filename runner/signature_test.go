@@ -1,0 +1,87 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// The failure reports in testdata/reports are real outputs: a Go panic,
+// a Go fatal error, an AddressSanitizer report, a glibc assertion, GCC's
+// internal compiler error, a Python traceback, UBSan. Each file starts
+// with "# message: ..." and "# frames: ..." lines giving the expected
+// signature; the rest is the output.
+func TestFailureReports(t *testing.T) {
+	files, err := filepath.Glob("testdata/reports/*.txt")
+	if err != nil || len(files) < 6 {
+		t.Fatalf("reports: %v %v", files, err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantMsg, wantFrames string
+		lines := strings.SplitN(string(b), "\n", 3)
+		wantMsg = strings.TrimPrefix(lines[0], "# message: ")
+		wantFrames = strings.TrimPrefix(lines[1], "# frames: ")
+		msg, frames := failureReport(lines[2])
+		if msg != wantMsg || strings.Join(frames, " ") != wantFrames {
+			t.Errorf("%s:\n got message %q frames %q\nwant message %q frames %q", f, msg, strings.Join(frames, " "), wantMsg, wantFrames)
+		}
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	for in, want := range map[string]string{
+		"panic: runtime error: slice bounds out of range [:19] with length 11": "panic: runtime error: slice bounds out of range [:N] with length N",
+		"AddressSanitizer: heap-buffer-overflow on address 0x602000000011":     "AddressSanitizer: heap-buffer-overflow on address 0x?",
+		"x.c:10: main: Assertion `n < 4' failed.":                              "x.c:N: main: Assertion `n < N' failed.",
+		"open /tmp/wynot-123/w0/input.txt: no such file":                       "open input.txt: no such file",
+		"internal compiler error: in f, at /build/gcc/tree.c:42":               "internal compiler error: in f, at tree.c:N",
+	} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSignatureSame(t *testing.T) {
+	a := Signature{Ending: "exit status 2", Message: "panic: index out of range [5] with length 3", Frames: []string{"main.parse", "main.main"}}
+	b := Signature{Ending: "exit status 2", Message: "panic: index out of range [1] with length 0", Frames: []string{"main.parse", "main.main"}}
+	c := Signature{Ending: "exit status 2", Message: "panic: index out of range [1] with length 0", Frames: []string{"main.other", "main.main"}}
+	d := Signature{Ending: "exit status 2", Message: "panic: nil map", Frames: []string{"main.parse", "main.main"}}
+	e := Signature{Ending: "killed by SIGSEGV"}
+	for _, x := range []struct {
+		s, o Signature
+		p    Precision
+		want bool
+	}{
+		{a, b, Exit, true}, {a, b, Message, true}, {a, b, Stack, true}, {a, b, Exact, false},
+		{a, c, Message, true}, {a, c, Stack, false},
+		{a, d, Exit, true}, {a, d, Message, false},
+		{a, e, Exit, false}, {e, e, Exact, true},
+	} {
+		if got := x.s.Same(x.o, x.p); got != x.want {
+			t.Errorf("%v vs %v at %s: %v, want %v", x.s, x.o, x.p, got, x.want)
+		}
+	}
+}
+
+func TestEnding(t *testing.T) {
+	for _, c := range []struct {
+		r    Run
+		want string
+	}{
+		{Run{Exit: 2}, "exit status 2"},
+		{Run{Exit: -1, Signal: syscall.SIGSEGV}, "killed by SIGSEGV"},
+		{Run{Exit: -1, Signal: syscall.SIGKILL, TimedOut: true}, "timed out"},
+		{Run{Exit: 124, TimedOut: true}, "timed out"},
+	} {
+		if got := Extract(c.r).Ending; got != c.want {
+			t.Errorf("%+v: %q, want %q", c.r, got, c.want)
+		}
+	}
+}
