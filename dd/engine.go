@@ -6,6 +6,20 @@ import (
 	"time"
 )
 
+// TestInfo describes the test a Tester is asked to run.
+type TestInfo struct {
+	Test        int  // the test's number, as in TestStarted
+	Speculative bool // started ahead of need by parallel evaluation
+}
+
+type testInfoKey struct{}
+
+// InfoFrom returns the TestInfo of the test a Tester's context belongs to.
+func InfoFrom(ctx context.Context) (TestInfo, bool) {
+	ti, ok := ctx.Value(testInfoKey{}).(TestInfo)
+	return ti, ok
+}
+
 // A cand is a candidate configuration in a form that costs O(|sub|) to
 // identify: base ∪ sub (plus) or base − sub, where sub is disjoint from base
 // (plus) or a subset of it (minus). It is materialized only when needed.
@@ -225,7 +239,7 @@ func (e *engine) run(f *entry, cfg Config) {
 	e.mu.Unlock()
 	e.emit(TestStarted{Test: f.test, Config: cfg, Speculative: f.speculative})
 	t0 := time.Now()
-	o := e.t.Test(f.ctx, cfg)
+	o := e.t.Test(context.WithValue(f.ctx, testInfoKey{}, TestInfo{Test: f.test, Speculative: f.speculative}), cfg)
 	d := time.Since(t0)
 
 	e.mu.Lock()

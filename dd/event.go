@@ -125,6 +125,10 @@ type Step struct {
 	Subset      int
 	Granularity int
 	Pass, Fail  int
+	// Config is the configuration the rule made the new c'✗ (reduce
+	// rules) or c'✓ (increase rules) of the general dd; nil otherwise.
+	// Like every Config in an event, it is only valid during the call.
+	Config Config
 }
 
 // Granularity is sent when the general dd starts looking at a new

@@ -117,7 +117,11 @@ func (e *engine) general() (pass, fail Config, err error) {
 				offset = i
 			}
 			e.stats.Steps++
-			e.emit(Step{Rule: ch.rule, Subset: i, Granularity: n, Pass: len(cPass), Fail: len(cFail)})
+			ev := Step{Rule: ch.rule, Subset: i, Granularity: n, Pass: len(cPass), Fail: len(cFail), Config: cPass}
+			if ch.rule == ReduceToSubset || ch.rule == ReduceToComplement {
+				ev.Config = cFail
+			}
+			e.emit(ev)
 			applied = true
 			break
 		}

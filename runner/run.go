@@ -94,12 +94,17 @@ func SignalName(s syscall.Signal) string {
 var ErrStart = errors.New("cannot start the test")
 
 // Exec runs c in dir on files, which it writes into dir first (the
-// directory is emptied before). It returns when the process has exited
-// and every process of its group has been killed. An error means the test
-// could not be started or the work directory not prepared; the end of ctx
-// kills the test and returns ctx.Err().
+// directory is emptied before). With dir "", it runs in the current
+// directory and writes nothing (files must be empty then). It returns when
+// the process has exited and every process of its group has been killed.
+// An error means the test could not be started or the work directory not
+// prepared; the end of ctx kills the test and returns ctx.Err().
 func (c *Command) Exec(ctx context.Context, dir string, files []File) (Run, error) {
-	if err := prepare(dir, files); err != nil {
+	if dir == "" {
+		if len(files) > 0 {
+			return Run{Exit: -1}, errors.New("runner: files need a work directory")
+		}
+	} else if err := prepare(dir, files); err != nil {
 		return Run{Exit: -1}, err
 	}
 	argv := c.Argv

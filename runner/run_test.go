@@ -203,7 +203,7 @@ if grep -q x {}; then exit 1; fi`)
 	tester.Cache = NewCache()
 	tester.Repeat = 2
 	ctx := context.Background()
-	x := []File{{Name: "in", Data: []byte("x")}}
+	x := Candidate{Files: []File{{Name: "in", Data: []byte("x")}}}
 	r1, err := tester.Test(ctx, x)
 	if err != nil || r1.Outcome != dd.Fail || r1.Cached {
 		t.Fatalf("first test: %+v %v", r1, err)
@@ -212,7 +212,7 @@ if grep -q x {}; then exit 1; fi`)
 	if !r2.Cached || r2.Outcome != dd.Fail {
 		t.Errorf("second test of the same content not cached: %+v", r2)
 	}
-	r3, _ := tester.Test(ctx, []File{{Name: "in", Data: []byte("x flaky")}})
+	r3, _ := tester.Test(ctx, Candidate{Files: []File{{Name: "in", Data: []byte("x flaky")}}})
 	if r3.Outcome != dd.Unresolved || !r3.Flaky {
 		t.Errorf("flaky test: %+v", r3)
 	}

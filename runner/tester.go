@@ -26,6 +26,9 @@ type Tester struct {
 	// OnTest, if set, is called after each test, cached or run, from the
 	// goroutine that asked for it.
 	OnTest func(Test)
+	// InPlace runs tests in the current directory instead of private work
+	// directories; candidates then carry arguments, not files.
+	InPlace bool
 
 	root string
 	dirs chan string
@@ -33,14 +36,15 @@ type Tester struct {
 
 // Test records one test of a candidate.
 type Test struct {
-	Key      Key
-	Size     int // bytes in the candidate's files
-	Outcome  dd.Outcome
-	Detail   string
-	Run      Run // the (last) run; zero when Cached
-	Cached   bool
-	Flaky    bool
-	Duration time.Duration
+	Candidate Candidate
+	Key       Key
+	Size      int // bytes in the candidate's files
+	Outcome   dd.Outcome
+	Detail    string
+	Run       Run // the (last) run; zero when Cached
+	Cached    bool
+	Flaky     bool
+	Duration  time.Duration
 }
 
 // NewTester prepares slots private work directories under a new
@@ -73,15 +77,63 @@ func (t *Tester) contextKey() string {
 	return fmt.Sprintf("%q stdin=%v timeout=%s repeat=%d %s", strings.Join(t.Command.Argv, "\x00"), t.Command.Stdin, t.Command.Timeout, max(t.Repeat, 1), t.Oracle.Key())
 }
 
+// Candidate is what a test runs on: files for the work directory and,
+// when Args is not nil, the arguments that replace Command.Argv[1:].
+type Candidate struct {
+	Files []File
+	Args  []string
+}
+
+func (c Candidate) key(context string) Key {
+	files := c.Files
+	if c.Args != nil {
+		files = append([]File{{Name: "\x00args", Data: []byte(strings.Join(c.Args, "\x00"))}}, files...)
+	}
+	return KeyOf(context, files)
+}
+
 // Test tests a candidate. The error is the context's when it ends, or
 // one that no other candidate would avoid either (the test cannot be
 // started, the oracle aborts).
-func (t *Tester) Test(ctx context.Context, files []File) (Test, error) {
-	rec := Test{Key: KeyOf(t.contextKey(), files)}
-	for _, f := range files {
+func (t *Tester) Test(ctx context.Context, c Candidate) (Test, error) {
+	return t.test(ctx, c, true)
+}
+
+// Exec runs the command once on a candidate in a work directory, without
+// oracle or cache: for looking at the original failure.
+func (t *Tester) Exec(ctx context.Context, c Candidate) (Run, error) {
+	var slot string
+	select {
+	case slot = <-t.dirs:
+	case <-ctx.Done():
+		return Run{Exit: -1}, ctx.Err()
+	}
+	defer func() { t.dirs <- slot }()
+	cmd := t.Command
+	if c.Args != nil {
+		cmd.Argv = append([]string{cmd.Argv[0]}, c.Args...)
+	}
+	if t.InPlace {
+		slot = ""
+	}
+	return cmd.Exec(ctx, slot, c.Files)
+}
+
+// Retest tests a candidate again to confirm an outcome: without the
+// cache, and without calling OnTest.
+func (t *Tester) Retest(ctx context.Context, c Candidate) (Test, error) {
+	return t.test(ctx, c, false)
+}
+
+func (t *Tester) test(ctx context.Context, c Candidate, record bool) (Test, error) {
+	rec := Test{Candidate: c, Key: c.key(t.contextKey())}
+	for _, f := range c.Files {
 		rec.Size += len(f.Data)
 	}
-	if t.Cache != nil {
+	for _, a := range c.Args {
+		rec.Size += len(a)
+	}
+	if t.Cache != nil && record {
 		if c, ok := t.Cache.Get(rec.Key); ok {
 			rec.Outcome, rec.Detail, rec.Cached = c.Outcome, c.Detail, true
 			if t.OnTest != nil {
@@ -90,16 +142,24 @@ func (t *Tester) Test(ctx context.Context, files []File) (Test, error) {
 			return rec, nil
 		}
 	}
-	var dir string
+	var slot string
 	select {
-	case dir = <-t.dirs:
+	case slot = <-t.dirs:
 	case <-ctx.Done():
 		return rec, ctx.Err()
 	}
-	defer func() { t.dirs <- dir }()
+	defer func() { t.dirs <- slot }()
+	dir := slot
+	cmd := t.Command
+	if c.Args != nil {
+		cmd.Argv = append([]string{cmd.Argv[0]}, c.Args...)
+	}
+	if t.InPlace {
+		dir = ""
+	}
 	start := time.Now()
 	for i := range max(t.Repeat, 1) {
-		run, err := t.Command.Exec(ctx, dir, files)
+		run, err := cmd.Exec(ctx, dir, c.Files)
 		rec.Run = run
 		if err != nil {
 			return rec, err
@@ -119,6 +179,9 @@ func (t *Tester) Test(ctx context.Context, files []File) (Test, error) {
 		}
 	}
 	rec.Duration = time.Since(start)
+	if !record {
+		return rec, nil
+	}
 	if t.Cache != nil {
 		if err := t.Cache.Put(rec.Key, Cached{rec.Outcome, rec.Detail}); err != nil {
 			return rec, fmt.Errorf("writing the cache: %w", err)

@@ -1,0 +1,118 @@
+/*
+Wynot finds the causes of failures automatically, by delta debugging
+("worked yesterday, not today"). Give it a failing input and a test that
+shows the failure; it runs the test on parts of the input, many times,
+and returns the part that matters.
+
+Usage:
+
+	wynot reduce [flags] FILE... -- CMD [ARG...]
+	wynot reduce [flags] --test SCRIPT FILE...
+	wynot reduce [flags] --argv -- CMD ARG...
+	wynot help [COMMAND]
+	wynot version
+
+Run "wynot COMMAND --help" for the flags of a command.
+
+# Reduce
+
+wynot reduce simplifies failing input files to a 1-minimal failing input:
+one in which removing any single character (or line, or token, with
+--split) makes the failure go away. It uses ddmin (Zeller and Hildebrandt,
+"Simplifying and Isolating Failure-Inducing Input", IEEE TSE 2002).
+
+	wynot reduce [flags] FILE... -- CMD [ARG...]
+	wynot reduce [flags] --test SCRIPT FILE...
+	wynot reduce [flags] --argv -- CMD ARG...
+
+The test is either a command after "--" or a script. A command is run
+directly, never through a shell (write sh -c '...' for one), in a private
+directory that holds the candidate files under their own names; every
+"{}" in its arguments is replaced by the candidate's path, and with one
+FILE and no "{}" the candidate comes on standard input.
+
+wynot first runs the command twice on the original input and records
+how it fails: its exit status or signal, and the failure message in its
+output (a Go panic or fatal error with the top stack frames, a sanitizer
+report, an assertion, an internal compiler error, a Python exception). A
+candidate that fails the same way fails; one that exits with status 0
+passes; anything else (another failure, a timeout) is unresolved and
+treated as not failing. --precision says what "the same way" means:
+
+	exit     the same exit status or signal
+	message  also the same failure message, with numbers, addresses and
+	         paths ignored (the default): "index out of range [19] with
+	         length 11" matches "index out of range [2] with length 1"
+	stack    also the same top stack frames
+	exact    message and frames compared literally
+
+--fail-on REGEX states the failure instead: output matching REGEX fails.
+
+A script (--test SCRIPT) is run in the candidate's directory, as with
+C-Reduce and C-Vise, so their test scripts work unchanged: exit status 0
+means the failure is reproduced, 125 that the test cannot tell, anything
+else that it passed. --convention bisect reads the status as git bisect
+run does instead (0 pass, 125 skip, 1-127 fail, 128 and above abort).
+
+With --split auto (the default) the input is reduced in passes from coarse
+to fine: lines, then balanced bracket groups ( ) [ ] { } at each depth
+(whole groups, then their contents), then tokens, then characters; the
+passes repeat until none makes the input smaller. --split lines, tokens,
+brackets, runes (characters) or bytes uses one kind of piece only.
+Several FILEs are reduced in turns until none shrinks.
+
+The original of FILE is kept in FILE.orig; FILE is replaced, atomically,
+by every smaller failing input found, so an interrupted run (Ctrl-C, exit
+status 130) leaves the best result so far and a valid file. With -o PATH,
+the inputs are left alone and the result goes to PATH (a directory for
+several files). An input that is not a regular file (a pipe, /dev/null)
+is never written to; its result goes to -o or to NAME.reduced in the
+current directory.
+
+With --argv, the arguments of the command are reduced instead: which of
+them are needed for the failure. The command then runs in the current
+directory.
+
+Tests run in parallel (-j, default: the number of CPUs); the result is
+the same as with -j 1. Each test is killed with its whole process group
+after --timeout (default: ten times the original run, at least 1s, at most
+300s); a test exiting with status 124, as timeout(1) does, has timed out
+too. Outcomes are cached by the candidate's content; --cache FILE keeps
+them across runs, so running the same reduction again after an
+interruption repeats no test. --repeat N runs every test N times and
+counts it unresolved unless all runs agree; the final result is always
+run once more to confirm it.
+
+Flags:
+
+	-j N                tests run at once (default: number of CPUs)
+	--timeout D         time limit per test, e.g. 10s (default: calibrated)
+	--precision P       exit, message, stack or exact (default message)
+	--fail-on REGEX     the failure is output matching REGEX
+	--test SCRIPT       run SCRIPT in the candidate's directory as the test
+	--convention C      creduce (default) or bisect: how --test's exit status reads
+	--split S           auto, lines, brackets, tokens, runes or bytes (default auto)
+	--variant V         book (default) or tse: the test order of ddmin
+	--repeat N          run each test N times; disagreement is unresolved
+	--cache FILE        keep outcomes in FILE across runs
+	-o PATH             write the result to PATH; leave the inputs alone
+	--argv              reduce the command's arguments instead of files
+	--json              print a JSON summary on standard output
+	--log FILE          write the test log to FILE ("Test #12 ...: FAIL (...)")
+	-v                  write the test log to standard error
+	--events FILE       write one JSON line per test to FILE
+	-q                  no progress and no summary, only errors
+
+Exit status: 0 when a result was found, 1 on a usage or input error, 2
+when the original input does not fail (or not reproducibly), 130 when
+interrupted.
+
+Example: a program crashes on a large HTML page.
+
+	$ wynot reduce page.html -- ./printer
+	wynot: the original fails with exit status 2: panic: SELECT without OPTIONs [main.layoutSelect < main.layout < main.main]; ...
+	wynot: reduced page.html from 39094 bytes to 9 bytes (0.0%) in 104 tests, 1.4s
+	wynot: the result is 1-minimal: removing any single one of its characters makes the failure go away
+	wynot: page.html now holds the result; the original is in page.html.orig
+*/
+package main

@@ -1,0 +1,566 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// End-to-end tests: they build the wynot binary and the failing programs
+// of testdata/progs, and run reductions on real processes.
+
+var (
+	binDir string
+	wynotBin string
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "wynot-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	wynotBin = filepath.Join(dir, "wynot")
+	build := func(args ...string) {
+		cmd := exec.Command(args[0], args[1:]...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n%s", strings.Join(args, " "), err, out)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
+	}
+	build("go", "build", "-o", wynotBin, ".")
+	for _, p := range []string{"mystery", "printer", "flex", "slow"} {
+		build("go", "build", "-o", filepath.Join(dir, p), "../../testdata/progs/"+p)
+	}
+	build("gcc", "-O1", "-o", filepath.Join(dir, "crtplot"), "../../testdata/progs/crtplot/crtplot.c")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func prog(name string) string { return filepath.Join(binDir, name) }
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func (r result) summary(t *testing.T) report.Summary {
+	t.Helper()
+	var s report.Summary
+	if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+		t.Fatalf("no JSON summary (%v) in %q; stderr:\n%s", err, r.stdout, r.stderr)
+	}
+	return s
+}
+
+// wynotRun runs wynot in dir with args.
+func wynotRun(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, wynotBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+func write(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// signatureOf runs argv on data (in a file named name, replacing "{}")
+// and returns the failure signature, as wynot would see it.
+func signatureOf(t *testing.T, name string, data []byte, argv ...string) (runner.Signature, bool) {
+	t.Helper()
+	c := runner.Command{Argv: argv, Timeout: 10 * time.Second, Stdin: !strings.Contains(strings.Join(argv, " "), "{}")}
+	r, err := c.Exec(context.Background(), t.TempDir(), []runner.File{{Name: name, Data: data}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runner.Extract(r), r.Clean()
+}
+
+// checkOneMinimal checks that result fails like the original and that
+// removing any single character makes it not fail that way (pass or
+// another failure).
+func checkOneMinimal(t *testing.T, name string, orig, result []byte, argv ...string) {
+	t.Helper()
+	want, _ := signatureOf(t, name, orig, argv...)
+	got, clean := signatureOf(t, name, result, argv...)
+	if clean || !got.Same(want, runner.Message) {
+		t.Fatalf("result %q fails with %v, not %v", result, got, want)
+	}
+	s := string(result)
+	for i := 0; i < len(s); {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		smaller := s[:i] + s[i+n:]
+		if sig, clean := signatureOf(t, name, []byte(smaller), argv...); !clean && sig.Same(want, runner.Message) {
+			t.Fatalf("result %q is not 1-minimal: without the character at %d it still fails", result, i)
+		}
+		i += n
+	}
+}
+
+const mysteryInput = `V"/+!aF-(V4EOz*+s/Q,7)2@0_`
+
+func TestReduceMysteryInPlace(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "input.txt")
+	write(t, in, []byte(mysteryInput))
+	r := wynotRun(t, dir, nil, "reduce", "--json", "input.txt", "--", prog("mystery"), "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if got := string(read(t, in)); got != "()" {
+		t.Errorf("input.txt holds %q, want ()", got)
+	}
+	if got := string(read(t, in+".orig")); got != mysteryInput {
+		t.Errorf("input.txt.orig holds %q", got)
+	}
+	s := r.summary(t)
+	if !s.Minimal || !s.Confirmed || s.SizeBefore != 26 || s.SizeAfter != 2 || s.Granularity != "characters" {
+		t.Errorf("summary %+v", s)
+	}
+	for _, want := range []string{"reduced input.txt from 26 bytes to 2 bytes", "1-minimal", "input.txt.orig"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
+
+func TestReduceStdinAndOutput(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in"), []byte("x(y)z\n"))
+	// No {}: the candidate comes on standard input. -o leaves the input alone.
+	r := wynotRun(t, dir, nil, "reduce", "-q", "-o", "out", "in", "--", prog("mystery"))
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if got := string(read(t, filepath.Join(dir, "out"))); got != "()" {
+		t.Errorf("out holds %q", got)
+	}
+	if got := string(read(t, filepath.Join(dir, "in"))); got != "x(y)z\n" {
+		t.Errorf("input changed to %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "in.orig")); err == nil {
+		t.Error("in.orig written although -o was given")
+	}
+}
+
+// htmlPage builds an HTML page of about 900 lines with one SELECT tag.
+func htmlPage() []byte {
+	var b strings.Builder
+	b.WriteString("<html>\n<head><title>Search for bug</title></head>\n<body>\n")
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&b, "<p class=\"row%d\">Bug %d: <a href=\"show_bug.cgi?id=%d\">details</a></p>\n", i%3, 24000+i, 24000+i)
+		fmt.Fprintf(&b, "<td align=left>%d</td>\n", i)
+	}
+	b.WriteString("<form action=\"buglist.cgi\">\n<SELECT NAME=\"priority\" MULTIPLE SIZE=7>\n")
+	for _, p := range []string{"P1", "P2", "P3", "P4", "P5"} {
+		fmt.Fprintf(&b, "<OPTION VALUE=\"%s\">%s</OPTION>\n", p, p)
+	}
+	b.WriteString("</SELECT>\n")
+	for i := 0; i < 80; i++ {
+		fmt.Fprintf(&b, "<input type=\"checkbox\" name=\"f%d\"> field %d<br>\n", i, i)
+	}
+	b.WriteString("</form>\n</body>\n</html>\n")
+	return []byte(b.String())
+}
+
+func TestReducePrinterPage(t *testing.T) {
+	dir := t.TempDir()
+	page := htmlPage()
+	if n := bytes.Count(page, []byte("\n")); n < 800 {
+		t.Fatalf("page has only %d lines", n)
+	}
+	write(t, filepath.Join(dir, "page.html"), page)
+	r := wynotRun(t, dir, nil, "reduce", "--json", "page.html", "--", prog("printer"), "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	got := read(t, filepath.Join(dir, "page.html"))
+	if string(got) != "<SELECT>" {
+		t.Errorf("reduced to %q, want <SELECT>", got)
+	}
+	checkOneMinimal(t, "page.html", page, got, prog("printer"), "{}")
+}
+
+// fuzz returns n random printable characters and newlines.
+func fuzz(seed uint64, n int, newlines bool) []byte {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(32 + rng.IntN(95))
+		if newlines && rng.IntN(40) == 0 {
+			b[i] = '\n'
+		}
+	}
+	return b
+}
+
+func TestReduceCrtplotFuzz(t *testing.T) {
+	dir := t.TempDir()
+	input := fuzz(1, 10000, true)
+	write(t, filepath.Join(dir, "t16"), input)
+	r := wynotRun(t, dir, nil, "reduce", "--json", "t16", "--", prog("crtplot"), "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if got := string(read(t, filepath.Join(dir, "t16"))); got != "f" {
+		t.Errorf("reduced to %q, want f", got)
+	}
+	if s := r.summary(t); !strings.Contains(s.Signature, "killed by SIGSEGV") {
+		t.Errorf("signature %q", s.Signature)
+	}
+}
+
+func TestReduceFlexFuzz(t *testing.T) {
+	dir := t.TempDir()
+	input := fuzz(2, 3000, true)
+	// Make sure there is a long enough line.
+	copy(input[100:], bytes.Repeat([]byte("abcdefghij"), 4))
+	write(t, filepath.Join(dir, "t14"), input)
+	argv := []string{prog("flex"), "-n", "20", "{}"}
+	r := wynotRun(t, dir, nil, append([]string{"reduce", "--json", "t14", "--"}, argv...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	got := read(t, filepath.Join(dir, "t14"))
+	if len(got) != 21 || bytes.ContainsAny(got, "\n\x00") {
+		t.Errorf("reduced to %q, want 21 characters without newline", got)
+	}
+	checkOneMinimal(t, "t14", input, got, argv...)
+}
+
+// TestParallelSameResult: -j 1 and -j 4 give the same results.
+func TestParallelSameResult(t *testing.T) {
+	cases := []struct {
+		name  string
+		input []byte
+		argv  []string
+	}{
+		{"mystery", []byte(mysteryInput), []string{prog("mystery"), "{}"}},
+		{"page.html", htmlPage(), []string{prog("printer"), "{}"}},
+		{"t16", fuzz(3, 5000, true), []string{prog("crtplot"), "{}"}},
+		{"t14", append(fuzz(4, 500, true), bytes.Repeat([]byte("x"), 30)...), []string{prog("flex"), "-n", "12", "{}"}},
+	}
+	for _, c := range cases {
+		var results [][]byte
+		for _, j := range []string{"1", "4"} {
+			dir := t.TempDir()
+			write(t, filepath.Join(dir, c.name), c.input)
+			r := wynotRun(t, dir, nil, append([]string{"reduce", "-q", "-j", j, c.name, "--"}, c.argv...)...)
+			if r.code != 0 {
+				t.Fatalf("%s -j %s: exit %d:\n%s", c.name, j, r.code, r.stderr)
+			}
+			results = append(results, read(t, filepath.Join(dir, c.name)))
+		}
+		if !bytes.Equal(results[0], results[1]) {
+			t.Errorf("%s: -j 1 gives %q, -j 4 gives %q", c.name, results[0], results[1])
+		}
+	}
+}
+
+func TestReduceScriptAndLog(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "bug.c"), []byte("int main() {\n  int x = (1 + 2);\n  return x;\n}\n"))
+	// A C-Reduce style script: run in the candidate's directory, exit 0
+	// when the failure reproduces.
+	script := filepath.Join(dir, "test.sh")
+	write(t, script, []byte("#!/bin/sh\ngrep -q '(1' bug.c && grep -q 'return' bug.c\n"))
+	os.Chmod(script, 0o755)
+	r := wynotRun(t, dir, nil, "reduce", "--json", "--log", "log.txt", "--events", "events.jsonl", "--test", "./test.sh", "bug.c")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	got := string(read(t, filepath.Join(dir, "bug.c")))
+	if got != "(1return" && got != "return(1" {
+		t.Errorf("reduced to %q", got)
+	}
+	log := string(read(t, filepath.Join(dir, "log.txt")))
+	if !strings.Contains(log, "Test #1 bug.c ") || !strings.Contains(log, ": FAIL (exit status 0 (interesting))") {
+		t.Errorf("log:\n%s", log)
+	}
+	s := r.summary(t)
+	lines := strings.Split(strings.TrimSpace(string(read(t, filepath.Join(dir, "events.jsonl")))), "\n")
+	run := 0
+	for _, l := range lines {
+		var e report.Event
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("event %q: %v", l, err)
+		}
+		if !e.Cached && !e.Discarded {
+			run++
+		}
+	}
+	if run != s.Tests-s.Checks {
+		t.Errorf("%d events of tests run, summary says %d tests besides %d checks", run, s.Tests-s.Checks, s.Checks)
+	}
+}
+
+func TestReduceArgv(t *testing.T) {
+	dir := t.TempDir()
+	// Fails iff -O is given and none of the two options that prevent it.
+	script := filepath.Join(dir, "cc")
+	write(t, script, []byte(`#!/bin/sh
+O=; P=
+for a in "$@"; do case $a in -O) O=1;; -ffast-math|-fforce-addr) P=1;; esac; done
+if [ -n "$O" ] && [ -z "$P" ]; then echo "cc: internal compiler error: Segmentation fault" >&2; exit 4; fi
+exit 0
+`))
+	os.Chmod(script, 0o755)
+	r := wynotRun(t, dir, nil, "reduce", "--json", "--argv", "--", script, "-O", "-Wall", "-g", "-fno-inline", "-I.", "bug.c", "-o", "bug")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if s := r.summary(t); s.Result != script+" -O" {
+		t.Errorf("result %q", s.Result)
+	}
+}
+
+func TestReduceMultipleFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.txt"), []byte("alpha (beta\ngamma\n"))
+	write(t, filepath.Join(dir, "b.txt"), []byte("delta) epsilon\n"))
+	script := filepath.Join(dir, "t.sh")
+	write(t, script, []byte("#!/bin/sh\ngrep -q '(' a.txt && grep -q ')' b.txt\n"))
+	os.Chmod(script, 0o755)
+	r := wynotRun(t, dir, nil, "reduce", "-q", "--test", script, "a.txt", "b.txt")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if a, b := string(read(t, filepath.Join(dir, "a.txt"))), string(read(t, filepath.Join(dir, "b.txt"))); a != "(" || b != ")" {
+		t.Errorf("reduced to %q and %q", a, b)
+	}
+}
+
+func TestReduceCacheFile(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
+	r1 := wynotRun(t, dir, nil, "reduce", "--json", "-q", "--cache", "cache", "-o", "out1", "in", "--", prog("mystery"), "{}")
+	r2 := wynotRun(t, dir, nil, "reduce", "--json", "-q", "--cache", "cache", "-o", "out2", "in", "--", prog("mystery"), "{}")
+	if r1.code != 0 || r2.code != 0 {
+		t.Fatalf("exit %d, %d", r1.code, r2.code)
+	}
+	s1, s2 := r1.summary(t), r2.summary(t)
+	if s1.Tests-s1.Checks == 0 || s2.Tests != s2.Checks {
+		t.Errorf("first run %d tests (%d checks), second %d tests (%d checks): the second should repeat no test",
+			s1.Tests, s1.Checks, s2.Tests, s2.Checks)
+	}
+	if a, b := read(t, filepath.Join(dir, "out1")), read(t, filepath.Join(dir, "out2")); !bytes.Equal(a, b) {
+		t.Errorf("results differ: %q, %q", a, b)
+	}
+}
+
+func TestReduceNonRegularInput(t *testing.T) {
+	dir := t.TempDir()
+	// A pipe: the result goes to the current directory.
+	cmd := exec.Command(wynotBin, "reduce", "-q", "/dev/stdin", "--", prog("mystery"), "{}")
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(mysteryInput)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got := string(read(t, filepath.Join(dir, "stdin.reduced"))); got != "()" {
+		t.Errorf("stdin.reduced holds %q", got)
+	}
+}
+
+func TestReduceHangingCandidates(t *testing.T) {
+	dir := t.TempDir()
+	piddir := t.TempDir()
+	write(t, filepath.Join(dir, "in"), []byte("ab(xy)cd"))
+	// Candidates with "(" but no ")" hang; the timeout (calibrated: 1s)
+	// kills them.
+	r := wynotRun(t, dir, []string{"HANG=1", "SLEEP=1ms", "PIDDIR=" + piddir}, "reduce", "--json", "--split", "runes", "in", "--", prog("slow"), "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if got := string(read(t, filepath.Join(dir, "in"))); got != "()" {
+		t.Errorf("reduced to %q", got)
+	}
+	if s := r.summary(t); s.Outcomes.Unresolved == 0 {
+		t.Errorf("no unresolved (timed out) tests: %+v", s.Outcomes)
+	}
+	checkNoSurvivors(t, piddir)
+}
+
+// checkNoSurvivors fails if a process whose pid is a file name in dir is
+// still running.
+func checkNoSurvivors(t *testing.T, dir string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	if len(entries) == 0 {
+		t.Fatal("no test process recorded its pid")
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for _, e := range entries {
+		pid, _ := strconv.Atoi(e.Name())
+		for {
+			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			if err != nil || strings.Fields(string(stat))[2] == "Z" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("test process %d still running", pid)
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// TestInterrupt kills wynot mid-run with SIGINT and with SIGKILL: the
+// input file is then the original or a smaller failing input, never a
+// broken one; the .orig file is intact; no test process survives.
+func TestInterrupt(t *testing.T) {
+	orig := []byte(strings.Repeat("abcdefgh", 40) + "(" + strings.Repeat("ijklmnop", 40) + ")" + strings.Repeat("qrstuvwx", 40))
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+		dir, piddir := t.TempDir(), t.TempDir()
+		in := filepath.Join(dir, "in")
+		write(t, in, orig)
+		cmd := exec.Command(wynotBin, "reduce", "-j", "2", "--split", "runes", "in", "--", prog("slow"), "{}")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "PIDDIR="+piddir, "SLEEP=50ms")
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(1500 * time.Millisecond)
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		code := -1
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if sig == syscall.SIGINT && code != 130 {
+			t.Errorf("SIGINT: exit %d, want 130; stderr:\n%s", code, errb.String())
+		}
+		got := read(t, in)
+		if !bytes.Equal(read(t, in+".orig"), orig) {
+			t.Errorf("%v: in.orig changed", sig)
+		}
+		if !bytes.Equal(got, orig) {
+			if len(got) >= len(orig) {
+				t.Errorf("%v: in holds %d bytes, not smaller", sig, len(got))
+			}
+			if s, clean := signatureOf(t, "in", got, prog("mystery"), "{}"); clean || !strings.Contains(s.Message, "Invalid input") {
+				t.Errorf("%v: in holds %q, which does not fail", sig, got)
+			}
+		}
+		if sig == syscall.SIGINT && !strings.Contains(errb.String(), "interrupted") {
+			t.Errorf("SIGINT: stderr does not say interrupted:\n%s", errb.String())
+		}
+		checkNoSurvivors(t, piddir)
+		// Nothing is left behind in the directory but in and in.orig.
+		entries, _ := os.ReadDir(dir)
+		if len(entries) != 2 {
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			t.Errorf("%v: directory holds %v", sig, names)
+		}
+	}
+}
+
+// TestBadInput: each bad input gets a clear message and exit status, and
+// never a stack trace or a lost file.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "ok"), []byte(mysteryInput))
+	write(t, filepath.Join(dir, "passes"), []byte("no parentheses here"))
+	write(t, filepath.Join(dir, "empty"), nil)
+	write(t, filepath.Join(dir, "binary"), []byte("(\xff\xfe)"))
+	write(t, filepath.Join(dir, "noexec.sh"), []byte("#!/bin/sh\nexit 0\n"))
+	flaky := filepath.Join(dir, "flaky.sh")
+	write(t, flaky, []byte("#!/bin/sh\nif [ -e "+dir+"/mark ]; then rm "+dir+"/mark; echo 'panic: first' >&2; exit 2; else touch "+dir+"/mark; echo 'panic: second' >&2; exit 2; fi\n"))
+	os.Chmod(flaky, 0o755)
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"missing file", []string{"reduce", "nosuch", "--", prog("mystery"), "{}"}, 1, "input nosuch: no such file or directory"},
+		{"no test", []string{"reduce", "ok"}, 1, "no test: give a command after -- or --test SCRIPT"},
+		{"test not found", []string{"reduce", "ok", "--", "./nosuch"}, 1, "cannot start the test"},
+		{"script not executable", []string{"reduce", "--test", "noexec.sh", "ok"}, 1, "is not executable"},
+		{"does not fail", []string{"reduce", "passes", "--", prog("mystery"), "{}"}, 2, "the original input does not fail: exit status 0"},
+		{"flaky", []string{"reduce", "ok", "--", flaky, "{}"}, 2, "the failure is flaky"},
+		{"empty input", []string{"reduce", "empty", "--", prog("mystery"), "{}"}, 1, "input empty is empty: nothing to reduce"},
+		{"binary as runes", []string{"reduce", "--split", "runes", "binary", "--", prog("mystery"), "{}"}, 1, "not UTF-8 text"},
+		{"missing output dir", []string{"reduce", "-o", "nodir/out", "ok", "--", prog("mystery"), "{}"}, 1, "cannot write the result to nodir/out"},
+		{"unknown split", []string{"reduce", "--split", "words", "ok", "--", prog("mystery"), "{}"}, 1, "unknown --split"},
+		{"bad flag", []string{"reduce", "--frobnicate", "ok"}, 1, "flag provided but not defined"},
+		{"unknown command", []string{"frobnicate"}, 1, "unknown command"},
+	} {
+		r := wynotRun(t, dir, nil, c.args...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.msg) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit %d and %q", c.name, r.code, r.stderr, c.code, c.msg)
+		}
+		if strings.Contains(r.stderr, "goroutine ") && !strings.Contains(c.msg, "goroutine") {
+			t.Errorf("%s: stack trace in stderr:\n%s", c.name, r.stderr)
+		}
+	}
+	if got := string(read(t, filepath.Join(dir, "ok"))); got != mysteryInput {
+		t.Errorf("input changed by failed runs: %q", got)
+	}
+	// The original does not fail: the message shows what it did.
+	r := wynotRun(t, dir, nil, "reduce", "ok", "--", "sh", "-c", "echo all fine; exit 0")
+	if !strings.Contains(r.stderr, "all fine") {
+		t.Errorf("the message does not show the original's output:\n%s", r.stderr)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	r := wynotRun(t, t.TempDir(), nil, "reduce", "--help")
+	for _, want := range []string{"wynot reduce [flags] FILE... -- CMD [ARG...]", "--precision P", "Exit status"} {
+		if r.code != 0 || !strings.Contains(r.stdout, want) {
+			t.Errorf("reduce --help (exit %d) lacks %q:\n%s", r.code, want, r.stdout)
+		}
+	}
+	r = wynotRun(t, t.TempDir(), nil, "help")
+	if r.code != 0 || !strings.Contains(r.stdout, "wynot reduce") {
+		t.Errorf("help: exit %d\n%s", r.code, r.stdout)
+	}
+}

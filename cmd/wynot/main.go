@@ -1,0 +1,339 @@
+package main
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/inputs"
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+//go:embed doc.go
+var docSource string
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// command is one wynot command: its help section and what it runs.
+type command struct {
+	section string // heading in doc.go
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]command{
+	"reduce": {"Reduce", runReduce},
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage())
+		return inputs.ExitInput
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				fmt.Fprint(stdout, section(c.section))
+				return 0
+			}
+		}
+		fmt.Fprint(stdout, manual())
+		return 0
+	case "version", "--version":
+		fmt.Fprintln(stdout, "wynot", version())
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "wynot: unknown command %q\n\n%s", args[0], usage())
+		return inputs.ExitInput
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		// After the first interrupt, a second one ends wynot at once.
+		<-ctx.Done()
+		stop()
+	}()
+	return c.run(ctx, args[1:], stdout, stderr)
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// manual is the package documentation of doc.go, as plain text.
+func manual() string {
+	var b strings.Builder
+	for _, l := range docLines() {
+		b.WriteString(strings.TrimPrefix(l, "# ") + "\n")
+	}
+	return b.String()
+}
+
+// docLines are the lines of the comment in doc.go, code indented by four
+// spaces, headings still marked "# ".
+func docLines() []string {
+	var out []string
+	in := false
+	for _, l := range strings.Split(docSource, "\n") {
+		switch {
+		case strings.HasPrefix(l, "/*"):
+			in = true
+			continue
+		case strings.HasPrefix(l, "*/"):
+			return out
+		}
+		if in {
+			if strings.HasPrefix(l, "\t") {
+				l = "    " + l[1:]
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// usage is the manual up to the first section.
+func usage() string {
+	var b strings.Builder
+	for _, l := range docLines() {
+		if strings.HasPrefix(l, "# ") {
+			break
+		}
+		b.WriteString(l + "\n")
+	}
+	return b.String()
+}
+
+// section is the part of the manual under the heading "# name", up to the
+// next heading.
+func section(name string) string {
+	var b strings.Builder
+	in := false
+	for _, l := range docLines() {
+		if strings.HasPrefix(l, "# ") {
+			if in {
+				break
+			}
+			in = l == "# "+name
+		}
+		if in {
+			b.WriteString(strings.TrimPrefix(l, "# ") + "\n")
+		}
+	}
+	if !in {
+		return manual()
+	}
+	return b.String()
+}
+
+// splitCommand separates wynot's arguments from the test command after "--".
+func splitCommand(args []string) (own, cmd []string) {
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+	}
+	return args, nil
+}
+
+// parseInterleaved parses flags anywhere among the positional arguments.
+// "-j4" is read as "-j 4", as make and C-Reduce users write it.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	args = append([]string(nil), args...)
+	for i, a := range args {
+		if len(a) > 2 && strings.HasPrefix(a, "-j") && strings.Trim(a[2:], "0123456789") == "" {
+			args[i] = "-j=" + a[2:]
+		}
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// testFlags are the flags that say how to test, shared by the commands.
+type testFlags struct {
+	jobs       int
+	timeout    time.Duration
+	precision  string
+	failOn     string
+	script     string
+	convention string
+	repeat     int
+	cache      string
+	json       bool
+	log        string
+	verbose    bool
+	events     string
+	quiet      bool
+	output     string
+}
+
+func (f *testFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "tests run at once")
+	fs.DurationVar(&f.timeout, "timeout", 0, "time limit per test (default: calibrated from the original run)")
+	fs.StringVar(&f.precision, "precision", "message", "exit, message, stack or exact")
+	fs.StringVar(&f.failOn, "fail-on", "", "the failure is output matching this regular expression")
+	fs.StringVar(&f.script, "test", "", "test script, run in the candidate's directory")
+	fs.StringVar(&f.convention, "convention", "creduce", "creduce or bisect: how the test script's exit status reads")
+	fs.IntVar(&f.repeat, "repeat", 1, "run each test this many times")
+	fs.StringVar(&f.cache, "cache", "", "keep outcomes in this file across runs")
+	fs.BoolVar(&f.json, "json", false, "print a JSON summary on standard output")
+	fs.StringVar(&f.log, "log", "", "write the test log to this file")
+	fs.BoolVar(&f.verbose, "v", false, "write the test log to standard error")
+	fs.StringVar(&f.events, "events", "", "write one JSON line per test to this file")
+	fs.BoolVar(&f.quiet, "q", false, "no progress and no summary, only errors")
+	fs.StringVar(&f.output, "o", "", "write the result to this path and leave the inputs alone")
+}
+
+// setup turns the flags into a test description and output settings.
+// The returned close function closes the files it opened.
+func (f *testFlags) setup(argv []string, stderr io.Writer) (inputs.Test, inputs.Output, func(), error) {
+	t := inputs.Test{Argv: argv, Script: f.script, Timeout: f.timeout, Repeat: f.repeat, CacheFile: f.cache}
+	out := inputs.Output{Stderr: stderr, Quiet: f.quiet}
+	if file, ok := stderr.(*os.File); ok {
+		out.TTY = report.IsTerminal(file)
+	}
+	var closers []io.Closer
+	closeAll := func() {
+		for _, c := range closers {
+			c.Close()
+		}
+	}
+	var err error
+	if t.Precision, err = runner.ParsePrecision(f.precision); err != nil {
+		return t, out, closeAll, err
+	}
+	if t.Convention, err = runner.ParseConvention(f.convention); err != nil {
+		return t, out, closeAll, err
+	}
+	if f.failOn != "" {
+		if t.FailOn, err = regexp.Compile(f.failOn); err != nil {
+			return t, out, closeAll, fmt.Errorf("--fail-on: %v", err)
+		}
+	}
+	if f.jobs < 1 {
+		return t, out, closeAll, fmt.Errorf("-j must be at least 1")
+	}
+	if f.repeat < 1 {
+		return t, out, closeAll, fmt.Errorf("--repeat must be at least 1")
+	}
+	open := func(path string) (io.Writer, error) {
+		w, err := os.Create(path)
+		if err != nil {
+			return nil, err
+		}
+		closers = append(closers, w)
+		return w, nil
+	}
+	if f.log != "" {
+		if out.Log, err = open(f.log); err != nil {
+			return t, out, closeAll, fmt.Errorf("--log: %v", err)
+		}
+	} else if f.verbose {
+		out.Log = stderr
+	}
+	if f.events != "" {
+		if out.Events, err = open(f.events); err != nil {
+			return t, out, closeAll, fmt.Errorf("--events: %v", err)
+		}
+	}
+	return t, out, closeAll, nil
+}
+
+// finish prints the JSON summary if asked, reports err, and returns the
+// exit status.
+func finish(sum *report.Summary, err error, asJSON bool, stdout, stderr io.Writer) int {
+	if asJSON && sum != nil && sum.Tests > 0 {
+		if werr := sum.WriteJSON(stdout); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	if err == nil {
+		return 0
+	}
+	code := inputs.ExitInput
+	var ee *inputs.ExitError
+	if errors.As(err, &ee) {
+		code = ee.Code
+	} else if errors.Is(err, context.Canceled) {
+		code = inputs.ExitInterrupted
+	}
+	fmt.Fprintf(stderr, "wynot: %v\n", err)
+	return code
+}
+
+func flagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("wynot "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func usageError(name string, err error, stderr io.Writer) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return -1
+	}
+	fmt.Fprintf(stderr, "wynot %s: %v\nRun \"wynot %s --help\" for usage.\n", name, err, name)
+	return inputs.ExitInput
+}
+
+func runReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	own, argv := splitCommand(args)
+	fs := flagSet("reduce", stderr)
+	var f testFlags
+	f.register(fs)
+	split := fs.String("split", "auto", "auto, lines, brackets, tokens, runes or bytes")
+	variant := fs.String("variant", "book", "book or tse: the test order of ddmin")
+	argsMode := fs.Bool("argv", false, "reduce the command's arguments")
+	files, err := parseInterleaved(fs, own)
+	if err != nil {
+		if code := usageError("reduce", err, stderr); code >= 0 {
+			return code
+		}
+		fmt.Fprint(stdout, section("Reduce"))
+		return 0
+	}
+	t, out, closeFiles, err := f.setup(argv, stderr)
+	defer closeFiles()
+	if err != nil {
+		return usageError("reduce", err, stderr)
+	}
+	r := &inputs.Reduction{Files: files, Args: *argsMode, Test: t, Out: out, Split: *split, Jobs: f.jobs, Output: f.output}
+	switch *variant {
+	case "book":
+		r.Variant = dd.Book
+	case "tse":
+		r.Variant = dd.TSE
+	default:
+		return usageError("reduce", fmt.Errorf("unknown --variant %q (want book or tse)", *variant), stderr)
+	}
+	sum, err := r.Run(ctx)
+	return finish(sum, err, f.json, stdout, stderr)
+}

@@ -1,0 +1,609 @@
+package inputs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/decomp"
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// Splits are the values of --split for reduce.
+var Splits = []string{"auto", "lines", "brackets", "tokens", "runes", "bytes"}
+
+// Reduction is `wynot reduce`: it simplifies failing input files (or, with
+// Argv, the argument list of the failing command) to a 1-minimal one
+// (ddmin, TSE 2002 Fig. 5).
+type Reduction struct {
+	Files  []string // the input files
+	Args   bool     // reduce the arguments of Test.Argv instead of files
+	Test   Test
+	Out    Output
+	Split  string // one of Splits; "" is auto
+	Jobs   int
+	Output string // -o: where results go instead of replacing the inputs
+	// Variant is the test order of ddmin.
+	Variant dd.Variant
+}
+
+// input is one file being reduced.
+type input struct {
+	path    string
+	name    string // its name in the work directory
+	orig    []byte
+	data    []byte // the smallest failing content so far
+	mode    fs.FileMode
+	dest    string // where the result goes
+	backup  string // FILE.orig, when the input is replaced in place
+	written []byte // what dest holds now (nil: untouched)
+	dirty   bool
+	lastW   time.Time
+}
+
+// Run runs the reduction. The summary is filled in as far as the run got,
+// also when it returns an error; errors are *ExitError where the exit
+// status matters.
+func (r *Reduction) Run(ctx context.Context) (*report.Summary, error) {
+	sum := &report.Summary{Command: "reduce", Algorithm: "ddmin"}
+	split := r.Split
+	if split == "" {
+		split = "auto"
+	}
+	if !contains(Splits, split) {
+		return sum, inputError("unknown --split %q (want one of %s)", split, strings.Join(Splits, ", "))
+	}
+	if r.Args {
+		if len(r.Files) > 0 {
+			return sum, inputError("--argv reduces the command's arguments; give no input files")
+		}
+		return sum, r.runArgs(ctx, sum)
+	}
+	if len(r.Files) == 0 {
+		return sum, inputError("no input file to reduce")
+	}
+	ins, err := r.openInputs(split)
+	if err != nil {
+		return sum, err
+	}
+	s, err := openSession("reduce", r.Test, r.Out, r.Jobs, false, len(ins))
+	if err != nil {
+		return sum, err
+	}
+	defer s.close()
+	red := &reducer{Reduction: r, s: s, ins: ins, split: split, sum: sum}
+	return sum, red.run(ctx)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// openInputs reads the inputs and decides where their results go; it
+// writes FILE.orig for inputs reduced in place.
+func (r *Reduction) openInputs(split string) ([]*input, error) {
+	var ins []*input
+	names := map[string]string{}
+	for _, p := range r.Files {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, inputError("input %s: %v", p, errors.Unwrap(err))
+		}
+		if st.IsDir() {
+			return nil, inputError("input %s is a directory; give files", p)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, inputError("input %s: %v", p, err)
+		}
+		if len(data) == 0 {
+			return nil, inputError("input %s is empty: nothing to reduce", p)
+		}
+		if split == "runes" && !utf8.Valid(data) {
+			return nil, inputError("input %s is not UTF-8 text, so it cannot be cut into runes; use --split bytes", p)
+		}
+		name := filepath.Base(p)
+		if other, ok := names[name]; ok {
+			return nil, inputError("inputs %s and %s have the same name; the test sees them side by side in one directory", other, p)
+		}
+		names[name] = p
+		ins = append(ins, &input{path: p, name: name, orig: data, data: data, mode: st.Mode()})
+	}
+	if err := r.destinations(ins); err != nil {
+		return nil, err
+	}
+	return ins, nil
+}
+
+// destinations decides where each result goes: -o, in place (with
+// FILE.orig kept), or, for inputs that are not regular files (/dev/null,
+// a pipe), the current directory.
+func (r *Reduction) destinations(ins []*input) error {
+	if r.Output != "" {
+		st, err := os.Stat(r.Output)
+		isDir := err == nil && st.IsDir()
+		if len(ins) > 1 && !isDir {
+			if err == nil {
+				return inputError("-o %s: with several inputs, -o names a directory", r.Output)
+			}
+			if err := os.Mkdir(r.Output, 0o755); err != nil {
+				return inputError("-o %s: %v", r.Output, err)
+			}
+			isDir = true
+		}
+		for _, in := range ins {
+			in.dest = r.Output
+			if isDir {
+				in.dest = filepath.Join(r.Output, in.name)
+			}
+			if err := checkWritable(filepath.Dir(in.dest)); err != nil {
+				return inputError("cannot write the result to %s: %v", in.dest, err)
+			}
+			if same(in.dest, in.path) {
+				in.dest = ""
+			}
+		}
+	}
+	for _, in := range ins {
+		switch {
+		case in.dest != "":
+		case !in.mode.IsRegular():
+			in.dest = in.name + ".reduced"
+			if err := checkWritable("."); err != nil {
+				return inputError("input %s is not a regular file, so its result goes to the current directory, which is not writable: %v; give -o", in.path, err)
+			}
+		default:
+			in.dest = in.path
+			in.backup = in.path + ".orig"
+			if err := checkWritable(filepath.Dir(in.path)); err != nil {
+				return inputError("cannot replace %s: %v; give -o", in.path, err)
+			}
+		}
+	}
+	for _, in := range ins {
+		if in.backup == "" {
+			continue
+		}
+		if old, err := os.ReadFile(in.backup); err == nil {
+			if string(old) != string(in.orig) {
+				// A reduction of this file was interrupted before: the
+				// .orig holds the true original; continue from the file.
+				fmt.Fprintf(messages(r.Out), "wynot: keeping %s from an earlier run; reducing %s as it is now\n", in.backup, in.path)
+			}
+			continue
+		}
+		if err := writeAtomic(in.backup, in.orig, in.mode); err != nil {
+			return inputError("cannot keep the original in %s: %v; give -o", in.backup, err)
+		}
+	}
+	return nil
+}
+
+func messages(o Output) io.Writer {
+	if o.Stderr == nil || o.Quiet {
+		return io.Discard
+	}
+	return o.Stderr
+}
+
+func same(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+type reducer struct {
+	*Reduction
+	s     *session
+	ins   []*input
+	split string
+	sum   *report.Summary
+	mu    sync.Mutex
+}
+
+func (rd *reducer) candidate(fi int, data []byte) runner.Candidate {
+	files := make([]runner.File, len(rd.ins))
+	for i, in := range rd.ins {
+		files[i] = runner.File{Name: in.name, Data: in.data}
+	}
+	if fi >= 0 {
+		files[fi].Data = data
+	}
+	return runner.Candidate{Files: files}
+}
+
+func (rd *reducer) size() int {
+	n := 0
+	for _, in := range rd.ins {
+		n += len(in.data)
+	}
+	return n
+}
+
+func (rd *reducer) run(ctx context.Context) error {
+	s, sum := rd.s, rd.sum
+	for _, in := range rd.ins {
+		sum.Files = append(sum.Files, in.dest)
+		sum.SizeBefore += len(in.orig)
+	}
+	what := "original input"
+	if len(rd.ins) > 1 {
+		what = "original inputs"
+	}
+	if err := s.checkOriginal(ctx, rd.candidate(-1, nil), what); err != nil {
+		rd.finish(false, false, false)
+		return err
+	}
+	sum.Signature = s.signature()
+	sum.ElementsBefore = rd.elements()
+	s.startProgress(rd.size())
+	s.say("the original fails with %s; reducing %s with %s at a time (timeout %s)", sum.Signature,
+		report.Plural(sum.SizeBefore, "byte"), report.Plural(s.jobs, "test"), s.tester.Command.Timeout)
+
+	interrupted, certified := false, false
+	var err error
+loop:
+	for round := 1; ; round++ {
+		changed, allMinimal := false, true
+		for fi := range rd.ins {
+			for _, sp := range rd.passes(rd.ins[fi].data) {
+				minimal, shrank, perr := rd.pass(ctx, fi, sp)
+				changed = changed || shrank
+				allMinimal = allMinimal && minimal
+				if perr != nil {
+					err = perr
+					interrupted = ctx.Err() != nil
+					break loop
+				}
+			}
+		}
+		if !changed {
+			certified = allMinimal
+			break
+		}
+		s.log.Printf("Round %d done: %s\n", round, report.Plural(rd.size(), "byte"))
+	}
+	for _, in := range rd.ins {
+		if werr := rd.save(in, true); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	confirmed := false
+	if err == nil {
+		confirmed, err = rd.confirm(ctx)
+		interrupted = interrupted || ctx.Err() != nil
+	}
+	rd.finish(certified && err == nil, confirmed, interrupted)
+	if interrupted {
+		s.progress.Close()
+		rd.human(false, false)
+		return &ExitError{ExitInterrupted, fmt.Errorf("interrupted; the smallest failing input so far is kept")}
+	}
+	if err != nil {
+		return err
+	}
+	s.progress.Close()
+	rd.human(certified, confirmed)
+	return nil
+}
+
+// confirm tests the result once more, without the cache.
+func (rd *reducer) confirm(ctx context.Context) (bool, error) {
+	rec, err := rd.s.tester.Retest(ctx, rd.candidate(-1, nil))
+	rd.s.mu.Lock()
+	rd.s.checks++
+	rd.s.mu.Unlock()
+	if err != nil {
+		return false, err
+	}
+	if rec.Outcome != dd.Fail {
+		rd.s.say("warning: run again, the result did not reproduce the failure (%s: %s); the test may be flaky", rec.Outcome, rec.Detail)
+		return false, nil
+	}
+	return true, nil
+}
+
+// passes lists the decompositions of one round: for auto, coarse to fine,
+// lines, bracket groups (whole, then contents) at each depth, tokens, and
+// characters (bytes for input that is not UTF-8).
+func (rd *reducer) passes(data []byte) []decomp.Splitter {
+	brackets := func() []decomp.Splitter {
+		var ps []decomp.Splitter
+		depth := decomp.MaxDepth(data)
+		for d := range depth {
+			ps = append(ps, decomp.Brackets{Depth: d})
+		}
+		for d := range depth {
+			ps = append(ps, decomp.Brackets{Depth: d, Contents: true})
+		}
+		return ps
+	}
+	switch rd.split {
+	case "lines":
+		return []decomp.Splitter{decomp.Lines{}}
+	case "tokens":
+		return []decomp.Splitter{decomp.Tokens{}}
+	case "runes":
+		return []decomp.Splitter{decomp.Runes{}}
+	case "bytes":
+		return []decomp.Splitter{decomp.Bytes{}}
+	case "brackets":
+		return brackets()
+	}
+	ps := append([]decomp.Splitter{decomp.Lines{}}, brackets()...)
+	ps = append(ps, decomp.Tokens{})
+	if utf8.Valid(data) {
+		return append(ps, decomp.Runes{})
+	}
+	return append(ps, decomp.Bytes{})
+}
+
+// granularity names the finest pieces of the split.
+func (rd *reducer) granularity() string {
+	switch rd.split {
+	case "lines":
+		return "lines"
+	case "tokens":
+		return "tokens"
+	case "bytes":
+		return "bytes"
+	case "brackets":
+		return "bracket groups"
+	case "runes":
+		return "characters"
+	}
+	for _, in := range rd.ins {
+		if !utf8.Valid(in.data) {
+			return "bytes"
+		}
+	}
+	return "characters"
+}
+
+// elements counts the finest pieces of all inputs.
+func (rd *reducer) elements() int {
+	n := 0
+	for _, in := range rd.ins {
+		var sp decomp.Splitter
+		switch rd.granularity() {
+		case "lines":
+			sp = decomp.Lines{}
+		case "tokens":
+			sp = decomp.Tokens{}
+		case "bytes":
+			sp = decomp.Bytes{}
+		case "bracket groups":
+			sp = decomp.Brackets{}
+		default:
+			sp = decomp.Runes{}
+			if !utf8.Valid(in.data) {
+				sp = decomp.Bytes{}
+			}
+		}
+		p, err := sp.Cut(in.data)
+		if err == nil {
+			n += p.Len()
+		}
+	}
+	return n
+}
+
+// pass runs ddmin on one input cut by one splitter. It reports whether the
+// search completed (the result is 1-minimal for this cut) and whether the
+// input shrank.
+func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Splitter) (minimal, shrank bool, err error) {
+	in, s := rd.ins[fi], rd.s
+	pieces, err := sp.Cut(in.data)
+	if err != nil {
+		return false, false, err
+	}
+	before := len(in.data)
+	name := sp.Name()
+	if len(rd.ins) > 1 {
+		name += " of " + in.name
+	}
+	s.progress.Update(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
+	s.log.Printf("Pass %s: %s\n", name, report.Plural(pieces.Len(), "piece"))
+	s.mu.Lock()
+	runs0 := s.runs
+	s.mu.Unlock()
+	t0 := time.Now()
+
+	res, err := s.search(ctx, name, pieces.Len(), dd.Minimize, dd.Options{Variant: rd.Variant},
+		func(c dd.Config) runner.Candidate { return rd.candidate(fi, pieces.Join(c)) },
+		func(st dd.Step) {
+			if st.Rule == dd.ReduceToSubset || st.Rule == dd.ReduceToComplement {
+				rd.improve(in, pieces.Join(st.Config))
+			}
+		})
+	// The result so far is the best even when the search was cut short.
+	if res.Fail != nil {
+		if best := pieces.Join(res.Fail); len(best) < len(in.data) {
+			rd.improve(in, best)
+		}
+	}
+	s.mu.Lock()
+	runs := s.runs - runs0
+	s.mu.Unlock()
+	rd.sum.Passes = append(rd.sum.Passes, report.PassStats{Name: sp.Name(), File: fileLabel(rd, in), Tests: runs,
+		BytesBefore: before, BytesAfter: len(in.data), Seconds: time.Since(t0).Seconds()})
+	var nf *dd.NotFailingError
+	if errors.As(err, &nf) {
+		return false, false, notReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+	}
+	return err == nil && res.Minimal, len(in.data) < before, err
+}
+
+func fileLabel(rd *reducer, in *input) string {
+	if len(rd.ins) > 1 {
+		return in.name
+	}
+	return ""
+}
+
+// improve records a smaller failing content and writes it out, at most
+// twice a second (the last one is written when the pass ends).
+func (rd *reducer) improve(in *input, data []byte) {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	if len(data) >= len(in.data) {
+		return
+	}
+	in.data, in.dirty = data, true
+	size := rd.size()
+	rd.s.progress.Update(func(st *report.Status) { st.Size = size })
+	if time.Since(in.lastW) >= 500*time.Millisecond {
+		if err := rd.saveLocked(in); err != nil {
+			rd.s.setFatal(err)
+		}
+	}
+}
+
+func (rd *reducer) save(in *input, force bool) error {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	if !in.dirty && !(force && in.dest != in.path && in.written == nil) {
+		return nil
+	}
+	return rd.saveLocked(in)
+}
+
+func (rd *reducer) saveLocked(in *input) error {
+	if err := writeAtomic(in.dest, in.data, in.mode); err != nil {
+		return fmt.Errorf("writing the result to %s: %w", in.dest, err)
+	}
+	in.written, in.dirty, in.lastW = in.data, false, time.Now()
+	return nil
+}
+
+// finish fills in the summary.
+func (rd *reducer) finish(minimal, confirmed, interrupted bool) {
+	s, sum := rd.s, rd.sum
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sum.Tests = s.runs + s.checks
+	sum.Checks = s.checks
+	sum.CacheHits = s.cacheHits
+	sum.Flaky = s.flaky
+	sum.Outcomes = s.outcomes
+	sum.SizeAfter = rd.size()
+	sum.ElementsAfter = rd.elements()
+	sum.Granularity = rd.granularity()
+	sum.Minimal = minimal
+	sum.Confirmed = confirmed
+	sum.Interrupted = interrupted
+	sum.Seconds = time.Since(s.start).Seconds()
+	if len(rd.ins) == 1 {
+		sum.Result = rd.ins[0].dest
+	} else {
+		sum.Result = filepath.Dir(rd.ins[0].dest)
+	}
+}
+
+// human prints the closing summary for people.
+func (rd *reducer) human(minimal, confirmed bool) {
+	s, sum := rd.s, rd.sum
+	if s.Quiet {
+		return
+	}
+	pct := 100 * float64(sum.SizeAfter) / float64(max(sum.SizeBefore, 1))
+	what := rd.ins[0].path
+	if len(rd.ins) > 1 {
+		what = report.Plural(len(rd.ins), "file")
+	}
+	fmt.Fprintf(s.Stderr, "wynot: reduced %s from %s to %s (%.1f%%) in %s, %.1fs\n", what,
+		report.Plural(sum.SizeBefore, "byte"), report.Plural(sum.SizeAfter, "byte"), pct,
+		report.Plural(sum.Tests, "test"), sum.Seconds)
+	switch {
+	case sum.Interrupted:
+		fmt.Fprintf(s.Stderr, "wynot: interrupted: the result is the smallest failing input found so far, not 1-minimal\n")
+	case minimal:
+		fmt.Fprintf(s.Stderr, "wynot: the result is 1-minimal: removing any single one of its %s makes the failure go away\n", rd.granularity())
+	default:
+		fmt.Fprintf(s.Stderr, "wynot: the result is not certified 1-minimal\n")
+	}
+	if !sum.Interrupted && !confirmed {
+		fmt.Fprintf(s.Stderr, "wynot: warning: the result did not fail again when rerun; the test may be flaky\n")
+	}
+	for _, in := range rd.ins {
+		switch {
+		case in.backup != "":
+			fmt.Fprintf(s.Stderr, "wynot: %s now holds the result; the original is in %s\n", in.path, in.backup)
+		default:
+			fmt.Fprintf(s.Stderr, "wynot: result written to %s\n", in.dest)
+		}
+	}
+}
+
+// runArgs reduces the command's argument list (TSE 2002 §4.1, GCC
+// options): the changes are the arguments after the program; tests run in
+// the current directory.
+func (r *Reduction) runArgs(ctx context.Context, sum *report.Summary) error {
+	if r.Test.Script != "" || len(r.Test.Argv) < 2 {
+		return inputError("--argv needs a command with arguments after --")
+	}
+	s, err := openSession("reduce", r.Test, r.Out, r.Jobs, true, 0)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	args := r.Test.Argv[1:]
+	sum.Algorithm = "ddmin"
+	sum.SizeBefore, sum.ElementsBefore = len(args), len(args)
+	if err := s.checkOriginal(ctx, runner.Candidate{Args: args}, "original command"); err != nil {
+		return err
+	}
+	sum.Signature = s.signature()
+	s.startProgress(len(args))
+	pick := func(c dd.Config) []string {
+		out := make([]string, len(c))
+		for i, x := range c {
+			out[i] = args[x]
+		}
+		return out
+	}
+	res, err := s.search(ctx, "arguments", len(args), dd.Minimize, dd.Options{Variant: r.Variant},
+		func(c dd.Config) runner.Candidate { return runner.Candidate{Args: pick(c)} },
+		func(st dd.Step) {
+			n := len(st.Config)
+			s.progress.Update(func(ps *report.Status) { ps.Size = n })
+		})
+	result := pick(res.Fail)
+	s.progress.Close()
+	sum.Tests, sum.Checks, sum.CacheHits, sum.Outcomes = s.runs+s.checks, s.checks, s.cacheHits, s.outcomes
+	sum.SizeAfter, sum.ElementsAfter = len(result), len(result)
+	sum.Granularity = "arguments"
+	sum.Minimal = err == nil && res.Minimal
+	sum.Interrupted = ctx.Err() != nil
+	sum.Seconds = time.Since(s.start).Seconds()
+	sum.Result = shellQuote(append([]string{r.Test.Argv[0]}, result...))
+	if r.Output != "" {
+		if werr := writeAtomic(r.Output, []byte(sum.Result+"\n"), 0o644); werr != nil && err == nil {
+			err = inputError("writing %s: %v", r.Output, werr)
+		}
+	}
+	if !r.Out.Quiet {
+		fmt.Fprintf(s.Stderr, "wynot: reduced %s to %s in %s, %.1fs\n", report.Plural(len(args), "argument"),
+			report.Plural(len(result), "argument"), report.Plural(sum.Tests, "test"), sum.Seconds)
+		fmt.Fprintf(s.Stderr, "wynot: still failing: %s\n", sum.Result)
+	}
+	if sum.Interrupted {
+		return &ExitError{ExitInterrupted, errors.New("interrupted; the shortest failing argument list so far is shown")}
+	}
+	return err
+}

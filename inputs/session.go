@@ -1,0 +1,529 @@
+// Package inputs finds failure causes in program inputs: it reduces a
+// failing input to a 1-minimal one (wynot reduce), and is where isolation
+// and maximization of inputs live. It composes the pieces of wynot: inputs
+// are cut by package decomp, searched by package dd, tested by package
+// runner, and reported by package report. It starts no process itself.
+package inputs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// Exit statuses of the commands (DESIGN.md, "Command line").
+const (
+	ExitOK            = 0
+	ExitInput         = 1   // a usage or input error
+	ExitNotReproduced = 2   // the failure did not reproduce (or the passing side did not pass)
+	ExitInterrupted   = 130 // interrupted; the best result so far is kept
+)
+
+// ExitError is an error with the exit status it calls for.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
+
+func inputError(format string, args ...any) error {
+	return &ExitError{ExitInput, fmt.Errorf(format, args...)}
+}
+
+func notReproduced(format string, args ...any) error {
+	return &ExitError{ExitNotReproduced, fmt.Errorf(format, args...)}
+}
+
+// Test says how candidates are tested and what counts as the failure.
+type Test struct {
+	// Argv is the command after "--"; "{}" stands for the candidate's path.
+	Argv []string
+	// Script is a test script run in the work directory (--test); its exit
+	// status is read by Convention.
+	Script     string
+	Convention runner.Convention
+	// FailOn states the failure as a regular expression over the output.
+	FailOn *regexp.Regexp
+	// Precision is how closely a candidate's failure must match the
+	// original's (without Script and FailOn).
+	Precision runner.Precision
+	// Timeout bounds each test; zero calibrates it from the original run:
+	// 10× its duration, at least 1 s, at most 300 s.
+	Timeout time.Duration
+	// Repeat runs each test this many times and takes an outcome only
+	// when all agree.
+	Repeat int
+	// CacheFile keeps outcomes across runs.
+	CacheFile string
+}
+
+// Output says where messages go.
+type Output struct {
+	Stderr io.Writer // progress and messages
+	TTY    bool      // Stderr is a terminal: draw a live status line
+	Quiet  bool      // no progress, only errors
+	Log    io.Writer // the test log, or nil
+	Events io.Writer // one JSON line per test, or nil
+}
+
+// calibrationLimit bounds the first runs of the original when no timeout
+// is given.
+const calibrationLimit = 5 * time.Minute
+
+// session is what every command on inputs shares: the tester set up from
+// the original failure, the counters, and the reporting.
+type session struct {
+	Test
+	Output
+	command string
+	jobs    int
+
+	tester   *runner.Tester
+	cache    *runner.Cache
+	progress *report.Progress
+	log      *report.Log
+	events   *report.Events
+	start    time.Time
+
+	mu        sync.Mutex
+	runs      int // test runs for candidates
+	checks    int // runs of the original and of the final result
+	outcomes  report.Outcomes
+	cacheHits int
+	flaky     int
+	fatal     error
+	cancel    context.CancelFunc
+	eventBase int // test numbers of earlier searches, for the events file
+}
+
+// openSession checks the test settings, prepares work directories and
+// the cache. close releases them.
+func openSession(command string, t Test, out Output, jobs int, inPlace bool, files int) (*session, error) {
+	s := &session{Test: t, Output: out, command: command, jobs: max(jobs, 1), start: time.Now()}
+	if s.Stderr == nil {
+		s.Stderr = io.Discard
+	}
+	cmd := runner.Command{Argv: t.Argv}
+	switch {
+	case t.Script != "":
+		if len(t.Argv) > 0 {
+			return nil, inputError("give either --test SCRIPT or a command after --, not both")
+		}
+		abs, err := filepath.Abs(t.Script)
+		if err != nil {
+			return nil, inputError("test script: %v", err)
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			return nil, inputError("test script: %v", err)
+		}
+		if st.IsDir() || st.Mode().Perm()&0o111 == 0 {
+			return nil, inputError("test script %s is not executable (chmod +x it)", t.Script)
+		}
+		cmd.Argv = []string{abs}
+	case len(t.Argv) == 0:
+		return nil, inputError("no test: give a command after -- or --test SCRIPT")
+	default:
+		cmd.Stdin = !inPlace && files == 1 && !hasPlaceholder(t.Argv)
+	}
+	tester, err := runner.NewTester(cmd, nil, s.jobs)
+	if err != nil {
+		return nil, err
+	}
+	tester.Repeat = t.Repeat
+	tester.InPlace = inPlace
+	s.tester = tester
+	if t.CacheFile != "" {
+		c, n, err := runner.OpenCache(t.CacheFile)
+		if err != nil {
+			tester.Close()
+			return nil, inputError("cache: %v", err)
+		}
+		s.cache = c
+		if n > 0 && !out.Quiet {
+			fmt.Fprintf(s.Stderr, "wynot: %s loaded from %s\n", report.Plural(n, "cached outcome"), t.CacheFile)
+		}
+	} else {
+		s.cache = runner.NewCache()
+	}
+	tester.Cache = s.cache
+	tester.OnTest = s.onTest
+	if out.Log != nil {
+		s.log = report.NewLog(out.Log)
+	}
+	if out.Events != nil {
+		s.events = report.NewEvents(out.Events)
+	}
+	return s, nil
+}
+
+func hasPlaceholder(argv []string) bool {
+	for _, a := range argv {
+		if strings.Contains(a, runner.Placeholder) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *session) close() {
+	s.progress.Close()
+	if s.cache != nil {
+		s.cache.Close()
+	}
+	if s.tester != nil {
+		s.tester.Close()
+	}
+}
+
+func (s *session) startProgress(sizeBefore int) {
+	if s.Quiet {
+		return
+	}
+	s.progress = report.NewProgress(s.Stderr, s.TTY)
+	s.progress.Update(func(st *report.Status) {
+		st.Command, st.SizeBefore, st.Size = s.command, sizeBefore, sizeBefore
+	})
+}
+
+// say writes a message line (unless quiet).
+func (s *session) say(format string, args ...any) {
+	if s.Quiet {
+		return
+	}
+	if s.progress != nil {
+		s.progress.Printf("wynot: "+format+"\n", args...)
+		return
+	}
+	fmt.Fprintf(s.Stderr, "wynot: "+format+"\n", args...)
+}
+
+// onTest counts every test the runner answers.
+func (s *session) onTest(t runner.Test) {
+	s.mu.Lock()
+	if t.Cached {
+		s.cacheHits++
+	} else {
+		s.runs++
+		switch t.Outcome {
+		case dd.Pass:
+			s.outcomes.Pass++
+		case dd.Fail:
+			s.outcomes.Fail++
+		default:
+			s.outcomes.Unresolved++
+		}
+		if t.Flaky {
+			s.flaky++
+		}
+		if s.log != nil {
+			s.log.Test(s.runs, renderCandidate(t.Candidate), t.Outcome, t.Detail)
+		}
+	}
+	s.mu.Unlock()
+	s.progress.Update(func(st *report.Status) {
+		if t.Cached {
+			st.CacheHits++
+		} else {
+			st.Tests++
+			st.Outcomes[t.Outcome]++
+		}
+	})
+}
+
+// setFatal records an error that ends the whole search and stops it.
+func (s *session) setFatal(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fatal == nil {
+		s.fatal = err
+		if s.cancel != nil {
+			s.cancel()
+		}
+	}
+}
+
+func (s *session) fatalErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fatal
+}
+
+// describeRun tells what a run of the original did, for error messages.
+func describeRun(r runner.Run) string {
+	var b strings.Builder
+	b.WriteString(r.Describe())
+	out := r.Stderr
+	if len(bytes.TrimSpace(out)) == 0 {
+		out = r.Stdout
+	}
+	if t := lastLines(out, 8); t != "" {
+		b.WriteString("; its output ends:\n" + t)
+	} else {
+		b.WriteString(", with no output")
+	}
+	return b.String()
+}
+
+func lastLines(b []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	s := strings.Join(lines, "\n")
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+// checkOriginal runs the original candidate twice (TSE 2002 Axiom 4, and
+// the Debugging Book's check_reproducibility), sets up the oracle from
+// what it does, and calibrates the timeout. It returns the error a
+// command should exit with when the failure does not reproduce.
+func (s *session) checkOriginal(ctx context.Context, orig runner.Candidate, what string) error {
+	s.tester.Command.Timeout = s.Timeout
+	if s.Timeout == 0 {
+		s.tester.Command.Timeout = calibrationLimit
+	}
+	var runs [2]runner.Run
+	for i := range runs {
+		r, err := s.tester.Exec(ctx, orig)
+		s.mu.Lock()
+		s.checks++
+		s.mu.Unlock()
+		if err != nil {
+			if errors.Is(err, runner.ErrStart) {
+				return inputError("%v", err)
+			}
+			return err
+		}
+		if r.TimedOut && s.Timeout == 0 {
+			return inputError("the %s did not finish within %s; give --timeout D (if the hang is the failure, timeouts then count as failures)", what, calibrationLimit)
+		}
+		runs[i] = r
+	}
+	var oracle runner.Oracle
+	switch {
+	case s.FailOn != nil:
+		oracle = &runner.RegexOracle{Re: s.FailOn}
+	case s.Script != "":
+		oracle = &runner.ScriptOracle{Convention: s.Convention}
+	default:
+		sig := runner.Extract(runs[0])
+		if runs[0].Clean() && (sig.Message == "" || s.Precision == runner.Exit) {
+			return notReproduced("the %s does not fail: %s", what, describeRun(runs[0]))
+		}
+		oracle = &runner.SignatureOracle{Want: sig, Precision: s.Precision}
+	}
+	for i, r := range runs {
+		o, detail, err := oracle.Classify(r)
+		if err != nil {
+			return notReproduced("the %s: %v", what, err)
+		}
+		if o == dd.Fail {
+			continue
+		}
+		if i == 0 {
+			switch {
+			case s.FailOn != nil:
+				return notReproduced("the %s does not fail: its output does not match %q; it ended with %s", what, s.FailOn, describeRun(r))
+			case s.Script != "":
+				return notReproduced("the %s is not reproduced by %s (%s convention): %s", what, s.Script, s.Convention, describeRun(r))
+			}
+		}
+		first, _, _ := oracle.Classify(runs[0])
+		return notReproduced("the failure is flaky: run twice, the %s first gave %s, then %s (%s); --repeat N and a lower --precision may help",
+			what, first, o, detail)
+	}
+	s.tester.Oracle = oracle
+	if s.Timeout == 0 {
+		d := max(runs[0].Duration, runs[1].Duration) * 10
+		s.tester.Command.Timeout = min(max(d, time.Second), 300*time.Second)
+	}
+	return nil
+}
+
+// signature describes the failure being searched for.
+func (s *session) signature() string {
+	switch o := s.tester.Oracle.(type) {
+	case *runner.SignatureOracle:
+		return o.Want.String()
+	case *runner.RegexOracle:
+		return "output matches " + o.Re.String()
+	case *runner.ScriptOracle:
+		return "test script " + s.Script + " (" + o.Convention.String() + " convention)"
+	}
+	return ""
+}
+
+// search runs one delta debugging search over n changes, testing each
+// configuration as the candidate that build makes of it. name names the
+// search in the log and events; onStep sees every step.
+func (s *session) search(ctx context.Context, name string, n int, alg dd.Algorithm, opts dd.Options, build func(dd.Config) runner.Candidate, onStep func(dd.Step)) (dd.Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.cancel = cancel
+	base := s.eventBase
+	s.mu.Unlock()
+
+	var mu sync.Mutex
+	speculative := map[int]bool{}
+	used := map[int]bool{}
+	var maxTest int
+	opts.Algorithm = alg
+	opts.Parallel = s.jobs
+	next := opts.Observer
+	opts.Observer = dd.ObserverFunc(func(e dd.Event) {
+		switch e := e.(type) {
+		case dd.Granularity:
+			s.progress.Update(func(st *report.Status) { st.Granularity = e.N })
+		case dd.Step:
+			if onStep != nil {
+				onStep(e)
+			}
+		case dd.Lookup:
+			if e.Source == dd.Cached {
+				s.mu.Lock()
+				s.cacheHits++
+				s.mu.Unlock()
+				s.progress.Update(func(st *report.Status) { st.CacheHits++ })
+			}
+			if e.Test > 0 {
+				mu.Lock()
+				used[e.Test] = true
+				mu.Unlock()
+			}
+		case dd.TestStarted:
+			mu.Lock()
+			speculative[e.Test] = e.Speculative
+			maxTest = max(maxTest, e.Test)
+			mu.Unlock()
+		}
+		if next != nil {
+			next.Observe(e)
+		}
+	})
+	tester := dd.TesterFunc(func(ctx context.Context, c dd.Config) dd.Outcome {
+		cand := build(c)
+		rec, err := s.tester.Test(ctx, cand)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.setFatal(err)
+			}
+			return dd.Unresolved
+		}
+		ti, _ := dd.InfoFrom(ctx)
+		s.events.Write(report.Event{
+			Test: base + ti.Test, Pass: name, Key: rec.Key.String(), Size: rec.Size, Outcome: rec.Outcome.String(),
+			Seconds: rec.Duration.Seconds(), Cached: rec.Cached, Speculative: ti.Speculative, Detail: rec.Detail,
+		})
+		return rec.Outcome
+	})
+	res, err := dd.Run(ctx, n, tester, opts)
+	mu.Lock()
+	for t, spec := range speculative {
+		if spec && !used[t] {
+			s.events.Write(report.Event{Test: base + t, Pass: name, Discarded: true, Speculative: true})
+		}
+	}
+	mu.Unlock()
+	s.mu.Lock()
+	s.eventBase += maxTest
+	s.cancel = nil
+	s.mu.Unlock()
+	if f := s.fatalErr(); f != nil {
+		return res, f
+	}
+	return res, err
+}
+
+// renderCandidate shows a candidate in a log line: each file's name and
+// the start of its content, or the command line.
+func renderCandidate(c runner.Candidate) string {
+	var parts []string
+	if c.Args != nil {
+		parts = append(parts, shellQuote(c.Args))
+	}
+	for _, f := range c.Files {
+		parts = append(parts, f.Name+" "+report.Abbreviate(f.Data, 60))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// shellQuote renders arguments as a shell would need them.
+func shellQuote(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ',' || r == ':' || r == '+' ||
+				'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+		}) < 0 {
+			q[i] = a
+		} else {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(q, " ")
+}
+
+// writeAtomic replaces path with data: written to a temporary file in the
+// same directory, synced, then renamed over path, so that path always
+// holds either its old or its new content.
+func writeAtomic(path string, data []byte, mode fs.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".wynot-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, mode.Perm())
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// checkWritable fails unless a file can be created in dir.
+func checkWritable(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	f, err := os.CreateTemp(dir, ".wynot-check-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}

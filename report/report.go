@@ -1,0 +1,312 @@
+// Package report tells the user what a run does and did: a live status
+// line (or plain periodic lines when not on a terminal), the Debugging
+// Book style test log, a JSON line per test, and the closing summary for
+// people and as JSON.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wynot/wynot/dd"
+)
+
+// IsTerminal reports whether f is a character device, such as a terminal.
+func IsTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// Status is what the progress display shows.
+type Status struct {
+	Command     string // "reduce", "isolate", ...
+	Pass        string // the current pass, e.g. "lines" or "tokens"
+	Granularity int    // subsets at the current step
+	SizeBefore  int    // bytes (or changes) at the start
+	Size        int    // bytes (or changes) now
+	Tests       int    // test runs
+	Outcomes    [3]int // runs by outcome: Unresolved, Pass, Fail
+	CacheHits   int
+}
+
+// Progress draws a Status on a terminal as one line, redrawn ten times a
+// second, or, on anything else, as a plain line every few seconds.
+type Progress struct {
+	w        io.Writer
+	tty      bool
+	interval time.Duration
+
+	mu     sync.Mutex
+	st     Status
+	start  time.Time
+	drawn  bool
+	stop   chan struct{}
+	done   chan struct{}
+	closed bool
+}
+
+// NewProgress starts a progress display on w; tty selects the redrawn
+// status line. Close stops it.
+func NewProgress(w io.Writer, tty bool) *Progress {
+	p := &Progress{w: w, tty: tty, interval: 5 * time.Second, start: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
+	if tty {
+		p.interval = 100 * time.Millisecond
+	}
+	go p.loop()
+	return p
+}
+
+func (p *Progress) loop() {
+	defer close(p.done)
+	t := time.NewTicker(p.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+			p.mu.Lock()
+			p.draw()
+			p.mu.Unlock()
+		}
+	}
+}
+
+// Update changes the status under the display's lock.
+func (p *Progress) Update(f func(*Status)) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	f(&p.st)
+	p.mu.Unlock()
+}
+
+// Line returns the status as one line of text.
+func (p *Progress) Line() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.line()
+}
+
+func (p *Progress) line() string {
+	s := p.st
+	el := time.Since(p.start)
+	rate := 0.0
+	if el > 0 {
+		rate = float64(s.Tests) / el.Seconds()
+	}
+	pct := 100.0
+	if s.SizeBefore > 0 {
+		pct = 100 * float64(s.Size) / float64(s.SizeBefore)
+	}
+	l := fmt.Sprintf("%s: %d bytes (%.1f%%) | %d tests, %.1f/s | ✓%d ✗%d ?%d | %d cached",
+		s.Command, s.Size, pct, s.Tests, rate, s.Outcomes[dd.Pass], s.Outcomes[dd.Fail], s.Outcomes[dd.Unresolved], s.CacheHits)
+	if s.Pass != "" {
+		l += " | " + s.Pass
+		if s.Granularity > 0 {
+			l += fmt.Sprintf(", n=%d", s.Granularity)
+		}
+	}
+	return l + " | " + el.Round(time.Second).String()
+}
+
+// draw writes the status. Called with p.mu held.
+func (p *Progress) draw() {
+	if p.closed {
+		return
+	}
+	if p.tty {
+		fmt.Fprint(p.w, "\r\033[K"+p.line())
+		p.drawn = true
+	} else {
+		fmt.Fprintln(p.w, p.line())
+	}
+}
+
+// Printf writes a message line without garbling the status line.
+func (p *Progress) Printf(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.drawn = false
+	}
+	fmt.Fprintf(p.w, format, args...)
+}
+
+// Close stops the display and clears the status line.
+func (p *Progress) Close() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.closed = true
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+	p.mu.Unlock()
+	close(p.stop)
+	<-p.done
+}
+
+// Log writes the test log of the Debugging Book: one line per test,
+// "Test #12 <candidate>: FAIL (detail)". It is safe for concurrent use.
+type Log struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// NewLog returns a log writing to w.
+func NewLog(w io.Writer) *Log { return &Log{w: w} }
+
+// Test logs a test.
+func (l *Log) Test(n int, candidate string, o dd.Outcome, detail string) {
+	if l == nil {
+		return
+	}
+	line := fmt.Sprintf("Test #%d %s: %s", n, candidate, o)
+	if detail != "" && o != dd.Pass {
+		line += " (" + detail + ")"
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintln(l.w, line)
+}
+
+// Printf writes a free line (passes, steps) into the log.
+func (l *Log) Printf(format string, args ...any) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintf(l.w, format, args...)
+}
+
+// Abbreviate renders content for a log line: quoted, with its size, cut
+// to about max characters.
+func Abbreviate(content []byte, max int) string {
+	s := string(content)
+	cut := false
+	if len(s) > max {
+		s = s[:max]
+		for len(s) > 0 && !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+		cut = true
+	}
+	q := strconv.Quote(s)
+	if cut {
+		q = q[:len(q)-1] + `…"`
+	}
+	return fmt.Sprintf("%s (%d bytes)", q, len(content))
+}
+
+// Event is one line of the events file: a test.
+type Event struct {
+	Test        int     `json:"test"`
+	Pass        string  `json:"pass,omitempty"`
+	Key         string  `json:"config"`
+	Size        int     `json:"size"`
+	Outcome     string  `json:"outcome"`
+	Seconds     float64 `json:"seconds"`
+	Cached      bool    `json:"cached,omitempty"`
+	Speculative bool    `json:"speculative,omitempty"`
+	Discarded   bool    `json:"discarded,omitempty"`
+	Detail      string  `json:"detail,omitempty"`
+}
+
+// Events writes Event lines. It is safe for concurrent use.
+type Events struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+}
+
+// NewEvents returns an events writer on w.
+func NewEvents(w io.Writer) *Events { return &Events{enc: json.NewEncoder(w)} }
+
+// Write writes one event.
+func (e *Events) Write(ev Event) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	_ = e.enc.Encode(ev)
+}
+
+// PassStats is what one pass of a reduction did.
+type PassStats struct {
+	Name        string  `json:"name"`
+	File        string  `json:"file,omitempty"`
+	Tests       int     `json:"tests"`
+	BytesBefore int     `json:"bytes_before"`
+	BytesAfter  int     `json:"bytes_after"`
+	Seconds     float64 `json:"seconds"`
+}
+
+// Outcomes counts test runs by outcome.
+type Outcomes struct {
+	Pass       int `json:"pass"`
+	Fail       int `json:"fail"`
+	Unresolved int `json:"unresolved"`
+}
+
+// Summary is the closing report of a run, printed as JSON with --json.
+type Summary struct {
+	Command        string      `json:"command"`
+	Algorithm      string      `json:"algorithm"`
+	Tests          int         `json:"tests"`
+	Checks         int         `json:"checks"`
+	CacheHits      int         `json:"cache_hits"`
+	Predicted      int         `json:"predicted,omitempty"`
+	Flaky          int         `json:"flaky,omitempty"`
+	Outcomes       Outcomes    `json:"outcomes"`
+	SizeBefore     int         `json:"size_before"`
+	SizeAfter      int         `json:"size_after"`
+	ElementsBefore int         `json:"elements_before"`
+	ElementsAfter  int         `json:"elements_after"`
+	Granularity    string      `json:"granularity"`
+	Minimal        bool        `json:"minimal"`
+	Confirmed      bool        `json:"confirmed"`
+	Interrupted    bool        `json:"interrupted,omitempty"`
+	Seconds        float64     `json:"seconds"`
+	Signature      string      `json:"signature,omitempty"`
+	Result         string      `json:"result"`
+	Files          []string    `json:"files,omitempty"`
+	Passes         []PassStats `json:"passes,omitempty"`
+	// isolate
+	PassSize *int   `json:"pass_size,omitempty"`
+	FailSize *int   `json:"fail_size,omitempty"`
+	Diff     string `json:"diff,omitempty"`
+}
+
+// WriteJSON writes s as indented JSON.
+func (s *Summary) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}
+
+// Plural returns "1 test" or "n tests".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	if strings.HasSuffix(word, "s") {
+		return fmt.Sprintf("%d %ses", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
