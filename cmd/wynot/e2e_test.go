@@ -24,7 +24,7 @@ import (
 // of testdata/progs, and run reductions on real processes.
 
 var (
-	binDir string
+	binDir   string
 	wynotBin string
 )
 
