@@ -76,7 +76,11 @@ func (r *Reduction) Run(ctx context.Context) (*report.Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	s, err := openSession("reduce", r.Test, r.Out, r.Jobs, false, len(ins))
+	total := 0
+	for _, in := range ins {
+		total += len(in.orig)
+	}
+	s, err := openSession("reduce", r.Test, r.Out, r.Jobs, false, len(ins), total)
 	if err != nil {
 		return sum, err
 	}
@@ -252,8 +256,9 @@ func (rd *reducer) run(ctx context.Context) error {
 	sum.Signature = s.signature()
 	sum.ElementsBefore = rd.elements()
 	s.startProgress(rd.size())
-	s.say("the original fails with %s; reducing %s with %s at a time (timeout %s)", sum.Signature,
-		report.Plural(sum.SizeBefore, "byte"), report.Plural(s.jobs, "test"), s.tester.Command.Timeout)
+	s.say("the %s fails: %s", what, sum.Signature)
+	s.say("reducing %s, %s at a time, %s per test at most", report.Plural(sum.SizeBefore, "byte"),
+		report.Plural(s.jobs, "test"), s.tester.Command.Timeout)
 
 	interrupted, certified := false, false
 	var err error
@@ -526,8 +531,8 @@ func (rd *reducer) human(minimal, confirmed bool) {
 	if len(rd.ins) > 1 {
 		what = report.Plural(len(rd.ins), "file")
 	}
-	fmt.Fprintf(s.Stderr, "wynot: reduced %s from %s to %s (%.1f%%) in %s, %.1fs\n", what,
-		report.Plural(sum.SizeBefore, "byte"), report.Plural(sum.SizeAfter, "byte"), pct,
+	fmt.Fprintf(s.Stderr, "wynot: reduced %s from %s to %s (%s) in %s, %.1fs\n", what,
+		report.Plural(sum.SizeBefore, "byte"), report.Plural(sum.SizeAfter, "byte"), report.Percent(pct),
 		report.Plural(sum.Tests, "test"), sum.Seconds)
 	switch {
 	case sum.Interrupted:
@@ -557,7 +562,7 @@ func (r *Reduction) runArgs(ctx context.Context, sum *report.Summary) error {
 	if r.Test.Script != "" || len(r.Test.Argv) < 2 {
 		return inputError("--argv needs a command with arguments after --")
 	}
-	s, err := openSession("reduce", r.Test, r.Out, r.Jobs, true, 0)
+	s, err := openSession("reduce", r.Test, r.Out, r.Jobs, true, 0, 0)
 	if err != nil {
 		return err
 	}

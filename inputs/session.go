@@ -113,7 +113,7 @@ type session struct {
 
 // openSession checks the test settings, prepares work directories and
 // the cache. close releases them.
-func openSession(command string, t Test, out Output, jobs int, inPlace bool, files int) (*session, error) {
+func openSession(command string, t Test, out Output, jobs int, inPlace bool, files, size int) (*session, error) {
 	s := &session{Test: t, Output: out, command: command, jobs: max(jobs, 1), start: time.Now()}
 	if s.Stderr == nil {
 		s.Stderr = io.Discard
@@ -139,9 +139,10 @@ func openSession(command string, t Test, out Output, jobs int, inPlace bool, fil
 	case len(t.Argv) == 0:
 		return nil, inputError("no test: give a command after -- or --test SCRIPT")
 	default:
+		cmd.Argv = absolutePaths(t.Argv)
 		cmd.Stdin = !inPlace && files == 1 && !hasPlaceholder(t.Argv)
 	}
-	tester, err := runner.NewTester(cmd, nil, s.jobs)
+	tester, err := runner.NewTester(cmd, nil, s.jobs, runner.WorkDirParent(size))
 	if err != nil {
 		return nil, err
 	}
@@ -170,6 +171,25 @@ func openSession(command string, t Test, out Output, jobs int, inPlace bool, fil
 		s.events = report.NewEvents(out.Events)
 	}
 	return s, nil
+}
+
+// absolutePaths makes relative paths in a command absolute, since tests
+// run in another directory: the program if it is named with a "/"
+// ("./prog"), and arguments with a "/" that name existing files.
+func absolutePaths(argv []string) []string {
+	out := append([]string(nil), argv...)
+	for i, a := range out {
+		if !strings.Contains(a, "/") || filepath.IsAbs(a) || strings.Contains(a, runner.Placeholder) || strings.HasPrefix(a, "-") {
+			continue
+		}
+		if _, err := os.Stat(a); err != nil && i > 0 {
+			continue
+		}
+		if abs, err := filepath.Abs(a); err == nil {
+			out[i] = abs
+		}
+	}
+	return out
 }
 
 func hasPlaceholder(argv []string) bool {
@@ -354,7 +374,7 @@ func (s *session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 	s.tester.Oracle = oracle
 	if s.Timeout == 0 {
 		d := max(runs[0].Duration, runs[1].Duration) * 10
-		s.tester.Command.Timeout = min(max(d, time.Second), 300*time.Second)
+		s.tester.Command.Timeout = min(max(d, time.Second), 300*time.Second).Round(100 * time.Millisecond)
 	}
 	return nil
 }

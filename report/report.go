@@ -310,3 +310,11 @@ func Plural(n int, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// Percent formats a percentage with two significant digits below 1%.
+func Percent(p float64) string {
+	if p > 0 && p < 1 {
+		return fmt.Sprintf("%.2g%%", p)
+	}
+	return fmt.Sprintf("%.1f%%", p)
+}

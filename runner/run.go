@@ -100,6 +100,12 @@ var ErrStart = errors.New("cannot start the test")
 // An error means the test could not be started or the work directory not
 // prepared; the end of ctx kills the test and returns ctx.Err().
 func (c *Command) Exec(ctx context.Context, dir string, files []File) (Run, error) {
+	return c.exec(ctx, dir, nil, files)
+}
+
+// exec is Exec; with outs set (two captures, for standard output and
+// error), the test's output goes to them instead of through pipes.
+func (c *Command) exec(ctx context.Context, dir string, outs []*capture, files []File) (Run, error) {
 	if dir == "" {
 		if len(files) > 0 {
 			return Run{Exit: -1}, errors.New("runner: files need a work directory")
@@ -115,7 +121,7 @@ func (c *Command) Exec(ctx context.Context, dir string, files []File) (Run, erro
 	if c.Stdin && len(files) > 0 {
 		stdin = files[0].Data
 	}
-	return execute(ctx, dir, argv, stdin, c.Env, c.Timeout)
+	return execute(ctx, dir, outs, argv, stdin, c.Env, c.Timeout)
 }
 
 func substitute(argv []string, path string) []string {
@@ -132,24 +138,27 @@ func prepare(dir string, files []File) error {
 	if err != nil {
 		return err
 	}
-	keep := make(map[string]bool, len(files))
-	for _, f := range files {
-		keep[f.Name] = true
-	}
 	for _, e := range entries {
-		// A file of the candidate is overwritten below; anything else the
-		// previous test left behind goes.
-		if keep[e.Name()] && e.Type().IsRegular() {
-			continue
+		// Everything the previous test left behind goes, the candidate's
+		// own files too: writing a fresh file is much cheaper than
+		// truncating an old one on some file systems (ext4 flushes a
+		// truncated-and-rewritten file).
+		p := filepath.Join(dir, e.Name())
+		if e.Type().IsRegular() {
+			err = os.Remove(p)
+		} else {
+			err = os.RemoveAll(p)
 		}
-		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+		if err != nil {
 			return err
 		}
 	}
 	for _, f := range files {
 		p := filepath.Join(dir, f.Name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			return err
+		if strings.ContainsRune(f.Name, filepath.Separator) {
+			if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+				return err
+			}
 		}
 		if err := os.WriteFile(p, f.Data, 0o600); err != nil {
 			return err
@@ -177,7 +186,7 @@ func (t *tail) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-func execute(ctx context.Context, dir string, argv []string, stdin []byte, env []string, timeout time.Duration) (Run, error) {
+func execute(ctx context.Context, dir string, outs []*capture, argv []string, stdin []byte, env []string, timeout time.Duration) (Run, error) {
 	if len(argv) == 0 {
 		return Run{Exit: -1}, fmt.Errorf("%w: empty command", ErrStart)
 	}
@@ -187,8 +196,19 @@ func execute(ctx context.Context, dir string, argv []string, stdin []byte, env [
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
-	stdout, stderr := &tail{limit: OutputLimit}, &tail{limit: OutputLimit}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	var stdout, stderr *tail
+	if outs != nil {
+		for _, c := range outs {
+			if err := c.reset(); err != nil {
+				return Run{Exit: -1}, err
+			}
+		}
+		cmd.Stdout, cmd.Stderr = outs[0].f, outs[1].f
+		defer watch(outs...)()
+	} else {
+		stdout, stderr = &tail{limit: OutputLimit}, &tail{limit: OutputLimit}
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+	}
 	// A process group of its own, so that the whole test (a script and
 	// everything it starts) can be killed at once; and SIGKILL for the
 	// test if wynot dies.
@@ -233,7 +253,12 @@ func execute(ctx context.Context, dir string, argv []string, stdin []byte, env [
 	// Nothing of the test outlives it.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 
-	r := Run{Duration: time.Since(start), Stdout: stdout.buf, Stderr: stderr.buf, TimedOut: <-timedOut}
+	r := Run{Duration: time.Since(start), TimedOut: <-timedOut}
+	if outs != nil {
+		r.Stdout, r.Stderr = outs[0].tail(OutputLimit), outs[1].tail(OutputLimit)
+	} else {
+		r.Stdout, r.Stderr = stdout.buf, stderr.buf
+	}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		r.Exit, r.Signal = -1, ws.Signal()
 	} else {

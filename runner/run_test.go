@@ -195,7 +195,7 @@ func TestTesterCacheAndRepeat(t *testing.T) {
 	c := sh(`n=$(cat ` + counter + ` 2>/dev/null || echo 0); n=$((n+1)); echo $n > ` + counter + `
 if grep -q flaky {} && [ $((n % 2)) = 0 ]; then exit 0; fi
 if grep -q x {}; then exit 1; fi`)
-	tester, err := NewTester(c, &ScriptOracle{Bisect}, 2)
+	tester, err := NewTester(c, &ScriptOracle{Bisect}, 2, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,5 +254,61 @@ func TestCacheFile(t *testing.T) {
 	c.Close()
 	if KeyOf("q", []File{{"a", []byte("1")}}) == KeyOf("r", []File{{"a", []byte("1")}}) {
 		t.Error("the question is not part of the key")
+	}
+}
+
+// TestTesterReusesOutputFiles: the output of one test does not leak into
+// the next one in the same work directory.
+func TestTesterReusesOutputFiles(t *testing.T) {
+	tester, err := NewTester(sh(`cat {} >&2`), &RegexOracle{regexp.MustCompile(`^second\n$`)}, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tester.Close()
+	ctx := context.Background()
+	first, _ := tester.Test(ctx, Candidate{Files: []File{{Name: "in", Data: []byte("a much longer first output\n")}}})
+	second, _ := tester.Test(ctx, Candidate{Files: []File{{Name: "in", Data: []byte("second\n")}}})
+	if first.Outcome == dd.Fail || second.Outcome != dd.Fail || string(second.Run.Stderr) != "second\n" {
+		t.Errorf("first %s, second %s with stderr %q", first.Outcome, second.Outcome, second.Run.Stderr)
+	}
+}
+
+// TestCaptureBounded: a test that writes without end is trimmed, and its
+// output still ends as written.
+func TestCaptureBounded(t *testing.T) {
+	tester, err := NewTester(sh(`head -c 60000000 /dev/zero; echo END`), &ScriptOracle{CReduce}, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tester.Close()
+	rec, err := tester.Test(context.Background(), Candidate{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(string(rec.Run.Stdout), "END\n") || len(rec.Run.Stdout) > OutputLimit {
+		t.Errorf("kept %d bytes, ending %q", len(rec.Run.Stdout), rec.Run.Stdout[max(0, len(rec.Run.Stdout)-8):])
+	}
+}
+
+func TestCaptureTrim(t *testing.T) {
+	c, err := newCapture(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.close()
+	c.f.Write(make([]byte, captureLimit+1))
+	c.trim()
+	c.f.Write([]byte("END"))
+	st, _ := c.f.Stat()
+	if blocks := st.Sys().(*syscall.Stat_t).Blocks; blocks*512 > 1<<20 {
+		t.Errorf("trimmed capture still takes %d bytes", blocks*512)
+	}
+	if got := string(c.tail(OutputLimit)); got != "END" {
+		t.Errorf("tail %q, want END", got)
+	}
+	c.reset()
+	c.f.Write([]byte("next"))
+	if got := string(c.tail(OutputLimit)); got != "next" {
+		t.Errorf("after reset, tail %q", got)
 	}
 }

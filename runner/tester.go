@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/wynot/wynot/dd"
@@ -32,6 +33,7 @@ type Tester struct {
 
 	root string
 	dirs chan string
+	outs map[string][]*capture // per work directory: its output captures
 }
 
 // Test records one test of a candidate.
@@ -47,19 +49,44 @@ type Test struct {
 	Duration  time.Duration
 }
 
+// WorkDirParent returns where work directories go: $WYNOT_TMPDIR if set;
+// else, for candidates up to 64 MiB, /dev/shm when it is a writable
+// directory, since writing a candidate to memory costs a tenth of writing
+// it to disk; else the system's temporary directory.
+func WorkDirParent(candidateSize int) string {
+	if d := os.Getenv("WYNOT_TMPDIR"); d != "" {
+		return d
+	}
+	if candidateSize <= 64<<20 {
+		if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() && syscall.Access("/dev/shm", 2) == nil {
+			return "/dev/shm"
+		}
+	}
+	return os.TempDir()
+}
+
 // NewTester prepares slots private work directories under a new
-// temporary directory (mode 0700). Close removes them.
-func NewTester(cmd Command, oracle Oracle, slots int) (*Tester, error) {
-	root, err := os.MkdirTemp("", "wynot-")
+// directory (mode 0700) in parent ("" for the system's temporary
+// directory). Close removes them.
+func NewTester(cmd Command, oracle Oracle, slots int, parent string) (*Tester, error) {
+	root, err := os.MkdirTemp(parent, "wynot-")
 	if err != nil {
 		return nil, err
 	}
-	t := &Tester{Command: cmd, Oracle: oracle, root: root, dirs: make(chan string, max(slots, 1))}
+	t := &Tester{Command: cmd, Oracle: oracle, root: root, dirs: make(chan string, max(slots, 1)), outs: map[string][]*capture{}}
 	for i := range max(slots, 1) {
 		d := filepath.Join(root, fmt.Sprint("w", i))
 		if err := os.Mkdir(d, 0o700); err != nil {
-			os.RemoveAll(root)
+			t.Close()
 			return nil, err
+		}
+		for _, name := range []string{".stdout", ".stderr"} {
+			c, err := newCapture(d + name)
+			if err != nil {
+				t.Close()
+				return nil, err
+			}
+			t.outs[d] = append(t.outs[d], c)
 		}
 		t.dirs <- d
 	}
@@ -70,7 +97,14 @@ func NewTester(cmd Command, oracle Oracle, slots int) (*Tester, error) {
 func (t *Tester) Root() string { return t.root }
 
 // Close removes the work directories.
-func (t *Tester) Close() error { return os.RemoveAll(t.root) }
+func (t *Tester) Close() error {
+	for _, cs := range t.outs {
+		for _, c := range cs {
+			c.close()
+		}
+	}
+	return os.RemoveAll(t.root)
+}
 
 // contextKey names everything besides the files that decides an outcome.
 func (t *Tester) contextKey() string {
@@ -113,10 +147,11 @@ func (t *Tester) Exec(ctx context.Context, c Candidate) (Run, error) {
 	if c.Args != nil {
 		cmd.Argv = append([]string{cmd.Argv[0]}, c.Args...)
 	}
+	out := t.outs[slot]
 	if t.InPlace {
 		slot = ""
 	}
-	return cmd.Exec(ctx, slot, c.Files)
+	return cmd.exec(ctx, slot, out, c.Files)
 }
 
 // Retest tests a candidate again to confirm an outcome: without the
@@ -154,12 +189,13 @@ func (t *Tester) test(ctx context.Context, c Candidate, record bool) (Test, erro
 	if c.Args != nil {
 		cmd.Argv = append([]string{cmd.Argv[0]}, c.Args...)
 	}
+	out := t.outs[slot]
 	if t.InPlace {
 		dir = ""
 	}
 	start := time.Now()
 	for i := range max(t.Repeat, 1) {
-		run, err := cmd.Exec(ctx, dir, c.Files)
+		run, err := cmd.exec(ctx, dir, out, c.Files)
 		rec.Run = run
 		if err != nil {
 			return rec, err
