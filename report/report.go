@@ -115,7 +115,12 @@ func (p *Progress) line() string {
 			l += fmt.Sprintf(", n=%d", s.Granularity)
 		}
 	}
-	return l + " | " + el.Round(time.Second).String()
+	if el < time.Minute {
+		el = el.Round(time.Second / 10)
+	} else {
+		el = el.Round(time.Second)
+	}
+	return l + " | " + el.String()
 }
 
 // draw writes the status. Called with p.mu held.

@@ -1,0 +1,418 @@
+// Harness measures wynot against the peer reducers C-Reduce, C-Vise and
+// delta on the cases of bench/: each tool reduces each case's input with
+// the same C-Reduce style test script, which counts its invocations, and
+// the harness records tests, wall time and final size in bench/RESULTS.md.
+// It also measures wynot's overhead per test against starting the test
+// process directly.
+//
+//	go run ./bench/harness                      # everything
+//	go run ./bench/harness -tools wynot,cvise -cases gcc -jobs 2
+//	go run ./bench/harness -overhead            # only the overhead table
+//
+// Peers are looked up on $PATH (Debian: apt-get install creduce cvise delta)
+// and skipped with a note when missing.
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+type benchCase struct {
+	name  string
+	file  string // the input's file name
+	input func(root string) ([]byte, error)
+	// check is the body of the test script: it runs the program on the
+	// candidate "$f" and exits 0 iff the failure occurs.
+	check string
+	about string
+}
+
+func fuzz(seed uint64, n int) []byte {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(32 + rng.IntN(95))
+		if rng.IntN(96) == 0 {
+			b[i] = '\n'
+		}
+	}
+	return b
+}
+
+func fileInput(rel string) func(string) ([]byte, error) {
+	return func(root string) ([]byte, error) { return os.ReadFile(filepath.Join(root, rel)) }
+}
+
+func cases() []benchCase {
+	return []benchCase{
+		{
+			name: "mystery", file: "input.txt",
+			input: func(string) ([]byte, error) { return []byte(`V"/+!aF-(V4EOz*+s/Q,7)2@0_`), nil },
+			check: `"$BIN/mystery" "$f" >/dev/null 2>err; [ $? = 2 ] && grep -q 'panic: Invalid input' err`,
+			about: "The Debugging Book's mystery(): fails on a ( before a later ).",
+		},
+		{
+			name: "mozilla", file: "page.html",
+			input: fileInput("examples/page.html"),
+			check: `"$BIN/printer" "$f" >/dev/null 2>err; [ $? = 2 ] && grep -q 'panic: assignment to entry in nil map' err`,
+			about: "TSE 2002 §4.2: a page printer crashes on a <SELECT> tag in a 900-line HTML page.",
+		},
+		{
+			name: "flex", file: "t14",
+			input: func(string) ([]byte, error) { return fuzz(14, 10000), nil },
+			check: `"$BIN/flex" -n 100 "$f" >/dev/null 2>err; [ $? = 2 ] && grep -q 'index out of range \[100\]' err`,
+			about: "TSE 2002 §4.3: 10⁴ fuzz characters; a scanner overruns its buffer on more than 100 characters without a newline.",
+		},
+		{
+			name: "crtplot", file: "t16",
+			input: func(string) ([]byte, error) { return fuzz(16, 100000), nil },
+			check: `"$BIN/crtplot" "$f" >/dev/null 2>&1; [ $? = 139 ]`,
+			about: "TSE 2002 §4.3: 10⁵ fuzz characters; a plotter (C) dies of SIGSEGV on the command f.",
+		},
+		{
+			name: "gcc", file: "bug.c",
+			input: fileInput("bench/inputs/bug.c"),
+			check: `"$BIN/cc" "$f" >/dev/null 2>err; [ $? = 4 ] && grep -q 'internal compiler error: Segmentation fault in strength_reduce' err`,
+			about: "TSE 2002 §4.1: a compiler for a C subset crashes on one loop of a 369-line program.",
+		},
+	}
+}
+
+// script is the test script of a case: C-Reduce's convention (exit 0
+// when the failure occurs), run in a directory holding the candidate
+// under the case's file name; delta passes the candidate's name as $1.
+func script(c benchCase, bin string) string {
+	return fmt.Sprintf(`#!/bin/sh
+[ -z "$BENCH_COUNTER" ] || echo >> "$BENCH_COUNTER"
+BIN=%q
+f=${1:-%s}
+%s
+`, bin, c.file, c.check)
+}
+
+type tool struct {
+	name    string
+	version string
+	par     bool // can run tests in parallel
+	// args returns the command line reducing file with test in dir.
+	args func(test, file string, jobs int) []string
+	// result is the reduced file after the run.
+	result func(dir, file string) string
+}
+
+func tools(wynot string) []tool {
+	inPlace := func(dir, file string) string { return filepath.Join(dir, file) }
+	return []tool{
+		{name: "wynot", par: true, version: "this tree",
+			args: func(test, file string, j int) []string {
+				return []string{wynot, "reduce", "-q", "-j", strconv.Itoa(j), "--test", test, file}
+			}, result: inPlace},
+		{name: "creduce", par: true,
+			args: func(test, file string, j int) []string {
+				return []string{"creduce", "--not-c", "--n", strconv.Itoa(j), test, file}
+			}, result: inPlace},
+		{name: "cvise", par: true,
+			args: func(test, file string, j int) []string {
+				return []string{"cvise", "--not-c", "--n", strconv.Itoa(j), test, file}
+			}, result: inPlace},
+		{name: "delta",
+			args: func(test, file string, j int) []string {
+				return []string{"singledelta", "-quiet", "-test=" + test, "-suffix=" + filepath.Ext(file), "-cp_minimal=delta.min", file}
+			}, result: func(dir, file string) string { return filepath.Join(dir, "delta.min") }},
+	}
+}
+
+type row struct {
+	Case, Tool string
+	Jobs       int
+	InputBytes int
+	Tests      int
+	Seconds    float64
+	FinalBytes int
+	Status     string
+}
+
+func main() {
+	toolsFlag := flag.String("tools", "wynot,creduce,cvise,delta", "tools to run")
+	casesFlag := flag.String("cases", "", "cases to run (default all)")
+	jobsFlag := flag.String("jobs", "1,2", "parallel test settings")
+	limit := flag.Duration("timeout", 10*time.Minute, "time limit per reduction")
+	out := flag.String("out", "bench/RESULTS.md", "markdown file to write")
+	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
+	flag.Parse()
+
+	root, err := os.Getwd()
+	check(err)
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		fatalf("run from the repository's root")
+	}
+	work, err := os.MkdirTemp("", "wynot-bench-")
+	check(err)
+	defer os.RemoveAll(work)
+	bin := filepath.Join(work, "bin")
+	check(os.Mkdir(bin, 0o755))
+	build(root, bin)
+
+	var md strings.Builder
+	fmt.Fprintf(&md, "# Benchmarks\n\nMeasured by `go run ./bench/harness` on %s (%d CPUs, %s), %s.\n\n",
+		hostname(), runtime.NumCPU(), runtime.Version(), time.Now().UTC().Format("2006-01-02"))
+	if !*overheadOnly {
+		md.WriteString(reductions(root, work, bin, *toolsFlag, *casesFlag, *jobsFlag, *limit))
+	}
+	md.WriteString(overhead(work, bin))
+	check(os.WriteFile(filepath.Join(root, *out), []byte(md.String()), 0o644))
+	fmt.Println("wrote", *out)
+}
+
+func reductions(root, work, bin, toolsFlag, casesFlag, jobsFlag string, limit time.Duration) string {
+	var jobs []int
+	for _, j := range strings.Split(jobsFlag, ",") {
+		n, err := strconv.Atoi(j)
+		check(err)
+		jobs = append(jobs, n)
+	}
+	var rows []row
+	var notes []string
+	ts := tools(filepath.Join(bin, "wynot"))
+	for i := range ts {
+		t := &ts[i]
+		if !slices.Contains(strings.Split(toolsFlag, ","), t.name) {
+			continue
+		}
+		if t.version == "" {
+			t.version = versionOf(t.name)
+		}
+		if t.version == "" {
+			notes = append(notes, fmt.Sprintf("%s: not installed, skipped", t.name))
+			continue
+		}
+		for _, c := range cases() {
+			if casesFlag != "" && !slices.Contains(strings.Split(casesFlag, ","), c.name) {
+				continue
+			}
+			for _, j := range jobs {
+				if j > 1 && !t.par {
+					continue
+				}
+				r := reduce(root, work, bin, c, *t, j, limit)
+				fmt.Printf("%-8s %-8s -j%d  %6d tests  %8.1fs  %6d -> %d bytes  %s\n", r.Case, r.Tool, r.Jobs, r.Tests, r.Seconds, r.InputBytes, r.FinalBytes, r.Status)
+				rows = append(rows, r)
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("## Reductions\n\n")
+	b.WriteString("Every tool reduces the same input with the same C-Reduce style test script (exit 0 when the failure occurs), which appends a line to a counter file at each invocation: `tests` counts every run of the test, `seconds` is wall time, `final` the size of the result, checked to still fail. C-Reduce and C-Vise run with `--not-c`; delta is `singledelta` (lines only, one test at a time). Runs are cut off after " + limit.String() + ".\n\n")
+	for _, c := range cases() {
+		if casesFlag != "" && !slices.Contains(strings.Split(casesFlag, ","), c.name) {
+			continue
+		}
+		fmt.Fprintf(&b, "- **%s**: %s\n", c.name, c.about)
+	}
+	b.WriteString("\n| case | input bytes | tool | jobs | tests | seconds | final bytes | status |\n|---|---:|---|---:|---:|---:|---:|---|\n")
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Case < rows[j].Case })
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %d | %s | %d | %d | %.1f | %d | %s |\n", r.Case, r.InputBytes, r.Tool, r.Jobs, r.Tests, r.Seconds, r.FinalBytes, r.Status)
+	}
+	b.WriteString("\nTools: ")
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		v := t.version
+		if v == "" {
+			v = "not installed"
+		}
+		fmt.Fprintf(&b, "%s %s", t.name, v)
+	}
+	b.WriteString(".\n")
+	for _, n := range notes {
+		b.WriteString("\n" + n + "\n")
+	}
+	return b.String() + "\n"
+}
+
+func reduce(root, work, bin string, c benchCase, t tool, jobs int, limit time.Duration) row {
+	dir, err := os.MkdirTemp(work, c.name+"-"+t.name+"-")
+	check(err)
+	defer os.RemoveAll(dir)
+	input, err := c.input(root)
+	check(err)
+	check(os.WriteFile(filepath.Join(dir, c.file), input, 0o644))
+	test := filepath.Join(dir, "test.sh")
+	check(os.WriteFile(test, []byte(script(c, bin)), 0o755))
+	counter := filepath.Join(dir, "counter")
+	r := row{Case: c.name, Tool: t.name, Jobs: jobs, InputBytes: len(input), Status: "ok"}
+
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	argv := t.args(test, c.file, jobs)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "BENCH_COUNTER="+counter)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	t0 := time.Now()
+	err = cmd.Run()
+	r.Seconds = time.Since(t0).Seconds()
+	switch {
+	case ctx.Err() != nil:
+		r.Status = "cut off"
+	case err != nil:
+		r.Status = "error: " + lastLine(log.String())
+	}
+	if b, err := os.ReadFile(counter); err == nil {
+		r.Tests = bytes.Count(b, []byte("\n"))
+	}
+	final, err := os.ReadFile(t.result(dir, c.file))
+	if err != nil {
+		r.Status = "no result"
+		return r
+	}
+	r.FinalBytes = len(final)
+	// The result must still fail.
+	vdir, err := os.MkdirTemp(work, "verify-")
+	check(err)
+	defer os.RemoveAll(vdir)
+	check(os.WriteFile(filepath.Join(vdir, c.file), final, 0o644))
+	v := exec.Command(test)
+	v.Dir = vdir
+	if v.Run() != nil && r.Status == "ok" {
+		r.Status = "result does not fail"
+	}
+	return r
+}
+
+// overhead compares wynot's wall time per test with starting the test
+// process directly, for a test that does almost nothing (stat its input,
+// exit): wynot reduces a 600-byte input that fails only as a whole, so
+// every test passes quickly. Bare starts and wynot runs alternate, five
+// times each; the medians are compared.
+func overhead(work, bin string) string {
+	input := filepath.Join(work, "in600")
+	check(os.WriteFile(input, bytes.Repeat([]byte("x"), 600), 0o644))
+	prog := filepath.Join(bin, "exitsize")
+	var bare, with []float64
+	tests := 0
+	for range 5 {
+		// Bare: start the program as often as wynot will, one at a time.
+		n := 1200
+		t0 := time.Now()
+		for range n {
+			exec.Command(prog, input).Run()
+		}
+		bare = append(bare, time.Since(t0).Seconds()/float64(n))
+
+		out := filepath.Join(work, "out600")
+		t0 = time.Now()
+		cmd := exec.Command(filepath.Join(bin, "wynot"), "reduce", "-q", "--json", "-j", "1", "--split", "bytes", "--precision", "exit", "-o", out, input, "--", prog, "{}")
+		b, err := cmd.Output()
+		el := time.Since(t0).Seconds()
+		check(err)
+		i := bytes.Index(b, []byte(`"tests": `))
+		tests, _ = strconv.Atoi(string(b[i+9 : i+9+bytes.IndexByte(b[i+9:], ',')]))
+		with = append(with, el/float64(tests))
+	}
+	mb, mw := median(bare), median(with)
+	var s strings.Builder
+	s.WriteString("## Overhead per test\n\n")
+	s.WriteString("A test that stats its input and exits (`exitsize`, C). wynot reduces a 600-byte input with `-j 1 --split bytes`: every test passes, " +
+		strconv.Itoa(tests) + " tests per run, each counted with wynot's start-up and the original's checks. Bare: the harness starts the same program " +
+		"on the same file with `os/exec`, one at a time. Five alternating rounds; medians.\n\n")
+	s.WriteString("| | time per test | ratio |\n|---|---:|---:|\n")
+	fmt.Fprintf(&s, "| bare start of the test process | %.0f µs | 1.00 |\n", mb*1e6)
+	fmt.Fprintf(&s, "| wynot reduce, per test | %.0f µs | %.2f |\n", mw*1e6, mw/mb)
+	fmt.Printf("overhead: bare %.0f µs, wynot %.0f µs per test (%.2f×)\n", mb*1e6, mw*1e6, mw/mb)
+	return s.String()
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func build(root, bin string) {
+	run := func(dir string, args ...string) {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	run(root, "go", "build", "-o", filepath.Join(bin, "wynot"), "./cmd/wynot")
+	for _, p := range []string{"mystery", "flex", "cc"} {
+		run(root, "go", "build", "-o", filepath.Join(bin, p), "./testdata/progs/"+p)
+	}
+	run(root, "go", "build", "-o", filepath.Join(bin, "printer"), "./examples/printer")
+	run(root, "gcc", "-O1", "-o", filepath.Join(bin, "crtplot"), "testdata/progs/crtplot/crtplot.c")
+	src := filepath.Join(bin, "exitsize.c")
+	check(os.WriteFile(src, []byte(`#include <sys/stat.h>
+int main(int argc, char **argv) { struct stat st; if (stat(argv[1], &st) != 0) return 2; return st.st_size >= 600 ? 1 : 0; }
+`), 0o644))
+	run(root, "gcc", "-O2", "-o", filepath.Join(bin, "exitsize"), src)
+}
+
+func versionOf(name string) string {
+	exe := name
+	if name == "delta" {
+		exe = "singledelta"
+	}
+	path, err := exec.LookPath(exe)
+	if err != nil {
+		return ""
+	}
+	if name == "delta" {
+		out, _ := exec.Command(path, "-help").CombinedOutput()
+		if i := bytes.Index(out, []byte("Delta version ")); i >= 0 {
+			return strings.TrimSpace(string(out[i+14 : i+14+bytes.IndexByte(out[i+14:], '\n')]))
+		}
+		return "unknown"
+	}
+	out, err := exec.Command(path, "--version").CombinedOutput()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(strings.TrimPrefix(lastLine(string(out)), name))
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil {
+		return "this machine"
+	}
+	return h
+}
+
+func check(err error) {
+	if err != nil {
+		fatalf("%v", err)
+	}
+}
+
+func fatalf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "harness: "+format+"\n", args...)
+	os.Exit(1)
+}
+
