@@ -2,6 +2,7 @@ package dd
 
 import (
 	"context"
+	"math"
 	"sync"
 	"time"
 )
@@ -94,7 +95,14 @@ type engine struct {
 	round    func(j int) check // the current round's checks; nil outside rounds
 	roundLen int
 	ahead    int      // next check index to consider for speculation
+	pos      int      // the check the algorithm looks up now
+	looked   int      // checks looked up in this round
 	flights  []*entry // speculative entries started in this round
+
+	// Decayed counts of steps decided and checks looked up, which estimate
+	// how likely a check is to decide its step, and so how far ahead
+	// speculation pays (see depth).
+	decided, checked float64
 
 	passed, failed []Config // looked-up outcomes, for monotony
 
@@ -130,19 +138,26 @@ func (e *engine) begin(n int, at func(j int) check) {
 		return
 	}
 	e.mu.Lock()
-	e.round, e.roundLen, e.ahead = at, n, 0
+	e.round, e.roundLen, e.ahead, e.pos, e.looked = at, n, 0, 0, 0
 	e.fill()
 	e.mu.Unlock()
 }
 
-// end closes the round: speculative tests still running are cancelled,
-// since their outcomes belong to candidates of a step that is decided.
-// Finished speculative outcomes stay cached for later steps.
-func (e *engine) end() {
+// end closes the round; decided says whether one of its checks decided
+// the step. Speculative tests still running are cancelled, since their
+// outcomes belong to candidates of a finished step. Finished speculative
+// outcomes stay cached for later steps.
+func (e *engine) end(decided bool) {
 	if e.par < 2 {
 		return
 	}
 	e.mu.Lock()
+	if e.round != nil {
+		e.decided, e.checked = 0.9*e.decided, 0.9*e.checked+float64(e.looked)
+		if decided {
+			e.decided++
+		}
+	}
 	for _, f := range e.flights {
 		if !f.done && !f.consumed {
 			f.cancel()
@@ -155,10 +170,26 @@ func (e *engine) end() {
 	e.mu.Unlock()
 }
 
+// depth is how many checks beyond the one looked up now are worth
+// testing ahead. If a check decides its step with probability p, the
+// check k places ahead is still needed with probability (1-p)^k; testing
+// it ahead pays (on busy processors) while that is at least one half. p
+// is estimated from the decayed counts of earlier rounds, starting at 1/2.
+// Only speculation depends on it, never a decision.
+func (e *engine) depth() int {
+	p := (e.decided + 1) / (e.checked + 2)
+	if p >= 1 {
+		return 0
+	}
+	d := int(math.Log(0.5) / math.Log(1-p))
+	return min(max(d, 0), e.par-1)
+}
+
 // fill starts speculative tests of the current round while slots are free.
 // Called with e.mu held.
 func (e *engine) fill() {
-	for e.round != nil && e.running < e.par && e.ahead < e.roundLen && e.ctx.Err() == nil {
+	limit := e.pos + e.depth()
+	for e.round != nil && e.running < e.par && e.ahead < e.roundLen && e.ahead <= limit && e.ctx.Err() == nil {
 		ch := e.round(e.ahead)
 		e.ahead++
 		if e.cache[ch.c.key] != nil {
@@ -279,8 +310,12 @@ func (e *engine) lookup(c cand, j int) (Outcome, error) {
 		return Unresolved, err
 	}
 	e.mu.Lock()
-	if e.round != nil && e.ahead < j+1 {
-		e.ahead = j + 1
+	if e.round != nil && j >= 0 {
+		e.pos = j
+		e.looked++
+		if e.ahead < j+1 {
+			e.ahead = j + 1
+		}
 	}
 	e.stats.Lookups++
 	if f := e.cache[c.key]; f != nil && f.consumed {

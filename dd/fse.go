@@ -62,7 +62,7 @@ func (e *engine) dd2(c, r Config) (Config, error) {
 		for j := range 2 {
 			o, err := e.lookup(at(j).c, j)
 			if err != nil {
-				e.end()
+				e.end(false)
 				return c, err
 			}
 			if o == Fail {
@@ -70,7 +70,7 @@ func (e *engine) dd2(c, r Config) (Config, error) {
 				break
 			}
 		}
-		e.end()
+		e.end(found >= 0)
 		if found >= 0 {
 			e.step(FoundIn, found, c, r, 2)
 			c = parts[found]
@@ -138,7 +138,7 @@ func (e *engine) dd3(c, r Config, n int) (Config, error) {
 		for i := range n {
 			o, err := e.lookup(at(i).c, i)
 			if err != nil {
-				e.end()
+				e.end(false)
 				return c, err
 			}
 			t[i] = o
@@ -148,7 +148,7 @@ func (e *engine) dd3(c, r Config, n int) (Config, error) {
 			}
 		}
 		if found >= 0 {
-			e.end()
+			e.end(true)
 			e.step(FoundIn, found, c, r, n)
 			c, n = parts[found], 2
 			continue
@@ -161,7 +161,7 @@ func (e *engine) dd3(c, r Config, n int) (Config, error) {
 			}
 			o, err := e.lookup(at(n+i).c, n+i)
 			if err != nil {
-				e.end()
+				e.end(false)
 				return c, err
 			}
 			tbar[i] = o
@@ -173,7 +173,7 @@ func (e *engine) dd3(c, r Config, n int) (Config, error) {
 				preference = i
 			}
 		}
-		e.end()
+		e.end(interference >= 0 || preference >= 0)
 		switch {
 		case interference >= 0:
 			e.step(Interfere, interference, c, r, n)

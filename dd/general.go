@@ -83,13 +83,13 @@ func (e *engine) general() (pass, fail Config, err error) {
 			ch := at(j)
 			o, err := e.lookup(ch.c, j)
 			if err != nil {
-				e.end()
+				e.end(false)
 				return cPass, cFail, err
 			}
 			if o != ch.want {
 				continue
 			}
-			e.end()
+			e.end(true)
 			i := ch.subset
 			switch ch.rule {
 			case ReduceToSubset:
@@ -128,7 +128,7 @@ func (e *engine) general() (pass, fail Config, err error) {
 		if applied {
 			continue
 		}
-		e.end()
+		e.end(false)
 		if n >= len(delta) {
 			// Every single change was tried without effect: done.
 			return cPass, cFail, nil

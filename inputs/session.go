@@ -376,7 +376,9 @@ func (s *session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 		d := max(runs[0].Duration, runs[1].Duration) * 10
 		s.tester.Command.Timeout = min(max(d, time.Second), 300*time.Second).Round(100 * time.Millisecond)
 	}
-	return nil
+	// The search's first question is the original again: answer it.
+	_, detail, _ := oracle.Classify(runs[0])
+	return s.tester.Seed(orig, dd.Fail, detail)
 }
 
 // signature describes the failure being searched for.

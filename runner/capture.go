@@ -85,8 +85,7 @@ func (c *capture) close() {
 func watch(cs ...*capture) (stop func()) {
 	var t *time.Timer
 	var stopped atomic.Bool
-	var tick func()
-	tick = func() {
+	tick := func() {
 		if stopped.Load() {
 			return
 		}

@@ -133,6 +133,15 @@ func (t *Tester) Test(ctx context.Context, c Candidate) (Test, error) {
 	return t.test(ctx, c, true)
 }
 
+// Seed records an outcome known for a candidate, as if it had been
+// tested, so that the candidate is not run again.
+func (t *Tester) Seed(c Candidate, o dd.Outcome, detail string) error {
+	if t.Cache == nil {
+		return nil
+	}
+	return t.Cache.Put(c.key(t.contextKey()), Cached{o, detail})
+}
+
 // Exec runs the command once on a candidate in a work directory, without
 // oracle or cache: for looking at the original failure.
 func (t *Tester) Exec(ctx context.Context, c Candidate) (Run, error) {

@@ -174,7 +174,11 @@ func main() {
 		md.WriteString(reductions(root, work, bin, *toolsFlag, *casesFlag, *jobsFlag, *limit))
 	}
 	md.WriteString(overhead(work, bin))
-	check(os.WriteFile(filepath.Join(root, *out), []byte(md.String()), 0o644))
+	path := *out
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, path)
+	}
+	check(os.WriteFile(path, []byte(md.String()), 0o644))
 	fmt.Println("wrote", *out)
 }
 
@@ -306,7 +310,8 @@ func reduce(root, work, bin string, c benchCase, t tool, jobs int, limit time.Du
 // times each; the medians are compared.
 func overhead(work, bin string) string {
 	input := filepath.Join(work, "in600")
-	check(os.WriteFile(input, bytes.Repeat([]byte("x"), 600), 0o644))
+	// Distinct bytes, so that no two candidates are the same content.
+	check(os.WriteFile(input, bytes.ReplaceAll(fuzz(600, 600), []byte("\n"), []byte("x")), 0o644))
 	prog := filepath.Join(bin, "exitsize")
 	var bare, with []float64
 	tests := 0
@@ -415,4 +420,3 @@ func fatalf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "harness: "+format+"\n", args...)
 	os.Exit(1)
 }
-

@@ -71,7 +71,10 @@ current directory.
 
 With --argv, the arguments of the command are reduced instead: which of
 them are needed for the failure. The command then runs in the current
-directory.
+directory, one test at a time unless -j is given.
+
+Relative paths in the command that contain a "/" (./prog, dir/file) are
+made absolute, since tests run in another directory.
 
 Tests run in parallel (-j, default: the number of CPUs); the result is
 the same as with -j 1. Each test is killed with its whole process group

@@ -290,6 +290,12 @@ func finish(sum *report.Summary, err error, asJSON bool, stdout, stderr io.Write
 	return code
 }
 
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 func flagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("wynot "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -319,6 +325,11 @@ func runReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		fmt.Fprint(stdout, section("Reduce"))
 		return 0
+	}
+	if *argsMode && !isSet(fs, "j") {
+		// Tests of --argv run in the current directory, where parallel
+		// runs of a compiler could overwrite each other's files.
+		f.jobs = 1
 	}
 	t, out, closeFiles, err := f.setup(argv, stderr)
 	defer closeFiles()

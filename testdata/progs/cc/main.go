@@ -129,7 +129,7 @@ type parser struct {
 }
 
 func (p *parser) peek() token { return p.ts[p.p] }
-func (p *parser) next() token  { t := p.ts[p.p]; p.p++; return t }
+func (p *parser) next() token { t := p.ts[p.p]; p.p++; return t }
 func (p *parser) is(k string) bool {
 	return p.peek().kind == k || p.peek().kind == "id" && p.peek().text == k
 }
