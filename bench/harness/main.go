@@ -16,6 +16,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -172,6 +173,7 @@ func main() {
 		hostname(), runtime.NumCPU(), runtime.Version(), time.Now().UTC().Format("2006-01-02"))
 	if !*overheadOnly {
 		md.WriteString(reductions(root, work, bin, *toolsFlag, *casesFlag, *jobsFlag, *limit))
+		md.WriteString(isolations(root, work, bin, *casesFlag))
 	}
 	md.WriteString(overhead(work, bin))
 	path := *out
@@ -301,6 +303,61 @@ func reduce(root, work, bin string, c benchCase, t tool, jobs int, limit time.Du
 		r.Status = "result does not fail"
 	}
 	return r
+}
+
+// isolations compares wynot isolate (from the empty input to the failing
+// one) with wynot reduce on the same cases and test scripts (TSE 2002 §6,
+// Table 3): tests, time, and the sizes of what each returns.
+func isolations(root, work, bin, casesFlag string) string {
+	var b strings.Builder
+	b.WriteString("## Isolation and simplification\n\n")
+	b.WriteString("`wynot isolate /dev/null FILE` against `wynot reduce FILE` with the same test script, one test at a time: tests (every run of the script), seconds, the size of the minimized failing input |c'✗|, of the maximized passing input |c'✓| (the common context, TSE 2002 Table 3e) and of the failure-inducing difference |Δ| in changes at the finest granularity.\n\n")
+	b.WriteString("| case | input bytes | command | tests | seconds | \\|c'✗\\| bytes | \\|c'✓\\| bytes | \\|Δ\\| |\n|---|---:|---|---:|---:|---:|---:|---:|\n")
+	for _, c := range cases() {
+		if c.name == "mystery" || casesFlag != "" && !slices.Contains(strings.Split(casesFlag, ","), c.name) {
+			continue
+		}
+		for _, mode := range []string{"reduce", "isolate"} {
+			dir, err := os.MkdirTemp(work, c.name+"-"+mode+"-")
+			check(err)
+			input, err := c.input(root)
+			check(err)
+			check(os.WriteFile(filepath.Join(dir, c.file), input, 0o644))
+			test := filepath.Join(dir, "test.sh")
+			check(os.WriteFile(test, []byte(script(c, bin)), 0o755))
+			counter := filepath.Join(dir, "counter")
+			args := []string{"reduce", "--json", "-q", "-j", "1", "--test", test, c.file}
+			if mode == "isolate" {
+				args = []string{"isolate", "--json", "-q", "-j", "1", "--test", test, "/dev/null", c.file}
+			}
+			cmd := exec.Command(filepath.Join(bin, "wynot"), args...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "BENCH_COUNTER="+counter)
+			t0 := time.Now()
+			out, err := cmd.Output()
+			el := time.Since(t0).Seconds()
+			if err != nil {
+				fmt.Fprintf(&b, "| %s | %d | %s | | | | | error: %v |\n", c.name, len(input), mode, err)
+				continue
+			}
+			var sum struct {
+				SizeAfter     int  `json:"size_after"`
+				PassSize      *int `json:"pass_size"`
+				ElementsAfter int  `json:"elements_after"`
+			}
+			check(json.Unmarshal(out, &sum))
+			n, _ := os.ReadFile(counter)
+			tests := bytes.Count(n, []byte("\n"))
+			pass, delta := "0", strconv.Itoa(sum.ElementsAfter)
+			if sum.PassSize != nil {
+				pass = strconv.Itoa(*sum.PassSize)
+			}
+			fmt.Fprintf(&b, "| %s | %d | %s | %d | %.1f | %d | %s | %s |\n", c.name, len(input), mode, tests, el, sum.SizeAfter, pass, delta)
+			fmt.Printf("%-8s %-8s %6d tests %6.1fs fail %d pass %s delta %s\n", c.name, mode, tests, el, sum.SizeAfter, pass, delta)
+			os.RemoveAll(dir)
+		}
+	}
+	return b.String() + "\n"
 }
 
 // overhead compares wynot's wall time per test with starting the test

@@ -6,11 +6,18 @@ and returns the part that matters.
 
 Usage:
 
-	wynot reduce [flags] FILE... -- CMD [ARG...]
-	wynot reduce [flags] --test SCRIPT FILE...
-	wynot reduce [flags] --argv -- CMD ARG...
+	wynot reduce   [flags] FILE... -- CMD [ARG...]
+	wynot reduce   [flags] --test SCRIPT FILE...
+	wynot reduce   [flags] --argv -- CMD ARG...
+	wynot isolate  [flags] PASSING FAILING -- CMD [ARG...]
+	wynot isolate  [flags] --argv PASSING_ARGS FAILING_ARGS -- CMD
+	wynot maximize [flags] FILE -- CMD [ARG...]
 	wynot help [COMMAND]
 	wynot version
+
+reduce makes a failing input as small as possible; isolate finds the
+smallest difference between a passing and a failing input; maximize finds
+the largest part of a failing input that still passes.
 
 Run "wynot COMMAND --help" for the flags of a command.
 
@@ -113,9 +120,72 @@ interrupted.
 Example: a program crashes on a large HTML page.
 
 	$ wynot reduce page.html -- ./printer
-	wynot: the original fails with exit status 2: panic: SELECT without OPTIONs [main.layoutSelect < main.layout < main.main]; ...
-	wynot: reduced page.html from 39094 bytes to 9 bytes (0.0%) in 104 tests, 1.4s
+	wynot: the original input fails: exit status 2: panic: assignment to entry in nil map [main.layoutSelect < main.layout < main.main]
+	wynot: reducing 43625 bytes, 2 tests at a time, 1s per test at most
+	wynot: reduced page.html from 43625 bytes to 8 bytes (0.018%) in 59 tests, 0.2s
 	wynot: the result is 1-minimal: removing any single one of its characters makes the failure go away
 	wynot: page.html now holds the result; the original is in page.html.orig
+	$ cat page.html
+	<SELECT>
+
+# Isolate
+
+wynot isolate finds a 1-minimal failure-inducing difference between a
+passing and a failing input (dd, TSE 2002 §5): it grows the passing input
+towards the failing one and shrinks the failing input towards the passing
+one, until they differ by changes each of which matters: with any one of
+them less, the failing input passes; with any one more, the passing input
+fails. When every test either passes or fails, this is a binary search:
+about log2(n) tests for n differences, where reduce needs at least one
+test per element of its result.
+
+	wynot isolate [flags] PASSING FAILING -- CMD [ARG...]
+	wynot isolate [flags] --test SCRIPT PASSING FAILING
+	wynot isolate [flags] --argv PASSING_ARGS FAILING_ARGS -- CMD
+
+The changes are the edits that turn PASSING into FAILING, computed first
+line by line, then, within the lines that still differ, token by token and
+character by character (--split auto; or lines, tokens, runes or bytes
+only). PASSING may be an empty file or /dev/null: isolation then finds the
+part of FAILING whose presence makes the difference.
+
+The test is given as for reduce; the candidate is in a file named like
+FAILING. FAILING must fail (it is run twice) and PASSING must pass.
+
+The results go next to FAILING (or into -o DIR, or into the current
+directory when FAILING is not a regular file): FAILING.pass, the
+maximized passing input, and FAILING.fail, the minimized failing one.
+wynot prints their difference as a unified diff, and the size of the
+common context, FAILING.pass.
+
+With --argv, PASSING_ARGS and FAILING_ARGS hold argument lists, one
+argument per line, for the program after "--", which runs in the current
+directory: which argument makes the difference between a passing and a
+failing command line? (TSE 2002 §4.1: of 31 GCC options, -ffast-math.)
+
+Flags are those of reduce, except --argv as above, and:
+
+	--split S           auto, lines, tokens, runes or bytes (default auto)
+	--bisect=false      follow the rule order of the algorithm exactly; by
+	                    default, a determinate outcome at two subsets is
+	                    acted on at once (TSE 2002 Proposition 18), which
+	                    halves the tests when no test is unresolved
+	-o DIR              write FAILING.pass and FAILING.fail into DIR
+
+Exit status as for reduce; 2 also when PASSING does not pass.
+
+# Maximize
+
+wynot maximize finds the largest part of a failing input that still
+passes (ddmax): a 1-maximal passing input, to which adding any single
+missing line, token or character makes the test fail. It is a repair
+candidate that keeps as much of the input as possible.
+
+	wynot maximize [flags] FILE -- CMD [ARG...]
+	wynot maximize [flags] --test SCRIPT FILE
+
+The empty input must pass. Passes go from lines to tokens to characters
+(--split). The result goes to FILE.pass next to FILE (or into -o DIR).
+Flags and exit status are those of isolate.
 */
 package main

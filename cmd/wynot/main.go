@@ -36,7 +36,9 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"reduce": {"Reduce", runReduce},
+	"reduce":   {"Reduce", runReduce},
+	"isolate":  {"Isolate", runIsolate},
+	"maximize": {"Maximize", runMaximize},
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -337,13 +339,72 @@ func runReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return usageError("reduce", err, stderr)
 	}
 	r := &inputs.Reduction{Files: files, Args: *argsMode, Test: t, Out: out, Split: *split, Jobs: f.jobs, Output: f.output}
-	switch *variant {
+	if r.Variant, err = parseVariant(*variant); err != nil {
+		return usageError("reduce", err, stderr)
+	}
+	sum, err := r.Run(ctx)
+	return finish(sum, err, f.json, stdout, stderr)
+}
+
+func parseVariant(name string) (dd.Variant, error) {
+	switch name {
 	case "book":
-		r.Variant = dd.Book
+		return dd.Book, nil
 	case "tse":
-		r.Variant = dd.TSE
-	default:
-		return usageError("reduce", fmt.Errorf("unknown --variant %q (want book or tse)", *variant), stderr)
+		return dd.TSE, nil
+	}
+	return 0, fmt.Errorf("unknown --variant %q (want book or tse)", name)
+}
+
+func runIsolate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return isolation(ctx, "isolate", args, stdout, stderr)
+}
+
+func runMaximize(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return isolation(ctx, "maximize", args, stdout, stderr)
+}
+
+func isolation(ctx context.Context, name string, args []string, stdout, stderr io.Writer) int {
+	own, argv := splitCommand(args)
+	fs := flagSet(name, stderr)
+	var f testFlags
+	f.register(fs)
+	split := fs.String("split", "auto", "auto, lines, tokens, runes or bytes")
+	variant := fs.String("variant", "book", "book or tse: the test order of the algorithm")
+	bisect := fs.Bool("bisect", true, "act on the first determinate outcome at granularity 2 (binary search)")
+	argsMode := fs.Bool("argv", false, "the inputs are argument lists, one argument per line")
+	files, err := parseInterleaved(fs, own)
+	if err != nil {
+		if code := usageError(name, err, stderr); code >= 0 {
+			return code
+		}
+		fmt.Fprint(stdout, section(strings.ToUpper(name[:1])+name[1:]))
+		return 0
+	}
+	want := 2
+	usage := "PASSING FAILING"
+	if name == "maximize" {
+		want, usage = 1, "FILE"
+	}
+	if len(files) != want {
+		return usageError(name, fmt.Errorf("want %s, got %d file arguments", usage, len(files)), stderr)
+	}
+	if *argsMode && !isSet(fs, "j") {
+		f.jobs = 1
+	}
+	t, out, closeFiles, err := f.setup(argv, stderr)
+	defer closeFiles()
+	if err != nil {
+		return usageError(name, err, stderr)
+	}
+	v, err := parseVariant(*variant)
+	if err != nil {
+		return usageError(name, err, stderr)
+	}
+	r := &inputs.Isolation{Failing: files[len(files)-1], Maximize: name == "maximize", Args: *argsMode, Test: t, Out: out,
+		Split: *split, Jobs: f.jobs, Output: f.output, Variant: v, Bisect: *bisect}
+	if name == "isolate" {
+		r.Passing = files[0]
 	}
 	sum, err := r.Run(ctx)
 	return finish(sum, err, f.json, stdout, stderr)

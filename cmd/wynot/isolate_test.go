@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestIsolateFuzzMillion: 10⁶ fuzz characters with a single character
+// that makes crtplot crash, and determinate outcomes: isolation finds a
+// difference of one character in at most ⌈log₂ n⌉ + 5 tests (TSE 2002
+// Proposition 18, Corollary 19), and the two results differ by exactly
+// that character.
+func TestIsolateFuzzMillion(t *testing.T) {
+	const n = 1_000_000
+	dir := t.TempDir()
+	input := bytes.ReplaceAll(fuzz(7, n, true), []byte("f"), []byte("g"))
+	input[654321] = 'f'
+	write(t, filepath.Join(dir, "t16"), input)
+	r := wynotRun(t, dir, nil, "isolate", "--json", "/dev/null", "t16", "--", prog("crtplot"), "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	search := s.Tests - s.Checks
+	if bound := bits.Len(uint(n-1)) + 5; search > bound {
+		t.Errorf("%d tests (besides %d checks), want at most %d", search, s.Checks, bound)
+	}
+	pass, fail := read(t, filepath.Join(dir, "t16.pass")), read(t, filepath.Join(dir, "t16.fail"))
+	if len(fail) != len(pass)+1 || s.ElementsAfter != 1 {
+		t.Fatalf("results of %d and %d bytes, |Δ| = %d", len(pass), len(fail), s.ElementsAfter)
+	}
+	i := 0
+	for i < len(pass) && pass[i] == fail[i] {
+		i++
+	}
+	if fail[i] != 'f' || !bytes.Equal(pass[i:], fail[i+1:]) {
+		t.Errorf("the results differ by %q at %d, not by the one f", fail[i], i)
+	}
+	if !s.Minimal || !s.Confirmed {
+		t.Errorf("summary %+v", s)
+	}
+	if _, clean := signatureOf(t, "t16", pass, prog("crtplot"), "{}"); !clean {
+		t.Error("the passing result does not pass")
+	}
+	t.Logf("%d tests and %d checks", search, s.Checks)
+}
+
+// TestBookResultsThroughCLI: the Debugging Book's max_args and
+// min_arg_diff results for mystery, reproduced by the command line on a
+// real program.
+func TestBookResultsThroughCLI(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
+	r := wynotRun(t, dir, nil, "maximize", "--split", "runes", "in", "--", prog("mystery"), "{}")
+	if got := string(read(t, filepath.Join(dir, "in.pass"))); r.code != 0 || got != `V"/+!aF-V4EOz*+s/Q,7)2@0_` {
+		t.Errorf("maximize: exit %d, %q\n%s", r.code, got, r.stderr)
+	}
+	r = wynotRun(t, dir, nil, "isolate", "--json", "--split", "runes", "--bisect=false", "/dev/null", "in", "--", prog("mystery"), "{}")
+	pass, fail := string(read(t, filepath.Join(dir, "in.pass"))), string(read(t, filepath.Join(dir, "in.fail")))
+	if r.code != 0 || pass != "z*+s/Q,7)2@0_" || fail != "(z*+s/Q,7)2@0_" {
+		t.Errorf("isolate: exit %d, (%q, %q)\n%s", r.code, pass, fail, r.stderr)
+	}
+	if s := r.summary(t); !strings.Contains(s.Diff, "-z*+s/Q,7)2@0_") || !strings.Contains(s.Diff, "+(z*+s/Q,7)2@0_") {
+		t.Errorf("diff:\n%s", s.Diff)
+	}
+}
+
+// TestIsolateOptions is the GCC options case of TSE 2002 §4.1: the
+// compiler crashes with -O unless -ffast-math or -fforce-addr is among 31
+// options. Isolation names one of them; without it, a second run names
+// the other.
+func TestIsolateOptions(t *testing.T) {
+	dir := t.TempDir()
+	cc := filepath.Join(dir, "gcc")
+	write(t, cc, []byte(`#!/bin/sh
+O=; P=
+for a in "$@"; do case $a in -O) O=1;; -ffast-math|-fforce-addr) P=1;; esac; done
+if [ -n "$O" ] && [ -z "$P" ]; then echo "gcc: Internal compiler error: program cc1 got fatal signal 11" >&2; exit 1; fi
+exit 0
+`))
+	os.Chmod(cc, 0o755)
+	options := []string{"-ffloat-store", "-fno-default-inline", "-fno-defer-pop", "-fforce-mem", "-fforce-addr",
+		"-fomit-frame-pointer", "-fno-inline", "-finline-functions", "-fkeep-inline-functions", "-fkeep-static-consts",
+		"-fno-function-cse", "-ffast-math", "-fstrength-reduce", "-fthread-jumps", "-fcse-follow-jumps",
+		"-fcse-skip-blocks", "-frerun-cse-after-loop", "-frerun-loop-opt", "-fgcse", "-fexpensive-optimizations",
+		"-fschedule-insns", "-fschedule-insns2", "-ffunction-sections", "-fdata-sections", "-fcaller-saves",
+		"-funroll-loops", "-funroll-all-loops", "-fmove-all-movables", "-freduce-all-givs", "-fno-peephole",
+		"-fstrict-aliasing"}
+	if len(options) != 31 {
+		t.Fatalf("%d options", len(options))
+	}
+	lines := func(args ...string) []byte { return []byte(strings.Join(args, "\n") + "\n") }
+	write(t, filepath.Join(dir, "fail.args"), lines("-O", "bug.c"))
+	write(t, filepath.Join(dir, "pass.args"), lines(append(append([]string{"-O"}, options...), "bug.c")...))
+	named := func() string {
+		r := wynotRun(t, dir, nil, "isolate", "--json", "--argv", "pass.args", "fail.args", "--", cc)
+		if r.code != 0 {
+			t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+		}
+		diff := r.summary(t).Diff
+		for _, o := range []string{"-ffast-math", "-fforce-addr"} {
+			if strings.Contains(diff, "\n-"+o+"\n") {
+				return o
+			}
+		}
+		t.Fatalf("the difference names neither option:\n%s", diff)
+		return ""
+	}
+	first := named()
+	// Without the option found, the second run finds the other one.
+	var rest []string
+	for _, o := range options {
+		if o != first {
+			rest = append(rest, o)
+		}
+	}
+	write(t, filepath.Join(dir, "pass.args"), lines(append(append([]string{"-O"}, rest...), "bug.c")...))
+	if second := named(); second == first {
+		t.Errorf("both runs name %s", first)
+	}
+}
+
+func TestIsolateBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "fails"), []byte("(x)"))
+	write(t, filepath.Join(dir, "fails2"), []byte("((x))"))
+	write(t, filepath.Join(dir, "passes"), []byte("x"))
+	write(t, filepath.Join(dir, "empty"), nil)
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"passing fails", []string{"isolate", "fails2", "fails", "--", prog("mystery"), "{}"}, 2, "the passing input fails2 does not pass (FAIL)"},
+		{"failing passes", []string{"isolate", "empty", "passes", "--", prog("mystery"), "{}"}, 2, "the failing input does not fail"},
+		{"same inputs", []string{"isolate", "fails", "fails", "--", prog("mystery"), "{}"}, 1, "the passing and the failing input are the same"},
+		{"empty failing", []string{"isolate", "passes", "empty", "--", prog("mystery"), "{}"}, 1, "is empty"},
+		{"missing", []string{"isolate", "nosuch", "fails", "--", prog("mystery"), "{}"}, 1, "passing input nosuch: no such file"},
+		{"one file", []string{"isolate", "fails", "--", prog("mystery"), "{}"}, 1, "want PASSING FAILING"},
+		{"maximize: empty fails", []string{"maximize", "fails", "--", "sh", "-c", "exit 3"}, 2, "the empty input does not pass"},
+		{"argv with arguments", []string{"isolate", "--argv", "passes", "fails", "--", "sh", "-c", "x"}, 1, "give the program alone"},
+	} {
+		r := wynotRun(t, dir, nil, c.args...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.msg) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit %d and %q", c.name, r.code, r.stderr, c.code, c.msg)
+		}
+	}
+}

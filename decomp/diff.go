@@ -1,0 +1,329 @@
+package decomp
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// A Script is an edit script that turns a passing input into a failing
+// one, both cut into pieces by the same splitter: the changes of
+// isolation (TSE 2002 §5). Each change is one piece deleted from the
+// passing input or one piece of the failing input inserted, so a set of
+// changes applied to the passing input gives an input "between" the two:
+// no changes give the passing input back, all changes the failing one.
+type Script struct {
+	P, F Pieces
+	ops  []op
+	// changes are the indices into ops of the deletions and insertions.
+	changes []int
+	// Minimal is false when the inputs were too different to compute a
+	// shortest script within the search budget; the script then replaces
+	// the differing middle part wholesale, which is correct but may have
+	// more changes than needed.
+	Minimal bool
+}
+
+type opKind uint8
+
+const (
+	keep opKind = iota
+	del
+	ins
+)
+
+type op struct {
+	kind opKind
+	i, j int // piece of P (keep, del) and of F (keep, ins)
+}
+
+// Len is the number of changes.
+func (s *Script) Len() int { return len(s.changes) }
+
+// Change describes change k: whether it inserts (a piece of F) or deletes
+// (a piece of P), and which piece.
+func (s *Script) Change(k int) (insert bool, piece int) {
+	o := s.ops[s.changes[k]]
+	if o.kind == ins {
+		return true, o.j
+	}
+	return false, o.i
+}
+
+// Apply returns the passing input with the changes at the sorted indices
+// c applied.
+func (s *Script) Apply(c []int) []byte {
+	var out []byte
+	k := 0
+	for n, o := range s.ops {
+		applied := false
+		if o.kind != keep {
+			if k < len(c) && s.changes[c[k]] == n {
+				applied = true
+				k++
+			}
+		}
+		switch {
+		case o.kind == keep:
+			out = append(out, s.P.Piece(o.i)...)
+		case o.kind == del && !applied:
+			out = append(out, s.P.Piece(o.i)...)
+		case o.kind == ins && applied:
+			out = append(out, s.F.Piece(o.j)...)
+		}
+	}
+	return out
+}
+
+// Unified renders the script as a unified diff ("diff -u") with context
+// lines of context around each hunk, labelled with the two names. Pieces
+// are shown as they are; with pieces cut at lines, it is the usual diff.
+func (s *Script) Unified(nameP, nameF string, context int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "--- %s\n+++ %s\n", nameP, nameF)
+	// Positions: the 1-based line of each op's start in P and in F.
+	type pos struct{ lp, lf int }
+	at := make([]pos, len(s.ops)+1)
+	lp, lf := 1, 1
+	for n, o := range s.ops {
+		at[n] = pos{lp, lf}
+		if o.kind != ins {
+			lp += bytes.Count(s.P.Piece(o.i), nl)
+		}
+		if o.kind != del {
+			lf += bytes.Count(s.F.Piece(o.j), nl)
+		}
+	}
+	at[len(s.ops)] = pos{lp, lf}
+	for n := 0; n < len(s.ops); {
+		if s.ops[n].kind == keep {
+			n++
+			continue
+		}
+		// A hunk: from context keeps before the change to context keeps
+		// after the last change that is not separated by more than
+		// 2·context keeps.
+		start := n
+		for k := 0; k < context && start > 0 && s.ops[start-1].kind == keep; k++ {
+			start--
+		}
+		end := n
+		for end < len(s.ops) {
+			if s.ops[end].kind != keep {
+				end++
+				continue
+			}
+			run := end
+			for run < len(s.ops) && s.ops[run].kind == keep {
+				run++
+			}
+			if run == len(s.ops) || run-end > 2*context {
+				end = min(end+context, run)
+				break
+			}
+			end = run
+		}
+		np, nf := 0, 0
+		for _, o := range s.ops[start:end] {
+			if o.kind != ins {
+				np += lines(s.P.Piece(o.i))
+			}
+			if o.kind != del {
+				nf += lines(s.F.Piece(o.j))
+			}
+		}
+		fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@\n", at[start].lp, np, at[start].lf, nf)
+		for _, o := range s.ops[start:end] {
+			switch o.kind {
+			case keep:
+				writeLines(&b, " ", s.P.Piece(o.i))
+			case del:
+				writeLines(&b, "-", s.P.Piece(o.i))
+			case ins:
+				writeLines(&b, "+", s.F.Piece(o.j))
+			}
+		}
+		n = end
+	}
+	return b.String()
+}
+
+var nl = []byte("\n")
+
+// lines counts the lines text spans: its newlines, plus one for an
+// unterminated last line.
+func lines(text []byte) int {
+	n := bytes.Count(text, nl)
+	if len(text) > 0 && text[len(text)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// writeLines writes text with prefix before each of its lines; text that
+// does not end in a newline gets one, marked as diff does.
+func writeLines(b *strings.Builder, prefix string, text []byte) {
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line = text[:i+1]
+		}
+		text = text[len(line):]
+		b.WriteString(prefix)
+		b.Write(line)
+		if line[len(line)-1] != '\n' {
+			b.WriteString("\n\\ No newline at end of file\n")
+		}
+	}
+}
+
+// MaxEdits bounds the search for a shortest edit script: beyond this many
+// differences in one region, the region is replaced wholesale.
+const MaxEdits = 20000
+
+// Diff computes a shortest edit script between the pieces of p and f
+// (Myers 1986, "An O(ND) Difference Algorithm and Its Variations", with
+// the linear-space refinement), comparing pieces by content.
+func Diff(p, f Pieces) *Script {
+	ids := map[string]int{}
+	id := func(b []byte) int {
+		if v, ok := ids[string(b)]; ok {
+			return v
+		}
+		ids[string(b)] = len(ids)
+		return len(ids) - 1
+	}
+	a := make([]int, p.Len())
+	for i := range a {
+		a[i] = id(p.Piece(i))
+	}
+	b := make([]int, f.Len())
+	for j := range b {
+		b[j] = id(f.Piece(j))
+	}
+	d := &differ{a: a, b: b, minimal: true}
+	d.compare(0, len(a), 0, len(b))
+	s := &Script{P: p, F: f, ops: d.ops, Minimal: d.minimal}
+	for n, o := range s.ops {
+		if o.kind != keep {
+			s.changes = append(s.changes, n)
+		}
+	}
+	return s
+}
+
+type differ struct {
+	a, b    []int
+	ops     []op
+	minimal bool
+	vf, vb  []int
+}
+
+// compare appends the ops turning a[alo:ahi] into b[blo:bhi].
+func (d *differ) compare(alo, ahi, blo, bhi int) {
+	// Common prefix and suffix are kept.
+	for alo < ahi && blo < bhi && d.a[alo] == d.b[blo] {
+		d.ops = append(d.ops, op{keep, alo, blo})
+		alo++
+		blo++
+	}
+	var suffix []op
+	for alo < ahi && blo < bhi && d.a[ahi-1] == d.b[bhi-1] {
+		ahi--
+		bhi--
+		suffix = append(suffix, op{keep, ahi, bhi})
+	}
+	switch {
+	case alo == ahi:
+		for j := blo; j < bhi; j++ {
+			d.ops = append(d.ops, op{ins, alo, j})
+		}
+	case blo == bhi:
+		for i := alo; i < ahi; i++ {
+			d.ops = append(d.ops, op{del, i, blo})
+		}
+	default:
+		x, y, u, v, ok := d.middleSnake(alo, ahi, blo, bhi)
+		if !ok {
+			// Too different: replace the region wholesale.
+			d.minimal = false
+			for i := alo; i < ahi; i++ {
+				d.ops = append(d.ops, op{del, i, blo})
+			}
+			for j := blo; j < bhi; j++ {
+				d.ops = append(d.ops, op{ins, ahi, j})
+			}
+			break
+		}
+		d.compare(alo, x, blo, y)
+		for ; x < u; x, y = x+1, y+1 {
+			d.ops = append(d.ops, op{keep, x, y})
+		}
+		d.compare(u, ahi, v, bhi)
+	}
+	for k := len(suffix) - 1; k >= 0; k-- {
+		d.ops = append(d.ops, suffix[k])
+	}
+}
+
+// middleSnake finds the middle snake of a shortest edit script between
+// a[alo:ahi] and b[blo:bhi], both non-empty and differing at both ends:
+// the diagonal run (x,y)–(u,v) of matches that a shortest path crosses
+// halfway. It gives up (ok false) beyond MaxEdits differences.
+func (d *differ) middleSnake(alo, ahi, blo, bhi int) (x, y, u, v int, ok bool) {
+	n, m := ahi-alo, bhi-blo
+	delta := n - m
+	odd := delta&1 != 0
+	limit := (n + m + 1) / 2
+	if limit > MaxEdits {
+		limit = MaxEdits
+	}
+	size := 2*limit + 3
+	if cap(d.vf) < size {
+		d.vf, d.vb = make([]int, size), make([]int, size)
+	}
+	vf, vb := d.vf[:size], d.vb[:size]
+	off := limit + 1
+	vf[off+1], vb[off+1] = 0, 0
+	for dd := 0; dd <= limit; dd++ {
+		// Forward paths on diagonals k = x - y.
+		for k := -dd; k <= dd; k += 2 {
+			var px int
+			if k == -dd || k != dd && vf[off+k-1] < vf[off+k+1] {
+				px = vf[off+k+1]
+			} else {
+				px = vf[off+k-1] + 1
+			}
+			py := px - k
+			sx, sy := px, py
+			for px < n && py < m && d.a[alo+px] == d.b[blo+py] {
+				px++
+				py++
+			}
+			vf[off+k] = px
+			if c := delta - k; odd && c >= -(dd-1) && c <= dd-1 && px+vb[off+c] >= n {
+				return alo + sx, blo + sy, alo + px, blo + py, true
+			}
+		}
+		// Backward paths, on the reversed sequences, diagonals c.
+		for c := -dd; c <= dd; c += 2 {
+			var px int
+			if c == -dd || c != dd && vb[off+c-1] < vb[off+c+1] {
+				px = vb[off+c+1]
+			} else {
+				px = vb[off+c-1] + 1
+			}
+			py := px - c
+			sx, sy := px, py
+			for px < n && py < m && d.a[ahi-1-px] == d.b[bhi-1-py] {
+				px++
+				py++
+			}
+			vb[off+c] = px
+			if k := delta - c; !odd && k >= -dd && k <= dd && px+vf[off+k] >= n {
+				return ahi - px, bhi - py, ahi - sx, bhi - sy, true
+			}
+		}
+	}
+	return 0, 0, 0, 0, false
+}
