@@ -50,6 +50,33 @@ func (s *Script) Change(k int) (insert bool, piece int) {
 	return false, o.i
 }
 
+// Edit is one change of a script with its position: a deletion of piece
+// OldStart of P (NewStart is where it would be in F), or an insertion of
+// piece NewStart of F before piece OldStart of P.
+type Edit struct {
+	Insert             bool
+	OldStart, NewStart int
+}
+
+// Edits lists the changes in order with their positions.
+func (s *Script) Edits() []Edit {
+	var out []Edit
+	i, j := 0, 0
+	for _, o := range s.ops {
+		switch o.kind {
+		case keep:
+			i, j = i+1, j+1
+		case del:
+			out = append(out, Edit{OldStart: i, NewStart: j})
+			i++
+		case ins:
+			out = append(out, Edit{Insert: true, OldStart: i, NewStart: j})
+			j++
+		}
+	}
+	return out
+}
+
 // Apply returns the passing input with the changes at the sorted indices
 // c applied.
 func (s *Script) Apply(c []int) []byte {
@@ -132,7 +159,15 @@ func (s *Script) Unified(nameP, nameF string, context int) string {
 				nf += lines(s.F.Piece(o.j))
 			}
 		}
-		fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@\n", at[start].lp, np, at[start].lf, nf)
+		// An empty side is named by the line before it, as diff does.
+		lp, lf := at[start].lp, at[start].lf
+		if np == 0 {
+			lp--
+		}
+		if nf == 0 {
+			lf--
+		}
+		fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@\n", lp, np, lf, nf)
 		for _, o := range s.ops[start:end] {
 			switch o.kind {
 			case keep:
