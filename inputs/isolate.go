@@ -13,6 +13,7 @@ import (
 
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/decomp"
+	"github.com/wynot/wynot/internal/session"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -62,14 +63,14 @@ func (r *Isolation) Run(ctx context.Context) (*report.Summary, error) {
 		split = "auto"
 	}
 	if !contains(IsolateSplits, split) {
-		return sum, inputError("unknown --split %q (want one of %s)", split, strings.Join(IsolateSplits, ", "))
+		return sum, session.InputError("unknown --split %q (want one of %s)", split, strings.Join(IsolateSplits, ", "))
 	}
 	fail, failReg, err := readInput(r.Failing, "failing input")
 	if err != nil {
 		return sum, err
 	}
 	if len(fail) == 0 {
-		return sum, inputError("the failing input %s is empty: there is no difference to isolate", r.Failing)
+		return sum, session.InputError("the failing input %s is empty: there is no difference to isolate", r.Failing)
 	}
 	var pass []byte
 	passName := "the empty input"
@@ -80,25 +81,25 @@ func (r *Isolation) Run(ctx context.Context) (*report.Summary, error) {
 		passName = "the passing input " + r.Passing
 	}
 	if bytes.Equal(pass, fail) {
-		return sum, inputError("the passing and the failing input are the same")
+		return sum, session.InputError("the passing and the failing input are the same")
 	}
 	if split == "runes" && !(utf8.Valid(pass) && utf8.Valid(fail)) {
-		return sum, inputError("the inputs are not UTF-8 text, so they cannot be cut into runes; use --split bytes")
+		return sum, session.InputError("the inputs are not UTF-8 text, so they cannot be cut into runes; use --split bytes")
 	}
 	if r.Args {
 		if r.Test.Script != "" || len(r.Test.Argv) != 1 {
-			return sum, inputError("with --argv, give the program alone after --: the inputs hold its arguments, one per line")
+			return sum, session.InputError("with --argv, give the program alone after --: the inputs hold its arguments, one per line")
 		}
 	}
 	outDir, err := r.resultDir(failReg)
 	if err != nil {
 		return sum, err
 	}
-	s, err := openSession(cmdName, r.Test, r.Out, r.Jobs, r.Args, 1, max(len(pass), len(fail)))
+	s, err := session.Open(cmdName, r.Test, r.Out, r.Jobs, r.Args, 1, max(len(pass), len(fail)))
 	if err != nil {
 		return sum, err
 	}
-	defer s.close()
+	defer s.Close()
 	iso := &isolator{Isolation: r, s: s, sum: sum, name: filepath.Base(r.Failing), split: split, alg: alg,
 		pass: pass, fail: fail, outDir: outDir, passName: passName}
 	return sum, iso.run(ctx)
@@ -108,14 +109,14 @@ func (r *Isolation) Run(ctx context.Context) (*report.Summary, error) {
 func readInput(path, what string) ([]byte, bool, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, false, inputError("%s %s: %v", what, path, errors.Unwrap(err))
+		return nil, false, session.InputError("%s %s: %v", what, path, errors.Unwrap(err))
 	}
 	if st.IsDir() {
-		return nil, false, inputError("%s %s is a directory; give a file", what, path)
+		return nil, false, session.InputError("%s %s is a directory; give a file", what, path)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, false, inputError("%s %s: %v", what, path, err)
+		return nil, false, session.InputError("%s %s: %v", what, path, err)
 	}
 	return data, st.Mode().IsRegular(), nil
 }
@@ -129,7 +130,7 @@ func (r *Isolation) resultDir(failReg bool) (string, error) {
 		st, err := os.Stat(dir)
 		if err != nil || !st.IsDir() {
 			if err := os.Mkdir(dir, 0o755); err != nil {
-				return "", inputError("-o %s: %v", dir, err)
+				return "", session.InputError("-o %s: %v", dir, err)
 			}
 		}
 	case failReg:
@@ -137,15 +138,15 @@ func (r *Isolation) resultDir(failReg bool) (string, error) {
 	default:
 		dir = "."
 	}
-	if err := checkWritable(dir); err != nil {
-		return "", inputError("cannot write the results to %s: %v; give -o DIR", dir, err)
+	if err := session.CheckWritable(dir); err != nil {
+		return "", session.InputError("cannot write the results to %s: %v; give -o DIR", dir, err)
 	}
 	return dir, nil
 }
 
 type isolator struct {
 	*Isolation
-	s          *session
+	s          *session.Session
 	sum        *report.Summary
 	name       string // the candidate's file name
 	split      string
@@ -200,21 +201,21 @@ func (iso *isolator) run(ctx context.Context) error {
 	if iso.Args {
 		what = "failing command"
 	}
-	if err := s.checkOriginal(ctx, iso.candidate(iso.fail), what); err != nil {
+	if err := s.CheckOriginal(ctx, iso.candidate(iso.fail), what); err != nil {
 		return err
 	}
-	sum.Signature = s.signature()
+	sum.Signature = s.Signature()
 	// The passing side must pass.
-	rec, err := s.tester.Test(ctx, iso.candidate(iso.pass))
+	rec, err := s.Tester.Test(ctx, iso.candidate(iso.pass))
 	if err != nil {
 		return err
 	}
 	if rec.Outcome != dd.Pass {
-		r, _ := s.tester.Exec(ctx, iso.candidate(iso.pass))
-		return notReproduced("%s does not pass (%s): %s", iso.passName, rec.Outcome, describeRun(r))
+		r, _ := s.Tester.Exec(ctx, iso.candidate(iso.pass))
+		return session.NotReproduced("%s does not pass (%s): %s", iso.passName, rec.Outcome, session.DescribeRun(r))
 	}
-	s.startProgress(len(iso.fail) - len(iso.pass))
-	s.say("the %s fails: %s; %s passes", what, sum.Signature, iso.passName)
+	s.StartProgress(len(iso.fail) - len(iso.pass))
+	s.Say("the %s fails: %s; %s passes", what, sum.Signature, iso.passName)
 
 	minimal := true
 	interrupted := false
@@ -237,10 +238,10 @@ func (iso *isolator) run(ctx context.Context) error {
 		interrupted = interrupted || ctx.Err() != nil
 	}
 	iso.finish(minimal && err == nil, confirmed, interrupted)
-	s.progress.Close()
+	s.Progress.Close()
 	iso.human()
 	if interrupted {
-		return &ExitError{ExitInterrupted, errors.New("interrupted; the closest passing and failing inputs so far are kept")}
+		return &session.ExitError{Code: session.ExitInterrupted, Err: errors.New("interrupted; the closest passing and failing inputs so far are kept")}
 	}
 	return err
 }
@@ -266,36 +267,36 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 	if script.Len() == 0 {
 		return true, nil
 	}
-	s.progress.Update(func(st *report.Status) { st.Pass, st.Granularity = sp.Name(), 0 })
-	s.log.Printf("Pass %s: %s\n", sp.Name(), report.Plural(script.Len(), "change"))
-	s.mu.Lock()
-	runs0 := s.runs
-	s.mu.Unlock()
+	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = sp.Name(), 0 })
+	s.TestLog.Printf("Pass %s: %s\n", sp.Name(), report.Plural(script.Len(), "change"))
+	s.Mu.Lock()
+	runs0 := s.Runs
+	s.Mu.Unlock()
 	t0 := time.Now()
 	before := len(iso.fail) - len(iso.pass)
-	res, err := s.search(ctx, sp.Name(), script.Len(), iso.alg, dd.Options{Variant: iso.Variant, Bisect: iso.Bisect},
+	res, err := s.Search(ctx, sp.Name(), script.Len(), iso.alg, dd.Options{Variant: iso.Variant, Bisect: iso.Bisect},
 		func(c dd.Config) runner.Candidate { return iso.candidate(script.Apply(c)) },
 		func(st dd.Step) {
 			n := st.Fail - st.Pass
-			s.progress.Update(func(ps *report.Status) { ps.Size = n })
+			s.Progress.Update(func(ps *report.Status) { ps.Size = n })
 		})
 	// Keep what was found, also when the search was cut short.
 	if res.Fail != nil {
 		iso.pass, iso.fail = script.Apply(res.Pass), script.Apply(res.Fail)
 		iso.sum.ElementsAfter = len(res.Delta)
 	}
-	s.mu.Lock()
-	runs := s.runs - runs0
-	s.mu.Unlock()
+	s.Mu.Lock()
+	runs := s.Runs - runs0
+	s.Mu.Unlock()
 	iso.sum.Passes = append(iso.sum.Passes, report.PassStats{Name: sp.Name(), Tests: runs,
 		BytesBefore: before, BytesAfter: len(iso.fail) - len(iso.pass), Seconds: time.Since(t0).Seconds()})
 	var nf *dd.NotFailingError
 	var np *dd.NotPassingError
 	switch {
 	case errors.As(err, &nf):
-		return false, notReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+		return false, session.NotReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
 	case errors.As(err, &np):
-		return false, notReproduced("the input that passed before does not pass any more (%s); the test is flaky: try --repeat 3", np.Outcome)
+		return false, session.NotReproduced("the input that passed before does not pass any more (%s); the test is flaky: try --repeat 3", np.Outcome)
 	}
 	return err == nil && res.Minimal && script.Minimal, err
 }
@@ -305,11 +306,11 @@ func (iso *isolator) passPath() string { return filepath.Join(iso.outDir, iso.na
 func (iso *isolator) failPath() string { return filepath.Join(iso.outDir, iso.name+".fail") }
 
 func (iso *isolator) write() error {
-	if err := writeAtomic(iso.passPath(), iso.pass, 0o644); err != nil {
+	if err := session.WriteAtomic(iso.passPath(), iso.pass, 0o644); err != nil {
 		return fmt.Errorf("writing %s: %w", iso.passPath(), err)
 	}
 	if !iso.Maximize {
-		if err := writeAtomic(iso.failPath(), iso.fail, 0o644); err != nil {
+		if err := session.WriteAtomic(iso.failPath(), iso.fail, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %w", iso.failPath(), err)
 		}
 	}
@@ -324,15 +325,15 @@ func (iso *isolator) confirm(ctx context.Context) (bool, error) {
 		want dd.Outcome
 		what string
 	}{{iso.pass, dd.Pass, "passing"}, {iso.fail, dd.Fail, "failing"}} {
-		rec, err := iso.s.tester.Retest(ctx, iso.candidate(c.data))
-		iso.s.mu.Lock()
-		iso.s.checks++
-		iso.s.mu.Unlock()
+		rec, err := iso.s.Tester.Retest(ctx, iso.candidate(c.data))
+		iso.s.Mu.Lock()
+		iso.s.Checks++
+		iso.s.Mu.Unlock()
 		if err != nil {
 			return false, err
 		}
 		if rec.Outcome != c.want {
-			iso.s.say("warning: run again, the %s result gave %s (%s); the test may be flaky", c.what, rec.Outcome, rec.Detail)
+			iso.s.Say("warning: run again, the %s result gave %s (%s); the test may be flaky", c.what, rec.Outcome, rec.Detail)
 			ok = false
 		}
 	}
@@ -348,15 +349,15 @@ func (iso *isolator) diff() string {
 
 func (iso *isolator) finish(minimal, confirmed, interrupted bool) {
 	s, sum := iso.s, iso.sum
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sum.Tests, sum.Checks, sum.CacheHits, sum.Flaky, sum.Outcomes = s.runs+s.checks, s.checks, s.cacheHits, s.flaky, s.outcomes
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	sum.Tests, sum.Checks, sum.CacheHits, sum.Flaky, sum.Outcomes = s.Runs+s.Checks, s.Checks, s.CacheHits, s.Flaky, s.Outcomes
 	sum.SizeAfter = len(iso.fail)
 	ps, fs := len(iso.pass), len(iso.fail)
 	sum.PassSize, sum.FailSize = &ps, &fs
 	sum.Granularity = iso.finest
 	sum.Minimal, sum.Confirmed, sum.Interrupted = minimal, confirmed, interrupted
-	sum.Seconds = time.Since(s.start).Seconds()
+	sum.Seconds = time.Since(s.Start).Seconds()
 	sum.Result = iso.passPath()
 	sum.Files = []string{iso.passPath()}
 	if !iso.Maximize {

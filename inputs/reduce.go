@@ -15,6 +15,7 @@ import (
 
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/decomp"
+	"github.com/wynot/wynot/internal/session"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -61,16 +62,16 @@ func (r *Reduction) Run(ctx context.Context) (*report.Summary, error) {
 		split = "auto"
 	}
 	if !contains(Splits, split) {
-		return sum, inputError("unknown --split %q (want one of %s)", split, strings.Join(Splits, ", "))
+		return sum, session.InputError("unknown --split %q (want one of %s)", split, strings.Join(Splits, ", "))
 	}
 	if r.Args {
 		if len(r.Files) > 0 {
-			return sum, inputError("--argv reduces the command's arguments; give no input files")
+			return sum, session.InputError("--argv reduces the command's arguments; give no input files")
 		}
 		return sum, r.runArgs(ctx, sum)
 	}
 	if len(r.Files) == 0 {
-		return sum, inputError("no input file to reduce")
+		return sum, session.InputError("no input file to reduce")
 	}
 	ins, err := r.openInputs(split)
 	if err != nil {
@@ -80,11 +81,11 @@ func (r *Reduction) Run(ctx context.Context) (*report.Summary, error) {
 	for _, in := range ins {
 		total += len(in.orig)
 	}
-	s, err := openSession("reduce", r.Test, r.Out, r.Jobs, false, len(ins), total)
+	s, err := session.Open("reduce", r.Test, r.Out, r.Jobs, false, len(ins), total)
 	if err != nil {
 		return sum, err
 	}
-	defer s.close()
+	defer s.Close()
 	red := &reducer{Reduction: r, s: s, ins: ins, split: split, sum: sum}
 	return sum, red.run(ctx)
 }
@@ -106,24 +107,24 @@ func (r *Reduction) openInputs(split string) ([]*input, error) {
 	for _, p := range r.Files {
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, inputError("input %s: %v", p, errors.Unwrap(err))
+			return nil, session.InputError("input %s: %v", p, errors.Unwrap(err))
 		}
 		if st.IsDir() {
-			return nil, inputError("input %s is a directory; give files", p)
+			return nil, session.InputError("input %s is a directory; give files", p)
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return nil, inputError("input %s: %v", p, err)
+			return nil, session.InputError("input %s: %v", p, err)
 		}
 		if len(data) == 0 {
-			return nil, inputError("input %s is empty: nothing to reduce", p)
+			return nil, session.InputError("input %s is empty: nothing to reduce", p)
 		}
 		if split == "runes" && !utf8.Valid(data) {
-			return nil, inputError("input %s is not UTF-8 text, so it cannot be cut into runes; use --split bytes", p)
+			return nil, session.InputError("input %s is not UTF-8 text, so it cannot be cut into runes; use --split bytes", p)
 		}
 		name := filepath.Base(p)
 		if other, ok := names[name]; ok {
-			return nil, inputError("inputs %s and %s have the same name; the test sees them side by side in one directory", other, p)
+			return nil, session.InputError("inputs %s and %s have the same name; the test sees them side by side in one directory", other, p)
 		}
 		names[name] = p
 		ins = append(ins, &input{path: p, name: name, orig: data, data: data, mode: st.Mode()})
@@ -143,10 +144,10 @@ func (r *Reduction) destinations(ins []*input) error {
 		isDir := err == nil && st.IsDir()
 		if len(ins) > 1 && !isDir {
 			if err == nil {
-				return inputError("-o %s: with several inputs, -o names a directory", r.Output)
+				return session.InputError("-o %s: with several inputs, -o names a directory", r.Output)
 			}
 			if err := os.Mkdir(r.Output, 0o755); err != nil {
-				return inputError("-o %s: %v", r.Output, err)
+				return session.InputError("-o %s: %v", r.Output, err)
 			}
 			isDir = true
 		}
@@ -155,8 +156,8 @@ func (r *Reduction) destinations(ins []*input) error {
 			if isDir {
 				in.dest = filepath.Join(r.Output, in.name)
 			}
-			if err := checkWritable(filepath.Dir(in.dest)); err != nil {
-				return inputError("cannot write the result to %s: %v", in.dest, err)
+			if err := session.CheckWritable(filepath.Dir(in.dest)); err != nil {
+				return session.InputError("cannot write the result to %s: %v", in.dest, err)
 			}
 			if same(in.dest, in.path) {
 				in.dest = ""
@@ -168,14 +169,14 @@ func (r *Reduction) destinations(ins []*input) error {
 		case in.dest != "":
 		case !in.mode.IsRegular():
 			in.dest = in.name + ".reduced"
-			if err := checkWritable("."); err != nil {
-				return inputError("input %s is not a regular file, so its result goes to the current directory, which is not writable: %v; give -o", in.path, err)
+			if err := session.CheckWritable("."); err != nil {
+				return session.InputError("input %s is not a regular file, so its result goes to the current directory, which is not writable: %v; give -o", in.path, err)
 			}
 		default:
 			in.dest = in.path
 			in.backup = in.path + ".orig"
-			if err := checkWritable(filepath.Dir(in.path)); err != nil {
-				return inputError("cannot replace %s: %v; give -o", in.path, err)
+			if err := session.CheckWritable(filepath.Dir(in.path)); err != nil {
+				return session.InputError("cannot replace %s: %v; give -o", in.path, err)
 			}
 		}
 	}
@@ -191,8 +192,8 @@ func (r *Reduction) destinations(ins []*input) error {
 			}
 			continue
 		}
-		if err := writeAtomic(in.backup, in.orig, in.mode); err != nil {
-			return inputError("cannot keep the original in %s: %v; give -o", in.backup, err)
+		if err := session.WriteAtomic(in.backup, in.orig, in.mode); err != nil {
+			return session.InputError("cannot keep the original in %s: %v; give -o", in.backup, err)
 		}
 	}
 	return nil
@@ -213,7 +214,7 @@ func same(a, b string) bool {
 
 type reducer struct {
 	*Reduction
-	s     *session
+	s     *session.Session
 	ins   []*input
 	split string
 	sum   *report.Summary
@@ -249,16 +250,16 @@ func (rd *reducer) run(ctx context.Context) error {
 	if len(rd.ins) > 1 {
 		what = "original inputs"
 	}
-	if err := s.checkOriginal(ctx, rd.candidate(-1, nil), what); err != nil {
+	if err := s.CheckOriginal(ctx, rd.candidate(-1, nil), what); err != nil {
 		rd.finish(false, false, false)
 		return err
 	}
-	sum.Signature = s.signature()
+	sum.Signature = s.Signature()
 	sum.ElementsBefore = rd.elements()
-	s.startProgress(rd.size())
-	s.say("the %s fails: %s", what, sum.Signature)
-	s.say("reducing %s, %s at a time, %s per test at most", report.Plural(sum.SizeBefore, "byte"),
-		report.Plural(s.jobs, "test"), s.tester.Command.Timeout)
+	s.StartProgress(rd.size())
+	s.Say("the %s fails: %s", what, sum.Signature)
+	s.Say("reducing %s, %s at a time, %s per test at most", report.Plural(sum.SizeBefore, "byte"),
+		report.Plural(s.Jobs, "test"), s.Tester.Command.Timeout)
 
 	interrupted, certified := false, false
 	var err error
@@ -281,7 +282,7 @@ loop:
 			certified = allMinimal
 			break
 		}
-		s.log.Printf("Round %d done: %s\n", round, report.Plural(rd.size(), "byte"))
+		s.TestLog.Printf("Round %d done: %s\n", round, report.Plural(rd.size(), "byte"))
 	}
 	for _, in := range rd.ins {
 		if werr := rd.save(in, true); werr != nil && err == nil {
@@ -295,29 +296,29 @@ loop:
 	}
 	rd.finish(certified && err == nil, confirmed, interrupted)
 	if interrupted {
-		s.progress.Close()
+		s.Progress.Close()
 		rd.human(false, false)
-		return &ExitError{ExitInterrupted, fmt.Errorf("interrupted; the smallest failing input so far is kept")}
+		return &session.ExitError{Code: session.ExitInterrupted, Err: fmt.Errorf("interrupted; the smallest failing input so far is kept")}
 	}
 	if err != nil {
 		return err
 	}
-	s.progress.Close()
+	s.Progress.Close()
 	rd.human(certified, confirmed)
 	return nil
 }
 
 // confirm tests the result once more, without the cache.
 func (rd *reducer) confirm(ctx context.Context) (bool, error) {
-	rec, err := rd.s.tester.Retest(ctx, rd.candidate(-1, nil))
-	rd.s.mu.Lock()
-	rd.s.checks++
-	rd.s.mu.Unlock()
+	rec, err := rd.s.Tester.Retest(ctx, rd.candidate(-1, nil))
+	rd.s.Mu.Lock()
+	rd.s.Checks++
+	rd.s.Mu.Unlock()
 	if err != nil {
 		return false, err
 	}
 	if rec.Outcome != dd.Fail {
-		rd.s.say("warning: run again, the result did not reproduce the failure (%s: %s); the test may be flaky", rec.Outcome, rec.Detail)
+		rd.s.Say("warning: run again, the result did not reproduce the failure (%s: %s); the test may be flaky", rec.Outcome, rec.Detail)
 		return false, nil
 	}
 	return true, nil
@@ -422,14 +423,14 @@ func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Splitter) (minima
 	if len(rd.ins) > 1 {
 		name += " of " + in.name
 	}
-	s.progress.Update(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
-	s.log.Printf("Pass %s: %s\n", name, report.Plural(pieces.Len(), "piece"))
-	s.mu.Lock()
-	runs0 := s.runs
-	s.mu.Unlock()
+	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
+	s.TestLog.Printf("Pass %s: %s\n", name, report.Plural(pieces.Len(), "piece"))
+	s.Mu.Lock()
+	runs0 := s.Runs
+	s.Mu.Unlock()
 	t0 := time.Now()
 
-	res, err := s.search(ctx, name, pieces.Len(), dd.Minimize, dd.Options{Variant: rd.Variant},
+	res, err := s.Search(ctx, name, pieces.Len(), dd.Minimize, dd.Options{Variant: rd.Variant},
 		func(c dd.Config) runner.Candidate { return rd.candidate(fi, pieces.Join(c)) },
 		func(st dd.Step) {
 			if st.Rule == dd.ReduceToSubset || st.Rule == dd.ReduceToComplement {
@@ -442,14 +443,14 @@ func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Splitter) (minima
 			rd.improve(in, best)
 		}
 	}
-	s.mu.Lock()
-	runs := s.runs - runs0
-	s.mu.Unlock()
+	s.Mu.Lock()
+	runs := s.Runs - runs0
+	s.Mu.Unlock()
 	rd.sum.Passes = append(rd.sum.Passes, report.PassStats{Name: sp.Name(), File: fileLabel(rd, in), Tests: runs,
 		BytesBefore: before, BytesAfter: len(in.data), Seconds: time.Since(t0).Seconds()})
 	var nf *dd.NotFailingError
 	if errors.As(err, &nf) {
-		return false, false, notReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+		return false, false, session.NotReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
 	}
 	return err == nil && res.Minimal, len(in.data) < before, err
 }
@@ -471,10 +472,10 @@ func (rd *reducer) improve(in *input, data []byte) {
 	}
 	in.data, in.dirty = data, true
 	size := rd.size()
-	rd.s.progress.Update(func(st *report.Status) { st.Size = size })
+	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
 	if time.Since(in.lastW) >= 500*time.Millisecond {
 		if err := rd.saveLocked(in); err != nil {
-			rd.s.setFatal(err)
+			rd.s.SetFatal(err)
 		}
 	}
 }
@@ -489,7 +490,7 @@ func (rd *reducer) save(in *input, force bool) error {
 }
 
 func (rd *reducer) saveLocked(in *input) error {
-	if err := writeAtomic(in.dest, in.data, in.mode); err != nil {
+	if err := session.WriteAtomic(in.dest, in.data, in.mode); err != nil {
 		return fmt.Errorf("writing the result to %s: %w", in.dest, err)
 	}
 	in.written, in.dirty, in.lastW = in.data, false, time.Now()
@@ -499,20 +500,20 @@ func (rd *reducer) saveLocked(in *input) error {
 // finish fills in the summary.
 func (rd *reducer) finish(minimal, confirmed, interrupted bool) {
 	s, sum := rd.s, rd.sum
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sum.Tests = s.runs + s.checks
-	sum.Checks = s.checks
-	sum.CacheHits = s.cacheHits
-	sum.Flaky = s.flaky
-	sum.Outcomes = s.outcomes
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	sum.Tests = s.Runs + s.Checks
+	sum.Checks = s.Checks
+	sum.CacheHits = s.CacheHits
+	sum.Flaky = s.Flaky
+	sum.Outcomes = s.Outcomes
 	sum.SizeAfter = rd.size()
 	sum.ElementsAfter = rd.elements()
 	sum.Granularity = rd.granularity()
 	sum.Minimal = minimal
 	sum.Confirmed = confirmed
 	sum.Interrupted = interrupted
-	sum.Seconds = time.Since(s.start).Seconds()
+	sum.Seconds = time.Since(s.Start).Seconds()
 	if len(rd.ins) == 1 {
 		sum.Result = rd.ins[0].dest
 	} else {
@@ -560,21 +561,21 @@ func (rd *reducer) human(minimal, confirmed bool) {
 // the current directory.
 func (r *Reduction) runArgs(ctx context.Context, sum *report.Summary) error {
 	if r.Test.Script != "" || len(r.Test.Argv) < 2 {
-		return inputError("--argv needs a command with arguments after --")
+		return session.InputError("--argv needs a command with arguments after --")
 	}
-	s, err := openSession("reduce", r.Test, r.Out, r.Jobs, true, 0, 0)
+	s, err := session.Open("reduce", r.Test, r.Out, r.Jobs, true, 0, 0)
 	if err != nil {
 		return err
 	}
-	defer s.close()
+	defer s.Close()
 	args := r.Test.Argv[1:]
 	sum.Algorithm = "ddmin"
 	sum.SizeBefore, sum.ElementsBefore = len(args), len(args)
-	if err := s.checkOriginal(ctx, runner.Candidate{Args: args}, "original command"); err != nil {
+	if err := s.CheckOriginal(ctx, runner.Candidate{Args: args}, "original command"); err != nil {
 		return err
 	}
-	sum.Signature = s.signature()
-	s.startProgress(len(args))
+	sum.Signature = s.Signature()
+	s.StartProgress(len(args))
 	pick := func(c dd.Config) []string {
 		out := make([]string, len(c))
 		for i, x := range c {
@@ -582,24 +583,24 @@ func (r *Reduction) runArgs(ctx context.Context, sum *report.Summary) error {
 		}
 		return out
 	}
-	res, err := s.search(ctx, "arguments", len(args), dd.Minimize, dd.Options{Variant: r.Variant},
+	res, err := s.Search(ctx, "arguments", len(args), dd.Minimize, dd.Options{Variant: r.Variant},
 		func(c dd.Config) runner.Candidate { return runner.Candidate{Args: pick(c)} },
 		func(st dd.Step) {
 			n := len(st.Config)
-			s.progress.Update(func(ps *report.Status) { ps.Size = n })
+			s.Progress.Update(func(ps *report.Status) { ps.Size = n })
 		})
 	result := pick(res.Fail)
-	s.progress.Close()
-	sum.Tests, sum.Checks, sum.CacheHits, sum.Outcomes = s.runs+s.checks, s.checks, s.cacheHits, s.outcomes
+	s.Progress.Close()
+	sum.Tests, sum.Checks, sum.CacheHits, sum.Outcomes = s.Runs+s.Checks, s.Checks, s.CacheHits, s.Outcomes
 	sum.SizeAfter, sum.ElementsAfter = len(result), len(result)
 	sum.Granularity = "arguments"
 	sum.Minimal = err == nil && res.Minimal
 	sum.Interrupted = ctx.Err() != nil
-	sum.Seconds = time.Since(s.start).Seconds()
-	sum.Result = shellQuote(append([]string{r.Test.Argv[0]}, result...))
+	sum.Seconds = time.Since(s.Start).Seconds()
+	sum.Result = session.ShellQuote(append([]string{r.Test.Argv[0]}, result...))
 	if r.Output != "" {
-		if werr := writeAtomic(r.Output, []byte(sum.Result+"\n"), 0o644); werr != nil && err == nil {
-			err = inputError("writing %s: %v", r.Output, werr)
+		if werr := session.WriteAtomic(r.Output, []byte(sum.Result+"\n"), 0o644); werr != nil && err == nil {
+			err = session.InputError("writing %s: %v", r.Output, werr)
 		}
 	}
 	if !r.Out.Quiet {
@@ -608,7 +609,7 @@ func (r *Reduction) runArgs(ctx context.Context, sum *report.Summary) error {
 		fmt.Fprintf(s.Stderr, "wynot: still failing: %s\n", sum.Result)
 	}
 	if sum.Interrupted {
-		return &ExitError{ExitInterrupted, errors.New("interrupted; the shortest failing argument list so far is shown")}
+		return &session.ExitError{Code: session.ExitInterrupted, Err: errors.New("interrupted; the shortest failing argument list so far is shown")}
 	}
 	return err
 }

@@ -1,9 +1,9 @@
-// Package inputs finds failure causes in program inputs: it reduces a
-// failing input to a 1-minimal one (wynot reduce), and is where isolation
-// and maximization of inputs live. It composes the pieces of wynot: inputs
-// are cut by package decomp, searched by package dd, tested by package
-// runner, and reported by package report. It starts no process itself.
-package inputs
+// Package session holds what every wynot command shares when it searches
+// for a failure cause: the test settings, the tester set up from the
+// original failure, the counters, the progress line, log and events, the
+// exit statuses and the safe writing of results. It starts no process
+// itself; the runner does.
+package session
 
 import (
 	"bytes"
@@ -41,11 +41,14 @@ type ExitError struct {
 func (e *ExitError) Error() string { return e.Err.Error() }
 func (e *ExitError) Unwrap() error { return e.Err }
 
-func inputError(format string, args ...any) error {
+// InputError is a usage or input error (exit status 1).
+func InputError(format string, args ...any) error {
 	return &ExitError{ExitInput, fmt.Errorf(format, args...)}
 }
 
-func notReproduced(format string, args ...any) error {
+// NotReproduced says the failure did not reproduce, or the passing side
+// did not pass (exit status 2).
+func NotReproduced(format string, args ...any) error {
 	return &ExitError{ExitNotReproduced, fmt.Errorf(format, args...)}
 }
 
@@ -85,36 +88,37 @@ type Output struct {
 // is given.
 const calibrationLimit = 5 * time.Minute
 
-// session is what every command on inputs shares: the tester set up from
+// Session is what every command on inputs shares: the tester set up from
 // the original failure, the counters, and the reporting.
-type session struct {
+type Session struct {
 	Test
 	Output
-	command string
-	jobs    int
+	Name string // the command, for the progress line
+	Jobs int
 
-	tester   *runner.Tester
-	cache    *runner.Cache
-	progress *report.Progress
-	log      *report.Log
-	events   *report.Events
-	start    time.Time
+	Tester   *runner.Tester
+	Cache    *runner.Cache
+	Progress *report.Progress
+	TestLog  *report.Log    // the --log file, or nil
+	EventLog *report.Events // the --events file, or nil
+	Start    time.Time
 
-	mu        sync.Mutex
-	runs      int // test runs for candidates
-	checks    int // runs of the original and of the final result
-	outcomes  report.Outcomes
-	cacheHits int
-	flaky     int
+	// Mu guards the counters below.
+	Mu        sync.Mutex
+	Runs      int // test runs for candidates
+	Checks    int // runs of the original and of the final result
+	Outcomes  report.Outcomes
+	CacheHits int
+	Flaky     int
 	fatal     error
 	cancel    context.CancelFunc
 	eventBase int // test numbers of earlier searches, for the events file
 }
 
-// openSession checks the test settings, prepares work directories and
-// the cache. close releases them.
-func openSession(command string, t Test, out Output, jobs int, inPlace bool, files, size int) (*session, error) {
-	s := &session{Test: t, Output: out, command: command, jobs: max(jobs, 1), start: time.Now()}
+// Open checks the test settings, prepares work directories and
+// the cache. Close releases them.
+func Open(command string, t Test, out Output, jobs int, inPlace bool, files, size int) (*Session, error) {
+	s := &Session{Test: t, Output: out, Name: command, Jobs: max(jobs, 1), Start: time.Now()}
 	if s.Stderr == nil {
 		s.Stderr = io.Discard
 	}
@@ -122,53 +126,53 @@ func openSession(command string, t Test, out Output, jobs int, inPlace bool, fil
 	switch {
 	case t.Script != "":
 		if len(t.Argv) > 0 {
-			return nil, inputError("give either --test SCRIPT or a command after --, not both")
+			return nil, InputError("give either --test SCRIPT or a command after --, not both")
 		}
 		abs, err := filepath.Abs(t.Script)
 		if err != nil {
-			return nil, inputError("test script: %v", err)
+			return nil, InputError("test script: %v", err)
 		}
 		st, err := os.Stat(abs)
 		if err != nil {
-			return nil, inputError("test script: %v", err)
+			return nil, InputError("test script: %v", err)
 		}
 		if st.IsDir() || st.Mode().Perm()&0o111 == 0 {
-			return nil, inputError("test script %s is not executable (chmod +x it)", t.Script)
+			return nil, InputError("test script %s is not executable (chmod +x it)", t.Script)
 		}
 		cmd.Argv = []string{abs}
 	case len(t.Argv) == 0:
-		return nil, inputError("no test: give a command after -- or --test SCRIPT")
+		return nil, InputError("no test: give a command after -- or --test SCRIPT")
 	default:
 		cmd.Argv = absolutePaths(t.Argv)
 		cmd.Stdin = !inPlace && files == 1 && !hasPlaceholder(t.Argv)
 	}
-	tester, err := runner.NewTester(cmd, nil, s.jobs, runner.WorkDirParent(size))
+	tester, err := runner.NewTester(cmd, nil, s.Jobs, runner.WorkDirParent(size))
 	if err != nil {
 		return nil, err
 	}
 	tester.Repeat = t.Repeat
 	tester.InPlace = inPlace
-	s.tester = tester
+	s.Tester = tester
 	if t.CacheFile != "" {
 		c, n, err := runner.OpenCache(t.CacheFile)
 		if err != nil {
 			tester.Close()
-			return nil, inputError("cache: %v", err)
+			return nil, InputError("cache: %v", err)
 		}
-		s.cache = c
+		s.Cache = c
 		if n > 0 && !out.Quiet {
 			fmt.Fprintf(s.Stderr, "wynot: %s loaded from %s\n", report.Plural(n, "cached outcome"), t.CacheFile)
 		}
 	} else {
-		s.cache = runner.NewCache()
+		s.Cache = runner.NewCache()
 	}
-	tester.Cache = s.cache
+	tester.Cache = s.Cache
 	tester.OnTest = s.onTest
 	if out.Log != nil {
-		s.log = report.NewLog(out.Log)
+		s.TestLog = report.NewLog(out.Log)
 	}
 	if out.Events != nil {
-		s.events = report.NewEvents(out.Events)
+		s.EventLog = report.NewEvents(out.Events)
 	}
 	return s, nil
 }
@@ -201,62 +205,64 @@ func hasPlaceholder(argv []string) bool {
 	return false
 }
 
-func (s *session) close() {
-	s.progress.Close()
-	if s.cache != nil {
-		s.cache.Close()
+// Close ends the progress line and removes the work directories.
+func (s *Session) Close() {
+	s.Progress.Close()
+	if s.Cache != nil {
+		s.Cache.Close()
 	}
-	if s.tester != nil {
-		s.tester.Close()
+	if s.Tester != nil {
+		s.Tester.Close()
 	}
 }
 
-func (s *session) startProgress(sizeBefore int) {
+// StartProgress starts the progress line (unless quiet).
+func (s *Session) StartProgress(sizeBefore int) {
 	if s.Quiet {
 		return
 	}
-	s.progress = report.NewProgress(s.Stderr, s.TTY)
-	s.progress.Update(func(st *report.Status) {
-		st.Command, st.SizeBefore, st.Size = s.command, sizeBefore, sizeBefore
+	s.Progress = report.NewProgress(s.Stderr, s.TTY)
+	s.Progress.Update(func(st *report.Status) {
+		st.Command, st.SizeBefore, st.Size = s.Name, sizeBefore, sizeBefore
 	})
 }
 
-// say writes a message line (unless quiet).
-func (s *session) say(format string, args ...any) {
+// Say writes a message line (unless quiet).
+func (s *Session) Say(format string, args ...any) {
 	if s.Quiet {
 		return
 	}
-	if s.progress != nil {
-		s.progress.Printf("wynot: "+format+"\n", args...)
+	if s.Progress != nil {
+		s.Progress.Printf("wynot: "+format+"\n", args...)
 		return
 	}
 	fmt.Fprintf(s.Stderr, "wynot: "+format+"\n", args...)
 }
 
 // onTest counts every test the runner answers.
-func (s *session) onTest(t runner.Test) {
-	s.mu.Lock()
+func (s *Session) onTest(t runner.Test) {
+	s.Mu.Lock()
 	if t.Cached {
-		s.cacheHits++
+		s.CacheHits++
 	} else {
-		s.runs++
+		s.Runs++
 		switch t.Outcome {
 		case dd.Pass:
-			s.outcomes.Pass++
+			s.Outcomes.Pass++
 		case dd.Fail:
-			s.outcomes.Fail++
+			s.Outcomes.Fail++
 		default:
-			s.outcomes.Unresolved++
+			s.Outcomes.Unresolved++
 		}
 		if t.Flaky {
-			s.flaky++
+			s.Flaky++
 		}
-		if s.log != nil {
-			s.log.Test(s.runs, renderCandidate(t.Candidate), t.Outcome, t.Detail)
+		if s.TestLog != nil {
+			s.TestLog.Test(s.Runs, renderCandidate(t.Candidate), t.Outcome, t.Detail)
 		}
 	}
-	s.mu.Unlock()
-	s.progress.Update(func(st *report.Status) {
+	s.Mu.Unlock()
+	s.Progress.Update(func(st *report.Status) {
 		if t.Cached {
 			st.CacheHits++
 		} else {
@@ -266,10 +272,10 @@ func (s *session) onTest(t runner.Test) {
 	})
 }
 
-// setFatal records an error that ends the whole search and stops it.
-func (s *session) setFatal(err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// SetFatal records an error that ends the whole search and stops it.
+func (s *Session) SetFatal(err error) {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	if s.fatal == nil {
 		s.fatal = err
 		if s.cancel != nil {
@@ -278,14 +284,16 @@ func (s *session) setFatal(err error) {
 	}
 }
 
-func (s *session) fatalErr() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Session) fatalErr() error {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	return s.fatal
 }
 
-// describeRun tells what a run of the original did, for error messages.
-func describeRun(r runner.Run) string {
+// DescribeRun tells what a run of the original did, for error messages.
+// DescribeRun tells what a run did, with the end of its output, for
+// error messages.
+func DescribeRun(r runner.Run) string {
 	var b strings.Builder
 	b.WriteString(r.Describe())
 	out := r.Stderr
@@ -312,29 +320,29 @@ func lastLines(b []byte, n int) string {
 	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
 }
 
-// checkOriginal runs the original candidate twice (TSE 2002 Axiom 4, and
+// CheckOriginal runs the original candidate twice (TSE 2002 Axiom 4, and
 // the Debugging Book's check_reproducibility), sets up the oracle from
 // what it does, and calibrates the timeout. It returns the error a
 // command should exit with when the failure does not reproduce.
-func (s *session) checkOriginal(ctx context.Context, orig runner.Candidate, what string) error {
-	s.tester.Command.Timeout = s.Timeout
+func (s *Session) CheckOriginal(ctx context.Context, orig runner.Candidate, what string) error {
+	s.Tester.Command.Timeout = s.Timeout
 	if s.Timeout == 0 {
-		s.tester.Command.Timeout = calibrationLimit
+		s.Tester.Command.Timeout = calibrationLimit
 	}
 	var runs [2]runner.Run
 	for i := range runs {
-		r, err := s.tester.Exec(ctx, orig)
-		s.mu.Lock()
-		s.checks++
-		s.mu.Unlock()
+		r, err := s.Tester.Exec(ctx, orig)
+		s.Mu.Lock()
+		s.Checks++
+		s.Mu.Unlock()
 		if err != nil {
 			if errors.Is(err, runner.ErrStart) {
-				return inputError("%v", err)
+				return InputError("%v", err)
 			}
 			return err
 		}
 		if r.TimedOut && s.Timeout == 0 {
-			return inputError("the %s did not finish within %s; give --timeout D (if the hang is the failure, timeouts then count as failures)", what, calibrationLimit)
+			return InputError("the %s did not finish within %s; give --timeout D (if the hang is the failure, timeouts then count as failures)", what, calibrationLimit)
 		}
 		runs[i] = r
 	}
@@ -347,14 +355,14 @@ func (s *session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 	default:
 		sig := runner.Extract(runs[0])
 		if runs[0].Clean() && (sig.Message == "" || s.Precision == runner.Exit) {
-			return notReproduced("the %s does not fail: %s", what, describeRun(runs[0]))
+			return NotReproduced("the %s does not fail: %s", what, DescribeRun(runs[0]))
 		}
 		oracle = &runner.SignatureOracle{Want: sig, Precision: s.Precision}
 	}
 	for i, r := range runs {
 		o, detail, err := oracle.Classify(r)
 		if err != nil {
-			return notReproduced("the %s: %v", what, err)
+			return NotReproduced("the %s: %v", what, err)
 		}
 		if o == dd.Fail {
 			continue
@@ -362,28 +370,28 @@ func (s *session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 		if i == 0 {
 			switch {
 			case s.FailOn != nil:
-				return notReproduced("the %s does not fail: its output does not match %q; it ended with %s", what, s.FailOn, describeRun(r))
+				return NotReproduced("the %s does not fail: its output does not match %q; it ended with %s", what, s.FailOn, DescribeRun(r))
 			case s.Script != "":
-				return notReproduced("the %s is not reproduced by %s (%s convention): %s", what, s.Script, s.Convention, describeRun(r))
+				return NotReproduced("the %s is not reproduced by %s (%s convention): %s", what, s.Script, s.Convention, DescribeRun(r))
 			}
 		}
 		first, _, _ := oracle.Classify(runs[0])
-		return notReproduced("the failure is flaky: run twice, the %s first gave %s, then %s (%s); --repeat N and a lower --precision may help",
+		return NotReproduced("the failure is flaky: run twice, the %s first gave %s, then %s (%s); --repeat N and a lower --precision may help",
 			what, first, o, detail)
 	}
-	s.tester.Oracle = oracle
+	s.Tester.Oracle = oracle
 	if s.Timeout == 0 {
 		d := max(runs[0].Duration, runs[1].Duration) * 10
-		s.tester.Command.Timeout = min(max(d, time.Second), 300*time.Second).Round(100 * time.Millisecond)
+		s.Tester.Command.Timeout = min(max(d, time.Second), 300*time.Second).Round(100 * time.Millisecond)
 	}
 	// The search's first question is the original again: answer it.
 	_, detail, _ := oracle.Classify(runs[0])
-	return s.tester.Seed(orig, dd.Fail, detail)
+	return s.Tester.Seed(orig, dd.Fail, detail)
 }
 
-// signature describes the failure being searched for.
-func (s *session) signature() string {
-	switch o := s.tester.Oracle.(type) {
+// Signature describes the failure being searched for.
+func (s *Session) Signature() string {
+	switch o := s.Tester.Oracle.(type) {
 	case *runner.SignatureOracle:
 		return o.Want.String()
 	case *runner.RegexOracle:
@@ -394,38 +402,38 @@ func (s *session) signature() string {
 	return ""
 }
 
-// search runs one delta debugging search over n changes, testing each
+// Search runs one delta debugging search over n changes, testing each
 // configuration as the candidate that build makes of it. name names the
 // search in the log and events; onStep sees every step.
-func (s *session) search(ctx context.Context, name string, n int, alg dd.Algorithm, opts dd.Options, build func(dd.Config) runner.Candidate, onStep func(dd.Step)) (dd.Result, error) {
+func (s *Session) Search(ctx context.Context, name string, n int, alg dd.Algorithm, opts dd.Options, build func(dd.Config) runner.Candidate, onStep func(dd.Step)) (dd.Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s.mu.Lock()
+	s.Mu.Lock()
 	s.cancel = cancel
 	base := s.eventBase
-	s.mu.Unlock()
+	s.Mu.Unlock()
 
 	var mu sync.Mutex
 	speculative := map[int]bool{}
 	used := map[int]bool{}
 	var maxTest int
 	opts.Algorithm = alg
-	opts.Parallel = s.jobs
+	opts.Parallel = s.Jobs
 	next := opts.Observer
 	opts.Observer = dd.ObserverFunc(func(e dd.Event) {
 		switch e := e.(type) {
 		case dd.Granularity:
-			s.progress.Update(func(st *report.Status) { st.Granularity = e.N })
+			s.Progress.Update(func(st *report.Status) { st.Granularity = e.N })
 		case dd.Step:
 			if onStep != nil {
 				onStep(e)
 			}
 		case dd.Lookup:
 			if e.Source == dd.Cached {
-				s.mu.Lock()
-				s.cacheHits++
-				s.mu.Unlock()
-				s.progress.Update(func(st *report.Status) { st.CacheHits++ })
+				s.Mu.Lock()
+				s.CacheHits++
+				s.Mu.Unlock()
+				s.Progress.Update(func(st *report.Status) { st.CacheHits++ })
 			}
 			if e.Test > 0 {
 				mu.Lock()
@@ -444,15 +452,15 @@ func (s *session) search(ctx context.Context, name string, n int, alg dd.Algorit
 	})
 	tester := dd.TesterFunc(func(ctx context.Context, c dd.Config) dd.Outcome {
 		cand := build(c)
-		rec, err := s.tester.Test(ctx, cand)
+		rec, err := s.Tester.Test(ctx, cand)
 		if err != nil {
 			if ctx.Err() == nil {
-				s.setFatal(err)
+				s.SetFatal(err)
 			}
 			return dd.Unresolved
 		}
 		ti, _ := dd.InfoFrom(ctx)
-		s.events.Write(report.Event{
+		s.EventLog.Write(report.Event{
 			Test: base + ti.Test, Pass: name, Key: rec.Key.String(), Size: rec.Size, Outcome: rec.Outcome.String(),
 			Seconds: rec.Duration.Seconds(), Cached: rec.Cached, Speculative: ti.Speculative, Detail: rec.Detail,
 		})
@@ -462,14 +470,14 @@ func (s *session) search(ctx context.Context, name string, n int, alg dd.Algorit
 	mu.Lock()
 	for t, spec := range speculative {
 		if spec && !used[t] {
-			s.events.Write(report.Event{Test: base + t, Pass: name, Discarded: true, Speculative: true})
+			s.EventLog.Write(report.Event{Test: base + t, Pass: name, Discarded: true, Speculative: true})
 		}
 	}
 	mu.Unlock()
-	s.mu.Lock()
+	s.Mu.Lock()
 	s.eventBase += maxTest
 	s.cancel = nil
-	s.mu.Unlock()
+	s.Mu.Unlock()
 	if f := s.fatalErr(); f != nil {
 		return res, f
 	}
@@ -481,7 +489,7 @@ func (s *session) search(ctx context.Context, name string, n int, alg dd.Algorit
 func renderCandidate(c runner.Candidate) string {
 	var parts []string
 	if c.Args != nil {
-		parts = append(parts, shellQuote(c.Args))
+		parts = append(parts, ShellQuote(c.Args))
 	}
 	for _, f := range c.Files {
 		parts = append(parts, f.Name+" "+report.Abbreviate(f.Data, 60))
@@ -489,8 +497,9 @@ func renderCandidate(c runner.Candidate) string {
 	return strings.Join(parts, ", ")
 }
 
-// shellQuote renders arguments as a shell would need them.
-func shellQuote(args []string) string {
+// ShellQuote renders arguments as a shell would need them.
+// ShellQuote renders arguments as a shell would need them.
+func ShellQuote(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
 		if a != "" && strings.IndexFunc(a, func(r rune) bool {
@@ -505,10 +514,10 @@ func shellQuote(args []string) string {
 	return strings.Join(q, " ")
 }
 
-// writeAtomic replaces path with data: written to a temporary file in the
+// WriteAtomic replaces path with data: written to a temporary file in the
 // same directory, synced, then renamed over path, so that path always
 // holds either its old or its new content.
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
+func WriteAtomic(path string, data []byte, mode fs.FileMode) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".wynot-*")
 	if err != nil {
 		return err
@@ -533,8 +542,8 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	return err
 }
 
-// checkWritable fails unless a file can be created in dir.
-func checkWritable(dir string) error {
+// CheckWritable fails unless a file can be created in dir.
+func CheckWritable(dir string) error {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return err
