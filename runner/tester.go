@@ -116,6 +116,15 @@ func (t *Tester) contextKey() string {
 type Candidate struct {
 	Files []File
 	Args  []string
+	// Setup, when set, brings the work directory to the candidate itself
+	// instead of the runner writing Files, which then only identify the
+	// candidate for the cache: the directory is neither emptied nor
+	// written by the runner, so that a tree kept in it across tests (a
+	// source tree with a subset of changes applied) is only touched where
+	// it must be. "{}" in the command stands for the directory.
+	Setup func(dir string) error
+	// Label, when set, shows the candidate in the test log.
+	Label string
 }
 
 func (c Candidate) key(context string) Key {
@@ -152,13 +161,24 @@ func (t *Tester) Exec(ctx context.Context, c Candidate) (Run, error) {
 		return Run{Exit: -1}, ctx.Err()
 	}
 	defer func() { t.dirs <- slot }()
+	return t.run(ctx, slot, c)
+}
+
+// run runs the command once on c in the work directory slot.
+func (t *Tester) run(ctx context.Context, slot string, c Candidate) (Run, error) {
 	cmd := t.Command
 	if c.Args != nil {
 		cmd.Argv = append([]string{cmd.Argv[0]}, c.Args...)
 	}
 	out := t.outs[slot]
-	if t.InPlace {
-		slot = ""
+	switch {
+	case t.InPlace:
+		return cmd.exec(ctx, "", out, c.Files)
+	case c.Setup != nil:
+		if err := c.Setup(slot); err != nil {
+			return Run{Exit: -1}, err
+		}
+		return execute(ctx, slot, out, substitute(cmd.Argv, slot), nil, cmd.Env, cmd.Timeout)
 	}
 	return cmd.exec(ctx, slot, out, c.Files)
 }
@@ -193,18 +213,9 @@ func (t *Tester) test(ctx context.Context, c Candidate, record bool) (Test, erro
 		return rec, ctx.Err()
 	}
 	defer func() { t.dirs <- slot }()
-	dir := slot
-	cmd := t.Command
-	if c.Args != nil {
-		cmd.Argv = append([]string{cmd.Argv[0]}, c.Args...)
-	}
-	out := t.outs[slot]
-	if t.InPlace {
-		dir = ""
-	}
 	start := time.Now()
 	for i := range max(t.Repeat, 1) {
-		run, err := cmd.exec(ctx, dir, out, c.Files)
+		run, err := t.run(ctx, slot, c)
 		rec.Run = run
 		if err != nil {
 			return rec, err
