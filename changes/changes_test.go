@@ -131,7 +131,7 @@ func TestApplyAndPatch(t *testing.T) {
 		}
 		c := subset(rng, s.Len())
 		dir := t.TempDir()
-		ws, err := NewWorkspace(dir, s)
+		ws, err := NewWorkspace(dir, s.Old)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,14 +175,14 @@ func TestWorkspace(t *testing.T) {
 	old, nw := randomTrees(rng)
 	s := Compare(old, nw, 2)
 	dir := t.TempDir()
-	ws, err := NewWorkspace(dir, s)
+	ws, err := NewWorkspace(dir, s.Old)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var prev []int
 	for range 30 {
 		c := subset(rng, s.Len())
-		n, err := ws.Apply(c)
+		n, err := ws.Apply(s, c)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -263,3 +263,20 @@ func (s *Set) file(p string, idx []int, on map[int]bool) *File {
 	lines = append(lines, ol[pos:]...)
 	return &File{Data: bytes.Join(lines, nil), Mode: of.Mode}
 }
+
+// Tree returns the old tree with the changes at the sorted indices c
+// applied.
+func (s *Set) Tree(c []int) *Tree {
+	t := &Tree{Files: make(map[string]*File, len(s.Old.Files))}
+	for p, f := range s.Old.Files {
+		t.Files[p] = f
+	}
+	for p, f := range s.Content(c) {
+		if f == nil {
+			delete(t.Files, p)
+		} else {
+			t.Files[p] = f
+		}
+	}
+	return t
+}
