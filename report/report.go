@@ -296,6 +296,13 @@ type Summary struct {
 	PassSize *int   `json:"pass_size,omitempty"`
 	FailSize *int   `json:"fail_size,omitempty"`
 	Diff     string `json:"diff,omitempty"`
+	// changes
+	Commits     int      `json:"commits,omitempty"`     // commits between the revisions (--git)
+	Commit      string   `json:"commit,omitempty"`      // the failure-inducing commit (--git)
+	Hunks       []string `json:"hunks,omitempty"`       // the failure-inducing changes, briefly
+	Resolutions int      `json:"resolutions,omitempty"` // configurations retried with changes added by the resolution loop
+	Resolved    int      `json:"resolved,omitempty"`    // of those, how many then gave a resolved outcome
+	Complement  string   `json:"complement,omitempty"`  // the outcome of the new version without the result
 }
 
 // WriteJSON writes s as indented JSON.

@@ -12,12 +12,16 @@ Usage:
 	wynot isolate  [flags] PASSING FAILING -- CMD [ARG...]
 	wynot isolate  [flags] --argv PASSING_ARGS FAILING_ARGS -- CMD
 	wynot maximize [flags] FILE -- CMD [ARG...]
+	wynot changes  [flags] OLD_DIR NEW_DIR -- CMD [ARG...]
+	wynot changes  [flags] --git GOOD BAD -- CMD [ARG...]
 	wynot help [COMMAND]
 	wynot version
 
 reduce makes a failing input as small as possible; isolate finds the
 smallest difference between a passing and a failing input; maximize finds
-the largest part of a failing input that still passes.
+the largest part of a failing input that still passes; changes finds the
+code changes that make a new version of a program fail where the old one
+passed.
 
 Run "wynot COMMAND --help" for the flags of a command.
 
@@ -187,5 +191,73 @@ candidate that keeps as much of the input as possible.
 The empty input must pass. Passes go from lines to tokens to characters
 (--split). The result goes to FILE.pass next to FILE (or into -o DIR).
 Flags and exit status are those of isolate.
+
+# Changes
+
+wynot changes finds the changes that make a program fail: between an old
+version that passes and a new one that fails, which few changed lines
+cause the failure? (Zeller, "Yesterday, my program worked. Today, it does
+not. Why?", ESEC/FSE 1999.)
+
+	wynot changes [flags] OLD_DIR NEW_DIR -- CMD [ARG...]
+	wynot changes [flags] --git GOOD BAD -- CMD [ARG...]
+	wynot changes [flags] --test SCRIPT OLD_DIR NEW_DIR
+
+The changes are the hunks of the diff between the two trees: runs of
+changed lines separated by at least --context unchanged lines (default
+2); files added, deleted or renamed, and binary files, are changes as a
+whole. Each test runs CMD inside a copy of OLD_DIR with a subset of the
+changes applied ("{}" in CMD stands for that directory). The copies are
+kept per parallel test and only files that differ from the previous test
+are rewritten, so incremental builds stay warm.
+
+CMD's exit status reads as for git bisect run: 0 passes, 125 is
+unresolved (say, it does not build: write "go build ./... || exit 125"),
+1 to 127 fail, 128 and above abort the search. With --precision or
+--fail-on, the failure is matched as in reduce instead, and a clean exit
+passes.
+
+The search is dd with interference (FSE 1999 Algorithm 1; --algorithm
+dd): it returns every change of a failure-inducing combination, also
+when the failure needs two changes together. --algorithm ddplus (FSE 1999
+Algorithm 2) copes better with many unresolved tests; ddmin finds a
+1-minimal failing subset of the changes instead. Changes are grouped
+(--group auto: by directory, then file, then Go declaration or common
+identifiers), so that related changes stay together while the subsets
+are large. When a configuration does not build, wynot reads the error
+messages for file:line positions and identifiers, adds the changes that
+touch or mention them and tests again (failure resolution; --no-resolve
+turns it off). Then the failure-inducing hunks are split into single
+changed lines and isolated again (--no-refine stops at hunks).
+
+With --git, GOOD and BAD are revisions of the repository around the
+current directory (or -C DIR). First the commits between them (first
+parent) are searched, each implying all earlier ones, which is a binary
+search like git bisect; then the hunks of the failure-inducing commit.
+The repository is only read (git archive): its worktree, index and refs
+stay as they are. A worktree with uncommitted changes is refused unless
+--allow-dirty.
+
+The result is a patch that applies to the old version (git apply, or
+patch -p1), printed and, with -o FILE, written to FILE. It is verified:
+the old version with the patch applied is run again and must fail; the new
+version without it is run and its outcome reported.
+
+Flags are those of reduce (without --split, --argv), and:
+
+	--git               OLD and NEW are git revisions
+	-C DIR              the repository (default: the current directory)
+	--allow-dirty       run although the worktree has uncommitted changes
+	--context N         unchanged lines that separate hunks (default 2)
+	--group G           none, dirs, files, decls, idents or auto (default)
+	--algorithm A       dd (default), ddplus or ddmin
+	--no-resolve        no failure-resolution loop
+	--no-refine         report hunks; do not split them into single lines
+	--convention C      bisect (default for changes) or creduce
+	-o FILE             write the failure-inducing patch to FILE
+
+Exit status: 0 when the changes were found, 1 on a usage or input error,
+2 when the new version does not fail or the old one does not pass, 130
+when interrupted.
 */
 package main

@@ -16,10 +16,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wynot/wynot/changes"
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/inputs"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
+	"github.com/wynot/wynot/versions"
 )
 
 //go:embed doc.go
@@ -39,6 +41,7 @@ var commands = map[string]command{
 	"reduce":   {"Reduce", runReduce},
 	"isolate":  {"Isolate", runIsolate},
 	"maximize": {"Maximize", runMaximize},
+	"changes":  {"Changes", runChanges},
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -405,6 +408,62 @@ func isolation(ctx context.Context, name string, args []string, stdout, stderr i
 		Split: *split, Jobs: f.jobs, Output: f.output, Variant: v, Bisect: *bisect}
 	if name == "isolate" {
 		r.Passing = files[0]
+	}
+	sum, err := r.Run(ctx)
+	return finish(sum, err, f.json, stdout, stderr)
+}
+
+func runChanges(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	own, argv := splitCommand(args)
+	fs := flagSet("changes", stderr)
+	var f testFlags
+	f.register(fs)
+	git := fs.Bool("git", false, "OLD and NEW are git revisions")
+	repo := fs.String("C", "", "the git repository")
+	dirty := fs.Bool("allow-dirty", false, "run although the worktree has uncommitted changes")
+	context := fs.Int("context", 2, "unchanged lines that separate hunks")
+	group := fs.String("group", "auto", "none, dirs, files, decls, idents or auto")
+	algorithm := fs.String("algorithm", "dd", "dd, ddplus or ddmin")
+	noResolve := fs.Bool("no-resolve", false, "no failure-resolution loop")
+	noRefine := fs.Bool("no-refine", false, "do not split hunks into single lines")
+	pos, err := parseInterleaved(fs, own)
+	if err != nil {
+		if code := usageError("changes", err, stderr); code >= 0 {
+			return code
+		}
+		fmt.Fprint(stdout, section("Changes"))
+		return 0
+	}
+	if len(pos) != 2 {
+		what := "OLD_DIR NEW_DIR"
+		if *git {
+			what = "GOOD BAD"
+		}
+		return usageError("changes", fmt.Errorf("want %s, got %d arguments", what, len(pos)), stderr)
+	}
+	if !isSet(fs, "convention") {
+		f.convention = "bisect"
+	}
+	t, out, closeFiles, err := f.setup(argv, stderr)
+	defer closeFiles()
+	if err != nil {
+		return usageError("changes", err, stderr)
+	}
+	t.ExitStatus = t.FailOn == nil && !isSet(fs, "precision")
+	if *context < 0 {
+		return usageError("changes", fmt.Errorf("--context must be at least 0"), stderr)
+	}
+	r := &versions.Changes{Old: pos[0], New: pos[1], Git: *git, Repo: *repo, AllowDirty: *dirty, Test: t, Out: out,
+		Jobs: f.jobs, Context: *context, NoResolve: *noResolve, NoRefine: *noRefine, Output: f.output}
+	var ok bool
+	if r.Group, ok = changes.ParseGrouping(*group); !ok {
+		return usageError("changes", fmt.Errorf("unknown --group %q (want none, dirs, files, decls, idents or auto)", *group), stderr)
+	}
+	if r.Algorithm, ok = versions.Algorithms[*algorithm]; !ok {
+		return usageError("changes", fmt.Errorf("unknown --algorithm %q (want dd, ddplus or ddmin)", *algorithm), stderr)
+	}
+	if *repo != "" && !*git {
+		return usageError("changes", fmt.Errorf("-C is for --git"), stderr)
 	}
 	sum, err := r.Run(ctx)
 	return finish(sum, err, f.json, stdout, stderr)

@@ -60,6 +60,10 @@ type Test struct {
 	// status is read by Convention.
 	Script     string
 	Convention runner.Convention
+	// ExitStatus reads the exit status of the command after "--" by
+	// Convention too, as if it were a test script (wynot changes, where
+	// the git bisect convention is the default).
+	ExitStatus bool
 	// FailOn states the failure as a regular expression over the output.
 	FailOn *regexp.Regexp
 	// Precision is how closely a candidate's failure must match the
@@ -350,7 +354,7 @@ func (s *Session) CheckOriginal(ctx context.Context, orig runner.Candidate, what
 	switch {
 	case s.FailOn != nil:
 		oracle = &runner.RegexOracle{Re: s.FailOn}
-	case s.Script != "":
+	case s.Script != "" || s.ExitStatus:
 		oracle = &runner.ScriptOracle{Convention: s.Convention}
 	default:
 		sig := runner.Extract(runs[0])
@@ -373,6 +377,8 @@ func (s *Session) CheckOriginal(ctx context.Context, orig runner.Candidate, what
 				return NotReproduced("the %s does not fail: its output does not match %q; it ended with %s", what, s.FailOn, DescribeRun(r))
 			case s.Script != "":
 				return NotReproduced("the %s is not reproduced by %s (%s convention): %s", what, s.Script, s.Convention, DescribeRun(r))
+			case s.ExitStatus:
+				return NotReproduced("the %s does not fail by the %s convention: %s", what, s.Convention, DescribeRun(r))
 			}
 		}
 		first, _, _ := oracle.Classify(runs[0])
@@ -397,6 +403,9 @@ func (s *Session) Signature() string {
 	case *runner.RegexOracle:
 		return "output matches " + o.Re.String()
 	case *runner.ScriptOracle:
+		if s.Script == "" {
+			return "the command's exit status, by the " + o.Convention.String() + " convention"
+		}
 		return "test script " + s.Script + " (" + o.Convention.String() + " convention)"
 	}
 	return ""
@@ -406,6 +415,16 @@ func (s *Session) Signature() string {
 // configuration as the candidate that build makes of it. name names the
 // search in the log and events; onStep sees every step.
 func (s *Session) Search(ctx context.Context, name string, n int, alg dd.Algorithm, opts dd.Options, build func(dd.Config) runner.Candidate, onStep func(dd.Step)) (dd.Result, error) {
+	return s.SearchTests(ctx, name, n, alg, opts, func(ctx context.Context, c dd.Config) (runner.Test, error) {
+		return s.Tester.Test(ctx, build(c))
+	}, onStep)
+}
+
+// SearchTests is Search with the test of a configuration in the caller's
+// hands: test may run several candidates for one configuration (as the
+// failure-resolution loop of wynot changes does) and returns the test
+// whose outcome counts.
+func (s *Session) SearchTests(ctx context.Context, name string, n int, alg dd.Algorithm, opts dd.Options, test func(context.Context, dd.Config) (runner.Test, error), onStep func(dd.Step)) (dd.Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.Mu.Lock()
@@ -451,8 +470,7 @@ func (s *Session) Search(ctx context.Context, name string, n int, alg dd.Algorit
 		}
 	})
 	tester := dd.TesterFunc(func(ctx context.Context, c dd.Config) dd.Outcome {
-		cand := build(c)
-		rec, err := s.Tester.Test(ctx, cand)
+		rec, err := test(ctx, c)
 		if err != nil {
 			if ctx.Err() == nil {
 				s.SetFatal(err)
@@ -487,6 +505,9 @@ func (s *Session) Search(ctx context.Context, name string, n int, alg dd.Algorit
 // renderCandidate shows a candidate in a log line: each file's name and
 // the start of its content, or the command line.
 func renderCandidate(c runner.Candidate) string {
+	if c.Label != "" {
+		return c.Label
+	}
 	var parts []string
 	if c.Args != nil {
 		parts = append(parts, ShellQuote(c.Args))
