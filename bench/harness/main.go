@@ -8,6 +8,7 @@
 //	go run ./bench/harness                      # everything
 //	go run ./bench/harness -tools wynot,cvise -cases gcc -jobs 2
 //	go run ./bench/harness -overhead            # only the overhead table
+//	go run ./bench/harness -only changes        # only wynot changes, spliced into RESULTS.md
 //
 // Peers are looked up on $PATH (Debian: apt-get install creduce cvise delta)
 // and skipped with a note when missing.
@@ -154,6 +155,7 @@ func main() {
 	limit := flag.Duration("timeout", 10*time.Minute, "time limit per reduction")
 	out := flag.String("out", "bench/RESULTS.md", "markdown file to write")
 	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
+	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, overhead) and replace them in the existing file")
 	flag.Parse()
 
 	root, err := os.Getwd()
@@ -168,18 +170,46 @@ func main() {
 	check(os.Mkdir(bin, 0o755))
 	build(root, bin)
 
-	var md strings.Builder
-	fmt.Fprintf(&md, "# Benchmarks\n\nMeasured by `go run ./bench/harness` on %s (%d CPUs, %s), %s.\n\n",
-		hostname(), runtime.NumCPU(), runtime.Version(), time.Now().UTC().Format("2006-01-02"))
-	if !*overheadOnly {
-		md.WriteString(reductions(root, work, bin, *toolsFlag, *casesFlag, *jobsFlag, *limit))
-		md.WriteString(isolations(root, work, bin, *casesFlag))
-	}
-	md.WriteString(overhead(work, bin))
 	path := *out
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(root, path)
 	}
+	stamp := fmt.Sprintf("on %s (%d CPUs, %s), %s", hostname(), runtime.NumCPU(), runtime.Version(), time.Now().UTC().Format("2006-01-02"))
+	if *overheadOnly {
+		*only = "overhead"
+	}
+	if *only != "" {
+		want := strings.Split(*only, ",")
+		var part strings.Builder
+		for _, sec := range want {
+			switch sec {
+			case "reductions":
+				part.WriteString(reductions(root, work, bin, *toolsFlag, *casesFlag, *jobsFlag, *limit))
+			case "isolation":
+				part.WriteString(isolations(root, work, bin, *casesFlag))
+			case "changes":
+				part.WriteString(changesSection(root, work, bin))
+			case "overhead":
+				part.WriteString(overhead(work, bin))
+			default:
+				fatalf("unknown section %q", sec)
+			}
+		}
+		old, err := os.ReadFile(path)
+		if err != nil {
+			old = []byte("# Benchmarks\n\n")
+		}
+		md := splice(string(old), strings.Replace(part.String(), "\n\n", fmt.Sprintf("\n\n(Measured by `go run ./bench/harness -only %s` %s.)\n\n", *only, stamp), 1))
+		check(os.WriteFile(path, []byte(md), 0o644))
+		fmt.Println("updated", *out)
+		return
+	}
+	var md strings.Builder
+	fmt.Fprintf(&md, "# Benchmarks\n\nMeasured by `go run ./bench/harness` %s.\n\n", stamp)
+	md.WriteString(reductions(root, work, bin, *toolsFlag, *casesFlag, *jobsFlag, *limit))
+	md.WriteString(isolations(root, work, bin, *casesFlag))
+	md.WriteString(changesSection(root, work, bin))
+	md.WriteString(overhead(work, bin))
 	check(os.WriteFile(path, []byte(md.String()), 0o644))
 	fmt.Println("wrote", *out)
 }

@@ -7,108 +7,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wynot/wynot/internal/fixtures"
 )
 
 // End-to-end tests of wynot changes on generated Go modules, built with
 // the real go command.
 
-// goModule writes a Go module into dir: files maps relative paths to
-// contents; go.mod is added.
-func goModule(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	files["go.mod"] = "module example.com/app\n\ngo 1.22\n"
-	for p, data := range files {
-		write(t, filepath.Join(dir, p), []byte(data))
-	}
-}
-
-// appVersions generates the two versions of the first case: ≥ 300 hunks
-// across 12 files in 4 directories, none of which changes behavior
-// except one, the version string that main parses (the GDB case: a
-// changed string constant).
-func appVersions(t *testing.T, old, nw string) {
-	t.Helper()
-	gen := func(newer bool) map[string]string {
-		files := map[string]string{}
-		dirs := []string{"internal/calc", "internal/text", "pkg/util"}
-		var calls []string
-		for d, dir := range dirs {
-			for f := range 4 {
-				pkg := filepath.Base(dir)
-				var b strings.Builder
-				fmt.Fprintf(&b, "package %s\n", pkg)
-				for k := range 26 {
-					name := fmt.Sprintf("F%d%d", f, k)
-					expr := fmt.Sprintf("x + %d", k)
-					if newer {
-						// The same value, written differently.
-						expr = fmt.Sprintf("%d + x", k)
-					}
-					fmt.Fprintf(&b, "\n// %s computes a value.\nfunc %s(x int) int {\n\ty := %s\n\treturn y\n}\n", name, name, expr)
-					if k == 0 {
-						calls = append(calls, fmt.Sprintf("%s.%s(%d)", pkg, name, d))
-					}
-				}
-				files[fmt.Sprintf("%s/f%d.go", dir, f)] = b.String()
-			}
-		}
-		version := "1.4.2"
-		if newer {
-			version = "1.4.2-rc1"
-		}
-		// An unrelated edit two lines above the culprit: one hunk with a
-		// context of 2, which refinement splits.
-		comment := "the release"
-		if newer {
-			comment = "the current release"
-		}
-		files["internal/version/version.go"] = "package version\n\n// Version is " + comment + ".\n// main parses it.\nconst Version = \"" + version + "\"\n"
-		files["cmd/app/main.go"] = `package main
-
-import (
-	"fmt"
-	"os"
-	"strconv"
-	"strings"
-
-	"example.com/app/internal/calc"
-	"example.com/app/internal/text"
-	"example.com/app/internal/version"
-	"example.com/app/pkg/util"
-)
-
-func main() {
-	sum := ` + strings.Join(calls, " + ") + `
-	for _, part := range strings.Split(version.Version, ".") {
-		n, err := strconv.Atoi(part)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "bad version:", err)
-			os.Exit(1)
-		}
-		sum += n
-	}
-	fmt.Println(sum)
-}
-`
-		return files
-	}
-	goModule(t, old, gen(false))
-	goModule(t, nw, gen(true))
-}
-
-// goTest is the test of a Go module: it builds (unresolved when it
-// cannot) and runs the app.
+// goTest writes the fixtures' test script.
 func goTest(t *testing.T) string {
 	t.Helper()
-	script := filepath.Join(t.TempDir(), "test.sh")
-	write(t, script, []byte("#!/bin/sh\ngo build -o app.bin ./cmd/app 2>build.log || { cat build.log >&2; exit 125; }\nexec ./app.bin\n"))
-	if err := os.Chmod(script, 0o755); err != nil {
+	script, err := fixtures.TestScript(t.TempDir())
+	if err != nil {
 		t.Fatal(err)
 	}
 	return script
 }
 
-func goEnv() []string { return []string{"GOTOOLCHAIN=local", "GOFLAGS="} }
+func goEnv() []string { return fixtures.Env }
 
 func TestChangesGoModule(t *testing.T) {
 	if testing.Short() {
@@ -116,7 +32,9 @@ func TestChangesGoModule(t *testing.T) {
 	}
 	dir := t.TempDir()
 	old, nw := filepath.Join(dir, "old"), filepath.Join(dir, "new")
-	appVersions(t, old, nw)
+	if err := fixtures.App(old, nw); err != nil {
+		t.Fatal(err)
+	}
 	script := goTest(t)
 	runs := map[string]int{}
 	for _, group := range []string{"auto", "none"} {
@@ -128,7 +46,7 @@ func TestChangesGoModule(t *testing.T) {
 		if s.ElementsBefore < 300 {
 			t.Fatalf("only %d hunks", s.ElementsBefore)
 		}
-		if len(s.Hunks) != 1 || s.Hunks[0] != "internal/version/version.go:5-5" || s.Granularity != "lines" {
+		if len(s.Hunks) != 1 || s.Hunks[0] != fixtures.AppHunk || s.Granularity != "lines" {
 			t.Fatalf("--group %s: result %v, want the version line\n%s", group, s.Hunks, r.stderr)
 		}
 		if !s.Confirmed || s.Complement != "PASS" {
@@ -205,66 +123,15 @@ func TestChangesInterference(t *testing.T) {
 	}
 }
 
-// renameVersions: a function renamed together with its call sites in
-// several files, so that most subsets do not build, and one
-// failure-inducing change elsewhere.
-func renameVersions(t *testing.T, old, nw string) {
-	gen := func(newer bool) map[string]string {
-		name := "computeTotal"
-		if newer {
-			name = "sumAll"
-		}
-		files := map[string]string{}
-		var calls []string
-		for f := range 8 {
-			var b strings.Builder
-			fmt.Fprintf(&b, "package shop\n\n// Price%d is a price.\nfunc Price%d() int {\n\treturn %s(%d, 1)\n}\n", f, f, name, f)
-			for k := range 5 {
-				v := k
-				if newer {
-					v = k * 1
-				}
-				fmt.Fprintf(&b, "\n\n\n// Extra%d%d is more.\nfunc Extra%d%d() int {\n\treturn %s\n}\n", f, k, f, k, fmt.Sprint(v))
-			}
-			files[fmt.Sprintf("shop/p%d.go", f)] = b.String()
-			calls = append(calls, fmt.Sprintf("shop.Price%d()", f))
-		}
-		limit := 100
-		if newer {
-			limit = 10
-		}
-		files["shop/total.go"] = fmt.Sprintf("package shop\n\n// %s adds.\nfunc %s(a, b int) int {\n\treturn a + b\n}\n\n\n\n// Limit is the largest total.\nconst Limit = %d\n", name, name, limit)
-		files["cmd/app/main.go"] = `package main
-
-import (
-	"fmt"
-	"os"
-
-	"example.com/app/shop"
-)
-
-func main() {
-	total := ` + strings.Join(calls, " + ") + `
-	if total > shop.Limit {
-		fmt.Fprintln(os.Stderr, "over the limit:", total)
-		os.Exit(1)
-	}
-	fmt.Println(total)
-}
-`
-		return files
-	}
-	goModule(t, old, gen(false))
-	goModule(t, nw, gen(true))
-}
-
 func TestChangesInconsistent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds Go modules")
 	}
 	dir := t.TempDir()
 	old, nw := filepath.Join(dir, "old"), filepath.Join(dir, "new")
-	renameVersions(t, old, nw)
+	if err := fixtures.Rename(old, nw); err != nil {
+		t.Fatal(err)
+	}
 	script := goTest(t)
 	unresolved := map[string]int{}
 	for _, resolve := range []bool{true, false} {
@@ -277,7 +144,7 @@ func TestChangesInconsistent(t *testing.T) {
 			t.Fatalf("resolve=%v: exit %d\n%s", resolve, r.code, r.stderr)
 		}
 		s := r.summary(t)
-		if len(s.Hunks) != 1 || s.Hunks[0] != "shop/total.go:11-11" {
+		if len(s.Hunks) != 1 || s.Hunks[0] != fixtures.RenameHunk {
 			t.Fatalf("resolve=%v: result %v, want the limit\n%s", resolve, s.Hunks, r.stderr)
 		}
 		key := "without resolution"
@@ -295,90 +162,15 @@ func TestChangesInconsistent(t *testing.T) {
 	}
 }
 
-// gitRepo builds a repository with 64 commits on top of a base commit;
-// commit 41 (200 changed lines) carries the failure-inducing line.
-func gitRepo(t *testing.T, dir string) (good, bad string) {
-	t.Helper()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t",
-			"GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q", "-b", "main")
-	table := func(n int, culprit bool) string {
-		var b strings.Builder
-		b.WriteString("package data\n\n// Table holds values.\nvar Table = []int{\n")
-		for k := range 200 {
-			v := k
-			if k < n*3 {
-				v = k + 1000 // rewritten by earlier commits
-			}
-			fmt.Fprintf(&b, "\t%d,\n", v)
-		}
-		b.WriteString("}\n")
-		limit := 5000
-		if culprit {
-			limit = 50
-		}
-		fmt.Fprintf(&b, "\n// Limit is checked by main.\nconst Limit = %d\n", limit)
-		return b.String()
-	}
-	files := map[string]string{
-		"data/table.go": table(0, false),
-		"cmd/app/main.go": `package main
-
-import (
-	"fmt"
-	"os"
-
-	"example.com/app/data"
-)
-
-func main() {
-	if len(data.Table) > data.Limit {
-		fmt.Fprintln(os.Stderr, "table too long")
-		os.Exit(1)
-	}
-}
-`,
-	}
-	goModule(t, dir, files)
-	git("add", "-A")
-	git("commit", "-q", "-m", "base")
-	good = git("rev-parse", "HEAD")
-	for i := 1; i <= 64; i++ {
-		if i == 41 {
-			// A commit of 200 changed lines: the table rewritten, and the limit.
-			var b strings.Builder
-			b.WriteString("package data\n\n// Table holds values.\nvar Table = []int{\n")
-			for k := range 200 {
-				fmt.Fprintf(&b, "\t%d, // rewritten\n", k+2000)
-			}
-			b.WriteString("}\n\n// Limit is checked by main.\nconst Limit = 50\n")
-			write(t, filepath.Join(dir, "data/table.go"), []byte(b.String()))
-		} else {
-			write(t, filepath.Join(dir, fmt.Sprintf("notes/n%02d.txt", i)), []byte(fmt.Sprintf("note %d\n", i)))
-		}
-		git("add", "-A")
-		git("commit", "-q", "-m", fmt.Sprintf("change %d", i))
-	}
-	bad = git("rev-parse", "HEAD")
-	return good, bad
-}
-
 func TestChangesGit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds Go modules")
 	}
 	dir := t.TempDir()
-	good, bad := gitRepo(t, dir)
+	good, bad, err := fixtures.History(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Something uncommitted but ignored by git status --untracked-files=no.
 	write(t, filepath.Join(dir, "scratch.txt"), []byte("mine\n"))
 	state := func() string {
@@ -395,7 +187,7 @@ func TestChangesGit(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	s := r.summary(t)
-	if !strings.Contains(s.Commit, "change 41") {
+	if !strings.Contains(s.Commit, fixtures.CulpritCommit) {
 		t.Errorf("commit %q, want change 41", s.Commit)
 	}
 	if len(s.Hunks) != 1 || !strings.HasPrefix(s.Hunks[0], "data/table.go:") || !strings.Contains(s.Diff, "+const Limit = 50") {
