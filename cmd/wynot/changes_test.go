@@ -121,6 +121,15 @@ func TestChangesInterference(t *testing.T) {
 	if s.Complement != "PASS" || !s.Confirmed {
 		t.Errorf("complement %q, confirmed %v", s.Complement, s.Confirmed)
 	}
+	// The failure stated by --fail-on, the tree named by {}.
+	r = wynotRun(t, dir, nil, "changes", "--json", "--fail-on", "BOOM", "old", "new", "--",
+		"sh", "-c", "grep -q A=2 {}/d0/a.conf && grep -q B=2 {}/d2/b.conf && echo BOOM; exit 0")
+	if r.code != 0 {
+		t.Fatalf("--fail-on: exit %d\n%s", r.code, r.stderr)
+	}
+	if got := r.summary(t).Hunks; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("--fail-on: result %v, want %v", got, want)
+	}
 }
 
 func TestChangesInconsistent(t *testing.T) {

@@ -1,3 +1,3 @@
 module example.com/app
 
-go 1.22
+go 1.23

@@ -155,3 +155,15 @@ func F025(x int) int {
 	y := 25 + x
 	return y
 }
+
+// F026 computes a value.
+func F026(x int) int {
+	y := 26 + x
+	return y
+}
+
+// F027 computes a value.
+func F027(x int) int {
+	y := 27 + x
+	return y
+}

@@ -155,3 +155,15 @@ func F125(x int) int {
 	y := 25 + x
 	return y
 }
+
+// F126 computes a value.
+func F126(x int) int {
+	y := 26 + x
+	return y
+}
+
+// F127 computes a value.
+func F127(x int) int {
+	y := 27 + x
+	return y
+}

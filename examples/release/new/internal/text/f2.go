@@ -155,3 +155,15 @@ func F225(x int) int {
 	y := 25 + x
 	return y
 }
+
+// F226 computes a value.
+func F226(x int) int {
+	y := 26 + x
+	return y
+}
+
+// F227 computes a value.
+func F227(x int) int {
+	y := 27 + x
+	return y
+}

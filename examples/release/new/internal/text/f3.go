@@ -155,3 +155,15 @@ func F325(x int) int {
 	y := 25 + x
 	return y
 }
+
+// F326 computes a value.
+func F326(x int) int {
+	y := 26 + x
+	return y
+}
+
+// F327 computes a value.
+func F327(x int) int {
+	y := 27 + x
+	return y
+}

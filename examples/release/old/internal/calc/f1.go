@@ -155,3 +155,15 @@ func F125(x int) int {
 	y := x + 25
 	return y
 }
+
+// F126 computes a value.
+func F126(x int) int {
+	y := x + 26
+	return y
+}
+
+// F127 computes a value.
+func F127(x int) int {
+	y := x + 27
+	return y
+}

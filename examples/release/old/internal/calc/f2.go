@@ -155,3 +155,15 @@ func F225(x int) int {
 	y := x + 25
 	return y
 }
+
+// F226 computes a value.
+func F226(x int) int {
+	y := x + 26
+	return y
+}
+
+// F227 computes a value.
+func F227(x int) int {
+	y := x + 27
+	return y
+}

@@ -155,3 +155,15 @@ func F025(x int) int {
 	y := x + 25
 	return y
 }
+
+// F026 computes a value.
+func F026(x int) int {
+	y := x + 26
+	return y
+}
+
+// F027 computes a value.
+func F027(x int) int {
+	y := x + 27
+	return y
+}

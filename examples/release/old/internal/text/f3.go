@@ -155,3 +155,15 @@ func F325(x int) int {
 	y := x + 25
 	return y
 }
+
+// F326 computes a value.
+func F326(x int) int {
+	y := x + 26
+	return y
+}
+
+// F327 computes a value.
+func F327(x int) int {
+	y := x + 27
+	return y
+}

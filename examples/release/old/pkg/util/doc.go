@@ -1,0 +1,2 @@
+// Package util holds helpers.
+package util
