@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -69,7 +70,8 @@ func WorkDirParent(candidateSize int) string {
 // directory (mode 0700) in parent ("" for the system's temporary
 // directory). Close removes them.
 func NewTester(cmd Command, oracle Oracle, slots int, parent string) (*Tester, error) {
-	root, err := os.MkdirTemp(parent, "wynot-")
+	removeStale(parent)
+	root, err := os.MkdirTemp(parent, fmt.Sprintf("wynot-%d-", os.Getpid()))
 	if err != nil {
 		return nil, err
 	}
@@ -247,4 +249,31 @@ func (t *Tester) test(ctx context.Context, c Candidate, record bool) (Test, erro
 		t.OnTest(rec)
 	}
 	return rec, nil
+}
+
+// removeStale removes the work directories that wynot processes killed
+// without a chance to clean up (SIGKILL, a crash) left in parent: those
+// named after a process that no longer exists.
+func removeStale(parent string) {
+	if parent == "" {
+		parent = os.TempDir()
+	}
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), "wynot-")
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
+			os.RemoveAll(filepath.Join(parent, e.Name()))
+		}
+	}
 }

@@ -458,12 +458,12 @@ func checkNoSurvivors(t *testing.T, dir string) {
 func TestInterrupt(t *testing.T) {
 	orig := []byte(strings.Repeat("abcdefgh", 40) + "(" + strings.Repeat("ijklmnop", 40) + ")" + strings.Repeat("qrstuvwx", 40))
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
-		dir, piddir := t.TempDir(), t.TempDir()
+		dir, piddir, tmp := t.TempDir(), t.TempDir(), t.TempDir()
 		in := filepath.Join(dir, "in")
 		write(t, in, orig)
 		cmd := exec.Command(wynotBin, "reduce", "-j", "2", "--split", "runes", "in", "--", prog("slow"), "{}")
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "PIDDIR="+piddir, "SLEEP=50ms")
+		cmd.Env = append(os.Environ(), "PIDDIR="+piddir, "SLEEP=50ms", "WYNOT_TMPDIR="+tmp)
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
 		if err := cmd.Start(); err != nil {
@@ -495,6 +495,18 @@ func TestInterrupt(t *testing.T) {
 			t.Errorf("SIGINT: stderr does not say interrupted:\n%s", errb.String())
 		}
 		checkNoSurvivors(t, piddir)
+		// Work directories: removed on SIGINT; after SIGKILL, by the next
+		// run of wynot.
+		if sig == syscall.SIGKILL {
+			r := wynotRun(t, dir, []string{"WYNOT_TMPDIR=" + tmp}, "reduce", "-q", "-o", "out", "in", "--", prog("mystery"), "{}")
+			if r.code != 0 {
+				t.Errorf("the run after SIGKILL: exit %d\n%s", r.code, r.stderr)
+			}
+			os.Remove(filepath.Join(dir, "out"))
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("%v: work directories left: %v", sig, left)
+		}
 		// Nothing is left behind in the directory but in and in.orig.
 		entries, _ := os.ReadDir(dir)
 		if len(entries) != 2 {

@@ -71,8 +71,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
-		// After the first interrupt, a second one ends wynot at once.
+		// After the first interrupt, a second one ends wynot at once; but
+		// not within a second of the first, since a signal sent to a
+		// process group (as timeout(1) does) often arrives twice.
 		<-ctx.Done()
+		time.Sleep(time.Second)
 		stop()
 	}()
 	return c.run(ctx, args[1:], stdout, stderr)
