@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/wynot/wynot/changes"
@@ -174,16 +175,24 @@ func (w *workspaces) sync(dir string, content map[string]*changes.File) error {
 	if !ok {
 		var err error
 		if ws, err = changes.NewWorkspace(dir, w.base); err != nil {
-			return fmt.Errorf("copying the old version into a work directory: %w", err)
+			return fmt.Errorf("copying the old version into a work directory: %w%s", err, roomHint(err, dir))
 		}
 		w.mu.Lock()
 		w.ws[dir] = ws
 		w.mu.Unlock()
 	}
 	if _, err := ws.Sync(content); err != nil {
-		return fmt.Errorf("writing a configuration: %w", err)
+		return fmt.Errorf("writing a configuration: %w%s", err, roomHint(err, dir))
 	}
 	return nil
+}
+
+// roomHint tells where to find room when a file system is full.
+func roomHint(err error, dir string) string {
+	if !errors.Is(err, syscall.ENOSPC) {
+		return ""
+	}
+	return fmt.Sprintf("; the work directories are under %s: set WYNOT_TMPDIR to a directory on a file system with more room", filepath.Dir(filepath.Dir(dir)))
 }
 
 // search is one run of wynot changes.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -264,6 +265,26 @@ func TestChangesBadInput(t *testing.T) {
 		r := wynotRun(t, c.dir, nil, c.args...)
 		if r.code != c.code || !strings.Contains(r.stderr, c.msg) {
 			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", c.name, r.code, r.stderr, c.code, c.msg)
+		}
+	}
+	// A full file system while copying: the message, and nothing left.
+	tiny := filepath.Join(dir, "tiny")
+	if err := os.Mkdir(tiny, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big")
+	write(t, filepath.Join(big, "old", "blob"), bytes.Repeat([]byte("x\n"), 64<<10))
+	write(t, filepath.Join(big, "new", "blob"), bytes.Repeat([]byte("y\n"), 64<<10))
+	if exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", tiny).Run() != nil {
+		t.Log("cannot mount a small tmpfs (not root?): the disk-full case is not tested")
+	} else {
+		defer exec.Command("umount", tiny).Run()
+		r := wynotRun(t, big, []string{"WYNOT_TMPDIR=" + tiny}, append([]string{"changes", "old", "new"}, failsOnB...)...)
+		if r.code != 1 || !strings.Contains(r.stderr, "no space left on device") || !strings.Contains(r.stderr, "WYNOT_TMPDIR") {
+			t.Errorf("disk full: exit %d, stderr %q", r.code, r.stderr)
+		}
+		if left, _ := os.ReadDir(tiny); len(left) != 0 {
+			t.Errorf("disk full: left %v", left)
 		}
 	}
 	// Old fails: the message shows the command's output.
