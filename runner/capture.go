@@ -3,6 +3,7 @@ package runner
 import (
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -81,12 +82,17 @@ func (c *capture) close() {
 	os.Remove(name)
 }
 
-// watch trims the captures every 100ms until stop is called.
+// watch trims the captures every 100ms until stop is called. stop waits
+// for a trim in progress, so that none truncates the output after the
+// test has ended and before it is read.
 func watch(cs ...*capture) (stop func()) {
 	var t *time.Timer
-	var stopped atomic.Bool
+	var mu sync.Mutex
+	stopped := false
 	tick := func() {
-		if stopped.Load() {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped {
 			return
 		}
 		for _, c := range cs {
@@ -94,9 +100,13 @@ func watch(cs ...*capture) (stop func()) {
 		}
 		t.Reset(100 * time.Millisecond)
 	}
+	mu.Lock()
 	t = time.AfterFunc(100*time.Millisecond, tick)
+	mu.Unlock()
 	return func() {
-		stopped.Store(true)
+		mu.Lock()
+		stopped = true
 		t.Stop()
+		mu.Unlock()
 	}
 }
