@@ -1,8 +1,6 @@
 package changes
 
 import (
-	"archive/tar"
-	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -91,34 +89,4 @@ func all(n int) []int {
 		c[i] = i
 	}
 	return c
-}
-
-func TestReadTarAndOverlay(t *testing.T) {
-	var buf bytes.Buffer
-	w := tar.NewWriter(&buf)
-	w.WriteHeader(&tar.Header{Typeflag: tar.TypeXGlobalHeader, Name: "pax_global_header", PAXRecords: map[string]string{"comment": "abc"}})
-	w.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: "d/", Mode: 0o755})
-	w.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: "d/f.txt", Mode: 0o755, Size: 3})
-	w.Write([]byte("hi\n"))
-	w.WriteHeader(&tar.Header{Typeflag: tar.TypeSymlink, Name: "l", Linkname: "d/f.txt"})
-	w.Close()
-	tr, err := ReadTar(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(tr.Paths(), " "); got != "d/f.txt l" {
-		t.Fatalf("paths %q", got)
-	}
-	if f := tr.Files["d/f.txt"]; string(f.Data) != "hi\n" || f.Mode.Perm() != 0o755 {
-		t.Errorf("file %+v", f)
-	}
-	base := tree(map[string]string{"d/f.txt": "hi\n", "gone": "x"})
-	base.Files["d/f.txt"].Mode = 0o755
-	ov := Overlay(base, tr)
-	if len(ov) != 2 || ov["gone"] != nil || ov["l"] == nil {
-		t.Errorf("overlay %v", ov)
-	}
-	if _, ok := ov["gone"]; !ok {
-		t.Errorf("overlay misses the deleted path")
-	}
 }

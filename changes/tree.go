@@ -9,17 +9,14 @@
 package changes
 
 import (
-	"archive/tar"
 	"bytes"
 	"crypto/sha256"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 )
 
 // File is one file of a tree.
@@ -130,53 +127,4 @@ func hashOf(f *File) [32]byte {
 	var k [32]byte
 	h.Sum(k[:0])
 	return k
-}
-
-// ReadTar reads a tree from a tar archive, as `git archive` writes one:
-// regular files and symbolic links; directories and archive metadata are
-// left out.
-func ReadTar(r io.Reader) (*Tree, error) {
-	t := &Tree{Files: map[string]*File{}}
-	tr := tar.NewReader(r)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return t, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the archive: %w", err)
-		}
-		name := strings.TrimPrefix(path.Clean(h.Name), "./")
-		if Skip(name) {
-			continue
-		}
-		switch h.Typeflag {
-		case tar.TypeReg:
-			data, err := io.ReadAll(tr)
-			if err != nil {
-				return nil, fmt.Errorf("reading %s from the archive: %w", name, err)
-			}
-			t.Files[name] = &File{Data: data, Mode: fs.FileMode(h.Mode).Perm()}
-		case tar.TypeSymlink:
-			t.Files[name] = &File{Mode: fs.ModeSymlink | 0o777, Link: h.Linkname}
-		}
-	}
-}
-
-// Overlay returns the files of t that differ from base: by path, the
-// file, or nil for a path of base that t does not have. A workspace of
-// base synced to it holds t.
-func Overlay(base, t *Tree) map[string]*File {
-	out := map[string]*File{}
-	for p, f := range t.Files {
-		if !f.equal(base.Files[p]) {
-			out[p] = f
-		}
-	}
-	for p := range base.Files {
-		if _, ok := t.Files[p]; !ok {
-			out[p] = nil
-		}
-	}
-	return out
 }

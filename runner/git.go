@@ -13,11 +13,17 @@ import (
 // it never runs a git command that changes the repository, its worktree
 // or its refs. The error carries git's own message.
 func Git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	return GitInput(ctx, dir, nil, args...)
+}
+
+// GitInput is Git with data on git's standard input (for git cat-file
+// --batch).
+func GitInput(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
+	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// No pager, no prompts, and the user's locale does not change messages.
 	cmd.Env = append(cmd.Environ(), "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(stderr.String())

@@ -22,32 +22,81 @@ type commit struct {
 
 func (c commit) String() string { return c.hash[:min(12, len(c.hash))] + " " + c.subject }
 
-// history reads a repository's revisions as trees, through git archive:
-// the user's worktree, index and refs are never touched.
+// history reads a repository's revisions through git ls-tree, diff and
+// cat-file: whole trees only for the good revision, and for every other
+// revision only the files that differ, so that a revision costs in the
+// files it changes, not in the size of the repository. The user's
+// worktree, index and refs are never touched.
 type history struct {
-	dir string
-	mu  sync.Mutex
-	by  map[string]*changes.Tree
+	dir   string
+	mu    sync.Mutex
+	diffs map[[2]string]map[string]*changes.File
 }
 
-func (h *history) tree(ctx context.Context, rev string) (*changes.Tree, error) {
-	h.mu.Lock()
-	t, ok := h.by[rev]
-	h.mu.Unlock()
-	if ok {
-		return t, nil
+// files fetches the blobs of entries with one git cat-file --batch.
+func (h *history) files(ctx context.Context, es []changes.GitEntry) (map[string]*changes.File, error) {
+	req := changes.BatchRequest(es)
+	var blobs map[string][]byte
+	if len(req) > 0 {
+		out, err := runner.GitInput(ctx, h.dir, req, "cat-file", "--batch")
+		if err != nil {
+			return nil, err
+		}
+		if blobs, err = changes.ParseBatch(out); err != nil {
+			return nil, err
+		}
 	}
-	tar, err := runner.Git(ctx, h.dir, "archive", "--format=tar", rev)
+	return changes.GitFiles(es, blobs)
+}
+
+// tree reads the whole tree of a revision.
+func (h *history) tree(ctx context.Context, rev string) (*changes.Tree, error) {
+	out, err := runner.Git(ctx, h.dir, "ls-tree", "-r", "-z", "--full-tree", rev)
 	if err != nil {
 		return nil, err
 	}
-	if t, err = changes.ReadTar(bytes.NewReader(tar)); err != nil {
+	es, err := changes.ParseLsTree(out)
+	if err != nil {
+		return nil, err
+	}
+	files, err := h.files(ctx, es)
+	if err != nil {
+		return nil, err
+	}
+	t := &changes.Tree{Files: map[string]*changes.File{}}
+	for p, f := range files {
+		if !changes.Skip(p) {
+			t.Files[p] = f
+		}
+	}
+	return t, nil
+}
+
+// diff returns the files that differ between two revisions, as they are
+// in the second (nil: deleted there).
+func (h *history) diff(ctx context.Context, from, to string) (map[string]*changes.File, error) {
+	key := [2]string{from, to}
+	h.mu.Lock()
+	d, ok := h.diffs[key]
+	h.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	out, err := runner.Git(ctx, h.dir, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv", from, to)
+	if err != nil {
+		return nil, err
+	}
+	es, err := changes.ParseDiffRaw(out)
+	if err != nil {
+		return nil, err
+	}
+	if d, err = h.files(ctx, es); err != nil {
 		return nil, err
 	}
 	h.mu.Lock()
-	h.by[rev] = t
+	h.diffs[key] = d
 	h.mu.Unlock()
-	return t, nil
+	return d, nil
 }
 
 // runGit is wynot changes --git GOOD BAD: first the commits between the
@@ -108,16 +157,12 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 		return session.InputError("no commits between %s and %s", r.Old, r.New)
 	}
 	sum.Commits = len(commits)
-	h := &history{dir: top, by: map[string]*changes.Tree{}}
+	h := &history{dir: top, diffs: map[[2]string]map[string]*changes.File{}}
 	goodTree, err := h.tree(ctx, good)
 	if err != nil {
 		return err
 	}
-	badTree, err := h.tree(ctx, bad)
-	if err != nil {
-		return err
-	}
-	s, err := r.open(goodTree, badTree)
+	s, err := r.open(goodTree)
 	if err != nil {
 		return err
 	}
@@ -131,7 +176,7 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 		return commits[k-1].hash
 	}
 	revCandidate := func(ctx context.Context, k int) (runner.Candidate, error) {
-		t, err := h.tree(ctx, revOf(k))
+		d, err := h.diff(ctx, good, revOf(k))
 		if err != nil {
 			return runner.Candidate{}, err
 		}
@@ -139,7 +184,7 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 		if k > 0 {
 			label = fmt.Sprintf("%s (%d of %d commits)", commits[k-1].hash[:12], k, len(commits))
 		}
-		return e.candidate(changes.Overlay(goodTree, t), label), nil
+		return e.candidate(maps(nil, d), label), nil
 	}
 	failC, err := revCandidate(ctx, len(commits))
 	if err != nil {
@@ -190,15 +235,32 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 	} else {
 		s.Say("the failure needs commits %s to %s together", commits[lo], culprit)
 	}
-	oldTree, err := h.tree(ctx, revOf(lo))
+	// The old and the new side of the culprit commit(s), restricted to
+	// the paths they change; base is the tree before them, as an overlay
+	// of the good tree.
+	base, err := h.diff(ctx, good, revOf(lo))
 	if err != nil {
 		return err
 	}
-	newTree, err := h.tree(ctx, revOf(hi+1))
+	d, err := h.diff(ctx, revOf(lo), revOf(hi+1))
 	if err != nil {
 		return err
 	}
-	set := changes.Compare(oldTree, newTree, r.Context)
+	oldPart := &changes.Tree{Files: map[string]*changes.File{}}
+	newPart := &changes.Tree{Files: map[string]*changes.File{}}
+	for p, f := range d {
+		old, changed := base[p]
+		if !changed {
+			old = goodTree.Files[p]
+		}
+		if old != nil {
+			oldPart.Files[p] = old
+		}
+		if f != nil {
+			newPart.Files[p] = f
+		}
+	}
+	set := changes.Compare(oldPart, newPart, r.Context)
 	if set.Len() == 0 {
 		return fmt.Errorf("commit %s changes no file", culprit)
 	}
@@ -206,5 +268,5 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 	if lo == hi {
 		oldName += ", the parent of " + culprit.hash[:12]
 	}
-	return e.hunks(ctx, set, changes.Overlay(goodTree, oldTree), oldName)
+	return e.hunks(ctx, set, base, oldName)
 }

@@ -145,6 +145,39 @@ func changesSection(root, work, bin string) string {
 	fmt.Fprintf(&b, "| git bisect run | %d | %.1f | %s |\n", bytes.Count(n, []byte("\n")), el, names)
 	fmt.Printf("changes git bisect %d builds %.1fs %s\n", bytes.Count(n, []byte("\n")), el, names)
 
+	// A wide history: what a revision costs in a tree of 5,000 files.
+	wide := filepath.Join(dir, "wide")
+	check(os.MkdirAll(wide, 0o755))
+	good, bad, err = fixtures.WideHistory(wide)
+	check(err)
+	wideTest := filepath.Join(dir, "wide-test.sh")
+	check(os.WriteFile(wideTest, []byte("#!/bin/sh\n[ -z \"$BENCH_COUNTER\" ] || echo >> \"$BENCH_COUNTER\"\n! grep -q BUG d01/f0001.txt\n"), 0o755))
+	b.WriteString("\n**Wide history** (5,000 files of 1 KB, 64 commits of one line each; the test is a grep, so the time is the tools' own):\n\n")
+	b.WriteString("| tool | runs of the test | seconds | names |\n|---|---:|---:|---|\n")
+	s, tests, el = run(wide, "--git", good, bad, "--", wideTest)
+	fmt.Fprintf(&b, "| wynot changes --git | %d | %.2f | %s |\n", tests, el, strings.Join(s.Hunks, ", "))
+	fmt.Printf("changes wide wynot %d runs %.2fs %v\n", tests, el, s.Hunks)
+	clone = filepath.Join(dir, "wide-bisect")
+	_, err = fixtures.Git(dir, "clone", "-q", wide, clone)
+	check(err)
+	os.Remove(counter)
+	_, err = fixtures.Git(clone, "bisect", "start", bad, good)
+	check(err)
+	cmd = exec.Command("git", "bisect", "run", wideTest)
+	cmd.Dir = clone
+	cmd.Env = append(os.Environ(), "BENCH_COUNTER="+counter)
+	t0 = time.Now()
+	out, err = cmd.CombinedOutput()
+	el = time.Since(t0).Seconds()
+	check(err)
+	n, _ = os.ReadFile(counter)
+	names = "nothing"
+	if m := regexp.MustCompile(`[0-9a-f]{40} is the first bad commit\s+commit [0-9a-f]+\s+Author[^\n]*\n[^\n]*\n\s+(.*)`).FindSubmatch(out); m != nil {
+		names = "commit " + strconv.Quote(string(m[1]))
+	}
+	fmt.Fprintf(&b, "| git bisect run | %d | %.2f | %s |\n", bytes.Count(n, []byte("\n")), el, names)
+	fmt.Printf("changes wide bisect %d runs %.2fs %s\n", bytes.Count(n, []byte("\n")), el, names)
+
 	// Materialization.
 	b.WriteString("\n**Materializing a configuration** in a tree of 5,000 files of 1 KB (`go test ./changes -bench Materialize`): `sync` brings a kept work tree from one configuration to another (20 changed files, 10 of them rewritten per test); `copy` copies the tree afresh for each test.\n\n")
 	b.WriteString("| temporary directory | sync | copy | ratio |\n|---|---:|---:|---:|\n")
