@@ -382,21 +382,31 @@ func (e *search) hunks(ctx context.Context, set *changes.Set, base map[string]*c
 
 	delta, minimal, err := e.isolate(ctx, "hunks", set, base)
 	final, finalBase, granularity := set, base, "hunks"
-	if err == nil && !e.NoRefine && len(delta) > 0 {
-		// Refinement: the failure-inducing hunks split into single
-		// changed lines, between the old version and the old version
-		// with those hunks applied.
-		failing := set.Tree(delta)
-		fine := changes.Compare(set.Old, failing, 0)
-		if fine.Len() > len(delta) {
-			s.Say("refining %s into %s", report.Plural(len(delta), "change"), report.Plural(fine.Len(), "single-line change"))
-			d2, m2, err2 := e.isolate(ctx, "lines", fine, base)
-			if err2 != nil && ctx.Err() == nil {
-				// Keep the hunk-level answer.
-				s.Say("refinement failed: %v; the result stays at hunks", err2)
-			} else if err2 == nil || len(d2) > 0 {
-				final, delta, minimal, err, granularity = fine, d2, m2, err2, "lines"
-			}
+	// Refinement, the way reduce goes from lines to characters: the
+	// failure-inducing hunks split into runs of changed lines (context
+	// 0), and those that still span several lines into single inserted
+	// or deleted lines (context -1), each between the old version and
+	// the old version with the changes found applied.
+	for _, level := range []struct {
+		context    int
+		name, unit string
+	}{{0, "lines", "single-line change"}, {-1, "line edits", "line edit"}} {
+		if err != nil || e.NoRefine || len(delta) == 0 || level.context < 0 && singleLines(final, delta) {
+			break
+		}
+		fine := changes.Compare(final.Old, final.Tree(delta), level.context)
+		if fine.Len() <= len(delta) {
+			continue
+		}
+		s.Say("refining %s into %s", report.Plural(len(delta), "change"), report.Plural(fine.Len(), level.unit))
+		d2, m2, err2 := e.isolate(ctx, level.name, fine, base)
+		if err2 != nil && ctx.Err() == nil {
+			// Keep the coarser answer.
+			s.Say("refinement failed: %v; the result stays at %s", err2, granularity)
+			break
+		}
+		if err2 == nil || len(d2) > 0 {
+			final, delta, minimal, err, granularity = fine, d2, m2, err2, level.name
 		}
 	}
 	interrupted := ctx.Err() != nil
@@ -417,6 +427,19 @@ func (e *search) hunks(ctx context.Context, set *changes.Set, base map[string]*c
 		return &session.ExitError{Code: session.ExitInterrupted, Err: errors.New("interrupted; the changes found so far are shown")}
 	}
 	return err
+}
+
+// singleLines reports whether every change of c replaces at most one
+// line by at most one line: a single changed line, the finest change
+// worth splitting into.
+func singleLines(set *changes.Set, c []int) bool {
+	for _, i := range c {
+		ch := &set.Changes[i]
+		if ch.Kind != changes.Hunk || len(ch.Old) > 1 || len(ch.New) > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // isolate runs the chosen algorithm over the changes of set.
@@ -533,10 +556,7 @@ func (e *search) human(set *changes.Set, delta []int, patch, oldName string) {
 	if sum.Resolutions > 0 {
 		extra += fmt.Sprintf(", %d resolution %s (%d resolved)", sum.Resolutions, plural(sum.Resolutions, "attempt", "attempts"), sum.Resolved)
 	}
-	unit := "change"
-	if sum.Granularity == "lines" {
-		unit = "line change"
-	}
+	unit := map[string]string{"hunks": "change", "lines": "line change", "line edits": "line edit"}[sum.Granularity]
 	fmt.Fprintf(w, "wynot: the failure is caused by %s (of %s between the versions), found in %s (%d unresolved%s), %.1fs\n",
 		report.Plural(len(delta), unit), report.Plural(sum.ElementsBefore, "change"), report.Plural(sum.Tests, "test"),
 		sum.Outcomes.Unresolved, extra, sum.Seconds)

@@ -301,3 +301,25 @@ func TestChangesBadInput(t *testing.T) {
 		t.Errorf("the worktree's file became %q", got)
 	}
 }
+
+// TestChangesRefineToLineEdits: a block of lines rewritten, of which one
+// inserted line causes the failure: refinement goes from the hunk to
+// runs of lines to the single inserted line.
+func TestChangesRefineToLineEdits(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "old", "f.txt"), []byte("a\nb\nc\nd\ne\nf\ng\n"))
+	write(t, filepath.Join(dir, "new", "f.txt"), []byte("a\nB\nC\nBUG\nD\ne\nf\ng\n"))
+	r := wynotRun(t, dir, nil, "changes", "--json", "old", "new", "--", "sh", "-c", "! grep -q BUG f.txt")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	// One insertion (where among the rewritten lines it goes is the
+	// diff's choice).
+	if s.Granularity != "line edits" || len(s.Hunks) != 1 || !strings.HasPrefix(s.Hunks[0], "f.txt:") || !strings.HasSuffix(s.Hunks[0], "+1") {
+		t.Errorf("granularity %q, result %v, want one inserted line\n%s", s.Granularity, s.Hunks, r.stderr)
+	}
+	if !strings.Contains(s.Diff, "+BUG\n") || strings.Contains(s.Diff, "+B\n") || strings.Contains(s.Diff, "\n-b\n") {
+		t.Errorf("diff:\n%s", s.Diff)
+	}
+}

@@ -227,15 +227,17 @@ identifiers), so that related changes stay together while the subsets
 are large. When a configuration does not build, wynot reads the error
 messages for file:line positions and identifiers, adds the changes that
 touch or mention them and tests again (failure resolution; --no-resolve
-turns it off). Then the failure-inducing hunks are split into single
-changed lines and isolated again (--no-refine stops at hunks).
+turns it off). Then the failure-inducing hunks are split into runs of
+changed lines, and where those still span several lines, into single
+inserted or deleted lines, and isolated again (--no-refine stops at
+hunks).
 
 With --git, GOOD and BAD are revisions of the repository around the
 current directory (or -C DIR). First the commits between them (first
 parent) are searched, each implying all earlier ones, which is a binary
 search like git bisect; then the hunks of the failure-inducing commit.
-The repository is only read (git archive): its worktree, index and refs
-stay as they are. A worktree with uncommitted changes is refused unless
+The repository is only read (git ls-tree, diff and cat-file): its
+worktree, index and refs stay as they are. A worktree with uncommitted changes is refused unless
 --allow-dirty.
 
 The result is a patch that applies to the old version (git apply, or
