@@ -152,7 +152,7 @@ func changesSection(root, work, bin string) string {
 	check(err)
 	wideTest := filepath.Join(dir, "wide-test.sh")
 	check(os.WriteFile(wideTest, []byte("#!/bin/sh\n[ -z \"$BENCH_COUNTER\" ] || echo >> \"$BENCH_COUNTER\"\n! grep -q BUG d01/f0001.txt\n"), 0o755))
-	b.WriteString("\n**Wide history** (5,000 files of 1 KB, 64 commits of one line each; the test is a grep, so the time is the tools' own):\n\n")
+	b.WriteString("\n**Wide history** (5,000 files of 1 KB, 64 commits each appending a line to one file, commit 41 also replacing a 16-line file by the line BUG; the test is a grep, so the time is the tools' own):\n\n")
 	b.WriteString("| tool | runs of the test | seconds | names |\n|---|---:|---:|---|\n")
 	s, tests, el = run(wide, "--git", good, bad, "--", wideTest)
 	fmt.Fprintf(&b, "| wynot changes --git | %d | %.2f | %s |\n", tests, el, strings.Join(s.Hunks, ", "))
