@@ -219,7 +219,11 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 				return session.NotReproduced("a revision changed its outcome when tested again; the test is flaky: try --repeat 3")
 			}
 			if ctx.Err() != nil {
-				return &session.ExitError{Code: session.ExitInterrupted, Err: errors.New("interrupted while searching the commits")}
+				msg := "interrupted while searching the commits"
+				if d := res.Delta; len(d) > 0 && len(d) < len(commits) {
+					msg += fmt.Sprintf("; so far, the failure-inducing commit is one of the %d from %s to %s", d[len(d)-1]-d[0]+1, commits[d[0]], commits[d[len(d)-1]])
+				}
+				return &session.ExitError{Code: session.ExitInterrupted, Err: errors.New(msg)}
 			}
 			return err
 		}
