@@ -209,7 +209,9 @@ func goFrames(rest string) []string {
 		if j := strings.LastIndexByte(l, '('); j > 0 && strings.HasSuffix(l, ")") {
 			name = l[:j]
 		}
-		if name == "panic" || strings.HasPrefix(name, "runtime.") {
+		// The runtime's frames, and those of the testing package that
+		// recovers and re-raises a test's panic, say nothing of the failure.
+		if name == "panic" || strings.HasPrefix(name, "runtime.") || strings.HasPrefix(name, "testing.tRunner.func1") {
 			continue
 		}
 		frames = append(frames, filepath.Base(name))

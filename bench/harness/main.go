@@ -155,7 +155,7 @@ func main() {
 	limit := flag.Duration("timeout", 10*time.Minute, "time limit per reduction")
 	out := flag.String("out", "bench/RESULTS.md", "markdown file to write")
 	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
-	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, overhead) and replace them in the existing file")
+	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, fuzz, overhead) and replace them in the existing file")
 	flag.Parse()
 
 	root, err := os.Getwd()
@@ -189,6 +189,8 @@ func main() {
 				part.WriteString(isolations(root, work, bin, *casesFlag))
 			case "changes":
 				part.WriteString(changesSection(root, work, bin))
+			case "fuzz":
+				part.WriteString(fuzzSection(work, bin))
 			case "overhead":
 				part.WriteString(overhead(work, bin))
 			default:
@@ -209,6 +211,7 @@ func main() {
 	md.WriteString(reductions(root, work, bin, *toolsFlag, *casesFlag, *jobsFlag, *limit))
 	md.WriteString(isolations(root, work, bin, *casesFlag))
 	md.WriteString(changesSection(root, work, bin))
+	md.WriteString(fuzzSection(work, bin))
 	md.WriteString(overhead(work, bin))
 	check(os.WriteFile(path, []byte(md.String()), 0o644))
 	fmt.Println("wrote", *out)

@@ -14,6 +14,7 @@ Usage:
 	wynot maximize [flags] FILE -- CMD [ARG...]
 	wynot changes  [flags] OLD_DIR NEW_DIR -- CMD [ARG...]
 	wynot changes  [flags] --git GOOD BAD -- CMD [ARG...]
+	wynot fuzz     [flags] PACKAGE_DIR FuzzXxx [ENTRY]
 	wynot help [COMMAND]
 	wynot version
 
@@ -21,7 +22,7 @@ reduce makes a failing input as small as possible; isolate finds the
 smallest difference between a passing and a failing input; maximize finds
 the largest part of a failing input that still passes; changes finds the
 code changes that make a new version of a program fail where the old one
-passed.
+passed; fuzz reduces a crashing entry of a Go fuzz corpus.
 
 Run "wynot COMMAND --help" for the flags of a command.
 
@@ -261,5 +262,29 @@ Flags are those of reduce (without --split, --argv), and:
 Exit status: 0 when the changes were found, 1 on a usage or input error,
 2 when the new version does not fail or the old one does not pass, 130
 when interrupted.
+
+# Fuzz
+
+wynot fuzz reduces an entry of a Go fuzz target's corpus on which the
+target fails: a crasher that go test -fuzz wrote to
+PACKAGE_DIR/testdata/fuzz/FuzzXxx/, or one you wrote yourself.
+
+	wynot fuzz [flags] PACKAGE_DIR FuzzXxx [ENTRY]
+
+ENTRY may be left out when the corpus holds only one. The package's
+tests are compiled once (go test -c); each candidate entry is then run by
+the test binary alone (-test.run=FuzzXxx/...), in a private directory, so
+a test that reads other files of its package directory will not find
+them. A candidate fails when it fails the way the entry does (the panic
+or failure message, --precision).
+
+Every value of the entry is reduced in turn until none changes: strings
+and byte slices by lines, tokens and characters (ddmin), integers
+towards zero (a binary search), floats to zero, bools to false. The
+result is written next to the entry as ENTRY-min (the entry itself is
+kept), ready to commit as a regression test, and printed as Go values.
+
+Flags: -j, --timeout, --precision, --repeat, --cache, --json, --log,
+--events, -q and -v, as for reduce.
 */
 package main

@@ -42,6 +42,7 @@ var commands = map[string]command{
 	"isolate":  {"Isolate", runIsolate},
 	"maximize": {"Maximize", runMaximize},
 	"changes":  {"Changes", runChanges},
+	"fuzz":     {"Fuzz", runFuzz},
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -467,6 +468,35 @@ func runChanges(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if *repo != "" && !*git {
 		return usageError("changes", fmt.Errorf("-C is for --git"), stderr)
+	}
+	sum, err := r.Run(ctx)
+	return finish(sum, err, f.json, stdout, stderr)
+}
+
+func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	own, argv := splitCommand(args)
+	fs := flagSet("fuzz", stderr)
+	var f testFlags
+	f.register(fs)
+	pos, err := parseInterleaved(fs, own)
+	if err != nil {
+		if code := usageError("fuzz", err, stderr); code >= 0 {
+			return code
+		}
+		fmt.Fprint(stdout, section("Fuzz"))
+		return 0
+	}
+	if len(pos) < 2 || len(pos) > 3 {
+		return usageError("fuzz", fmt.Errorf("want PACKAGE_DIR FuzzXxx [ENTRY], got %d arguments", len(pos)), stderr)
+	}
+	t, out, closeFiles, err := f.setup(argv, stderr)
+	defer closeFiles()
+	if err != nil {
+		return usageError("fuzz", err, stderr)
+	}
+	r := &inputs.Fuzz{Package: pos[0], Target: pos[1], Test: t, Out: out, Jobs: f.jobs}
+	if len(pos) == 3 {
+		r.Entry = pos[2]
 	}
 	sum, err := r.Run(ctx)
 	return finish(sum, err, f.json, stdout, stderr)

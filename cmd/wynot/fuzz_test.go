@@ -1,0 +1,77 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wynot/wynot/internal/fixtures"
+)
+
+func TestFuzz(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a Go package")
+	}
+	dir := t.TempDir()
+	if err := fixtures.FuzzPackage(dir); err != nil {
+		t.Fatal(err)
+	}
+	orig := read(t, filepath.Join(dir, "testdata/fuzz/FuzzDepth/crasher"))
+	r := wynotRun(t, dir, goEnv(), "fuzz", "--json", ".", "FuzzDepth")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	result := s.Result
+	if !filepath.IsAbs(result) {
+		result = filepath.Join(dir, result)
+	}
+	got := string(read(t, result))
+	want := "go test fuzz v1\nstring(\"\")\n[]byte(\"[{]\")\nint(101)\nbool(true)\n"
+	if got != want {
+		t.Errorf("reduced entry\n%s\nwant\n%s\n%s", got, want, r.stderr)
+	}
+	if s.SizeBefore < 5000 || s.SizeAfter != 5 || !s.Minimal || !s.Confirmed {
+		t.Errorf("summary %+v", s)
+	}
+	if string(read(t, filepath.Join(dir, "testdata/fuzz/FuzzDepth/crasher"))) != string(orig) {
+		t.Errorf("the original entry changed")
+	}
+	// Go's own test run reads the written entry and fails on it, with the
+	// same panic.
+	cmd := exec.Command("go", "test", "-run=FuzzDepth/"+filepath.Base(s.Result), ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), goEnv()...)
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "--- FAIL: FuzzDepth/crasher-min") || !strings.Contains(string(out), "assignment to entry in nil map") {
+		t.Errorf("go test on the reduced entry: %v\n%s", err, out)
+	}
+}
+
+func TestFuzzBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "testdata/fuzz/FuzzA/one"), []byte("go test fuzz v1\nint(1)\n"))
+	write(t, filepath.Join(dir, "testdata/fuzz/FuzzB/one"), []byte("not a corpus file\n"))
+	write(t, filepath.Join(dir, "testdata/fuzz/FuzzC/one"), []byte("go test fuzz v1\nint(1)\n"))
+	write(t, filepath.Join(dir, "testdata/fuzz/FuzzC/two"), []byte("go test fuzz v1\nint(2)\n"))
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"fuzz", "nothere", "FuzzA"}, "does not exist"},
+		{[]string{"fuzz", ".", "Parse"}, "not the name of a fuzz target"},
+		{[]string{"fuzz", ".", "FuzzZ"}, "no corpus for FuzzZ"},
+		{[]string{"fuzz", ".", "FuzzA", "three"}, "no corpus entry three"},
+		{[]string{"fuzz", ".", "FuzzB"}, "not a Go fuzz corpus file"},
+		{[]string{"fuzz", ".", "FuzzC"}, "holds 2 entries; name one: one, two"},
+		{[]string{"fuzz", "."}, "want PACKAGE_DIR FuzzXxx"},
+		{[]string{"fuzz", ".", "FuzzA"}, "go test -c"},
+	} {
+		r := wynotRun(t, dir, goEnv(), c.args...)
+		if r.code != 1 || !strings.Contains(r.stderr, c.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 and %q", c.args, r.code, r.stderr, c.msg)
+		}
+	}
+}
