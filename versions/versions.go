@@ -19,7 +19,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -246,7 +245,7 @@ func (e *search) candidate(content map[string]*changes.File, label string) runne
 // content in place, with the changes c applied.
 func (e *search) hunkCandidate(set *changes.Set, base map[string]*changes.File, c []int) runner.Candidate {
 	content := maps(base, set.Content(c))
-	return e.candidate(content, drawConfig(c, set.Len()))
+	return e.candidate(content, report.Draw(c, set.Len()))
 }
 
 // maps merges b over a.
@@ -259,46 +258,6 @@ func maps(a, b map[string]*changes.File) map[string]*changes.File {
 		out[p] = f
 	}
 	return out
-}
-
-// drawConfig draws a configuration as the seeds' tables do: for each
-// change its number's last digit when applied, "." when not; over 100
-// changes, each mark stands for a run of changes: "#" all applied, "+"
-// some, "." none.
-func drawConfig(c []int, n int) string {
-	in := make([]bool, n)
-	for _, i := range c {
-		in[i] = true
-	}
-	var b strings.Builder
-	if n <= 100 {
-		for i := range n {
-			if in[i] {
-				b.WriteByte(byte('0' + (i+1)%10))
-			} else {
-				b.WriteByte('.')
-			}
-		}
-		return b.String()
-	}
-	for k := range 100 {
-		lo, hi := k*n/100, (k+1)*n/100
-		on := 0
-		for i := lo; i < hi; i++ {
-			if in[i] {
-				on++
-			}
-		}
-		switch {
-		case on == 0:
-			b.WriteByte('.')
-		case on == hi-lo:
-			b.WriteByte('#')
-		default:
-			b.WriteByte('+')
-		}
-	}
-	return fmt.Sprintf("%s (%d of %d)", b.String(), len(c), n)
 }
 
 // checkVersions checks that the failing version fails (twice, which sets

@@ -116,6 +116,10 @@ Flags:
 	--log FILE          write the test log to FILE ("Test #12 ...: FAIL (...)")
 	-v                  write the test log to standard error
 	--events FILE       write one JSON line per test to FILE
+	--report DIR        write DIR/index.html: a self-contained page of the
+	                    run (every test with its configuration and outcome,
+	                    the size over the tests, statistics, the result and
+	                    its difference from the original)
 	-q                  no progress and no summary, only errors
 
 Exit status: 0 when a result was found, 1 on a usage or input error, 2
@@ -285,6 +289,6 @@ result is written next to the entry as ENTRY-min (the entry itself is
 kept), ready to commit as a regression test, and printed as Go values.
 
 Flags: -j, --timeout, --precision, --repeat, --cache, --json, --log,
---events, -q and -v, as for reduce.
+--events, --report, -q and -v, as for reduce.
 */
 package main

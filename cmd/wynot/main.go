@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"runtime/debug"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/wynot/wynot/changes"
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/decomp"
 	"github.com/wynot/wynot/inputs"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
@@ -203,6 +205,8 @@ type testFlags struct {
 	events     string
 	quiet      bool
 	output     string
+	report     string
+	recorder   *report.Recorder
 }
 
 func (f *testFlags) register(fs *flag.FlagSet) {
@@ -220,6 +224,7 @@ func (f *testFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.events, "events", "", "write one JSON line per test to this file")
 	fs.BoolVar(&f.quiet, "q", false, "no progress and no summary, only errors")
 	fs.StringVar(&f.output, "o", "", "write the result to this path and leave the inputs alone")
+	fs.StringVar(&f.report, "report", "", "write an HTML report of the run into this directory")
 }
 
 // setup turns the flags into a test description and output settings.
@@ -274,7 +279,49 @@ func (f *testFlags) setup(argv []string, stderr io.Writer) (inputs.Test, inputs.
 			return t, out, closeAll, fmt.Errorf("--events: %v", err)
 		}
 	}
+	if f.report != "" {
+		if err := os.MkdirAll(f.report, 0o755); err != nil {
+			return t, out, closeAll, fmt.Errorf("--report: %v", err)
+		}
+		f.recorder = &report.Recorder{}
+		out.Report = f.recorder
+	}
 	return t, out, closeAll, nil
+}
+
+// writeReport writes the HTML report of a run, if asked for: the result
+// (a file, or the difference for changes) and, given the original, the
+// difference between the two.
+func (f *testFlags) writeReport(sum *report.Summary, original string, stderr io.Writer) {
+	if f.recorder == nil || sum == nil {
+		return
+	}
+	page := report.Page{Summary: sum, Diff: sum.Diff}
+	if sum.Result != "" && sum.Result != "inline" {
+		if data, err := os.ReadFile(sum.Result); err == nil {
+			page.Result = string(data)
+			if orig, err := os.ReadFile(original); err == nil && original != "" && page.Diff == "" {
+				o, _ := decomp.Lines{}.Cut(orig)
+				r, _ := decomp.Lines{}.Cut(data)
+				page.Diff = decomp.Diff(o, r).Unified(original, sum.Result, 3)
+			}
+		}
+	}
+	path := filepath.Join(f.report, "index.html")
+	file, err := os.Create(path)
+	if err == nil {
+		err = f.recorder.WriteHTML(file, page)
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "wynot: writing the report: %v\n", err)
+		return
+	}
+	if !f.quiet {
+		fmt.Fprintf(stderr, "wynot: report written to %s\n", path)
+	}
 }
 
 // finish prints the JSON summary if asked, reports err, and returns the
@@ -350,6 +397,14 @@ func runReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return usageError("reduce", err, stderr)
 	}
 	sum, err := r.Run(ctx)
+	original := ""
+	if len(files) == 1 {
+		original = files[0] + ".orig"
+		if f.output != "" {
+			original = files[0]
+		}
+	}
+	f.writeReport(sum, original, stderr)
 	return finish(sum, err, f.json, stdout, stderr)
 }
 
@@ -414,6 +469,7 @@ func isolation(ctx context.Context, name string, args []string, stdout, stderr i
 		r.Passing = files[0]
 	}
 	sum, err := r.Run(ctx)
+	f.writeReport(sum, "", stderr)
 	return finish(sum, err, f.json, stdout, stderr)
 }
 
@@ -470,6 +526,7 @@ func runChanges(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return usageError("changes", fmt.Errorf("-C is for --git"), stderr)
 	}
 	sum, err := r.Run(ctx)
+	f.writeReport(sum, "", stderr)
 	return finish(sum, err, f.json, stdout, stderr)
 }
 
@@ -499,5 +556,6 @@ func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		r.Entry = pos[2]
 	}
 	sum, err := r.Run(ctx)
+	f.writeReport(sum, filepath.Join(pos[0], "testdata", "fuzz", pos[1], r.Entry), stderr)
 	return finish(sum, err, f.json, stdout, stderr)
 }

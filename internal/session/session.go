@@ -86,6 +86,9 @@ type Output struct {
 	Quiet  bool      // no progress, only errors
 	Log    io.Writer // the test log, or nil
 	Events io.Writer // one JSON line per test, or nil
+	// Report, when set, keeps every test of the searches for the HTML
+	// report (--report).
+	Report *report.Recorder
 }
 
 // calibrationLimit bounds the first runs of the original when no timeout
@@ -478,10 +481,15 @@ func (s *Session) SearchTests(ctx context.Context, name string, n int, alg dd.Al
 			return dd.Unresolved
 		}
 		ti, _ := dd.InfoFrom(ctx)
-		s.EventLog.Write(report.Event{
+		ev := report.Event{
 			Test: base + ti.Test, Pass: name, Key: rec.Key.String(), Size: rec.Size, Outcome: rec.Outcome.String(),
 			Seconds: rec.Duration.Seconds(), Cached: rec.Cached, Speculative: ti.Speculative, Detail: rec.Detail,
-		})
+		}
+		s.EventLog.Write(ev)
+		if s.Report != nil {
+			ev.Config = report.Draw(c, n)
+			s.Report.Record(ev)
+		}
 		return rec.Outcome
 	})
 	res, err := dd.Run(ctx, n, tester, opts)

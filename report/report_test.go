@@ -1,11 +1,11 @@
-package versions
+package report
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestDrawConfig(t *testing.T) {
+func TestDraw(t *testing.T) {
 	for _, c := range []struct {
 		c    []int
 		n    int
@@ -15,8 +15,8 @@ func TestDrawConfig(t *testing.T) {
 		{[]int{0, 2}, 4, "1.3."},
 		{[]int{9, 10}, 12, ".........01."},
 	} {
-		if got := drawConfig(c.c, c.n); got != c.want {
-			t.Errorf("drawConfig(%v, %d) = %q, want %q", c.c, c.n, got, c.want)
+		if got := Draw(c.c, c.n); got != c.want {
+			t.Errorf("Draw(%v, %d) = %q, want %q", c.c, c.n, got, c.want)
 		}
 	}
 	// Over 100 changes, a mark per run: all, some, none.
@@ -25,7 +25,7 @@ func TestDrawConfig(t *testing.T) {
 		c = append(c, i)
 	}
 	c = append(c, 151)
-	got := drawConfig(c, 300)
+	got := Draw(c, 300)
 	if !strings.HasPrefix(got, strings.Repeat("#", 50)+"+"+strings.Repeat(".", 49)+" (151 of 300)") {
 		t.Errorf("drawConfig over 300 = %q", got)
 	}

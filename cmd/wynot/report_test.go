@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestReportInChromium: the HTML report of a reduce run renders in a
+// real headless Chromium without console errors, and its screenshot is
+// not blank.
+func TestReportInChromium(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "page.html"), htmlPage())
+	r := wynotRun(t, dir, nil, "reduce", "-q", "--report", "rep", "page.html", "--", prog("printer"))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	page := string(read(t, filepath.Join(dir, "rep", "index.html")))
+	for _, want := range []string{"<svg", "class=\"FAIL\"", "class=\"PASS\"", "&lt;SELECT&gt;", "<h2>Difference</h2>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	for _, banned := range []string{"<script", `src="`, `href="`, "<link", "<iframe", "@import"} {
+		if strings.Contains(page, banned) {
+			t.Errorf("the report is not self-contained: it holds %q", banned)
+		}
+	}
+	browser := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			browser = p
+			break
+		}
+	}
+	if browser == "" {
+		t.Skip("no Chromium installed (Debian: apt-get install chromium): the report is not checked in a browser")
+	}
+	shot := filepath.Join(dir, "shot.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--enable-logging=stderr", "--v=0", "--window-size=1200,1400", "--user-data-dir="+filepath.Join(dir, "profile"),
+		"--screenshot="+shot, "file://"+filepath.Join(dir, "rep", "index.html"))
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, log.String())
+	}
+	for _, l := range strings.Split(log.String(), "\n") {
+		if strings.Contains(l, "CONSOLE") || strings.Contains(l, "Uncaught") {
+			t.Errorf("console: %s", l)
+		}
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	colors := map[uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			colors[r>>8<<16|g>>8<<8|bl>>8] = true
+		}
+	}
+	if len(colors) < 20 {
+		t.Errorf("the screenshot is (nearly) blank: %d colors", len(colors))
+	}
+}

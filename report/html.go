@@ -1,0 +1,252 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Recorder keeps the events of a run in memory for the HTML report. It is
+// safe for concurrent use; a nil Recorder records nothing.
+type Recorder struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+// Record keeps one event.
+func (r *Recorder) Record(e Event) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.events = append(r.events, e)
+	r.mu.Unlock()
+}
+
+// Draw draws a configuration of n changes as the seeds' tables do: for
+// each change the last digit of its number when it is applied, "." when
+// not; over 100 changes, each mark stands for a run of changes: "#" all
+// applied, "+" some, "." none.
+func Draw(c []int, n int) string {
+	in := make([]bool, n)
+	for _, i := range c {
+		if i >= 0 && i < n {
+			in[i] = true
+		}
+	}
+	var b strings.Builder
+	if n <= 100 {
+		for i := range n {
+			if in[i] {
+				b.WriteByte(byte('0' + (i+1)%10))
+			} else {
+				b.WriteByte('.')
+			}
+		}
+		return b.String()
+	}
+	for k := range 100 {
+		lo, hi := k*n/100, (k+1)*n/100
+		on := 0
+		for i := lo; i < hi; i++ {
+			if in[i] {
+				on++
+			}
+		}
+		switch {
+		case on == 0:
+			b.WriteByte('.')
+		case on == hi-lo:
+			b.WriteByte('#')
+		default:
+			b.WriteByte('+')
+		}
+	}
+	return fmt.Sprintf("%s (%d of %d)", b.String(), len(c), n)
+}
+
+// Page is what the HTML report shows besides the recorded tests.
+type Page struct {
+	Summary  *Summary
+	Result   string // the result's content (shown up to 64 KB)
+	Original string // the original, to diff the result against ("" for none)
+	Diff     string // a unified diff to show instead of diffing Original
+}
+
+// maxRows bounds the test table; the plot shows every test.
+const maxRows = 3000
+
+// WriteHTML writes a self-contained HTML page of the run: no scripts, no
+// network, no external assets. It shows, as the seeds draw a run, one row
+// per test with its configuration and colored outcome, the size of the
+// smallest failing input over the tests as a plot, statistics, and the
+// result with its difference from the original.
+func (r *Recorder) WriteHTML(w io.Writer, p Page) error {
+	r.mu.Lock()
+	evs := append([]Event(nil), r.events...)
+	r.mu.Unlock()
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Test < evs[j].Test })
+	s := p.Summary
+	if s == nil {
+		s = &Summary{}
+	}
+	var b strings.Builder
+	esc := html.EscapeString
+	b.WriteString(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>wynot ` + esc(s.Command) + `</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:2em;color:#222;background:#fff}
+h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}
+table{border-collapse:collapse;font-size:.85em}
+td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
+td.n{text-align:right}
+td.d{max-width:40em;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.cfg{font-family:ui-monospace,monospace;white-space:pre}
+.PASS{background:#d9f2d9}.FAIL{background:#f7d4d4}.UNRESOLVED{background:#e6e6e6}
+.stats td{border:none}
+pre{background:#f6f6f6;padding:8px;overflow:auto;max-height:30em}
+.add{color:#176a17}.del{color:#a11}
+svg{background:#fafafa;border:1px solid #ddd}
+</style></head><body>
+`)
+	fmt.Fprintf(&b, "<h1>wynot %s</h1>\n", esc(s.Command))
+	status := "not certified minimal"
+	switch {
+	case s.Interrupted:
+		status = "interrupted: the best result so far, not minimal"
+	case s.Minimal:
+		status = "minimal (the algorithm ran to completion)"
+	}
+	b.WriteString(`<table class="stats">`)
+	row := func(k, v string) { fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td></tr>\n", esc(k), esc(v)) }
+	row("algorithm", s.Algorithm)
+	row("failure", s.Signature)
+	row("tests run", fmt.Sprint(s.Tests))
+	row("outcomes", fmt.Sprintf("%d pass, %d fail, %d unresolved", s.Outcomes.Pass, s.Outcomes.Fail, s.Outcomes.Unresolved))
+	row("cache hits", fmt.Sprint(s.CacheHits))
+	if s.Predicted > 0 {
+		row("predicted", fmt.Sprint(s.Predicted))
+	}
+	if s.Resolutions > 0 {
+		row("resolution attempts", fmt.Sprintf("%d (%d resolved)", s.Resolutions, s.Resolved))
+	}
+	row("size", fmt.Sprintf("%d → %d", s.SizeBefore, s.SizeAfter))
+	row("result", status)
+	row("time", fmt.Sprintf("%.1f s", s.Seconds))
+	b.WriteString("</table>\n")
+	if len(s.Passes) > 0 {
+		b.WriteString("<h2>Passes</h2>\n<table><tr><th>pass</th><th>tests</th><th>size before</th><th>size after</th><th>seconds</th></tr>\n")
+		for _, ps := range s.Passes {
+			name := ps.Name
+			if ps.File != "" {
+				name += " (" + ps.File + ")"
+			}
+			fmt.Fprintf(&b, "<tr><td>%s</td><td class=n>%d</td><td class=n>%d</td><td class=n>%d</td><td class=n>%.2f</td></tr>\n",
+				esc(name), ps.Tests, ps.BytesBefore, ps.BytesAfter, ps.Seconds)
+		}
+		b.WriteString("</table>\n")
+	}
+	b.WriteString("<h2>Size over the tests</h2>\n")
+	b.WriteString(plot(evs))
+	b.WriteString("<h2>Tests</h2>\n")
+	b.WriteString("<table><tr><th>#</th><th>pass</th><th>configuration</th><th>size</th><th>outcome</th><th>detail</th></tr>\n")
+	shown := 0
+	for _, e := range evs {
+		if e.Discarded {
+			continue
+		}
+		if shown == maxRows {
+			fmt.Fprintf(&b, "<tr><td colspan=6>… %d more tests not shown</td></tr>\n", len(evs)-shown)
+			break
+		}
+		shown++
+		out := e.Outcome
+		if e.Cached {
+			out += " (cached)"
+		}
+		fmt.Fprintf(&b, "<tr class=%q><td class=n>%d</td><td>%s</td><td class=cfg>%s</td><td class=n>%d</td><td>%s</td><td class=d>%s</td></tr>\n",
+			e.Outcome, e.Test, esc(e.Pass), esc(e.Config), e.Size, esc(out), esc(e.Detail))
+	}
+	b.WriteString("</table>\n")
+	if p.Result != "" || s.SizeAfter == 0 {
+		b.WriteString("<h2>Result</h2>\n<pre>")
+		res := p.Result
+		if len(res) > 64<<10 {
+			res = res[:64<<10] + "\n… (cut at 64 KB)"
+		}
+		b.WriteString(esc(res))
+		b.WriteString("</pre>\n")
+	}
+	if p.Diff != "" {
+		b.WriteString("<h2>Difference</h2>\n<pre>")
+		for _, l := range strings.SplitAfter(p.Diff, "\n") {
+			class := ""
+			switch {
+			case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+			case strings.HasPrefix(l, "+"):
+				class = "add"
+			case strings.HasPrefix(l, "-"):
+				class = "del"
+			}
+			if class != "" {
+				fmt.Fprintf(&b, "<span class=%s>%s</span>", class, esc(l))
+			} else {
+				b.WriteString(esc(l))
+			}
+		}
+		b.WriteString("</pre>\n")
+	}
+	b.WriteString("</body></html>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// plot draws, as inline SVG, each test's candidate size as a dot colored
+// by outcome and the smallest failing size so far as a line.
+func plot(evs []Event) string {
+	const w, h, pad = 900.0, 240.0, 30.0
+	var pts []Event
+	maxSize := 1
+	for _, e := range evs {
+		if !e.Discarded {
+			pts = append(pts, e)
+			maxSize = max(maxSize, e.Size)
+		}
+	}
+	if len(pts) == 0 {
+		return "<p>No tests were run.</p>\n"
+	}
+	x := func(i int) float64 { return pad + (w-2*pad)*float64(i)/float64(max(len(pts)-1, 1)) }
+	y := func(size int) float64 { return h - pad - (h-2*pad)*float64(size)/float64(maxSize) }
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f">`+"\n", w, h, w, h)
+	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#999"/>`, pad, h-pad, w-pad, h-pad)
+	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#999"/>`+"\n", pad, pad, pad, h-pad)
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="11">%d</text>`, 2.0, pad, maxSize)
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="11">test %d</text>`+"\n", w-pad-40, h-8, pts[len(pts)-1].Test)
+	colors := map[string]string{"PASS": "#2a9d2a", "FAIL": "#d33", "UNRESOLVED": "#888"}
+	var line []string
+	best := -1
+	for i, e := range pts {
+		c := colors[e.Outcome]
+		if c == "" {
+			c = "#888"
+		}
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"/>`, x(i), y(e.Size), c)
+		if e.Outcome == "FAIL" && (best < 0 || e.Size < best) {
+			best = e.Size
+		}
+		if best >= 0 {
+			line = append(line, fmt.Sprintf("%.1f,%.1f", x(i), y(best)))
+		}
+	}
+	if len(line) > 0 {
+		fmt.Fprintf(&b, "\n"+`<polyline fill="none" stroke="#d33" stroke-width="1.5" points="%s"/>`, strings.Join(line, " "))
+	}
+	b.WriteString("\n</svg>\n")
+	return b.String()
+}
