@@ -279,8 +279,9 @@ ENTRY may be left out when the corpus holds only one. The package's
 tests are compiled once (go test -c); each candidate entry is then run by
 the test binary alone (-test.run=FuzzXxx/...), in a private directory, so
 a test that reads other files of its package directory will not find
-them. A candidate fails when it fails the way the entry does (the panic
-or failure message, --precision).
+them. A candidate fails when it fails the way the entry does: the same
+panic or failure message and the same top stack frames (--precision
+stack is the default here; message or exit are looser).
 
 Every value of the entry is reduced in turn until none changes: strings
 and byte slices by lines, tokens and characters (ddmin), integers

@@ -551,6 +551,10 @@ func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError("fuzz", err, stderr)
 	}
+	if !isSet(fs, "precision") {
+		// The same panic at the same place: message and top frames.
+		t.Precision = runner.Stack
+	}
 	r := &inputs.Fuzz{Package: pos[0], Target: pos[1], Test: t, Out: out, Jobs: f.jobs}
 	if len(pos) == 3 {
 		r.Entry = pos[2]
