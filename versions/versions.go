@@ -205,7 +205,6 @@ type search struct {
 	outputs     map[runner.Key][]byte // build output of unresolved tests, for resolution
 	resolutions int
 	resolved    int
-	start       time.Time
 }
 
 // candidate makes the candidate for a tree given as the workspace base
@@ -334,7 +333,6 @@ func union(a, b []int) []int {
 // changes of set, then refines them to single lines, verifies and reports.
 func (e *search) hunks(ctx context.Context, set *changes.Set, base map[string]*changes.File, oldName string) error {
 	s, sum := e.s, e.sum
-	e.start = time.Now()
 	sum.SizeBefore, sum.ElementsBefore = set.Len(), set.Len()
 	s.StartProgress(set.Len())
 	s.Say("%s between the versions; the new version fails, the old one passes (failure: %s)", report.Plural(set.Len(), "change"), sum.Signature)
