@@ -158,6 +158,17 @@ func (Runes) Cut(data []byte) (Pieces, error) {
 	return c.done(), nil
 }
 
+// Chars is the finest cut of inputs: Runes when every one of them is
+// valid UTF-8, else Bytes.
+func Chars(inputs ...[]byte) Splitter {
+	for _, in := range inputs {
+		if !utf8.Valid(in) {
+			return Bytes{}
+		}
+	}
+	return Runes{}
+}
+
 // Lines cuts an input into lines, each with its newline.
 type Lines struct{}
 

@@ -127,3 +127,12 @@ func TestMaxDepth(t *testing.T) {
 		}
 	}
 }
+
+func TestChars(t *testing.T) {
+	if _, ok := Chars([]byte("héllo"), nil).(Runes); !ok {
+		t.Errorf("UTF-8 text: want Runes")
+	}
+	if _, ok := Chars([]byte("ok"), []byte{0xff}).(Bytes); !ok {
+		t.Errorf("an input that is not UTF-8: want Bytes")
+	}
+}

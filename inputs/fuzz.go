@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/wynot/wynot/corpus"
 	"github.com/wynot/wynot/dd"
@@ -236,12 +235,8 @@ func (f *fuzzer) reduceValue(ctx context.Context, i int) (bool, error) {
 	name := fmt.Sprintf("value %d (%s)", i+1, v.Type)
 	switch v.Kind() {
 	case "bytes":
-		chars := decomp.Splitter(decomp.Runes{})
-		if !utf8.Valid(v.Bytes) {
-			chars = decomp.Bytes{}
-		}
 		minimal := true
-		for _, sp := range []decomp.Splitter{decomp.Lines{}, decomp.Tokens{}, chars} {
+		for _, sp := range []decomp.Splitter{decomp.Lines{}, decomp.Tokens{}, decomp.Chars(v.Bytes)} {
 			p, err := sp.Cut(f.values[i].Bytes)
 			if err != nil || p.Len() == 0 {
 				continue

@@ -179,10 +179,7 @@ func (iso *isolator) passes() []decomp.Splitter {
 	if iso.Args {
 		return []decomp.Splitter{decomp.Lines{}}
 	}
-	chars := decomp.Splitter(decomp.Runes{})
-	if !utf8.Valid(iso.pass) || !utf8.Valid(iso.fail) {
-		chars = decomp.Bytes{}
-	}
+	chars := decomp.Chars(iso.pass, iso.fail)
 	switch iso.split {
 	case "lines":
 		return []decomp.Splitter{decomp.Lines{}}

@@ -352,11 +352,7 @@ func (rd *reducer) passes(data []byte) []decomp.Splitter {
 		return brackets()
 	}
 	ps := append([]decomp.Splitter{decomp.Lines{}}, brackets()...)
-	ps = append(ps, decomp.Tokens{})
-	if utf8.Valid(data) {
-		return append(ps, decomp.Runes{})
-	}
-	return append(ps, decomp.Bytes{})
+	return append(ps, decomp.Tokens{}, decomp.Chars(data))
 }
 
 // granularity names the finest pieces of the split.
@@ -396,10 +392,7 @@ func (rd *reducer) elements() int {
 		case "bracket groups":
 			sp = decomp.Brackets{}
 		default:
-			sp = decomp.Runes{}
-			if !utf8.Valid(in.data) {
-				sp = decomp.Bytes{}
-			}
+			sp = decomp.Chars(in.data)
 		}
 		p, err := sp.Cut(in.data)
 		if err == nil {

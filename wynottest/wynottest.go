@@ -105,11 +105,7 @@ var numbers = regexp.MustCompile(`0x[0-9a-fA-F]+|[0-9]+`)
 func normalize(msg string) string { return numbers.ReplaceAllString(msg, "N") }
 
 func splitters(data []byte) []decomp.Splitter {
-	chars := decomp.Splitter(decomp.Runes{})
-	if !utf8.Valid(data) {
-		chars = decomp.Bytes{}
-	}
-	return []decomp.Splitter{decomp.Lines{}, decomp.Tokens{}, chars}
+	return []decomp.Splitter{decomp.Lines{}, decomp.Tokens{}, decomp.Chars(data)}
 }
 
 // quote shows an input: as text when it is printable UTF-8, else as a
