@@ -124,7 +124,7 @@ func (r *Changes) runDirs(ctx context.Context, sum *report.Summary) error {
 	w := newWorkspaces(old)
 	e := &search{Changes: r, s: s, sum: sum, ws: w}
 	base := map[string]*changes.File{}
-	newC := e.hunkCandidate(set, base, all(set.Len()))
+	newC := e.hunkCandidate(set, base, dd.All(set.Len()))
 	if err := e.checkVersions(ctx, newC, e.hunkCandidate(set, base, nil), "new version", "old version"); err != nil {
 		return err
 	}
@@ -144,14 +144,6 @@ func (r *Changes) open(trees ...*changes.Tree) (*session.Session, error) {
 		size = max(size, n)
 	}
 	return session.Open("changes", r.Test, r.Out, r.Jobs, false, 0, size)
-}
-
-func all(n int) []int {
-	c := make([]int, n)
-	for i := range c {
-		c[i] = i
-	}
-	return c
 }
 
 // workspaces are the per-work-directory copies of a base tree.
@@ -338,7 +330,7 @@ func (e *search) hunks(ctx context.Context, set *changes.Set, base map[string]*c
 	s.Say("%s between the versions; the new version fails, the old one passes (failure: %s)", report.Plural(set.Len(), "change"), sum.Signature)
 
 	delta, minimal, err := e.isolate(ctx, "hunks", set, base)
-	final, finalBase, granularity := set, base, "hunks"
+	final, granularity := set, "hunks"
 	// Refinement, the way reduce goes from lines to characters: the
 	// failure-inducing hunks split into runs of changed lines (context
 	// 0), and those that still span several lines into single inserted
@@ -369,7 +361,7 @@ func (e *search) hunks(ctx context.Context, set *changes.Set, base map[string]*c
 	interrupted := ctx.Err() != nil
 	confirmed, complement := false, ""
 	if err == nil && !interrupted {
-		confirmed, complement, err = e.verify(ctx, final, finalBase, delta)
+		confirmed, complement, err = e.verify(ctx, final, base, delta)
 	}
 	patch := final.Patch(delta)
 	if e.Output != "" && len(delta) > 0 {
@@ -511,7 +503,7 @@ func (e *search) human(set *changes.Set, delta []int, patch, oldName string) {
 		extra += fmt.Sprintf(", %d predicted", sum.Predicted)
 	}
 	if sum.Resolutions > 0 {
-		extra += fmt.Sprintf(", %d resolution %s (%d resolved)", sum.Resolutions, plural(sum.Resolutions, "attempt", "attempts"), sum.Resolved)
+		extra += fmt.Sprintf(", %s (%d resolved)", report.Plural(sum.Resolutions, "resolution attempt"), sum.Resolved)
 	}
 	unit := map[string]string{"hunks": "change", "lines": "line change", "line edits": "line edit"}[sum.Granularity]
 	fmt.Fprintf(w, "wynot: the failure is caused by %s (of %s between the versions), found in %s (%d unresolved%s), %.1fs\n",
@@ -546,11 +538,4 @@ func (e *search) human(set *changes.Set, delta []int, patch, oldName string) {
 	if e.Output != "" && len(delta) > 0 {
 		fmt.Fprintf(w, "wynot: patch written to %s\n", e.Output)
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

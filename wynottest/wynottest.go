@@ -18,13 +18,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/wynot/wynot"
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/decomp"
+	"github.com/wynot/wynot/runner"
 )
 
 // Minimize runs check on input. If check passes (returns nil), Minimize
@@ -44,7 +44,7 @@ func Minimize(t testing.TB, input []byte, check func([]byte) error) []byte {
 	}
 	fails := func(data []byte) bool {
 		msg, failed := run(check, data)
-		return failed && normalize(msg) == normalize(want)
+		return failed && runner.Normalize(msg) == runner.Normalize(want)
 	}
 	cur := input
 	tests := 1
@@ -97,12 +97,6 @@ func run(check func([]byte) error, data []byte) (msg string, failed bool) {
 	}
 	return "", false
 }
-
-var numbers = regexp.MustCompile(`0x[0-9a-fA-F]+|[0-9]+`)
-
-// normalize makes messages comparable as the input shrinks: numbers
-// (offsets, lengths, addresses) stand for any number.
-func normalize(msg string) string { return numbers.ReplaceAllString(msg, "N") }
 
 func splitters(data []byte) []decomp.Splitter {
 	return []decomp.Splitter{decomp.Lines{}, decomp.Tokens{}, decomp.Chars(data)}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wynot/wynot/internal/fixtures"
+	"github.com/wynot/wynot/report"
 )
 
 // changesSection measures wynot changes on the generated cases of
@@ -109,7 +110,7 @@ func changesSection(root, work, bin string) string {
 	logData, _ := os.ReadFile(logFile)
 	revs := bytes.Count(logData, []byte(" commits): "))
 	fmt.Fprintf(&b, "| wynot changes --git | %d (%d revisions bisected) | %.1f | %s (%s in commit %q) |\n", tests, revs, el, strings.Join(s.Hunks, ", "),
-		plural(len(s.Hunks), "changed line"), s.Commit[13:])
+		report.Plural(len(s.Hunks), "changed line"), s.Commit[13:])
 	fmt.Printf("changes git wynot %d builds %.1fs %v\n", tests, el, s.Hunks)
 	clone := filepath.Join(dir, "bisect")
 	_, err = fixtures.Git(dir, "clone", "-q", repo, clone)
@@ -198,13 +199,6 @@ func changesSection(root, work, bin string) string {
 		fmt.Printf("materialize %s: sync %.2f ms, copy %.0f ms\n", tmp, ns["sync"]/1e6, ns["copy"]/1e6)
 	}
 	return b.String() + "\n"
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // splice replaces the sections of md (by their "## " headings) with those
