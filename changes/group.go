@@ -154,9 +154,7 @@ func (s *Set) declGroups(p string, idx []int) []*Group {
 		}
 		spans = append(spans, span{name, fset.Position(d.Pos()).Line - 1, fset.Position(d.End()).Line - 1})
 	}
-	groups := map[string]*Group{}
-	var order []string
-	for _, i := range idx {
+	return bucket(idx, func(_, i int) (string, string) {
 		c := &s.Changes[i]
 		key := "header"
 		if c.Kind == Hunk {
@@ -171,22 +169,8 @@ func (s *Set) declGroups(p string, idx []int) []*Group {
 				key = "end"
 			}
 		}
-		g, ok := groups[key]
-		if !ok {
-			g = &Group{Name: p + ":" + key}
-			groups[key] = g
-			order = append(order, key)
-		}
-		g.Changes = append(g.Changes, i)
-	}
-	if len(groups) < 2 {
-		return nil
-	}
-	out := make([]*Group, len(order))
-	for k, key := range order {
-		out[k] = groups[key]
-	}
-	return out
+		return key, p + ":" + key
+	})
 }
 
 func exprString(e ast.Expr) string {
@@ -242,24 +226,28 @@ func (s *Set) identGroups(idx []int) []*Group {
 			parent[find(u)] = find(us[0])
 		}
 	}
-	comps := map[int]*Group{}
-	var order []int
+	return bucket(idx, func(k, i int) (int, string) { return find(k), s.Changes[i].String() })
+}
+
+// bucket groups the changes idx by the key that key gives each (with its
+// position in idx), in the order the keys first appear, each group named
+// as its first change's key says. It returns nil when all share one key:
+// there is nothing to group.
+func bucket[K comparable](idx []int, key func(k, i int) (K, string)) []*Group {
+	groups := map[K]*Group{}
+	var out []*Group
 	for k, i := range idx {
-		r := find(k)
-		g, ok := comps[r]
+		kk, name := key(k, i)
+		g, ok := groups[kk]
 		if !ok {
-			g = &Group{Name: s.Changes[i].String()}
-			comps[r] = g
-			order = append(order, r)
+			g = &Group{Name: name}
+			groups[kk] = g
+			out = append(out, g)
 		}
 		g.Changes = append(g.Changes, i)
 	}
-	if len(comps) < 2 {
+	if len(out) < 2 {
 		return nil
-	}
-	out := make([]*Group, len(order))
-	for k, r := range order {
-		out[k] = comps[r]
 	}
 	return out
 }
