@@ -29,7 +29,7 @@ import (
 type Fuzz struct {
 	Package string // the package directory, e.g. ./parser
 	Target  string // FuzzXxx
-	Entry   string // the corpus file's name; "" when there is only one
+	Entry   string // the corpus file's name; "" when there is only one (Run then sets it)
 	Test    session.Test
 	Out     session.Output
 	Jobs    int
@@ -50,6 +50,7 @@ func (r *Fuzz) Run(ctx context.Context) (*report.Summary, error) {
 	if err != nil {
 		return sum, err
 	}
+	r.Entry = entry
 	path := filepath.Join(dir, entry)
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -19,7 +19,6 @@ import (
 
 	"github.com/wynot/wynot/changes"
 	"github.com/wynot/wynot/dd"
-	"github.com/wynot/wynot/decomp"
 	"github.com/wynot/wynot/inputs"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
@@ -289,32 +288,12 @@ func (f *testFlags) setup(argv []string, stderr io.Writer) (inputs.Test, inputs.
 	return t, out, closeAll, nil
 }
 
-// writeReport writes the HTML report of a run, if asked for: the result
-// (a file, or the difference for changes) and, given the original, the
-// difference between the two.
+// writeReport writes the HTML report of a run, if asked for.
 func (f *testFlags) writeReport(sum *report.Summary, original string, stderr io.Writer) {
 	if f.recorder == nil || sum == nil {
 		return
 	}
-	page := report.Page{Summary: sum, Diff: sum.Diff}
-	if sum.Result != "" && sum.Result != "inline" {
-		if data, err := os.ReadFile(sum.Result); err == nil {
-			page.Result = string(data)
-			if orig, err := os.ReadFile(original); err == nil && original != "" && page.Diff == "" {
-				o, _ := decomp.Lines{}.Cut(orig)
-				r, _ := decomp.Lines{}.Cut(data)
-				page.Diff = decomp.Diff(o, r).Unified(original, sum.Result, 3)
-			}
-		}
-	}
-	path := filepath.Join(f.report, "index.html")
-	file, err := os.Create(path)
-	if err == nil {
-		err = f.recorder.WriteHTML(file, page)
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
-	}
+	path, err := f.recorder.WriteReport(f.report, sum, original)
 	if err != nil {
 		fmt.Fprintf(stderr, "wynot: writing the report: %v\n", err)
 		return
@@ -560,6 +539,10 @@ func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		r.Entry = pos[2]
 	}
 	sum, err := r.Run(ctx)
-	f.writeReport(sum, filepath.Join(pos[0], "testdata", "fuzz", pos[1], r.Entry), stderr)
+	original := ""
+	if r.Entry != "" {
+		original = filepath.Join(pos[0], "testdata", "fuzz", pos[1], r.Entry)
+	}
+	f.writeReport(sum, original, stderr)
 	return finish(sum, err, f.json, stdout, stderr)
 }
