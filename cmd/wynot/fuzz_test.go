@@ -67,6 +67,7 @@ func TestFuzzBadInput(t *testing.T) {
 		{[]string{"fuzz", ".", "FuzzB"}, "not a Go fuzz corpus file"},
 		{[]string{"fuzz", ".", "FuzzC"}, "holds 2 entries; name one: one, two"},
 		{[]string{"fuzz", "."}, "want PACKAGE_DIR FuzzXxx"},
+		{[]string{"fuzz", "-o", "x", ".", "FuzzA"}, "-o does not apply"},
 		{[]string{"fuzz", ".", "FuzzA"}, "go test -c"},
 	} {
 		r := wynotRun(t, dir, goEnv(), c.args...)

@@ -525,6 +525,9 @@ func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(pos) < 2 || len(pos) > 3 {
 		return usageError("fuzz", fmt.Errorf("want PACKAGE_DIR FuzzXxx [ENTRY], got %d arguments", len(pos)), stderr)
 	}
+	if f.output != "" {
+		return usageError("fuzz", fmt.Errorf("-o does not apply: the result is written beside the entry as ENTRY-min"), stderr)
+	}
 	t, out, closeFiles, err := f.setup(argv, stderr)
 	defer closeFiles()
 	if err != nil {
