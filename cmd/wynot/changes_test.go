@@ -122,6 +122,20 @@ func TestChangesInterference(t *testing.T) {
 	if s.Complement != "PASS" || !s.Confirmed {
 		t.Errorf("complement %q, confirmed %v", s.Complement, s.Confirmed)
 	}
+	// ddmin, with the test as a script (--test, git bisect convention):
+	// the same two changes, a 1-minimal failing subset.
+	script := filepath.Join(t.TempDir(), "test.sh")
+	write(t, script, []byte("#!/bin/sh\n! { grep -q A=2 d0/a.conf && grep -q B=2 d2/b.conf; }\n"))
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r = wynotRun(t, dir, nil, "changes", "--json", "--algorithm", "ddmin", "--test", script, "old", "new")
+	if r.code != 0 {
+		t.Fatalf("ddmin: exit %d\n%s", r.code, r.stderr)
+	}
+	if s := r.summary(t); strings.Join(s.Hunks, " ") != strings.Join(want, " ") || s.Algorithm != "ddmin" || !s.Minimal {
+		t.Errorf("ddmin: result %v (%s, minimal %v), want %v", s.Hunks, s.Algorithm, s.Minimal, want)
+	}
 	// The failure stated by --fail-on, the tree named by {}.
 	r = wynotRun(t, dir, nil, "changes", "--json", "--fail-on", "BOOM", "old", "new", "--",
 		"sh", "-c", "grep -q A=2 {}/d0/a.conf && grep -q B=2 {}/d2/b.conf && echo BOOM; exit 0")
