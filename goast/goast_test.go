@@ -1,0 +1,173 @@
+package goast
+
+import (
+	"bytes"
+	"flag"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wynot/wynot/decomp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// transforms names, for each file in testdata/transform, the change made
+// on it: the nth (from 1) change of a kind. Each golden file holds the
+// result.
+var transforms = []struct {
+	file string
+	kind string
+	nth  int
+}{
+	{"comment", "comment → nothing", 1},
+	{"declaration", "declaration → nothing", 2}, // the function: its import goes too
+	{"spec", "spec → nothing", 1},
+	{"function-empty-body", "function → empty body", 1},
+	{"field", "field → nothing", 2},
+	{"method", "method → nothing", 1},
+	{"parameter", "parameter → nothing", 1},
+	{"clause", "clause → nothing", 1},
+	{"statement", "statement → nothing", 2},
+	{"if-then", "if → then", 1},
+	{"if-else", "if → else", 1},
+	{"else-nothing", "else → nothing", 1},
+	{"loop-body", "loop → body", 1},
+	{"range-loop-body", "loop → body", 1},
+	{"block-statements", "block → statements", 1},
+	{"label-statement", "label → statement", 1},
+	{"go-call", "go → call", 1},
+	{"defer-call", "defer → call", 1},
+	{"switch-clause", "switch → clause", 1},
+	{"element", "element → nothing", 2},
+	{"expression-false", "expression → false", 1},
+	{"expression-true", "expression → true", 1},
+	{"expression-zero", "expression → zero", 1},
+	{"expression-operand", "expression → operand", 2},
+	{"call-argument", "expression → operand", 1},
+	{"function-literal", "function → empty body", 1},
+	{"name-shorter", "name → shorter", 1},
+}
+
+// only returns the indices of all changes but i: the configuration that
+// makes change i alone.
+func only(n, i int) []int {
+	var keep []int
+	for j := range n {
+		if j != i {
+			keep = append(keep, j)
+		}
+	}
+	return keep
+}
+
+func kinds(r *decomp.Rewrite) string {
+	var ks []string
+	for _, ch := range r.Changes {
+		ks = append(ks, ch.Kind)
+	}
+	return strings.Join(ks, "; ")
+}
+
+// TestTransformGolden makes each transformation on a file of its own and
+// compares the result with a golden file. Every result parses, is gofmt
+// clean, and is a fixpoint of the printer (idempotent).
+func TestTransformGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/transform/*.go")
+	if len(files) != len(transforms) {
+		t.Errorf("%d files in testdata/transform, %d in the table", len(files), len(transforms))
+	}
+	for _, tc := range transforms {
+		t.Run(tc.file, func(t *testing.T) {
+			path := filepath.Join("testdata", "transform", tc.file+".go")
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, typeCheck := range []bool{false, true} {
+				r, err := Changes(src, typeCheck)
+				if err != nil {
+					t.Fatal(err)
+				}
+				idx, seen := -1, 0
+				for i, ch := range r.Changes {
+					if ch.Kind == tc.kind {
+						if seen++; seen == tc.nth {
+							idx = i
+							break
+						}
+					}
+				}
+				if idx < 0 {
+					t.Fatalf("no change #%d of kind %q among: %s", tc.nth, tc.kind, kinds(r))
+				}
+				got, err := r.Apply(only(r.Len(), idx))
+				if err != nil {
+					t.Fatalf("typecheck=%v: %v", typeCheck, err)
+				}
+				golden := strings.TrimSuffix(path, ".go") + ".golden"
+				if *update && !typeCheck {
+					if err := os.WriteFile(golden, got, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("typecheck=%v: got\n%s\nwant\n%s", typeCheck, got, want)
+				}
+				if _, err := parser.ParseFile(token.NewFileSet(), "x.go", got, parser.ParseComments); err != nil {
+					t.Errorf("result does not parse: %v", err)
+				}
+				if f, err := format.Source(got); err != nil || !bytes.Equal(f, got) {
+					t.Errorf("result is not gofmt-clean:\n%s", got)
+				}
+				chk, err := NewChecker(src, typeCheck)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if again, err := chk.Finish(got); err != nil || !bytes.Equal(again, got) {
+					t.Errorf("printing the result again changes it (%v):\n%s", err, again)
+				}
+			}
+		})
+	}
+}
+
+// TestTransformNotOffered lists transformations that would leave the
+// program invalid and must not be offered.
+func TestTransformNotOffered(t *testing.T) {
+	cases := []struct{ name, src, kind string }{
+		{"loop body breaks", "package p\nfunc f() { for { break } }\n", "loop → body"},
+		{"loop body continues", "package p\nfunc f(xs []int) { for range xs { continue } }\n", "loop → body"},
+		{"range variable used", "package p\nfunc f(xs []int) (n int) { for _, x := range xs { n += x }; return }\n", "loop → body"},
+		{"label used", "package p\nfunc f() {\nl:\n\tfor {\n\t\tbreak l\n\t}\n}\n", "label → statement"},
+		{"parameter used", "package p\nfunc f(a int) int { return a }\nvar x = f(1)\n", "parameter → nothing"},
+		{"directive", "package p\n\n//go:noinline\nfunc f() {}\n", "comment → nothing"},
+	}
+	for _, c := range cases {
+		r, err := Changes([]byte(c.src), false)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, ch := range r.Changes {
+			if ch.Kind == c.kind {
+				t.Errorf("%s: %q offered", c.name, c.kind)
+			}
+		}
+	}
+	// Inner loops and switches keep their own breaks.
+	r, err := Changes([]byte("package p\nfunc f(x int) { for { for { break }; switch x { case 1: break }; return } }\n"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(kinds(r), "loop → body") {
+		t.Errorf("outer loop → body not offered: %s", kinds(r))
+	}
+}

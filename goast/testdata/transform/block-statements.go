@@ -1,0 +1,9 @@
+package p
+
+func f() int {
+	x := 1
+	{
+		x++
+	}
+	return x
+}

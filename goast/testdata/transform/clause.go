@@ -1,0 +1,10 @@
+package p
+
+func f(x int) int {
+	switch x {
+	case 1:
+		return 10
+	default:
+		return 0
+	}
+}

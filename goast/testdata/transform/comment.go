@@ -1,0 +1,4 @@
+package p
+
+// f does nothing.
+func f() {}

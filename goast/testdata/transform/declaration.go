@@ -1,0 +1,7 @@
+package p
+
+import "strings"
+
+func f() string { return strings.ToUpper("x") }
+
+func g() {}

@@ -1,0 +1,3 @@
+package p
+
+var xs = []int{1, 2, 3}

@@ -1,0 +1,3 @@
+package p
+
+func f(a, b int) int { return a + b }

@@ -1,0 +1,3 @@
+package p
+
+func f(a, b bool) bool { return a && b }

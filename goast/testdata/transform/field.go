@@ -1,0 +1,6 @@
+package p
+
+type T struct {
+	A int
+	B string
+}

@@ -1,0 +1,6 @@
+package p
+
+var f = func() int {
+	x := 3
+	return x
+}

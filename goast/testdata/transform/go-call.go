@@ -1,0 +1,5 @@
+package p
+
+func f(g func()) {
+	go g()
+}

@@ -1,0 +1,8 @@
+package p
+
+func f() {
+loop:
+	for {
+		return
+	}
+}

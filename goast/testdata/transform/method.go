@@ -1,0 +1,6 @@
+package p
+
+type I interface {
+	M()
+	N() int
+}

@@ -1,0 +1,6 @@
+package p
+
+func compute(value int) int {
+	result := value * 2
+	return result
+}

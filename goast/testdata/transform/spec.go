@@ -1,0 +1,6 @@
+package p
+
+var (
+	a = 1
+	b = 2
+)

@@ -1,0 +1,7 @@
+package p
+
+func f() int {
+	x := 1
+	x++
+	return x
+}
