@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,23 +16,31 @@ import (
 
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/decomp"
+	"github.com/wynot/wynot/grammar"
 	"github.com/wynot/wynot/internal/session"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
 
-// Splits are the values of --split for reduce.
-var Splits = []string{"auto", "lines", "brackets", "tokens", "runes", "bytes"}
+// Splits are the values of --split for reduce; "tree:LANG" names a
+// tree-sitter grammar besides (grammar.Names).
+var Splits = []string{"auto", "text", "go", "lines", "brackets", "tokens", "runes", "bytes"}
 
 // Reduction is `wynot reduce`: it simplifies failing input files (or, with
 // Argv, the argument list of the failing command) to a 1-minimal one
 // (ddmin, TSE 2002 Fig. 5).
 type Reduction struct {
-	Files  []string // the input files
-	Args   bool     // reduce the arguments of Test.Argv instead of files
-	Test   Test
-	Out    Output
-	Split  string // one of Splits; "" is auto
+	Files []string // the input files
+	Args  bool     // reduce the arguments of Test.Argv instead of files
+	Test  Test
+	Out   Output
+	Split string // one of Splits or tree:LANG; "" is auto
+	// TypeCheck predicts Go candidates with new type errors (go/types)
+	// Unresolved without running the test.
+	TypeCheck bool
+	// With are files the test needs beside the candidate, copied
+	// unchanged into every test's directory.
+	With   []string
 	Jobs   int
 	Output string // -o: where results go instead of replacing the inputs
 	// Variant is the test order of ddmin.
@@ -50,6 +59,7 @@ type input struct {
 	written []byte // what dest holds now (nil: untouched)
 	dirty   bool
 	lastW   time.Time
+	syn     *syntax // the input's language, when it is reduced as a syntax tree
 }
 
 // Run runs the reduction. The summary is filled in as far as the run got,
@@ -61,8 +71,13 @@ func (r *Reduction) Run(ctx context.Context) (*report.Summary, error) {
 	if split == "" {
 		split = "auto"
 	}
-	if !contains(Splits, split) {
-		return sum, session.InputError("unknown --split %q (want one of %s)", split, strings.Join(Splits, ", "))
+	if lang, ok := strings.CutPrefix(split, "tree:"); ok {
+		if _, err := grammar.Lookup(lang); err != nil {
+			return sum, session.InputError("--split %s: %v", split, err)
+		}
+	} else if !contains(Splits, split) {
+		return sum, session.InputError("unknown --split %q (want one of %s, or tree:LANG with LANG one of %s)", split,
+			strings.Join(Splits, ", "), strings.Join(grammar.Names(), ", "))
 	}
 	if r.Args {
 		if len(r.Files) > 0 {
@@ -81,13 +96,36 @@ func (r *Reduction) Run(ctx context.Context) (*report.Summary, error) {
 	for _, in := range ins {
 		total += len(in.orig)
 	}
+	with, err := r.readWith(ins)
+	if err != nil {
+		return sum, err
+	}
 	s, err := session.Open("reduce", r.Test, r.Out, r.Jobs, false, len(ins), total)
 	if err != nil {
 		return sum, err
 	}
 	defer s.Close()
-	red := &reducer{Reduction: r, s: s, ins: ins, split: split, sum: sum}
+	red := &reducer{Reduction: r, s: s, ins: ins, split: split, sum: sum, with: with}
 	return sum, red.run(ctx)
+}
+
+// readWith reads the --with files.
+func (r *Reduction) readWith(ins []*input) ([]runner.File, error) {
+	var fs []runner.File
+	for _, p := range r.With {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, session.InputError("--with %s: %v", p, errors.Unwrap(err))
+		}
+		name := filepath.Base(p)
+		for _, in := range ins {
+			if in.name == name {
+				return nil, session.InputError("--with %s has the name of the input %s; the test sees them side by side in one directory", p, in.path)
+			}
+		}
+		fs = append(fs, runner.File{Name: name, Data: data})
+	}
+	return fs, nil
 }
 
 func contains(list []string, s string) bool {
@@ -127,7 +165,22 @@ func (r *Reduction) openInputs(split string) ([]*input, error) {
 			return nil, session.InputError("inputs %s and %s have the same name; the test sees them side by side in one directory", other, p)
 		}
 		names[name] = p
-		ins = append(ins, &input{path: p, name: name, orig: data, data: data, mode: st.Mode()})
+		in := &input{path: p, name: name, orig: data, data: data, mode: st.Mode()}
+		if lang := langOf(split, p); lang != "" {
+			syn, err := newSyntax(lang, data, r.TypeCheck && lang == "go")
+			switch {
+			case err != nil && syntaxSplit(split):
+				return nil, session.InputError("input %s %v; reduce it with --split auto or lines", p, err)
+			case err != nil:
+				fmt.Fprintf(messages(r.Out), "wynot: input %s %v; reducing it as text\n", p, err)
+			default:
+				in.syn = syn
+			}
+		}
+		ins = append(ins, in)
+	}
+	if r.TypeCheck && !slices.ContainsFunc(ins, func(in *input) bool { return in.syn != nil && in.syn.lang == "go" }) {
+		return nil, session.InputError("--typecheck applies to Go inputs that parse; none of the inputs is one")
 	}
 	if err := r.destinations(ins); err != nil {
 		return nil, err
@@ -218,6 +271,7 @@ type reducer struct {
 	ins   []*input
 	split string
 	sum   *report.Summary
+	with  []runner.File // files beside the candidate (--with)
 	mu    sync.Mutex
 }
 
@@ -229,7 +283,7 @@ func (rd *reducer) candidate(fi int, data []byte) runner.Candidate {
 	if fi >= 0 {
 		files[fi].Data = data
 	}
-	return runner.Candidate{Files: files}
+	return runner.Candidate{Files: append(files, rd.with...)}
 }
 
 func (rd *reducer) size() int {
@@ -267,7 +321,12 @@ loop:
 	for round := 1; ; round++ {
 		changed, allMinimal := false, true
 		for fi := range rd.ins {
-			for _, sp := range rd.passes(rd.ins[fi].data) {
+			ps, perr := rd.passes(rd.ins[fi])
+			if perr != nil {
+				err = perr
+				break loop
+			}
+			for _, sp := range ps {
 				minimal, shrank, perr := rd.pass(ctx, fi, sp)
 				changed = changed || shrank
 				allMinimal = allMinimal && minimal
@@ -283,6 +342,12 @@ loop:
 			break
 		}
 		s.TestLog.Printf("Round %d done: %s\n", round, report.Plural(rd.size(), "byte"))
+	}
+	if err == nil {
+		if ferr := rd.format(ctx); ferr != nil {
+			err = ferr
+			interrupted = ctx.Err() != nil
+		}
 	}
 	for _, in := range rd.ins {
 		if werr := rd.save(in, true); werr != nil && err == nil {
@@ -308,6 +373,35 @@ loop:
 	return nil
 }
 
+// format prints each input in a language with a formatter (Go: gofmt)
+// as the formatter would, and keeps that form when it still fails. The
+// token and character passes leave text unformatted; formatting changes
+// no syntax tree, so the result stays minimal.
+func (rd *reducer) format(ctx context.Context) error {
+	for fi, in := range rd.ins {
+		if in.syn == nil || in.syn.format == nil {
+			continue
+		}
+		out, err := in.syn.format(in.data)
+		if err != nil || string(out) == string(in.data) {
+			continue
+		}
+		rec, err := rd.s.TestOne(ctx, "format", rd.candidate(fi, out))
+		if err != nil {
+			return err
+		}
+		if rec.Outcome != dd.Fail {
+			rd.s.Say("the formatted form of %s does not fail (%s); keeping it unformatted", in.name, rec.Outcome)
+			continue
+		}
+		rd.mu.Lock()
+		in.data, in.dirty = out, true
+		rd.mu.Unlock()
+		rd.sum.Formatted = append(rd.sum.Formatted, in.dest)
+	}
+	return nil
+}
+
 // confirm tests the result once more, without the cache.
 func (rd *reducer) confirm(ctx context.Context) (bool, error) {
 	rec, err := rd.s.Tester.Retest(ctx, rd.candidate(-1, nil))
@@ -324,10 +418,29 @@ func (rd *reducer) confirm(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-// passes lists the decompositions of one round: for auto, coarse to fine,
-// lines, bracket groups (whole, then contents) at each depth, tokens, and
-// characters (bytes for input that is not UTF-8).
-func (rd *reducer) passes(data []byte) []decomp.Splitter {
+// passes lists the passes of one round over input in: for auto, coarse
+// to fine, lines, bracket groups (whole, then contents) at each depth,
+// tokens, and characters (bytes for input that is not UTF-8); for an
+// input in a known language the syntax tree's passes instead of lines and
+// brackets, and tokens and characters only where they leave it parsing.
+func (rd *reducer) passes(in *input) ([]decomp.Pass, error) {
+	data := in.data
+	if in.syn != nil {
+		var ps []decomp.Pass
+		// Text passes over a lenient language (HTML) may leave text that
+		// the grammar no longer parses; its tree passes end there.
+		if in.syn.parses(data) == nil {
+			var err error
+			if ps, err = in.syn.passes(data); err != nil {
+				return nil, fmt.Errorf("%s: %w", in.name, err)
+			}
+		}
+		if rd.split == "auto" {
+			ps = append(ps, decomp.Split(decomp.Tokens{}, in.syn.check), decomp.Split(decomp.Chars(data), in.syn.check))
+		}
+		return ps, nil
+	}
+	var sps []decomp.Splitter
 	brackets := func() []decomp.Splitter {
 		var ps []decomp.Splitter
 		depth := decomp.MaxDepth(data)
@@ -341,22 +454,31 @@ func (rd *reducer) passes(data []byte) []decomp.Splitter {
 	}
 	switch rd.split {
 	case "lines":
-		return []decomp.Splitter{decomp.Lines{}}
+		sps = []decomp.Splitter{decomp.Lines{}}
 	case "tokens":
-		return []decomp.Splitter{decomp.Tokens{}}
+		sps = []decomp.Splitter{decomp.Tokens{}}
 	case "runes":
-		return []decomp.Splitter{decomp.Runes{}}
+		sps = []decomp.Splitter{decomp.Runes{}}
 	case "bytes":
-		return []decomp.Splitter{decomp.Bytes{}}
+		sps = []decomp.Splitter{decomp.Bytes{}}
 	case "brackets":
-		return brackets()
+		sps = brackets()
+	default:
+		sps = append([]decomp.Splitter{decomp.Lines{}}, brackets()...)
+		sps = append(sps, decomp.Tokens{}, decomp.Chars(data))
 	}
-	ps := append([]decomp.Splitter{decomp.Lines{}}, brackets()...)
-	return append(ps, decomp.Tokens{}, decomp.Chars(data))
+	ps := make([]decomp.Pass, len(sps))
+	for i, sp := range sps {
+		ps[i] = decomp.Split(sp, nil)
+	}
+	return ps, nil
 }
 
 // granularity names the finest pieces of the split.
 func (rd *reducer) granularity() string {
+	if syntaxSplit(rd.split) {
+		return "syntax tree transformations"
+	}
 	switch rd.split {
 	case "lines":
 		return "lines"
@@ -383,6 +505,8 @@ func (rd *reducer) elements() int {
 	for _, in := range rd.ins {
 		var sp decomp.Splitter
 		switch rd.granularity() {
+		case "syntax tree transformations":
+			sp = decomp.Tokens{}
 		case "lines":
 			sp = decomp.Lines{}
 		case "tokens":
@@ -402,14 +526,19 @@ func (rd *reducer) elements() int {
 	return n
 }
 
-// pass runs ddmin on one input cut by one splitter. It reports whether the
-// search completed (the result is 1-minimal for this cut) and whether the
-// input shrank.
-func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Splitter) (minimal, shrank bool, err error) {
+// pass runs ddmin on one input decomposed by one pass. It reports whether
+// the search completed (the result is 1-minimal for this decomposition)
+// and whether the input shrank. Candidates the plan rejects (they do not
+// parse) are predicted Unresolved without a test (seed 003, "predicting
+// test outcomes").
+func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass) (minimal, shrank bool, err error) {
 	in, s := rd.ins[fi], rd.s
-	pieces, err := sp.Cut(in.data)
+	plan, err := sp.Plan(in.data)
 	if err != nil {
-		return false, false, err
+		return false, false, fmt.Errorf("%s: %s: %w", in.name, sp.Name(), err)
+	}
+	if plan.Len() == 0 {
+		return true, false, nil
 	}
 	before := len(in.data)
 	name := sp.Name()
@@ -417,30 +546,48 @@ func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Splitter) (minima
 		name += " of " + in.name
 	}
 	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
-	s.TestLog.Printf("Pass %s: %s\n", name, report.Plural(pieces.Len(), "piece"))
+	s.TestLog.Printf("Pass %s: %s\n", name, report.Plural(plan.Len(), "change"))
 	s.Mu.Lock()
-	runs0 := s.Runs
+	runs0, predicted0 := s.Runs, s.Predicted
 	s.Mu.Unlock()
 	t0 := time.Now()
 
-	res, err := s.Search(ctx, name, pieces.Len(), dd.Minimize, dd.Options{Variant: rd.Variant},
-		func(c dd.Config) runner.Candidate { return rd.candidate(fi, pieces.Join(c)) },
+	apply := func(c dd.Config) ([]byte, bool) {
+		data, err := plan.Apply(c)
+		return data, err == nil
+	}
+	res, err := s.SearchTests(ctx, name, plan.Len(), dd.Minimize, dd.Options{Variant: rd.Variant},
+		func(ctx context.Context, c dd.Config) (runner.Test, error) {
+			data, err := plan.Apply(c)
+			if err != nil {
+				s.Mu.Lock()
+				s.Predicted++
+				s.Mu.Unlock()
+				return runner.Test{Outcome: dd.Unresolved, Predicted: true, Detail: err.Error()}, nil
+			}
+			return s.Tester.Test(ctx, rd.candidate(fi, data))
+		},
 		func(st dd.Step) {
 			if st.Rule == dd.ReduceToSubset || st.Rule == dd.ReduceToComplement {
-				rd.improve(in, pieces.Join(st.Config))
+				if data, ok := apply(st.Config); ok {
+					rd.improve(in, data)
+				}
 			}
 		})
 	// The result so far is the best even when the search was cut short.
 	if res.Fail != nil {
-		if best := pieces.Join(res.Fail); len(best) < len(in.data) {
+		if best, ok := apply(res.Fail); ok && len(best) < len(in.data) {
 			rd.improve(in, best)
 		}
 	}
 	s.Mu.Lock()
-	runs := s.Runs - runs0
+	runs, predicted := s.Runs-runs0, s.Predicted-predicted0
 	s.Mu.Unlock()
-	rd.sum.Passes = append(rd.sum.Passes, report.PassStats{Name: sp.Name(), File: fileLabel(rd, in), Tests: runs,
-		BytesBefore: before, BytesAfter: len(in.data), Seconds: time.Since(t0).Seconds()})
+	st := report.PassStats{Name: sp.Name(), File: fileLabel(rd, in), Tests: runs, Predicted: predicted,
+		BytesBefore: before, BytesAfter: len(in.data), Seconds: time.Since(t0).Seconds()}
+	rd.sum.Passes = append(rd.sum.Passes, st)
+	s.TestLog.Printf("Pass %s done: %s, %d predicted, %s removed\n", name, report.Plural(runs, "test"), predicted,
+		report.Plural(before-len(in.data), "byte"))
 	var nf *dd.NotFailingError
 	if errors.As(err, &nf) {
 		return false, false, session.NotReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
@@ -498,6 +645,7 @@ func (rd *reducer) finish(minimal, confirmed, interrupted bool) {
 	sum.Tests = s.Runs + s.Checks
 	sum.Checks = s.Checks
 	sum.CacheHits = s.CacheHits
+	sum.Predicted = s.Predicted
 	sum.Flaky = s.Flaky
 	sum.Outcomes = s.Outcomes
 	sum.SizeAfter = rd.size()
@@ -525,12 +673,21 @@ func (rd *reducer) human(minimal, confirmed bool) {
 	if len(rd.ins) > 1 {
 		what = report.Plural(len(rd.ins), "file")
 	}
-	fmt.Fprintf(s.Stderr, "wynot: reduced %s from %s to %s (%s) in %s, %.1fs\n", what,
+	predicted := ""
+	if sum.Predicted > 0 {
+		predicted = fmt.Sprintf(" (and %d candidates predicted unresolved without a test: they did not parse)", sum.Predicted)
+		if rd.TypeCheck {
+			predicted = fmt.Sprintf(" (and %d candidates predicted unresolved without a test: they did not parse or type-check)", sum.Predicted)
+		}
+	}
+	fmt.Fprintf(s.Stderr, "wynot: reduced %s from %s to %s (%s) in %s%s, %.1fs\n", what,
 		report.Plural(sum.SizeBefore, "byte"), report.Plural(sum.SizeAfter, "byte"), report.Percent(pct),
-		report.Plural(sum.Tests, "test"), sum.Seconds)
+		report.Plural(sum.Tests, "test"), predicted, sum.Seconds)
 	switch {
 	case sum.Interrupted:
 		fmt.Fprintf(s.Stderr, "wynot: interrupted: the result is the smallest failing input found so far, not 1-minimal\n")
+	case minimal && syntaxSplit(rd.split):
+		fmt.Fprintf(s.Stderr, "wynot: the result is 1-minimal: making any single one of its remaining syntax tree transformations makes the failure go away\n")
 	case minimal:
 		fmt.Fprintf(s.Stderr, "wynot: the result is 1-minimal: removing any single one of its %s makes the failure go away\n", rd.granularity())
 	default:

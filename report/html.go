@@ -171,14 +171,14 @@ svg{background:#fafafa;border:1px solid #ddd}
 	row("time", fmt.Sprintf("%.1f s", s.Seconds))
 	b.WriteString("</table>\n")
 	if len(s.Passes) > 0 {
-		b.WriteString("<h2>Passes</h2>\n<table><tr><th>pass</th><th>tests</th><th>size before</th><th>size after</th><th>seconds</th></tr>\n")
+		b.WriteString("<h2>Passes</h2>\n<table><tr><th>pass</th><th>tests</th><th>predicted</th><th>size before</th><th>size after</th><th>seconds</th></tr>\n")
 		for _, ps := range s.Passes {
 			name := ps.Name
 			if ps.File != "" {
 				name += " (" + ps.File + ")"
 			}
-			fmt.Fprintf(&b, "<tr><td>%s</td><td class=n>%d</td><td class=n>%d</td><td class=n>%d</td><td class=n>%.2f</td></tr>\n",
-				esc(name), ps.Tests, ps.BytesBefore, ps.BytesAfter, ps.Seconds)
+			fmt.Fprintf(&b, "<tr><td>%s</td><td class=n>%d</td><td class=n>%d</td><td class=n>%d</td><td class=n>%d</td><td class=n>%.2f</td></tr>\n",
+				esc(name), ps.Tests, ps.Predicted, ps.BytesBefore, ps.BytesAfter, ps.Seconds)
 		}
 		b.WriteString("</table>\n")
 	}

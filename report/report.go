@@ -231,6 +231,7 @@ type Event struct {
 	Cached      bool    `json:"cached,omitempty"`
 	Speculative bool    `json:"speculative,omitempty"`
 	Discarded   bool    `json:"discarded,omitempty"`
+	Predicted   bool    `json:"predicted,omitempty"` // not run: the outcome was predicted
 	Detail      string  `json:"detail,omitempty"`
 }
 
@@ -258,6 +259,7 @@ type PassStats struct {
 	Name        string  `json:"name"`
 	File        string  `json:"file,omitempty"`
 	Tests       int     `json:"tests"`
+	Predicted   int     `json:"predicted,omitempty"` // candidates predicted Unresolved without a test
 	BytesBefore int     `json:"bytes_before"`
 	BytesAfter  int     `json:"bytes_after"`
 	Seconds     float64 `json:"seconds"`
@@ -293,6 +295,7 @@ type Summary struct {
 	Result         string      `json:"result"`
 	Files          []string    `json:"files,omitempty"`
 	Passes         []PassStats `json:"passes,omitempty"`
+	Formatted      []string    `json:"formatted,omitempty"` // results printed by their language's formatter (gofmt) at the end
 	// isolate
 	PassSize *int   `json:"pass_size,omitempty"`
 	FailSize *int   `json:"fail_size,omitempty"`

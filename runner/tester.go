@@ -47,6 +47,9 @@ type Test struct {
 	Run       Run // the (last) run; zero when Cached
 	Cached    bool
 	Flaky     bool
+	// Predicted is set when the outcome was predicted without running
+	// the test (a candidate that does not parse is Unresolved).
+	Predicted bool
 	Duration  time.Duration
 }
 

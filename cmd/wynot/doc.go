@@ -30,7 +30,8 @@ Run "wynot COMMAND --help" for the flags of a command.
 
 wynot reduce simplifies failing input files to a 1-minimal failing input:
 one in which removing any single character (or line, or token, with
---split) makes the failure go away. It uses ddmin (Zeller and Hildebrandt,
+--split; or making any single syntax tree transformation, for source
+code) makes the failure go away. It uses ddmin (Zeller and Hildebrandt,
 "Simplifying and Isolating Failure-Inducing Input", IEEE TSE 2002).
 
 	wynot reduce [flags] FILE... -- CMD [ARG...]
@@ -67,11 +68,36 @@ else that it passed. --convention bisect reads the status as git bisect
 run does instead (0 pass, 125 skip, 1-127 fail, 128 and above abort).
 
 With --split auto (the default) the input is reduced in passes from coarse
-to fine: lines, then balanced bracket groups ( ) [ ] { } at each depth
-(whole groups, then their contents), then tokens, then characters; the
-passes repeat until none makes the input smaller. --split lines, tokens,
-brackets, runes (characters) or bytes uses one kind of piece only.
-Several FILEs are reduced in turns until none shrinks.
+to fine until none makes it smaller. Text is cut into lines, then balanced
+bracket groups ( ) [ ] { } at each depth (whole groups, then their
+contents), then tokens, then characters. Source code in a known language
+(by its file name's extension: .go; .c and .h, .js, .py, .json) is reduced
+as a syntax tree first, level by level from the top, and then by tokens
+and characters, where only candidates that still parse are tested. HTML
+is reduced as text (browsers read any text) unless --split tree:html asks
+for its tree. Several FILEs are reduced in turns until none shrinks.
+
+--split go reduces Go source through go/ast, with these transformations,
+each of which ddmin makes or not: a declaration, statement, comment,
+struct field, interface method, list element or switch clause goes; an if
+becomes its then or its else block; a loop becomes its body; a block its
+statements; a function gets an empty body returning zero values; an
+unused parameter goes together with the argument at every call; a boolean
+expression becomes false, true or one operand; an expression becomes the
+zero value of its type or one operand (a call one of its arguments); a
+name becomes a shorter one, renamed everywhere. Imports and local
+variables that a transformation leaves unused go with it. Every candidate
+is printed by go/format; one that does not parse is predicted unresolved
+without a test, and with --typecheck also one that has type errors the
+original did not have (go/types; imports from the standard library only).
+The result is gofmt-clean. --split tree:LANG reduces by a tree-sitter
+grammar (c, javascript, python, html, json): each node goes, or is
+replaced by a smaller node of the same kind inside it. --split text is
+auto without syntax trees; --split lines, tokens, brackets, runes
+(characters) or bytes uses one kind of piece only.
+
+--with FILE copies FILE unchanged into every test's directory, beside the
+candidate: the test file of a package, a header, a main.go.
 
 The original of FILE is kept in FILE.orig; FILE is replaced, atomically,
 by every smaller failing input found, so an interrupted run (Ctrl-C, exit
@@ -106,7 +132,11 @@ Flags:
 	--fail-on REGEX     the failure is output matching REGEX
 	--test SCRIPT       run SCRIPT in the candidate's directory as the test
 	--convention C      creduce (default) or bisect: how --test's exit status reads
-	--split S           auto, lines, brackets, tokens, runes or bytes (default auto)
+	--split S           auto (default), text, go, tree:LANG, lines, brackets,
+	                    tokens, runes or bytes
+	--typecheck         with Go input: predict candidates with new type
+	                    errors unresolved without a test
+	--with FILE         copy FILE beside the candidate for the test (repeatable)
 	--variant V         book (default) or tse: the test order of ddmin
 	--repeat N          run each test N times; disagreement is unresolved
 	--cache FILE        keep outcomes in FILE across runs

@@ -345,14 +345,27 @@ func usageError(name string, err error, stderr io.Writer) int {
 	return inputs.ExitInput
 }
 
+// fileList is a repeatable flag of file names.
+type fileList []string
+
+func (l *fileList) String() string { return strings.Join(*l, ", ") }
+
+func (l *fileList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
 func runReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	own, argv := splitCommand(args)
 	fs := flagSet("reduce", stderr)
 	var f testFlags
 	f.register(fs)
-	split := fs.String("split", "auto", "auto, lines, brackets, tokens, runes or bytes")
+	split := fs.String("split", "auto", "auto, text, go, tree:LANG (c, javascript, python, html, json), lines, brackets, tokens, runes or bytes")
+	typeCheck := fs.Bool("typecheck", false, "predict Go candidates with new type errors (go/types) unresolved, without a test")
 	variant := fs.String("variant", "book", "book or tse: the test order of ddmin")
 	argsMode := fs.Bool("argv", false, "reduce the command's arguments")
+	var with fileList
+	fs.Var(&with, "with", "a `FILE` the test needs beside the candidate, copied unchanged into every test's directory (repeatable)")
 	files, err := parseInterleaved(fs, own)
 	if err != nil {
 		if code := usageError("reduce", err, stderr); code >= 0 {
@@ -371,7 +384,7 @@ func runReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return usageError("reduce", err, stderr)
 	}
-	r := &inputs.Reduction{Files: files, Args: *argsMode, Test: t, Out: out, Split: *split, Jobs: f.jobs, Output: f.output}
+	r := &inputs.Reduction{Files: files, Args: *argsMode, Test: t, Out: out, Split: *split, TypeCheck: *typeCheck, With: with, Jobs: f.jobs, Output: f.output}
 	if r.Variant, err = parseVariant(*variant); err != nil {
 		return usageError("reduce", err, stderr)
 	}

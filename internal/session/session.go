@@ -117,6 +117,9 @@ type Session struct {
 	Outcomes  report.Outcomes
 	CacheHits int
 	Flaky     int
+	// Predicted counts candidates whose outcome was predicted without
+	// a test (they did not parse).
+	Predicted int
 	fatal     error
 	cancel    context.CancelFunc
 	eventBase int // test numbers of earlier searches, for the events file
@@ -423,6 +426,23 @@ func (s *Session) Search(ctx context.Context, name string, n int, alg dd.Algorit
 	}, onStep)
 }
 
+// TestOne tests a single candidate outside any search (the formatted
+// form of a result), numbered and recorded in the events like the tests
+// of a search.
+func (s *Session) TestOne(ctx context.Context, name string, c runner.Candidate) (runner.Test, error) {
+	rec, err := s.Tester.Test(ctx, c)
+	if err != nil {
+		return rec, err
+	}
+	s.Mu.Lock()
+	s.eventBase++
+	n := s.eventBase
+	s.Mu.Unlock()
+	s.EventLog.Write(report.Event{Test: n, Pass: name, Key: rec.Key.String(), Size: rec.Size, Outcome: rec.Outcome.String(),
+		Seconds: rec.Duration.Seconds(), Cached: rec.Cached, Detail: rec.Detail})
+	return rec, nil
+}
+
 // SearchTests is Search with the test of a configuration in the caller's
 // hands: test may run several candidates for one configuration (as the
 // failure-resolution loop of wynot changes does) and returns the test
@@ -483,7 +503,8 @@ func (s *Session) SearchTests(ctx context.Context, name string, n int, alg dd.Al
 		ti, _ := dd.InfoFrom(ctx)
 		ev := report.Event{
 			Test: base + ti.Test, Pass: name, Key: rec.Key.String(), Size: rec.Size, Outcome: rec.Outcome.String(),
-			Seconds: rec.Duration.Seconds(), Cached: rec.Cached, Speculative: ti.Speculative, Detail: rec.Detail,
+			Seconds: rec.Duration.Seconds(), Cached: rec.Cached, Speculative: ti.Speculative, Predicted: rec.Predicted,
+			Detail: rec.Detail,
 		}
 		s.EventLog.Write(ev)
 		if s.Report != nil {

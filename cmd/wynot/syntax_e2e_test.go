@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"go/format"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wynot/wynot/goast"
+	"github.com/wynot/wynot/grammar"
+	"github.com/wynot/wynot/runner"
+)
+
+// goSignature runs `go run markup.go main.go` on a candidate markup.go
+// beside main.go and returns the failure signature.
+func goSignature(t *testing.T, markup, mainGo []byte) (runner.Signature, bool) {
+	t.Helper()
+	c := runner.Command{Argv: []string{"go", "run", "markup.go", "main.go"}, Timeout: time.Minute}
+	r, err := c.Exec(context.Background(), t.TempDir(), []runner.File{{Name: "markup.go", Data: markup}, {Name: "main.go", Data: mainGo}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runner.Extract(r), r.Clean()
+}
+
+// TestReduceGoMarkup reduces the Debugging Book's remove_html_markup
+// analog (examples/markup) as a Go syntax tree, with the test run by the
+// real Go toolchain, candidates with type errors predicted without a
+// test (--typecheck). The result keeps tag removal (the normal behavior,
+// checked by main.go), loses every function but the buggy one and
+// everything about quotes the failure does not need, is gofmt-clean, and
+// is 1-minimal: each single remaining transformation makes it pass or
+// fail otherwise.
+func TestReduceGoMarkup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the Go toolchain some 200 times")
+	}
+	dir := t.TempDir()
+	orig := read(t, "../../examples/markup/markup.go")
+	mainGo := read(t, "../../examples/markup/main.go")
+	write(t, filepath.Join(dir, "markup.go"), orig)
+	write(t, filepath.Join(dir, "main.go"), mainGo)
+	r := wynotRun(t, dir, nil, "reduce", "--json", "--split", "go", "--typecheck", "--with", "main.go", "-o", "reduced.go", "markup.go",
+		"--", "go", "run", "markup.go", "main.go")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if !bytes.Equal(read(t, filepath.Join(dir, "markup.go")), orig) {
+		t.Error("the input was changed despite -o")
+	}
+	got := read(t, filepath.Join(dir, "reduced.go"))
+	t.Logf("reduced:\n%s\n%s", got, r.stderr)
+	s := r.summary(t)
+	if !s.Minimal || s.SizeAfter != len(got) || s.SizeAfter*5 > len(orig) {
+		t.Errorf("summary: minimal %v, %d bytes of %d (file %d)", s.Minimal, s.SizeAfter, s.SizeBefore, len(got))
+	}
+	if s.Predicted == 0 {
+		t.Error("no candidate predicted unresolved (they have type errors)")
+	}
+	if f, err := format.Source(got); err != nil || !bytes.Equal(f, got) {
+		t.Errorf("result is not gofmt-clean (%v)", err)
+	}
+	for _, gone := range []string{"squareRoot", "Time", "RedBlackTree", "postcondition", "import", `'\''`} {
+		if strings.Contains(string(got), gone) {
+			t.Errorf("result still has %s", gone)
+		}
+	}
+	// The normal behavior stays: main.go checks it before the failing
+	// test, with a different panic.
+	want, _ := goSignature(t, orig, mainGo)
+	sig, clean := goSignature(t, got, mainGo)
+	if clean || !sig.Same(want, runner.Message) || !strings.Contains(want.Message, "My Test") {
+		t.Fatalf("result fails with %v, want %v", sig, want)
+	}
+	all, err := goast.Changes(got, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ch := range all.Changes {
+		cand, err := all.Apply(only(all.Len(), i))
+		if err != nil || bytes.Equal(cand, got) {
+			continue // does not parse, or changes nothing
+		}
+		if sig, clean := goSignature(t, cand, mainGo); !clean && sig.Same(want, runner.Message) {
+			t.Errorf("not 1-minimal: %s still fails:\n%s", ch.Kind, cand)
+		}
+	}
+}
+
+func only(n, i int) []int {
+	var keep []int
+	for j := range n {
+		if j != i {
+			keep = append(keep, j)
+		}
+	}
+	return keep
+}
+
+// TestReduceTreeSitter reduces a C file and an HTML file from testdata as
+// tree-sitter syntax trees (chosen by extension under --split auto) with
+// a real test; the results are well-formed, fail alike, and are smaller.
+func TestReduceTreeSitter(t *testing.T) {
+	cases := []struct {
+		file, lang string
+		script     string // fails (exit 0, C-Reduce convention) when the failure reproduces
+		split      string
+	}{
+		// A "compiler" that crashes on a division inside a loop of
+		// a function that also has a switch.
+		{"crash.c", "c", `grep -q 'for' crash.c && grep -q '/ *d' crash.c && grep -q switch crash.c && gcc -fsyntax-only -w crash.c`, "auto"},
+		// A renderer that fails on a table inside a form.
+		{"page.html", "html", `tr -d '\n' < page.html | grep -qi '<form[^>]*>.*<table'`, "tree:html"},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			dir := t.TempDir()
+			orig := read(t, filepath.Join("../../testdata/syntax", c.file))
+			write(t, filepath.Join(dir, c.file), orig)
+			write(t, filepath.Join(dir, "test.sh"), []byte("#!/bin/sh\n"+c.script+"\n"))
+			os.Chmod(filepath.Join(dir, "test.sh"), 0o755)
+			r := wynotRun(t, dir, nil, "reduce", "--json", "--split", c.split, "--log", "log.txt", "--test", "./test.sh", c.file)
+			if r.code != 0 {
+				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+			}
+			got := read(t, filepath.Join(dir, c.file))
+			t.Logf("reduced to %d bytes from %d:\n%s", len(got), len(orig), got)
+			if len(got)*4 > len(orig) {
+				t.Errorf("reduced only to %d bytes of %d", len(got), len(orig))
+			}
+			g, err := grammar.Lookup(c.lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Check(got); err != nil {
+				t.Errorf("result %v", err)
+			}
+			if !strings.Contains(string(read(t, filepath.Join(dir, "log.txt"))), "Pass "+c.lang+" tree 1") {
+				t.Error("log names no tree pass")
+			}
+			s := r.summary(t)
+			if s.Predicted == 0 || len(s.Passes) == 0 || !strings.HasPrefix(s.Passes[0].Name, c.lang+" tree") {
+				t.Errorf("summary: %d predicted, passes %+v", s.Predicted, s.Passes)
+			}
+			cmd := runner.Command{Argv: []string{"sh", "-c", c.script}, Timeout: time.Minute}
+			res, err := cmd.Exec(context.Background(), t.TempDir(), []runner.File{{Name: c.file, Data: got}})
+			if err != nil || !res.Clean() {
+				t.Errorf("result does not fail (exit 0 of the script): %v %s", err, res.Describe())
+			}
+		})
+	}
+}
