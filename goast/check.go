@@ -38,7 +38,7 @@ func NewChecker(src []byte, typeCheck bool) (*Checker, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "input.go", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		return nil, err
+		return nil, firstError(err)
 	}
 	c := &Checker{TypeCheck: typeCheck, imports: referenced(f), repairVars: !dropUnusedVars(f)}
 	if typeCheck {
@@ -84,11 +84,10 @@ func (c *Checker) Finish(data []byte) ([]byte, error) {
 }
 
 func firstError(err error) error {
-	var list interface{ Unwrap() []error }
-	if errors.As(err, &list) {
-		if es := list.Unwrap(); len(es) > 0 {
-			return es[0]
-		}
+	var list scanner.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		e := list[0]
+		return fmt.Errorf("line %d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
 	}
 	return err
 }

@@ -38,8 +38,7 @@ type Grammar struct {
 	// block must not be empty (Python's pass), by the block's kind.
 	blank map[string]string
 	// Lenient is set for languages in which every text is a document
-	// (HTML: browsers parse anything), so that text passes over it need
-	// not parse.
+	// (HTML: browsers read anything): their trees are for those who ask.
 	Lenient bool
 }
 
