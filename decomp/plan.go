@@ -34,34 +34,32 @@ type Pass interface {
 // Apply builds the candidate of the kept pieces; it never fails.
 func (p Pieces) Apply(keep []int) ([]byte, error) { return p.Join(keep), nil }
 
-// Split makes a Splitter a Pass. With check set, candidates that check
-// rejects are predicted Unresolved (e.g. Go text that does not parse).
-func Split(s Splitter, check func([]byte) error) Pass { return splitPass{s, check} }
+// Split makes a Splitter a Pass. With finish set, each candidate is
+// what finish makes of the joined pieces, and one it rejects is
+// predicted Unresolved (Go text that does not parse; Go text printed as
+// gofmt would, so that pieces of white space make no difference).
+func Split(s Splitter, finish func([]byte) ([]byte, error)) Pass { return splitPass{s, finish} }
 
 type splitPass struct {
 	Splitter
-	check func([]byte) error
+	finish func([]byte) ([]byte, error)
 }
 
 func (s splitPass) Plan(data []byte) (Plan, error) {
 	p, err := s.Cut(data)
-	if err != nil || s.check == nil {
+	if err != nil || s.finish == nil {
 		return p, err
 	}
-	return checked{p, s.check}, nil
+	return finished{p, s.finish}, nil
 }
 
-type checked struct {
+type finished struct {
 	Pieces
-	check func([]byte) error
+	finish func([]byte) ([]byte, error)
 }
 
-func (c checked) Apply(keep []int) ([]byte, error) {
-	out := c.Join(keep)
-	if err := c.check(out); err != nil {
-		return nil, err
-	}
-	return out, nil
+func (f finished) Apply(keep []int) ([]byte, error) {
+	return f.finish(f.Join(keep))
 }
 
 // A Splice replaces the bytes From..To of a source by its Parts in order.

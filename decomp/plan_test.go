@@ -146,11 +146,11 @@ func TestRewriteFinishRejects(t *testing.T) {
 }
 
 func TestSplitCheck(t *testing.T) {
-	p, err := Split(Chars([]byte("(a)")), func(b []byte) error {
+	p, err := Split(Chars([]byte("(a)")), func(b []byte) ([]byte, error) {
 		if strings.Count(string(b), "(") != strings.Count(string(b), ")") {
-			return errors.New("unbalanced")
+			return nil, errors.New("unbalanced")
 		}
-		return nil
+		return []byte(strings.ToUpper(string(b))), nil
 	}).Plan([]byte("(a)"))
 	if err != nil {
 		t.Fatal(err)
@@ -163,5 +163,9 @@ func TestSplitCheck(t *testing.T) {
 	}
 	if got, err := p.Apply([]int{0, 2}); err != nil || string(got) != "()" {
 		t.Errorf("balanced candidate = %q, %v", got, err)
+	}
+	// The candidate is what finish makes of it.
+	if got, err := p.Apply([]int{0, 1, 2}); err != nil || string(got) != "(A)" {
+		t.Errorf("finished candidate = %q, %v", got, err)
 	}
 }

@@ -321,19 +321,36 @@ loop:
 	for round := 1; ; round++ {
 		changed, allMinimal := false, true
 		for fi := range rd.ins {
-			ps, perr := rd.passes(rd.ins[fi])
-			if perr != nil {
-				err = perr
-				break loop
-			}
-			for _, sp := range ps {
-				minimal, shrank, perr := rd.pass(ctx, fi, sp)
-				changed = changed || shrank
-				allMinimal = allMinimal && minimal
-				if perr != nil {
-					err = perr
-					interrupted = ctx.Err() != nil
-					break loop
+			// Phase 1: the tree passes until none shrinks the input;
+			// phase 2: the text passes. A round that changed anything
+			// is followed by another, so the result is minimal for
+			// every pass.
+			for phase := 1; phase <= 2; phase++ {
+				for {
+					tree, text, perr := rd.passes(rd.ins[fi])
+					if perr != nil {
+						err = perr
+						break loop
+					}
+					ps := tree
+					if phase == 2 {
+						ps = text
+					}
+					shrankHere := false
+					for _, sp := range ps {
+						minimal, shrank, perr := rd.pass(ctx, fi, sp)
+						shrankHere = shrankHere || shrank
+						allMinimal = allMinimal && minimal
+						if perr != nil {
+							err = perr
+							interrupted = ctx.Err() != nil
+							break loop
+						}
+					}
+					changed = changed || shrankHere
+					if phase == 2 || !shrankHere {
+						break
+					}
 				}
 			}
 		}
@@ -418,37 +435,33 @@ func (rd *reducer) confirm(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-// passes lists the passes of one round over input in: for auto, coarse
-// to fine, lines, bracket groups (whole, then contents) at each depth,
-// tokens, and characters (bytes for input that is not UTF-8); for an
-// input in a known language the syntax tree's passes instead of lines and
-// brackets, and tokens and characters only where they leave it parsing.
-func (rd *reducer) passes(in *input) ([]decomp.Pass, error) {
+// passes lists the passes of one round over input in: the tree passes
+// of an input in a known language (none for text), and the text passes:
+// for auto, coarse to fine, lines, bracket groups (whole, then contents)
+// at each depth, tokens, and characters (bytes for input that is not
+// UTF-8); for an input in a known language only tokens and characters,
+// and only where they leave it parsing.
+func (rd *reducer) passes(in *input) (tree, text []decomp.Pass, err error) {
 	data := in.data
 	if in.syn != nil {
-		var ps []decomp.Pass
 		// Text passes over a lenient language (HTML) may leave text that
 		// the grammar no longer parses; its tree passes end there.
 		if in.syn.parses(data) == nil {
-			var err error
-			if ps, err = in.syn.passes(data); err != nil {
-				return nil, fmt.Errorf("%s: %w", in.name, err)
+			if tree, err = in.syn.passes(data); err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", in.name, err)
 			}
 		}
 		if rd.split == "auto" {
-			ps = append(ps, decomp.Split(decomp.Tokens{}, in.syn.check), decomp.Split(decomp.Chars(data), in.syn.check))
+			text = []decomp.Pass{decomp.Split(decomp.Tokens{}, in.syn.finish), decomp.Split(decomp.Chars(data), in.syn.finish)}
 		}
-		return ps, nil
+		return tree, text, nil
 	}
 	var sps []decomp.Splitter
 	brackets := func() []decomp.Splitter {
 		var ps []decomp.Splitter
 		depth := decomp.MaxDepth(data)
-		for d := range depth {
-			ps = append(ps, decomp.Brackets{Depth: d})
-		}
-		for d := range depth {
-			ps = append(ps, decomp.Brackets{Depth: d, Contents: true})
+		for d := 0; d <= depth; d++ {
+			ps = append(ps, decomp.Brackets{Depth: d}, decomp.Brackets{Depth: d, Contents: true})
 		}
 		return ps
 	}
@@ -467,11 +480,10 @@ func (rd *reducer) passes(in *input) ([]decomp.Pass, error) {
 		sps = append([]decomp.Splitter{decomp.Lines{}}, brackets()...)
 		sps = append(sps, decomp.Tokens{}, decomp.Chars(data))
 	}
-	ps := make([]decomp.Pass, len(sps))
-	for i, sp := range sps {
-		ps[i] = decomp.Split(sp, nil)
+	for _, sp := range sps {
+		text = append(text, decomp.Split(sp, nil))
 	}
-	return ps, nil
+	return nil, text, nil
 }
 
 // granularity names the finest pieces of the split.
@@ -688,6 +700,8 @@ func (rd *reducer) human(minimal, confirmed bool) {
 		fmt.Fprintf(s.Stderr, "wynot: interrupted: the result is the smallest failing input found so far, not 1-minimal\n")
 	case minimal && syntaxSplit(rd.split):
 		fmt.Fprintf(s.Stderr, "wynot: the result is 1-minimal: making any single one of its remaining syntax tree transformations makes the failure go away\n")
+	case minimal && slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil }):
+		fmt.Fprintf(s.Stderr, "wynot: the result is 1-minimal: making any single one of its remaining syntax tree transformations, or removing any single one of its tokens or %s, makes the failure go away or leaves source that does not parse\n", rd.granularity())
 	case minimal:
 		fmt.Fprintf(s.Stderr, "wynot: the result is 1-minimal: removing any single one of its %s makes the failure go away\n", rd.granularity())
 	default:

@@ -16,10 +16,11 @@ type syntax struct {
 	lang string // "go", or a grammar's name
 	// parses tells whether a text is well-formed in the language.
 	parses func([]byte) error
-	// check tells whether a candidate text is well-formed in the
-	// language; the token and character passes of auto use it to
-	// predict candidates that do not parse Unresolved.
-	check func([]byte) error
+	// finish makes a candidate of the token and character passes of
+	// auto well-formed text or rejects it: Go candidates are printed as
+	// gofmt would (white space makes no difference), and those that do
+	// not parse are predicted Unresolved.
+	finish func([]byte) ([]byte, error)
 	// format prints a well-formed text as the language's formatter would
 	// (Go: gofmt), or is nil.
 	format func([]byte) ([]byte, error)
@@ -67,7 +68,7 @@ func newSyntax(lang string, data []byte, typeCheck bool) (*syntax, error) {
 				return nil, err
 			}
 		}
-		return &syntax{lang: "go", parses: chk.Check, check: chk.Check, format: chk.Finish,
+		return &syntax{lang: "go", parses: chk.Check, finish: chk.Finish, format: chk.Finish,
 			passes: func(d []byte) ([]decomp.Pass, error) { return goast.Passes(d, typeCheck) }}, nil
 	}
 	g, err := grammar.Lookup(lang)
@@ -77,5 +78,10 @@ func newSyntax(lang string, data []byte, typeCheck bool) (*syntax, error) {
 	if err := g.Check(data); err != nil {
 		return nil, err
 	}
-	return &syntax{lang: lang, parses: g.Check, check: g.Check, passes: g.Passes}, nil
+	return &syntax{lang: lang, parses: g.Check, passes: g.Passes, finish: func(b []byte) ([]byte, error) {
+		if err := g.Check(b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}}, nil
 }
