@@ -9,6 +9,7 @@
 //	go run ./bench/harness -tools wynot,cvise -cases gcc -jobs 2
 //	go run ./bench/harness -overhead            # only the overhead table
 //	go run ./bench/harness -only changes        # only wynot changes, spliced into RESULTS.md
+//	go run ./bench/harness -only syntax         # source code: syntax trees against text and peers
 //
 // Peers are looked up on $PATH (Debian: apt-get install creduce cvise delta)
 // and skipped with a note when missing.
@@ -145,7 +146,9 @@ type row struct {
 	Tests      int
 	Seconds    float64
 	FinalBytes int
-	Status     string
+	// FinalTokens is the result's size in tokens (syntax section only).
+	FinalTokens int
+	Status      string
 }
 
 func main() {
@@ -155,7 +158,8 @@ func main() {
 	limit := flag.Duration("timeout", 10*time.Minute, "time limit per reduction")
 	out := flag.String("out", "bench/RESULTS.md", "markdown file to write")
 	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
-	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, fuzz, overhead) and replace them in the existing file")
+	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, fuzz, overhead, syntax) and replace them in the existing file")
+	perses := flag.String("perses", "../shared/bench/perses-go", "the Perses Go benchmark folder, for the syntax section (skipped when missing)")
 	flag.Parse()
 
 	root, err := os.Getwd()
@@ -170,6 +174,9 @@ func main() {
 	check(os.Mkdir(bin, 0o755))
 	build(root, bin)
 
+	if !filepath.IsAbs(*perses) {
+		*perses = filepath.Join(root, *perses)
+	}
 	path := *out
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(root, path)
@@ -193,6 +200,8 @@ func main() {
 				part.WriteString(fuzzSection(work, bin))
 			case "overhead":
 				part.WriteString(overhead(work, bin))
+			case "syntax":
+				part.WriteString(syntaxSection(root, work, bin, *toolsFlag, *casesFlag, *perses, *limit))
 			default:
 				fatalf("unknown section %q", sec)
 			}
@@ -212,6 +221,7 @@ func main() {
 	md.WriteString(isolations(root, work, bin, *casesFlag))
 	md.WriteString(changesSection(root, work, bin))
 	md.WriteString(fuzzSection(work, bin))
+	md.WriteString(syntaxSection(root, work, bin, *toolsFlag, *casesFlag, *perses, *limit))
 	md.WriteString(overhead(work, bin))
 	check(os.WriteFile(path, []byte(md.String()), 0o644))
 	fmt.Println("wrote", *out)
@@ -325,6 +335,7 @@ func reduce(root, work, bin string, c benchCase, t tool, jobs int, limit time.Du
 		return r
 	}
 	r.FinalBytes = len(final)
+	r.FinalTokens = countTokens(c.file, final)
 	// The result must still fail.
 	vdir, err := os.MkdirTemp(work, "verify-")
 	check(err)
