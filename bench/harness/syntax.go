@@ -19,6 +19,10 @@ import (
 // Debugging Book's remove_html_markup analog, and the Go cases of the
 // Perses benchmark when its folder is there) and C (the gcc case).
 func syntaxCases(root, perses string) []benchCase {
+	shown := perses
+	if rel, err := filepath.Rel(root, perses); err == nil {
+		shown = rel
+	}
 	cs := []benchCase{{
 		name: "markup", file: "markup.go",
 		input: fileInput("examples/markup/markup.go"),
@@ -36,7 +40,7 @@ func syntaxCases(root, perses string) []benchCase {
 			input: func(string) ([]byte, error) { return os.ReadFile(filepath.Join(perses, "go-"+id, id+".go")) },
 			// The case's own test counts its runs too: not twice.
 			check: fmt.Sprintf(`BENCH_COUNTER= %q`, test),
-			about: "Perses benchmark, a Go compiler or runtime failure (see " + filepath.Join(perses, "go-"+id, "README.md") + ").",
+			about: "Perses benchmark, a Go compiler or runtime failure (see " + filepath.Join(shown, "go-"+id, "README.md") + ").",
 		})
 	}
 	for _, c := range cases() {
@@ -199,7 +203,11 @@ func syntaxSection(root, work, bin, toolsFlag, casesFlag, perses string, limit t
 		fmt.Fprintf(&b, "| %s | %d | %s | %d | %.1f | %d | %d | %s |\n", r.Case, r.InputBytes, r.Tool, r.Tests, r.Seconds, r.FinalBytes, r.FinalTokens, r.Status)
 	}
 	if recorded {
-		b.WriteString("\nRows marked (recorded) are the peers' runs on the Perses cases as the benchmark recorded them (" + filepath.Join(perses, "results.tsv") + ", same machine, `--not-c --n 2`, 600 s limit).\n")
+		shown := perses
+		if rel, err := filepath.Rel(root, perses); err == nil {
+			shown = rel
+		}
+		b.WriteString("\nRows marked (recorded) are the peers' runs on the Perses cases as the benchmark recorded them (" + filepath.Join(shown, "results.tsv") + ", same machine, `--not-c --n 2`, 600 s limit).\n")
 	}
 	return b.String() + "\n"
 }
