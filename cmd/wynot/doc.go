@@ -90,7 +90,9 @@ variables that a transformation leaves unused go with it. Every candidate
 is printed by go/format; one that does not parse is predicted unresolved
 without a test, and with --typecheck also one that has type errors the
 original did not have (go/types; imports from the standard library only).
-The result is gofmt-clean. --split tree:LANG reduces by a tree-sitter
+The result is gofmt-clean. --split go stops there; auto goes on to single
+tokens and characters (candidates printed by go/format), which costs more
+tests. --split tree:LANG reduces by a tree-sitter
 grammar (c, javascript, python, html, json): each node goes, or is
 replaced by a smaller node of the same kind inside it. --split text is
 auto without syntax trees; --split lines, tokens, brackets, runes
