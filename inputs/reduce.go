@@ -460,8 +460,11 @@ func (rd *reducer) passes(in *input) (tree, text []decomp.Pass, err error) {
 	brackets := func() []decomp.Splitter {
 		var ps []decomp.Splitter
 		depth := decomp.MaxDepth(data)
-		for d := 0; d <= depth; d++ {
-			ps = append(ps, decomp.Brackets{Depth: d}, decomp.Brackets{Depth: d, Contents: true})
+		for d := range depth {
+			ps = append(ps, decomp.Brackets{Depth: d})
+		}
+		for d := range depth {
+			ps = append(ps, decomp.Brackets{Depth: d, Contents: true})
 		}
 		return ps
 	}
