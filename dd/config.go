@@ -20,6 +20,19 @@ func All(n int) Config {
 	return c
 }
 
+// AllBut returns the configuration of n changes without those in skip:
+// the complement of skip in All(n) (with a plan of transformations, the
+// configuration that makes exactly the skipped ones).
+func AllBut(n int, skip ...int) Config {
+	c := make(Config, 0, n)
+	for i := range n {
+		if !slices.Contains(skip, i) {
+			c = append(c, i)
+		}
+	}
+	return c
+}
+
 // Contains reports whether change i is in c.
 func (c Config) Contains(i int) bool {
 	_, ok := slices.BinarySearch(c, i)

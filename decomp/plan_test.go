@@ -4,27 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/wynot/wynot/dd"
 )
-
-// keepAllBut lists 0..n-1 but the indices in skip.
-func keepAllBut(n int, skip ...int) []int {
-	var keep []int
-	for i := range n {
-		if !containsInt(skip, i) {
-			keep = append(keep, i)
-		}
-	}
-	return keep
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
 
 // src is "if c { a(); b() } else { d() }" with offsets:
 //
@@ -64,7 +46,7 @@ func TestRewriteApply(t *testing.T) {
 		{[]int{0, 3}, "a(); b()"},
 	}
 	for _, c := range cases {
-		got, err := r.Apply(keepAllBut(r.Len(), c.apply...))
+		got, err := r.Apply(dd.AllBut(r.Len(), c.apply...))
 		if err != nil {
 			t.Errorf("apply %v: %v", c.apply, err)
 			continue

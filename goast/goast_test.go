@@ -11,14 +11,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/decomp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// transforms names, for each file in testdata/transform, the change made
-// on it: the nth (from 1) change of a kind. Each golden file holds the
-// result.
+// transforms names, for each golden file NAME.golden in
+// testdata/transform, the change made to get it: the nth (from 1) change
+// of a kind, made on NAME.go or on the input sharedInput names.
 var transforms = []struct {
 	file string
 	kind string
@@ -53,18 +54,6 @@ var transforms = []struct {
 	{"name-shorter", "name → shorter", 1},
 }
 
-// only returns the indices of all changes but i: the configuration that
-// makes change i alone.
-func only(n, i int) []int {
-	var keep []int
-	for j := range n {
-		if j != i {
-			keep = append(keep, j)
-		}
-	}
-	return keep
-}
-
 func kinds(r *decomp.Rewrite) string {
 	var ks []string
 	for _, ch := range r.Changes {
@@ -73,17 +62,23 @@ func kinds(r *decomp.Rewrite) string {
 	return strings.Join(ks, "; ")
 }
 
-// TestTransformGolden makes each transformation on a file of its own and
+// sharedInput names the input of golden files made from one input.
+var sharedInput = map[string]string{"if-then": "if", "if-else": "if", "else-nothing": "if"}
+
+// TestTransformGolden makes each transformation on its input and
 // compares the result with a golden file. Every result parses, is gofmt
 // clean, and is a fixpoint of the printer (idempotent).
+
 func TestTransformGolden(t *testing.T) {
-	files, _ := filepath.Glob("testdata/transform/*.go")
-	if len(files) != len(transforms) {
-		t.Errorf("%d files in testdata/transform, %d in the table", len(files), len(transforms))
-	}
+	used := map[string]bool{}
 	for _, tc := range transforms {
 		t.Run(tc.file, func(t *testing.T) {
-			path := filepath.Join("testdata", "transform", tc.file+".go")
+			from := tc.file
+			if in, ok := sharedInput[tc.file]; ok {
+				from = in
+			}
+			path := filepath.Join("testdata", "transform", from+".go")
+			used[path] = true
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -105,11 +100,11 @@ func TestTransformGolden(t *testing.T) {
 				if idx < 0 {
 					t.Fatalf("no change #%d of kind %q among: %s", tc.nth, tc.kind, kinds(r))
 				}
-				got, err := r.Apply(only(r.Len(), idx))
+				got, err := r.Apply(dd.AllBut(r.Len(), idx))
 				if err != nil {
 					t.Fatalf("typecheck=%v: %v", typeCheck, err)
 				}
-				golden := strings.TrimSuffix(path, ".go") + ".golden"
+				golden := filepath.Join("testdata", "transform", tc.file+".golden")
 				if *update && !typeCheck {
 					if err := os.WriteFile(golden, got, 0o644); err != nil {
 						t.Fatal(err)
@@ -137,6 +132,12 @@ func TestTransformGolden(t *testing.T) {
 				}
 			}
 		})
+	}
+	files, _ := filepath.Glob("testdata/transform/*.go")
+	for _, f := range files {
+		if !used[f] {
+			t.Errorf("%s: no transformation in the table uses it", f)
+		}
 	}
 }
 

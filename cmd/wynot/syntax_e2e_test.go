@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/goast"
 	"github.com/wynot/wynot/grammar"
 	"github.com/wynot/wynot/runner"
@@ -81,7 +82,7 @@ func TestReduceGoMarkup(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, ch := range all.Changes {
-		cand, err := all.Apply(only(all.Len(), i))
+		cand, err := all.Apply(dd.AllBut(all.Len(), i))
 		if err != nil || bytes.Equal(cand, got) {
 			continue // does not parse, or changes nothing
 		}
@@ -89,16 +90,6 @@ func TestReduceGoMarkup(t *testing.T) {
 			t.Errorf("not 1-minimal: %s still fails:\n%s", ch.Kind, cand)
 		}
 	}
-}
-
-func only(n, i int) []int {
-	var keep []int
-	for j := range n {
-		if j != i {
-			keep = append(keep, j)
-		}
-	}
-	return keep
 }
 
 // TestReduceTreeSitter reduces a C file and an HTML file from testdata as
