@@ -50,12 +50,6 @@ func NewChecker(src []byte, typeCheck bool) (*Checker, error) {
 	return c, nil
 }
 
-// Check reports why data is not a well-formed candidate, or nil.
-func (c *Checker) Check(data []byte) error {
-	_, err := c.Finish(data)
-	return err
-}
-
 // Finish parses data, drops imports that became unused, formats it and,
 // with TypeCheck, type-checks it.
 func (c *Checker) Finish(data []byte) ([]byte, error) {

@@ -444,12 +444,10 @@ func (rd *reducer) confirm(ctx context.Context) (bool, error) {
 func (rd *reducer) passes(in *input) (tree, text []decomp.Pass, err error) {
 	data := in.data
 	if in.syn != nil {
-		// Text passes over a lenient language (HTML) may leave text that
-		// the grammar no longer parses; its tree passes end there.
-		if in.syn.parses(data) == nil {
-			if tree, err = in.syn.passes(data); err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", in.name, err)
-			}
+		// The input parses: the original was checked, and every
+		// candidate since was finished by the language.
+		if tree, err = in.syn.passes(data); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", in.name, err)
 		}
 		if rd.split == "auto" {
 			text = []decomp.Pass{decomp.Split(decomp.Tokens{}, in.syn.finish), decomp.Split(decomp.Chars(data), in.syn.finish)}
@@ -690,10 +688,11 @@ func (rd *reducer) human(minimal, confirmed bool) {
 	}
 	predicted := ""
 	if sum.Predicted > 0 {
-		predicted = fmt.Sprintf(" (and %d candidates predicted unresolved without a test: they did not parse)", sum.Predicted)
+		why := "parse"
 		if rd.TypeCheck {
-			predicted = fmt.Sprintf(" (and %d candidates predicted unresolved without a test: they did not parse or type-check)", sum.Predicted)
+			why = "parse or type-check"
 		}
+		predicted = fmt.Sprintf(" (and %d candidates predicted unresolved without a test: they did not %s)", sum.Predicted, why)
 	}
 	fmt.Fprintf(s.Stderr, "wynot: reduced %s from %s to %s (%s) in %s%s, %.1fs\n", what,
 		report.Plural(sum.SizeBefore, "byte"), report.Plural(sum.SizeAfter, "byte"), report.Percent(pct),

@@ -14,8 +14,6 @@ import (
 // other languages through a tree-sitter grammar.
 type syntax struct {
 	lang string // "go", or a grammar's name
-	// parses tells whether a text is well-formed in the language.
-	parses func([]byte) error
 	// finish makes a candidate of the token and character passes of
 	// auto well-formed text or rejects it: Go candidates are printed as
 	// gofmt would (white space makes no difference), and those that do
@@ -68,7 +66,7 @@ func newSyntax(lang string, data []byte, typeCheck bool) (*syntax, error) {
 				return nil, err
 			}
 		}
-		return &syntax{lang: "go", parses: chk.Check, finish: chk.Finish, format: chk.Finish,
+		return &syntax{lang: "go", finish: chk.Finish, format: chk.Finish,
 			passes: func(d []byte) ([]decomp.Pass, error) { return goast.Passes(d, typeCheck) }}, nil
 	}
 	g, err := grammar.Lookup(lang)
@@ -78,7 +76,7 @@ func newSyntax(lang string, data []byte, typeCheck bool) (*syntax, error) {
 	if err := g.Check(data); err != nil {
 		return nil, err
 	}
-	return &syntax{lang: lang, parses: g.Check, passes: g.Passes, finish: func(b []byte) ([]byte, error) {
+	return &syntax{lang: lang, passes: g.Passes, finish: func(b []byte) ([]byte, error) {
 		if err := g.Check(b); err != nil {
 			return nil, err
 		}

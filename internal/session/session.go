@@ -438,9 +438,14 @@ func (s *Session) TestOne(ctx context.Context, name string, c runner.Candidate) 
 	s.eventBase++
 	n := s.eventBase
 	s.Mu.Unlock()
-	s.EventLog.Write(report.Event{Test: n, Pass: name, Key: rec.Key.String(), Size: rec.Size, Outcome: rec.Outcome.String(),
-		Seconds: rec.Duration.Seconds(), Cached: rec.Cached, Detail: rec.Detail})
+	s.EventLog.Write(event(n, name, rec))
 	return rec, nil
+}
+
+// event is the events file's record of test number n of pass name.
+func event(n int, name string, rec runner.Test) report.Event {
+	return report.Event{Test: n, Pass: name, Key: rec.Key.String(), Size: rec.Size, Outcome: rec.Outcome.String(),
+		Seconds: rec.Duration.Seconds(), Cached: rec.Cached, Predicted: rec.Predicted, Detail: rec.Detail}
 }
 
 // SearchTests is Search with the test of a configuration in the caller's
@@ -501,11 +506,8 @@ func (s *Session) SearchTests(ctx context.Context, name string, n int, alg dd.Al
 			return dd.Unresolved
 		}
 		ti, _ := dd.InfoFrom(ctx)
-		ev := report.Event{
-			Test: base + ti.Test, Pass: name, Key: rec.Key.String(), Size: rec.Size, Outcome: rec.Outcome.String(),
-			Seconds: rec.Duration.Seconds(), Cached: rec.Cached, Speculative: ti.Speculative, Predicted: rec.Predicted,
-			Detail: rec.Detail,
-		}
+		ev := event(base+ti.Test, name, rec)
+		ev.Speculative = ti.Speculative
 		s.EventLog.Write(ev)
 		if s.Report != nil {
 			ev.Config = report.Draw(c, n)
