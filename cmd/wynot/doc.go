@@ -92,11 +92,13 @@ without a test, and with --typecheck also one that has type errors the
 original did not have (go/types; imports from the standard library only).
 The result is gofmt-clean. --split go stops there; auto goes on to single
 tokens and characters (candidates printed by go/format), which costs more
-tests. --split tree:LANG reduces by a tree-sitter
-grammar (c, javascript, python, html, json): each node goes, or is
-replaced by a smaller node of the same kind inside it. --split text is
-auto without syntax trees; --split lines, tokens, brackets, runes
-(characters) or bytes uses one kind of piece only.
+tests.
+
+--split tree:LANG reduces by a tree-sitter grammar (c, javascript,
+python, html, json): each node goes, or is replaced by a smaller node of
+the same kind inside it. --split text is auto without syntax trees;
+--split lines, tokens, brackets, runes (characters) or bytes uses one
+kind of piece only.
 
 --with FILE copies FILE unchanged into every test's directory, beside the
 candidate: the test file of a package, a header, a main.go.
