@@ -172,3 +172,31 @@ func TestTransformNotOffered(t *testing.T) {
 		t.Errorf("outer loop → body not offered: %s", kinds(r))
 	}
 }
+
+// TestCheckerTypeCheck: with type checking, a candidate with a type error
+// the original does not have is rejected; the original's own errors (a
+// name defined in another file of the package) are not held against it.
+func TestCheckerTypeCheck(t *testing.T) {
+	orig := []byte("package p\n\nfunc f() int {\n\tx := 1\n\treturn x + other\n}\n")
+	chk, err := NewChecker(orig, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chk.Finish(orig); err != nil {
+		t.Errorf("the original is rejected: %v", err)
+	}
+	bad := []byte("package p\n\nfunc f() int {\n\treturn x + other\n}\n")
+	if _, err := chk.Finish(bad); err == nil || !strings.Contains(err.Error(), "undefined: x") {
+		t.Errorf("new type error: err = %v, want undefined: x", err)
+	}
+	plain, err := NewChecker(orig, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plain.Finish(bad); err != nil {
+		t.Errorf("without type checking: %v", err)
+	}
+	if _, err := plain.Finish([]byte("package p\nfunc f( {")); err == nil {
+		t.Error("a candidate that does not parse is accepted")
+	}
+}

@@ -145,3 +145,63 @@ func TestReduceTreeSitter(t *testing.T) {
 		})
 	}
 }
+
+// TestReduceGoAuto: under --split auto a .go file is reduced as a Go
+// syntax tree, then by tokens and characters, and the result is
+// gofmt-clean Go.
+func TestReduceGoAuto(t *testing.T) {
+	dir := t.TempDir()
+	src := []byte(`package main
+
+import (
+	"fmt"
+	"os"
+)
+
+// config holds the settings.
+type config struct {
+	name  string
+	debug bool
+}
+
+func load(path string) (*config, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	return &config{name: path}, nil
+}
+
+func main() {
+	c, err := load("settings.txt")
+	if err != nil {
+		fmt.Println(err)
+		panic("boom")
+	}
+	fmt.Println(c.name)
+}
+`)
+	write(t, filepath.Join(dir, "prog.go"), src)
+	write(t, filepath.Join(dir, "test.sh"), []byte("#!/bin/sh\ngrep -q 'panic(\"boom\")' prog.go\n"))
+	os.Chmod(filepath.Join(dir, "test.sh"), 0o755)
+	r := wynotRun(t, dir, nil, "reduce", "--json", "--log", "log.txt", "--test", "./test.sh", "prog.go")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	got := read(t, filepath.Join(dir, "prog.go"))
+	t.Logf("reduced to:\n%s", got)
+	if f, err := format.Source(got); err != nil || !bytes.Equal(f, got) {
+		t.Errorf("result is not gofmt-clean Go (%v)", err)
+	}
+	if !strings.Contains(string(got), `panic("boom")`) || len(got)*4 > len(src) {
+		t.Errorf("result of %d bytes from %d", len(got), len(src))
+	}
+	log := string(read(t, filepath.Join(dir, "log.txt")))
+	for _, pass := range []string{"Pass go decls", "Pass go stmts 1", "Pass tokens", "Pass runes"} {
+		if !strings.Contains(log, pass) {
+			t.Errorf("log has no %q", pass)
+		}
+	}
+	if s := r.summary(t); !s.Minimal || s.Predicted == 0 {
+		t.Errorf("summary: minimal %v, %d predicted", s.Minimal, s.Predicted)
+	}
+}
