@@ -103,6 +103,21 @@ func minus(dst, a, b []int) []int {
 	return dst
 }
 
+// intersection returns the elements common to sorted a and b.
+func intersection(a, b []int) []int {
+	var out []int
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j < len(b) && b[j] == x {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // subset reports whether sorted a is a subset of sorted b.
 func subset(a, b []int) bool {
 	if len(a) > len(b) {

@@ -3,6 +3,7 @@ package dd
 import (
 	"context"
 	"math"
+	"slices"
 	"sync"
 	"time"
 )
@@ -66,6 +67,7 @@ type entry struct {
 	cancel      context.CancelFunc
 	test        int // test number, 0 if none ran
 	outcome     Outcome
+	tested      Config // the configuration a ResolvingTester tested instead; nil if the same
 	source      Source
 	done        bool // outcome known (or the test was cancelled or skipped)
 	consumed    bool // the algorithm has looked this outcome up
@@ -270,12 +272,21 @@ func (e *engine) run(f *entry, cfg Config) {
 	e.mu.Unlock()
 	e.emit(TestStarted{Test: f.test, Config: cfg, Speculative: f.speculative})
 	t0 := time.Now()
-	o := e.t.Test(context.WithValue(f.ctx, testInfoKey{}, TestInfo{Test: f.test, Speculative: f.speculative}), cfg)
+	ctx := context.WithValue(f.ctx, testInfoKey{}, TestInfo{Test: f.test, Speculative: f.speculative})
+	var o Outcome
+	var tested Config
+	if rt, ok := e.t.(ResolvingTester); ok {
+		o, tested = rt.TestResolved(ctx, cfg)
+		tested = e.checkTested(cfg, tested, &o)
+	} else {
+		o = e.t.Test(ctx, cfg)
+	}
 	d := time.Since(t0)
 
 	e.mu.Lock()
 	f.done = true
 	f.outcome = o
+	f.tested = tested
 	f.canceled = f.ctx.Err() != nil
 	e.running--
 	if f.canceled {
@@ -293,11 +304,36 @@ func (e *engine) run(f *entry, cfg Config) {
 		default:
 			e.stats.Unresolved++
 		}
+		if tested != nil {
+			e.stats.Resolved++
+		}
 	}
 	e.fill()
 	e.cond.Broadcast()
 	e.mu.Unlock()
-	e.emit(TestFinished{Test: f.test, Config: cfg, Outcome: o, Duration: d, Speculative: f.speculative, Canceled: f.canceled})
+	e.emit(TestFinished{Test: f.test, Config: cfg, Tested: tested, Outcome: o, Duration: d, Speculative: f.speculative, Canceled: f.canceled})
+}
+
+// checkTested validates the configuration a ResolvingTester reports it
+// tested for cfg: nil when it is cfg itself; a sorted superset of cfg
+// within 0..n-1 otherwise. Anything else breaks the Tester's contract:
+// the outcome cannot be credited to any configuration and becomes
+// Unresolved.
+func (e *engine) checkTested(cfg, tested Config, o *Outcome) Config {
+	if tested == nil || slices.Equal(cfg, tested) {
+		return nil
+	}
+	valid := len(tested) > len(cfg) && subset(cfg, tested)
+	for i, x := range tested {
+		if x < 0 || x >= e.n || i > 0 && tested[i-1] >= x {
+			valid = false
+		}
+	}
+	if !valid {
+		*o = Unresolved
+		return nil
+	}
+	return slices.Clone(tested)
 }
 
 // lookup returns the outcome of candidate c for the algorithm: from the
@@ -305,9 +341,14 @@ func (e *engine) run(f *entry, cfg Config) {
 // j is the index of c's check in the current round (-1 outside rounds); it
 // keeps speculation ahead of the algorithm. The only error is the run's
 // context ending.
-func (e *engine) lookup(c cand, j int) (Outcome, error) {
+//
+// When a ResolvingTester tested a larger configuration than c, the
+// outcome belongs to that configuration, which lookup returns as tested
+// (nil when the outcome is c's own). The algorithms credit a failure to
+// the configuration that failed, never to c.
+func (e *engine) lookup(c cand, j int) (Outcome, Config, error) {
 	if err := e.ctx.Err(); err != nil {
-		return Unresolved, err
+		return Unresolved, nil, err
 	}
 	e.mu.Lock()
 	if e.round != nil && j >= 0 {
@@ -320,12 +361,12 @@ func (e *engine) lookup(c cand, j int) (Outcome, error) {
 	e.stats.Lookups++
 	if f := e.cache[c.key]; f != nil && f.consumed {
 		e.stats.CacheHits++
-		o, test := f.outcome, f.test
+		o, test, tested := f.outcome, f.test, f.tested
 		e.mu.Unlock()
 		if e.opts.Observer != nil {
-			e.emit(Lookup{Config: c.build(), Outcome: o, Source: Cached, Test: test})
+			e.emit(Lookup{Config: c.build(), Tested: tested, Outcome: o, Source: Cached, Test: test})
 		}
-		return o, nil
+		return o, tested, nil
 	}
 	e.fill()
 	e.mu.Unlock()
@@ -354,7 +395,7 @@ func (e *engine) lookup(c cand, j int) (Outcome, error) {
 		e.remember(cfg, o)
 		e.mu.Unlock()
 		e.emit(Lookup{Config: cfg, Outcome: o, Source: src})
-		return o, nil
+		return o, nil, nil
 	}
 
 	e.mu.Lock()
@@ -382,22 +423,26 @@ func (e *engine) lookup(c cand, j int) (Outcome, error) {
 		}
 		if f.canceled && e.ctx.Err() != nil {
 			e.mu.Unlock()
-			return Unresolved, e.ctx.Err()
+			return Unresolved, nil, e.ctx.Err()
 		}
 		if !f.skipped && !f.canceled {
 			break
 		}
 	}
 	f.consumed = true
-	o := f.outcome
-	e.remember(cfg, o)
+	o, tested := f.outcome, f.tested
+	if tested != nil {
+		e.remember(tested, o)
+	} else {
+		e.remember(cfg, o)
+	}
 	if e.opts.NoCache {
 		delete(e.cache, c.key)
 	}
 	e.fill()
 	e.mu.Unlock()
-	e.emit(Lookup{Config: cfg, Outcome: o, Source: Tested, Test: f.test})
-	return o, nil
+	e.emit(Lookup{Config: cfg, Tested: tested, Outcome: o, Source: Tested, Test: f.test})
+	return o, tested, nil
 }
 
 // remember keeps a looked-up outcome for monotony. Called with e.mu held;

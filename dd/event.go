@@ -37,10 +37,13 @@ type TestStarted struct {
 	Speculative bool // started ahead of need by parallel evaluation
 }
 
-// TestFinished is sent when the Tester returns.
+// TestFinished is sent when the Tester returns. Tested is the
+// configuration a ResolvingTester tested instead of Config, to which
+// Outcome belongs; nil when it tested Config itself.
 type TestFinished struct {
 	Test        int
 	Config      Config
+	Tested      Config
 	Outcome     Outcome
 	Duration    time.Duration
 	Speculative bool // started ahead of need by parallel evaluation
@@ -69,9 +72,12 @@ func (s Source) String() string {
 // Lookup is sent each time the algorithm takes the outcome of a
 // configuration, in the algorithm's order: the same sequence for any
 // Parallel. Test is the number of the test that produced the outcome, or
-// 0 when it was predicted or inferred.
+// 0 when it was predicted or inferred. Tested is the configuration a
+// ResolvingTester tested instead of Config, to which Outcome belongs;
+// nil when the outcome is Config's own.
 type Lookup struct {
 	Config  Config
+	Tested  Config
 	Outcome Outcome
 	Source  Source
 	Test    int
@@ -126,7 +132,9 @@ type Step struct {
 	Granularity int
 	Pass, Fail  int
 	// Config is the configuration the rule made the new c'✗ (reduce
-	// rules) or c'✓ (increase rules) of the general dd; nil otherwise.
+	// rules) or c'✓ (increase rules) of the general dd; for the FSE
+	// algorithms, the configuration c ∪ r held as failing after a step
+	// that changes it (found in, try again, nothing left); nil otherwise.
 	// Like every Config in an event, it is only valid during the call.
 	Config Config
 }

@@ -6,7 +6,9 @@ package dd
 //
 // Invariant, before every step: c'✓ ⊆ c'✗, test(c'✓) = ✓ unless only
 // minimizing (then c'✓ = ∅), test(c'✗) = ✗ unless only maximizing (then
-// c'✗ = c✗), and 2 ≤ n ≤ |Δ| where Δ = c'✗ − c'✓ is split into n subsets
+// c'✗ = c✗), both in real runs (with a ResolvingTester, c'✗ and c'✓ are
+// configurations it tested; see creditable), and 2 ≤ n ≤ |Δ| where
+// Δ = c'✗ − c'✓ is split into n subsets
 // Δ1..Δn. Each step either applies one rule, which shrinks Δ, or doubles n;
 // when n = |Δ| and no rule applies, every single change has been tried
 // and Δ is 1-minimal (Prop. 16).
@@ -17,7 +19,7 @@ func (e *engine) general() (pass, fail Config, err error) {
 	kPass, kFail := key{}, keyOf(cFail)
 
 	// Preconditions (TSE 2002 Axiom 4), in the Debugging Book's order.
-	o, err := e.lookup(configCand(cPass), -1)
+	o, tested, err := e.lookup(configCand(cPass), -1)
 	if err != nil {
 		return cPass, cFail, err
 	}
@@ -25,13 +27,17 @@ func (e *engine) general() (pass, fail Config, err error) {
 		if maximizing {
 			return cPass, cFail, &NotPassingError{Config: cPass, N: e.n, Outcome: o}
 		}
-		// The empty configuration already fails: it is the minimum.
+		// The empty configuration already fails: it is the minimum (or,
+		// through resolution, what the test added to it).
+		if tested != nil {
+			return cPass, tested, nil
+		}
 		return cPass, cPass, nil
 	}
 	if maximizing && o != Pass {
 		return cPass, cFail, &NotPassingError{Config: cPass, N: e.n, Outcome: o}
 	}
-	o, err = e.lookup(configCand(cFail), -1)
+	o, _, err = e.lookup(configCand(cFail), -1)
 	if err != nil {
 		return cPass, cFail, err
 	}
@@ -81,12 +87,12 @@ func (e *engine) general() (pass, fail Config, err error) {
 		applied := false
 		for j := range p.len() {
 			ch := at(j)
-			o, err := e.lookup(ch.c, j)
+			o, tested, err := e.lookup(ch.c, j)
 			if err != nil {
 				e.end(false)
 				return cPass, cFail, err
 			}
-			if o != ch.want {
+			if o != ch.want || tested != nil && !creditable(ch.rule, tested, cFail) {
 				continue
 			}
 			e.end(true)
@@ -105,11 +111,22 @@ func (e *engine) general() (pass, fail Config, err error) {
 				cFail = minus(make(Config, 0, len(cFail)-len(deltas[i])), cFail, deltas[i])
 				n = max(n-1, 2)
 			}
-			// The new configuration is the candidate just looked up: take its key.
+			// The new configuration is the candidate just looked up (or
+			// the larger one a ResolvingTester tested): take its key.
+			k := ch.c.key
+			if tested != nil {
+				k = keyOf(tested)
+			}
 			if ch.rule == ReduceToSubset || ch.rule == ReduceToComplement {
-				kFail = ch.c.key
+				if tested != nil {
+					cFail = tested
+				}
+				kFail = k
 			} else {
-				kPass = ch.c.key
+				if tested != nil {
+					cPass = tested
+				}
+				kPass = k
 			}
 			if e.opts.Variant == Book {
 				// Book: start the next step at the subset just used, so
@@ -136,6 +153,20 @@ func (e *engine) general() (pass, fail Config, err error) {
 		n = min(2*n, len(delta))
 		e.emit(Step{Rule: IncreaseGranularity, Subset: -1, Granularity: n, Pass: len(cPass), Fail: len(cFail)})
 	}
+}
+
+// creditable reports whether an outcome that a ResolvingTester found for
+// a larger configuration tested than the candidate can apply rule: the
+// tested configuration takes the candidate's place, so a reduction must
+// leave a smaller c'✗ than now (otherwise resolution added back what the
+// rule would remove: the rule does not apply, as if the outcome were
+// unresolved), and an increase a c'✓ strictly inside c'✗. Every c'✗ the
+// procedure holds has thus failed in a real run.
+func creditable(rule Rule, tested, cFail Config) bool {
+	if rule == ReduceToSubset || rule == ReduceToComplement {
+		return len(tested) < len(cFail)
+	}
+	return len(tested) < len(cFail) && subset(tested, cFail)
 }
 
 // ruleCheck is a check whose candidate is built per round: subset (plus)

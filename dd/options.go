@@ -88,6 +88,28 @@ type Tester interface {
 	Test(ctx context.Context, c Config) Outcome
 }
 
+// A ResolvingTester is a Tester that may test more than it is asked.
+// When a configuration cannot be tested as it is (FSE 1999 §5: a change
+// needs changes that are not applied, so the program cannot be integrated
+// or built), it may add the changes the configuration needs and test the
+// larger configuration instead: the failure-resolution loop of FSE 1999
+// §8, or changes known to depend on each other (§6, "grouping related
+// changes"). TestResolved returns the outcome and the configuration it
+// belongs to: c itself (or nil), or a sorted superset of c.
+//
+// The algorithms credit every outcome to the configuration actually
+// tested. In particular, a failure found through resolution makes the
+// larger configuration the failing one, so the changes resolution added
+// can still be removed by later tests; the configuration asked for is
+// never held as failing, since it never failed (invariant of every
+// algorithm: each configuration held as failing failed in a real run).
+// A larger configuration that passes counts as a pass of c: by
+// monotony, the subset c of a passing configuration does not fail.
+type ResolvingTester interface {
+	Tester
+	TestResolved(ctx context.Context, c Config) (o Outcome, tested Config)
+}
+
 // TesterFunc adapts a function to a Tester.
 type TesterFunc func(ctx context.Context, c Config) Outcome
 

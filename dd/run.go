@@ -16,6 +16,7 @@ type Stats struct {
 	Pass       int // of those, how many passed,
 	Fail       int // failed,
 	Unresolved int // or were unresolved
+	Resolved   int // of those, how many a ResolvingTester ran on a larger configuration than asked
 	Lookups    int // outcomes the algorithm took
 	CacheHits  int // lookups answered by an earlier lookup of the same configuration
 	Predicted  int // lookups answered by the Predictor
