@@ -52,6 +52,186 @@ type Group struct {
 	Name    string
 	Changes []int    // all changes under this group, sorted
 	Kids    []*Group // subgroups; none for a leaf
+	// Atomic marks changes that need each other (see Join): Partition
+	// cuts them apart only when nothing else is left to cut.
+	Atomic bool
+}
+
+// Join regroups the hierarchy by the needs between changes (Set.Needs;
+// FSE 1999 §6, "grouping related changes"): the changes connected by
+// needs, in either direction, become one group, placed where the first
+// of them was, and within it the changes that need each other (a cycle:
+// a renamed field and its uses, an import and its only users) are one
+// atomic group. A change is thus tried with the changes it belongs with
+// before it is tried alone.
+func (g *Group) Join(needs [][]int) {
+	n := len(needs)
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for i, ns := range needs {
+		for _, j := range ns {
+			if j >= 0 && j < n {
+				parent[find(i)] = find(j)
+			}
+		}
+	}
+	comps := map[int][]int{}
+	for i := range n {
+		comps[find(i)] = append(comps[find(i)], i)
+	}
+	scc := stronglyConnected(needs)
+	// Each node's own changes: those not under one of its kids.
+	own := map[*Group][]int{}
+	var collect func(h *Group)
+	collect = func(h *Group) {
+		under := map[int]bool{}
+		for _, k := range h.Kids {
+			collect(k)
+			for _, x := range k.Changes {
+				under[x] = true
+			}
+		}
+		for _, x := range h.Changes {
+			if !under[x] {
+				own[h] = append(own[h], x)
+			}
+		}
+	}
+	collect(g)
+	holder := map[int]*Group{}
+	for h, xs := range own {
+		for _, x := range xs {
+			holder[x] = h
+		}
+	}
+	moved := map[int]bool{}
+	var roots []int
+	for r, members := range comps {
+		if len(members) > 1 && holder[members[0]] != nil {
+			roots = append(roots, r)
+		}
+	}
+	sort.Slice(roots, func(a, b int) bool { return comps[roots[a]][0] < comps[roots[b]][0] })
+	for _, r := range roots {
+		members := comps[r]
+		h := holder[members[0]]
+		grp := &Group{Name: "needs of " + h.Name, Changes: members}
+		bySCC := map[int][]int{}
+		var order []int
+		for _, x := range members {
+			moved[x] = true
+			if _, ok := bySCC[scc[x]]; !ok {
+				order = append(order, scc[x])
+			}
+			bySCC[scc[x]] = append(bySCC[scc[x]], x)
+		}
+		for _, c := range order {
+			grp.Kids = append(grp.Kids, &Group{Name: grp.Name, Changes: bySCC[c], Atomic: len(bySCC[c]) > 1})
+		}
+		if len(grp.Kids) == 1 {
+			grp = grp.Kids[0]
+		}
+		h.Kids = append(h.Kids, grp)
+	}
+	// Recompute every node's changes: its own (less the moved ones) and
+	// its kids'; drop nodes left empty.
+	var rebuild func(h *Group) bool
+	rebuild = func(h *Group) bool {
+		if h.Atomic || strings.HasPrefix(h.Name, "needs of ") && len(h.Kids) == 0 {
+			return true
+		}
+		var cs []int
+		for _, x := range own[h] {
+			if !moved[x] {
+				cs = append(cs, x)
+			}
+		}
+		var kids []*Group
+		for _, k := range h.Kids {
+			if rebuild(k) {
+				kids = append(kids, k)
+				cs = append(cs, k.Changes...)
+			}
+		}
+		sort.Ints(cs)
+		h.Changes, h.Kids = slices.Compact(cs), kids
+		sort.Slice(h.Kids, func(i, j int) bool { return h.Kids[i].Changes[0] < h.Kids[j].Changes[0] })
+		return len(h.Changes) > 0
+	}
+	rebuild(g)
+}
+
+// stronglyConnected numbers the strongly connected components of the
+// graph of needs (Tarjan's algorithm, without recursion): scc[i] is the
+// component of change i.
+func stronglyConnected(needs [][]int) []int {
+	n := len(needs)
+	index, low, scc := make([]int, n), make([]int, n), make([]int, n)
+	for i := range index {
+		index[i], scc[i] = -1, -1
+	}
+	var stack []int
+	onStack := make([]bool, n)
+	next, comp := 0, 0
+	type frame struct{ v, k int }
+	for s := range n {
+		if index[s] >= 0 {
+			continue
+		}
+		call := []frame{{s, 0}}
+		index[s], low[s] = next, next
+		next++
+		stack = append(stack, s)
+		onStack[s] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			v := f.v
+			if f.k < len(needs[v]) {
+				w := needs[v][f.k]
+				f.k++
+				if w < 0 || w >= n {
+					continue
+				}
+				if index[w] < 0 {
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					call = append(call, frame{w, 0})
+				} else if onStack[w] {
+					low[v] = min(low[v], index[w])
+				}
+				continue
+			}
+			if low[v] == index[v] {
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[w] = false
+					scc[w] = comp
+					if w == v {
+						break
+					}
+				}
+				comp++
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				u := call[len(call)-1].v
+				low[u] = min(low[u], low[v])
+			}
+		}
+	}
+	return scc
 }
 
 // Groups builds the hierarchy of the changes of s for grouping g.
@@ -291,7 +471,7 @@ func (g *Group) Partition(delta []int, n int) [][]int {
 	// The hierarchy restricted to delta.
 	var restrict func(h *Group) *Group
 	restrict = func(h *Group) *Group {
-		r := &Group{Name: h.Name}
+		r := &Group{Name: h.Name, Atomic: h.Atomic}
 		for _, x := range h.Changes {
 			if in[x] {
 				r.Changes = append(r.Changes, x)
@@ -336,10 +516,15 @@ func (g *Group) Partition(delta []int, n int) [][]int {
 	}
 	frontier := []*Group{root}
 	for len(frontier) < n {
-		// Split the largest group that has more than one change.
+		// Split the largest group that has more than one change, an
+		// atomic one only when no other is left.
 		best := -1
 		for k, h := range frontier {
-			if len(h.Changes) > 1 && (best < 0 || len(h.Changes) > len(frontier[best].Changes)) {
+			if len(h.Changes) < 2 {
+				continue
+			}
+			if best < 0 || frontier[best].Atomic && !h.Atomic ||
+				h.Atomic == frontier[best].Atomic && len(h.Changes) > len(frontier[best].Changes) {
 				best = k
 			}
 		}
@@ -348,7 +533,7 @@ func (g *Group) Partition(delta []int, n int) [][]int {
 		}
 		h := frontier[best]
 		kids := h.Kids
-		if len(kids) == 0 {
+		if len(kids) == 0 || h.Atomic {
 			// A leaf of several changes: halve it like a list.
 			half := (len(h.Changes) + 1) / 2
 			kids = []*Group{{Changes: h.Changes[:half]}, {Changes: h.Changes[half:]}}

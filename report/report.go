@@ -34,6 +34,7 @@ type Status struct {
 	Tests       int    // test runs
 	Outcomes    [3]int // runs by outcome: Unresolved, Pass, Fail
 	CacheHits   int
+	Unit        string // what Size counts: "bytes" (the default), "changes", "commits"
 }
 
 // Progress draws a Status on a terminal as one line, redrawn ten times a
@@ -107,8 +108,12 @@ func (p *Progress) line() string {
 	if s.SizeBefore > 0 {
 		pct = 100 * float64(s.Size) / float64(s.SizeBefore)
 	}
-	l := fmt.Sprintf("%s: %d bytes (%.1f%%) | %d tests, %.1f/s | ✓%d ✗%d ?%d | %d cached",
-		s.Command, s.Size, pct, s.Tests, rate, s.Outcomes[dd.Pass], s.Outcomes[dd.Fail], s.Outcomes[dd.Unresolved], s.CacheHits)
+	unit := s.Unit
+	if unit == "" {
+		unit = "bytes"
+	}
+	l := fmt.Sprintf("%s: %d %s (%.1f%%) | %d tests, %.1f/s | ✓%d ✗%d ?%d | %d cached",
+		s.Command, s.Size, unit, pct, s.Tests, rate, s.Outcomes[dd.Pass], s.Outcomes[dd.Fail], s.Outcomes[dd.Unresolved], s.CacheHits)
 	if s.Pass != "" {
 		l += " | " + s.Pass
 		if s.Granularity > 0 {
@@ -306,7 +311,13 @@ type Summary struct {
 	Hunks       []string `json:"hunks,omitempty"`       // the failure-inducing changes, briefly
 	Resolutions int      `json:"resolutions,omitempty"` // configurations retried with changes added by the resolution loop
 	Resolved    int      `json:"resolved,omitempty"`    // of those, how many then gave a resolved outcome
+	Completed   int      `json:"completed,omitempty"`   // configurations tested with the changes they need (from the source) added
 	Complement  string   `json:"complement,omitempty"`  // the outcome of the new version without the result
+	Needed      int      `json:"needed,omitempty"`      // changes of the result that resolution added so that the others build
+	OtherCause  []string `json:"other_cause,omitempty"` // changes disjoint from the result that also made the old version fail
+	// Verdict says in sentences what was verified of the result; the
+	// terminal shows the same sentences.
+	Verdict []string `json:"verdict,omitempty"`
 }
 
 // WriteJSON writes s as indented JSON.

@@ -18,6 +18,7 @@ import (
 // commit is one commit of the history searched.
 type commit struct {
 	hash, tree, subject string
+	parents             []string
 }
 
 func (c commit) String() string { return c.hash[:min(12, len(c.hash))] + " " + c.subject }
@@ -143,15 +144,9 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 	if _, err := runner.Git(ctx, top, "merge-base", "--is-ancestor", good, bad); err != nil {
 		return session.InputError("%s is not an ancestor of %s: give the working revision first", r.Old, r.New)
 	}
-	out, err = runner.Git(ctx, top, "log", "--first-parent", "--reverse", "--format=%H%x00%T%x00%s", good+".."+bad)
+	commits, err := firstParents(ctx, top, good, bad)
 	if err != nil {
-		return session.InputError("%v", err)
-	}
-	var commits []commit
-	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if f := strings.SplitN(l, "\x00", 3); len(f) == 3 {
-			commits = append(commits, commit{f[0], f[1], f[2]})
-		}
+		return err
 	}
 	if len(commits) == 0 {
 		return session.InputError("no commits between %s and %s", r.Old, r.New)
@@ -168,85 +163,54 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 	}
 	defer s.Close()
 	e := &search{Changes: r, s: s, sum: sum, ws: newWorkspaces(goodTree)}
-	// The tree after the first k commits.
-	revOf := func(k int) string {
-		if k == 0 {
-			return good
-		}
-		return commits[k-1].hash
-	}
-	revCandidate := func(ctx context.Context, k int) (runner.Candidate, error) {
-		d, err := h.diff(ctx, good, revOf(k))
-		if err != nil {
-			return runner.Candidate{}, err
-		}
-		label := "GOOD " + good[:12]
-		if k > 0 {
-			label = fmt.Sprintf("%s (%d of %d commits)", commits[k-1].hash[:12], k, len(commits))
-		}
-		return e.candidate(maps(nil, d), label), nil
-	}
-	failC, err := revCandidate(ctx, len(commits))
+	g := &gitSearch{search: e, h: h, top: top, good: good}
+	failC, err := g.candidate(ctx, bad, "BAD "+bad[:12])
 	if err != nil {
 		return err
 	}
-	passC, _ := revCandidate(ctx, 0)
+	passC, _ := g.candidate(ctx, good, "GOOD "+good[:12])
 	if err := e.checkVersions(ctx, failC, passC, "bad revision "+r.New, "good revision "+r.Old); err != nil {
 		return err
 	}
-	lo, hi := 0, len(commits)-1 // the failure-inducing commits lie in commits[lo..hi]
-	if len(commits) > 1 {
-		s.StartProgress(len(commits))
-		s.Say("%s between %s and %s; %s fails, %s passes (failure: %s)", report.Plural(len(commits), "commit"), r.Old, r.New, r.New, r.Old, sum.Signature)
-		if s.TestLog != nil {
-			s.TestLog.Printf("Pass commits: %s\n", report.Plural(len(commits), "commit"))
-		}
-		res, err := s.SearchTests(ctx, "commits", len(commits), dd.Plus, dd.Options{Predict: dd.Ordered()},
-			func(ctx context.Context, c dd.Config) (runner.Test, error) {
-				cand, err := revCandidate(ctx, len(c)) // a prefix: the predictor answers all others
-				if err != nil {
-					return runner.Test{}, err
-				}
-				return s.Tester.Test(ctx, cand)
-			},
-			func(st dd.Step) { s.Progress.Update(func(ps *report.Status) { ps.Size = st.Fail }) })
-		sum.Predicted += res.Stats.Predicted
+	// The failure-inducing commit on the first-parent line; then, while
+	// it is a merge whose merged branch fails on its own, the commit on
+	// that branch.
+	from, lo, hi, err := g.bisect(ctx, good, commits, r.Old, r.New)
+	if err != nil {
+		return err
+	}
+	for depth := 0; lo == hi && depth < 8; depth++ {
+		sub, base, err := g.descend(ctx, commits[hi])
 		if err != nil {
-			s.Progress.Close()
-			var nf *dd.NotFailingError
-			var np *dd.NotPassingError
-			if errors.As(err, &nf) || errors.As(err, &np) {
-				return session.NotReproduced("a revision changed its outcome when tested again; the test is flaky: try --repeat 3")
-			}
-			if ctx.Err() != nil {
-				msg := "interrupted while searching the commits"
-				if d := res.Delta; len(d) > 0 && len(d) < len(commits) {
-					msg += fmt.Sprintf("; so far, the failure-inducing commit is one of the %d from %s to %s", d[len(d)-1]-d[0]+1, commits[d[0]], commits[d[len(d)-1]])
-				}
-				return &session.ExitError{Code: session.ExitInterrupted, Err: errors.New(msg)}
-			}
 			return err
 		}
-		if len(res.Delta) > 0 {
-			lo, hi = res.Delta[0], res.Delta[len(res.Delta)-1]
+		if sub == nil {
+			break
 		}
-		s.Progress.Close()
+		commits = sub
+		if from, lo, hi, err = g.bisect(ctx, base, commits, base[:12], commits[len(commits)-1].hash[:12]); err != nil {
+			return err
+		}
 	}
 	culprit := commits[hi]
 	sum.Commit = culprit.String()
 	if lo == hi {
 		s.Say("the failure-inducing commit is %s", culprit)
 	} else {
-		s.Say("the failure needs commits %s to %s together", commits[lo], culprit)
+		s.Say("the failure-inducing commit is one of %d from %s to %s (the ones before %s do not build or test)", hi-lo+1, commits[lo], culprit, culprit.hash[:12])
 	}
 	// The old and the new side of the culprit commit(s), restricted to
 	// the paths they change; base is the tree before them, as an overlay
 	// of the good tree.
-	base, err := h.diff(ctx, good, revOf(lo))
+	before := from
+	if lo > 0 {
+		before = commits[lo-1].hash
+	}
+	base, err := h.diff(ctx, good, before)
 	if err != nil {
 		return err
 	}
-	d, err := h.diff(ctx, revOf(lo), revOf(hi+1))
+	d, err := h.diff(ctx, before, culprit.hash)
 	if err != nil {
 		return err
 	}
@@ -268,9 +232,152 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 	if set.Len() == 0 {
 		return fmt.Errorf("commit %s changes no file", culprit)
 	}
-	oldName := revOf(lo)[:12]
+	oldName := before[:12]
 	if lo == hi {
 		oldName += ", the parent of " + culprit.hash[:12]
 	}
 	return e.hunks(ctx, set, base, oldName)
+}
+
+// firstParents lists the commits from good (excluded) to bad on bad's
+// first-parent line, oldest first.
+func firstParents(ctx context.Context, dir, good, bad string) ([]commit, error) {
+	out, err := runner.Git(ctx, dir, "log", "--first-parent", "--reverse", "--format=%H%x00%T%x00%P%x00%s", good+".."+bad)
+	if err != nil {
+		return nil, session.InputError("%v", err)
+	}
+	var commits []commit
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if f := strings.SplitN(l, "\x00", 4); len(f) == 4 {
+			commits = append(commits, commit{hash: f[0], tree: f[1], parents: strings.Fields(f[2]), subject: f[3]})
+		}
+	}
+	return commits, nil
+}
+
+// gitSearch is the commit search of wynot changes --git.
+type gitSearch struct {
+	*search
+	h         *history
+	top, good string
+}
+
+// candidate is the tree of a revision, as the good tree with the files
+// that differ in place.
+func (g *gitSearch) candidate(ctx context.Context, rev, label string) (runner.Candidate, error) {
+	d, err := g.h.diff(ctx, g.good, rev)
+	if err != nil {
+		return runner.Candidate{}, err
+	}
+	return g.search.candidate(maps(nil, d), label), nil
+}
+
+// bisect finds the failure-inducing commit among commits, the
+// first-parent line after from (which passes; the last commit fails):
+// dd+ over the commits, each implying all earlier ones (FSE 1999 Table
+// 7), which is a binary search like git bisect; commits that do not build
+// (unresolved) are skipped as git bisect skip does, so the answer may be
+// a range lo..hi whose commits before hi could not be tested.
+func (g *gitSearch) bisect(ctx context.Context, from string, commits []commit, fromName, toName string) (string, int, int, error) {
+	s, sum := g.s, g.sum
+	if len(commits) == 1 {
+		return from, 0, 0, nil
+	}
+	revOf := func(k int) string {
+		if k == 0 {
+			return from
+		}
+		return commits[k-1].hash
+	}
+	s.StartProgress(len(commits))
+	s.Progress.Update(func(st *report.Status) { st.Unit = "commits" })
+	defer s.Progress.Close()
+	s.Say("%s between %s and %s; %s fails, %s passes (failure: %s)", report.Plural(len(commits), "commit"), fromName, toName, toName, fromName, sum.Signature)
+	if s.TestLog != nil {
+		s.TestLog.Printf("Pass commits: %s\n", report.Plural(len(commits), "commit"))
+	}
+	res, err := s.SearchTests(ctx, "commits", len(commits), dd.Plus, dd.Options{Predict: dd.Ordered()},
+		func(ctx context.Context, c dd.Config) (runner.Test, error) {
+			k := len(c) // a prefix: the predictor answers all others
+			label := fmt.Sprintf("%s (%d of %d commits)", revOf(k)[:12], k, len(commits))
+			cand, err := g.candidate(ctx, revOf(k), label)
+			if err != nil {
+				return runner.Test{}, err
+			}
+			return s.Tester.Test(ctx, cand)
+		},
+		func(st dd.Step) { s.Progress.Update(func(ps *report.Status) { ps.Size = st.Fail }) })
+	sum.Predicted += res.Stats.Predicted
+	if err != nil {
+		var nf *dd.NotFailingError
+		var np *dd.NotPassingError
+		if errors.As(err, &nf) || errors.As(err, &np) {
+			return from, 0, 0, session.NotReproduced("a revision changed its outcome when tested again; the test is flaky: try --repeat 3")
+		}
+		if ctx.Err() != nil {
+			msg := "interrupted while searching the commits"
+			if d := res.Delta; len(d) > 0 && len(d) < len(commits) {
+				msg += fmt.Sprintf("; so far, the failure-inducing commit is one of the %d from %s to %s", d[len(d)-1]-d[0]+1, commits[d[0]], commits[d[len(d)-1]])
+			}
+			return from, 0, 0, &session.ExitError{Code: session.ExitInterrupted, Err: errors.New(msg)}
+		}
+		return from, 0, 0, err
+	}
+	lo, hi := 0, len(commits)-1
+	if len(res.Delta) > 0 {
+		lo, hi = res.Delta[0], res.Delta[len(res.Delta)-1]
+	}
+	return from, lo, hi, nil
+}
+
+// descend looks into a failure-inducing merge: when the merged branch
+// fails on its own and its merge base with the first parent passes, the
+// failure came with the branch, and descend returns the branch's
+// first-parent commits after the merge base, and the merge base, for a
+// search of its own. It returns nil when c is no merge or the failure
+// needs both sides (then the merge's own changes are searched).
+func (g *gitSearch) descend(ctx context.Context, c commit) ([]commit, string, error) {
+	if len(c.parents) < 2 {
+		return nil, "", nil
+	}
+	s := g.s
+	p1, p2 := c.parents[0], c.parents[1]
+	out, err := runner.Git(ctx, g.top, "merge-base", p1, p2)
+	if err != nil {
+		return nil, "", nil
+	}
+	mb := strings.TrimSpace(string(out))
+	if mb == p2 {
+		return nil, "", nil
+	}
+	test := func(rev, what string) (dd.Outcome, error) {
+		cand, err := g.candidate(ctx, rev, what+" "+rev[:12])
+		if err != nil {
+			return dd.Unresolved, err
+		}
+		rec, err := s.Tester.Test(ctx, cand)
+		return rec.Outcome, err
+	}
+	o2, err := test(p2, "merged branch")
+	if err != nil {
+		return nil, "", err
+	}
+	if o2 != dd.Fail {
+		s.Say("the failure-inducing commit %s is a merge; its merged branch %s alone gives %s, so the merge's own changes are searched", c, p2[:12], o2)
+		return nil, "", nil
+	}
+	ob, err := test(mb, "merge base")
+	if err != nil {
+		return nil, "", err
+	}
+	if ob != dd.Pass {
+		s.Say("the failure-inducing commit %s is a merge; its branch fails but the merge base %s gives %s, so the merge's own changes are searched", c, mb[:12], ob)
+		return nil, "", nil
+	}
+	sub, err := firstParents(ctx, g.top, mb, p2)
+	if err != nil || len(sub) == 0 {
+		return nil, "", err
+	}
+	s.Say("the failure-inducing commit %s is a merge of a branch that fails on its own: searching its %s", c, report.Plural(len(sub), "commit"))
+	return sub, mb, nil
 }

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -197,6 +198,7 @@ type search struct {
 	outputs     map[runner.Key][]byte // build output of unresolved tests, for resolution
 	resolutions int
 	resolved    int
+	completed   int // configurations tested with the changes they need added (Set.Needs)
 }
 
 // candidate makes the candidate for a tree given as the workspace base
@@ -271,11 +273,49 @@ func (e *search) checkVersions(ctx context.Context, fail, pass runner.Candidate,
 }
 
 // testWithResolution tests configuration c of set; when the outcome is
-// unresolved, it reads the output for the changes the build misses, adds
-// them and tests again, until the outcome is resolved or nothing is left
-// to add (FSE 1999 §8).
-func (e *search) testWithResolution(ctx context.Context, set *changes.Set, base map[string]*changes.File, c dd.Config) (runner.Test, error) {
+// level is one granularity of a search: the changes between the old
+// version (the workspace base with base in place) and a failing tree,
+// and the configurations of them that failed in real runs.
+type level struct {
+	name, unit string // "hunks" and "change", "lines" and "line change", ...
+	set        *changes.Set
+	base       map[string]*changes.File
+	needs      [][]int // which changes need which to build (changes.Set.Needs); nil without resolution
+
+	mu     sync.Mutex
+	failed []dd.Config // configurations that failed in a test, in the order they finished
+}
+
+// level makes a level of the search over set, whose old side is the
+// workspace base with base in place; with resolution, it works out which
+// changes need which (changes.Set.Needs).
+func (e *search) level(name, unit string, set *changes.Set, base map[string]*changes.File) *level {
+	lv := &level{name: name, unit: unit, set: set, base: base}
+	if !e.NoResolve {
+		lv.needs = set.Needs(&changes.Tree{Files: maps(e.ws.base.Files, base)})
+	}
+	return lv
+}
+
+// testWithResolution tests configuration c of the level; when the
+// outcome is unresolved, it reads the output for the changes the build
+// misses, adds them and tests again, until the outcome is resolved or
+// nothing is left to add (FSE 1999 §8). It returns the test whose
+// outcome counts and the configuration that test ran: nil if c itself,
+// else the larger configuration, to which the outcome belongs.
+func (e *search) testWithResolution(ctx context.Context, lv *level, c dd.Config) (runner.Test, dd.Config, error) {
+	set, base := lv.set, lv.base
 	cur := []int(c)
+	if lv.needs != nil {
+		// Static resolution first: what the changes need, known from the
+		// source, is added before any build.
+		cur = changes.Closure(lv.needs, cur)
+		if len(cur) > len(c) {
+			e.mu.Lock()
+			e.completed++
+			e.mu.Unlock()
+		}
+	}
 	counted := false
 	for round := 0; ; round++ {
 		rec, err := e.s.Tester.Test(ctx, e.hunkCandidate(set, base, cur))
@@ -285,7 +325,10 @@ func (e *search) testWithResolution(ctx context.Context, set *changes.Set, base 
 				e.resolved++
 				e.mu.Unlock()
 			}
-			return rec, err
+			if len(cur) == len(c) {
+				return rec, nil, err
+			}
+			return rec, cur, err
 		}
 		e.mu.Lock()
 		if e.outputs == nil {
@@ -299,7 +342,10 @@ func (e *search) testWithResolution(ctx context.Context, set *changes.Set, base 
 		e.mu.Unlock()
 		add := set.Resolve(out, cur)
 		if len(add) == 0 {
-			return rec, nil
+			if len(cur) == len(c) {
+				return rec, nil, nil
+			}
+			return rec, cur, nil
 		}
 		if !counted {
 			counted = true
@@ -320,62 +366,244 @@ func union(a, b []int) []int {
 	return slices.Compact(out)
 }
 
+// levels are the granularities of the search: hunks, then (refinement,
+// the way reduce goes from lines to characters) runs of changed lines
+// (context 0), then single inserted or deleted lines (context -1).
+var levels = []struct {
+	context    int
+	name, unit string
+}{{0, "lines", "single-line change"}, {-1, "line edits", "line edit"}}
+
+// maxRefine is the largest patch that is refined into smaller changes.
+// Beyond it the changes found are most likely a rewrite whose lines need
+// each other: splitting them costs thousands of builds that do not build
+// and gains little.
+const maxRefine = 64
+
+// outcome is what a search established: the patch reported and how far
+// it was verified.
+type outcome struct {
+	lv       *level
+	patch    []int // changes of lv.set; verified unless interrupted
+	hunks    *level
+	hunkSet  []int // the verified patch at the hunk level, which holds patch
+	own      bool  // patch is the algorithm's result (or it with what it needs to build), not a fallback
+	minimal  bool  // the algorithm completed on it
+	needed   int   // changes of patch that resolution added because the others do not build without them
+	verified bool
+}
+
 // hunks searches the failure-inducing changes between a passing tree P
 // (the workspace base with base in place) and the failing tree P + all
-// changes of set, then refines them to single lines, verifies and reports.
+// changes of set, refines them to single lines, verifies and reports.
+// Every patch it reports failed when run again without the cache; a
+// refinement replaces a verified patch only by a smaller verified one.
 func (e *search) hunks(ctx context.Context, set *changes.Set, base map[string]*changes.File, oldName string) error {
 	s, sum := e.s, e.sum
 	sum.SizeBefore, sum.ElementsBefore = set.Len(), set.Len()
 	s.StartProgress(set.Len())
+	s.Progress.Update(func(st *report.Status) { st.Unit = "changes" })
 	s.Say("%s between the versions; the new version fails, the old one passes (failure: %s)", report.Plural(set.Len(), "change"), sum.Signature)
 
-	delta, minimal, err := e.isolate(ctx, "hunks", set, base)
-	final, granularity := set, "hunks"
-	// Refinement, the way reduce goes from lines to characters: the
-	// failure-inducing hunks split into runs of changed lines (context
-	// 0), and those that still span several lines into single inserted
-	// or deleted lines (context -1), each between the old version and
-	// the old version with the changes found applied.
-	for _, level := range []struct {
-		context    int
-		name, unit string
-	}{{0, "lines", "single-line change"}, {-1, "line edits", "line edit"}} {
-		if err != nil || e.NoRefine || len(delta) == 0 || level.context < 0 && singleLines(final, delta) {
+	hl := e.level("hunks", "change", set, base)
+	res := outcome{lv: hl, hunks: hl}
+	delta, minimal, err := e.isolate(ctx, hl)
+	interrupted := ctx.Err() != nil
+	if err != nil && !interrupted {
+		s.Progress.Close()
+		return err
+	}
+	res.patch, res.hunkSet = delta, delta
+	if !interrupted {
+		res, err = e.settle(ctx, hl, delta, minimal)
+		if err != nil && ctx.Err() == nil {
+			s.Progress.Close()
+			return err
+		}
+		res.hunks, res.hunkSet = hl, res.patch
+	}
+	for _, lvl := range levels {
+		if !res.verified || e.NoRefine || ctx.Err() != nil || lvl.context < 0 && singleLines(res.lv.set, res.patch) {
 			break
 		}
-		fine := changes.Compare(final.Old, final.Tree(delta), level.context)
-		if fine.Len() <= len(delta) {
+		fine := changes.Compare(res.lv.set.Old, res.lv.set.Tree(res.patch), lvl.context)
+		if fine.Len() <= len(res.patch) {
 			continue
 		}
-		s.Say("refining %s into %s", report.Plural(len(delta), "change"), report.Plural(fine.Len(), level.unit))
-		d2, m2, err2 := e.isolate(ctx, level.name, fine, base)
-		if err2 != nil && ctx.Err() == nil {
-			// Keep the coarser answer.
-			s.Say("refinement failed: %v; the result stays at %s", err2, granularity)
+		if len(res.patch) > maxRefine {
+			s.Say("not refining %s into %s: a patch this large is a rewrite that does not come apart line by line (--no-refine says so up front)",
+				report.Plural(len(res.patch), res.lv.unit), report.Plural(fine.Len(), lvl.unit))
 			break
 		}
-		if err2 == nil || len(d2) > 0 {
-			final, delta, minimal, err, granularity = fine, d2, m2, err2, level.name
+		s.Say("refining %s into %s", report.Plural(len(res.patch), res.lv.unit), report.Plural(fine.Len(), lvl.unit))
+		fl := e.level(lvl.name, lvl.unit, fine, base)
+		d2, m2, err2 := e.isolate(ctx, fl)
+		if ctx.Err() != nil {
+			break // keep the verified coarser patch
+		}
+		if err2 != nil {
+			s.Say("refinement failed: %v; the result stays at %s", err2, res.lv.name)
+			break
+		}
+		r2, err2 := e.settle(ctx, fl, d2, m2)
+		if err2 != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			return err2
+		}
+		if !r2.verified || len(r2.patch) >= fine.Len() {
+			s.Say("refinement found no smaller patch that fails when run again; the result stays at %s", res.lv.name)
+			break
+		}
+		r2.hunks, r2.hunkSet = res.hunks, res.hunkSet
+		res = r2
+	}
+	interrupted = ctx.Err() != nil
+	complement, other := "", []string(nil)
+	if res.verified && !interrupted {
+		if complement, err = e.complement(ctx, res); err != nil && ctx.Err() == nil {
+			return err
+		}
+		other = otherCause(res)
+	}
+	interrupted = ctx.Err() != nil
+	patch := res.lv.set.Patch(res.patch)
+	if e.Output != "" && len(res.patch) > 0 && (res.verified || interrupted) {
+		if werr := session.WriteAtomic(e.Output, []byte(patch), 0o644); werr != nil {
+			return fmt.Errorf("writing %s: %w", e.Output, werr)
 		}
 	}
-	interrupted := ctx.Err() != nil
-	confirmed, complement := false, ""
-	if err == nil && !interrupted {
-		confirmed, complement, err = e.verify(ctx, final, base, delta)
-	}
-	patch := final.Patch(delta)
-	if e.Output != "" && len(delta) > 0 {
-		if werr := session.WriteAtomic(e.Output, []byte(patch), 0o644); werr != nil && err == nil {
-			err = fmt.Errorf("writing %s: %w", e.Output, werr)
-		}
-	}
-	e.finish(final, delta, patch, granularity, minimal && err == nil && !interrupted, confirmed, interrupted, complement)
+	res.minimal = res.minimal && res.own && !interrupted
+	e.finish(res, patch, interrupted, complement, other)
 	s.Progress.Close()
-	e.human(final, delta, patch, oldName)
-	if interrupted {
+	e.human(res, patch, oldName)
+	switch {
+	case interrupted:
 		return &session.ExitError{Code: session.ExitInterrupted, Err: errors.New("interrupted; the changes found so far are shown")}
+	case !res.verified:
+		return &session.ExitError{Code: session.ExitUnverified, Err: errors.New("no failure-inducing changes could be verified")}
 	}
-	return err
+	return nil
+}
+
+// settle turns the algorithm's result delta at a level into a verified
+// patch. The result is tested with what it needs to build (resolution)
+// and run once more without the cache; if it does not fail, the smallest
+// configurations that failed during the search are tried the same way,
+// up to three. The outcome is unverified when none fails again.
+func (e *search) settle(ctx context.Context, lv *level, delta []int, minimal bool) (outcome, error) {
+	res := outcome{lv: lv, patch: delta}
+	if len(delta) > 0 {
+		patch, ok, err := e.confirm(ctx, lv, delta)
+		if err != nil {
+			return res, err
+		}
+		if ok {
+			return outcome{lv: lv, patch: patch, own: true, minimal: minimal, needed: len(patch) - len(delta), verified: true}, nil
+		}
+	}
+	lv.mu.Lock()
+	seen := slices.Clone(lv.failed)
+	lv.mu.Unlock()
+	slices.SortStableFunc(seen, func(a, b dd.Config) int { return len(a) - len(b) })
+	tried := 0
+	for k, c := range seen {
+		if tried == 3 || len(c) >= lv.set.Len() {
+			break
+		}
+		if k > 0 && slices.Equal(c, seen[k-1]) || slices.Equal(c, delta) {
+			continue
+		}
+		tried++
+		patch, ok, err := e.confirm(ctx, lv, c)
+		if err != nil {
+			return res, err
+		}
+		if ok {
+			e.s.Say("the search's result did not fail when run again; taking the smallest configuration that failed during the search and fails again: %s", report.Plural(len(patch), lv.unit))
+			return outcome{lv: lv, patch: patch, verified: true}, nil
+		}
+	}
+	return res, nil
+}
+
+// confirm tests configuration c of a level as the search does (with
+// resolution, from the cache if it ran before) and, if it fails, runs
+// the configuration that failed once more without the cache. It returns
+// that configuration and whether the second run failed too.
+func (e *search) confirm(ctx context.Context, lv *level, c []int) ([]int, bool, error) {
+	rec, tested, err := e.testWithResolution(ctx, lv, c)
+	if err != nil || rec.Outcome != dd.Fail {
+		return nil, false, err
+	}
+	patch := c
+	if tested != nil {
+		patch = tested
+	}
+	again, err := e.s.Tester.Retest(ctx, e.hunkCandidate(lv.set, lv.base, patch))
+	e.s.Mu.Lock()
+	e.s.Checks++
+	e.s.Mu.Unlock()
+	if err != nil {
+		return nil, false, err
+	}
+	if again.Outcome != dd.Fail {
+		e.s.Say("warning: run again, the old version with %s applied gave %s (%s)", report.Plural(len(patch), lv.unit), again.Outcome, again.Detail)
+		return patch, false, nil
+	}
+	return patch, true, nil
+}
+
+// complement tests the new version without the hunks of the verified
+// patch, for the report.
+func (e *search) complement(ctx context.Context, res outcome) (string, error) {
+	in := map[int]bool{}
+	for _, i := range res.hunkSet {
+		in[i] = true
+	}
+	var rest []int
+	for i := range res.hunks.set.Len() {
+		if !in[i] {
+			rest = append(rest, i)
+		}
+	}
+	rec, _, err := e.testWithResolution(ctx, res.hunks, rest)
+	if err != nil {
+		return "", err
+	}
+	return rec.Outcome.String(), nil
+}
+
+// otherCause returns the hunks of the smallest configuration that failed
+// during the hunk search without any hunk of the patch: evidence that the
+// failure has another cause (FSE 1999 Def. 7: the changes are ambiguous).
+func otherCause(res outcome) []string {
+	in := map[int]bool{}
+	for _, i := range res.hunkSet {
+		in[i] = true
+	}
+	lv := res.hunks
+	lv.mu.Lock()
+	defer lv.mu.Unlock()
+	var best dd.Config
+	for _, c := range lv.failed {
+		disjoint := true
+		for _, i := range c {
+			if in[i] {
+				disjoint = false
+				break
+			}
+		}
+		if disjoint && (best == nil || len(c) < len(best)) {
+			best = c
+		}
+	}
+	var out []string
+	for _, i := range best {
+		out = append(out, lv.set.Changes[i].String())
+	}
+	return out
 }
 
 // singleLines reports whether every change of c replaces at most one
@@ -391,10 +619,13 @@ func singleLines(set *changes.Set, c []int) bool {
 	return true
 }
 
-// isolate runs the chosen algorithm over the changes of set.
-func (e *search) isolate(ctx context.Context, name string, set *changes.Set, base map[string]*changes.File) ([]int, bool, error) {
-	s := e.s
+// isolate runs the chosen algorithm over the changes of a level.
+func (e *search) isolate(ctx context.Context, lv *level) ([]int, bool, error) {
+	s, set := e.s, lv.set
 	groups := set.Groups(e.Group)
+	if lv.needs != nil && e.Group != changes.NoGroups {
+		groups.Join(lv.needs)
+	}
 	opts := dd.Options{Partition: func(delta dd.Config, n int) []dd.Config {
 		parts := groups.Partition(delta, n)
 		out := make([]dd.Config, len(parts))
@@ -403,13 +634,26 @@ func (e *search) isolate(ctx context.Context, name string, set *changes.Set, bas
 		}
 		return out
 	}}
-	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity, st.Size = name, 0, set.Len() })
+	// Keep every configuration that fails in a real run: the fallbacks
+	// of settle, and the evidence of another cause.
+	opts.Observer = dd.ObserverFunc(func(ev dd.Event) {
+		if f, ok := ev.(dd.TestFinished); ok && !f.Canceled && f.Outcome == dd.Fail {
+			c := f.Tested
+			if c == nil {
+				c = f.Config
+			}
+			lv.mu.Lock()
+			lv.failed = append(lv.failed, slices.Clone(c))
+			lv.mu.Unlock()
+		}
+	})
+	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity, st.Size, st.SizeBefore = lv.name, 0, set.Len(), set.Len() })
 	if s.TestLog != nil {
-		s.TestLog.Printf("Pass %s: %s\n", name, report.Plural(set.Len(), "change"))
+		s.TestLog.Printf("Pass %s: %s\n", lv.name, report.Plural(set.Len(), "change"))
 	}
-	res, err := s.SearchTests(ctx, name, set.Len(), e.Algorithm, opts,
-		func(ctx context.Context, c dd.Config) (runner.Test, error) {
-			return e.testWithResolution(ctx, set, base, c)
+	res, err := s.SearchResolved(ctx, lv.name, set.Len(), e.Algorithm, opts,
+		func(ctx context.Context, c dd.Config) (runner.Test, dd.Config, error) {
+			return e.testWithResolution(ctx, lv, c)
 		},
 		func(st dd.Step) {
 			s.Progress.Update(func(ps *report.Status) { ps.Size = st.Fail })
@@ -432,67 +676,79 @@ func (e *search) isolate(ctx context.Context, name string, set *changes.Set, bas
 	return delta, res.Minimal, err
 }
 
-// verify runs the result once more without the cache: the old version
-// with the failure-inducing changes applied must fail; and the new
-// version without them (the complement) is tested, for the report.
-func (e *search) verify(ctx context.Context, set *changes.Set, base map[string]*changes.File, delta []int) (bool, string, error) {
-	s := e.s
-	if len(delta) == 0 {
-		return false, "", nil
-	}
-	rec, err := s.Tester.Retest(ctx, e.hunkCandidate(set, base, delta))
-	s.Mu.Lock()
-	s.Checks++
-	s.Mu.Unlock()
-	if err != nil {
-		return false, "", err
-	}
-	confirmed := rec.Outcome == dd.Fail
-	if !confirmed {
-		s.Say("warning: run again, the old version with the result applied gave %s (%s)", rec.Outcome, rec.Detail)
-	}
-	var rest []int
-	in := map[int]bool{}
-	for _, i := range delta {
-		in[i] = true
-	}
-	for i := range set.Len() {
-		if !in[i] {
-			rest = append(rest, i)
+// verdict says in sentences what was verified of the result; the
+// terminal and the JSON summary show the same sentences.
+func (e *search) verdict(res outcome, interrupted bool, complement string, other []string) []string {
+	hunks := func(n int) string {
+		if res.hunks == res.lv {
+			return "these changes"
 		}
+		return "the " + report.Plural(n, "hunk") + " holding these changes"
 	}
-	crec, err := s.Tester.Test(ctx, e.hunkCandidate(set, base, rest))
-	if err != nil {
-		return confirmed, "", err
+	var v []string
+	switch {
+	case interrupted:
+		return []string{"interrupted: the changes shown are where the search stood; they are not minimal and were not verified"}
+	case !res.verified:
+		return []string{"no set of changes could be verified: neither the search's result nor the smallest configurations that failed during the search failed when run again; the test may be flaky (try --repeat 3)"}
+	case !res.own:
+		v = append(v, "with these changes applied the old version fails, also when run again; they are the smallest set that failed during the search, not its result (which did not fail again: the test may be flaky, try --repeat 3), and not minimal")
+	case res.minimal && e.Algorithm == dd.Minimize:
+		v = append(v, "with these changes applied the old version fails, also when run again; the changes are 1-minimal: without any one of them, the failure is gone")
+	case res.minimal:
+		v = append(v, "the old version passes; with these changes applied it fails, also when run again")
+	default:
+		v = append(v, "with these changes applied the old version fails, also when run again; the result is not certified minimal")
 	}
-	return confirmed, crec.Outcome.String(), nil
+	if res.needed > 0 {
+		v = append(v, fmt.Sprintf("%s of these %s the others need to build (added by failure resolution)", report.Plural(res.needed, res.lv.unit), map[bool]string{true: "is one", false: "are ones"}[res.needed == 1]))
+	}
+	switch complement {
+	case "":
+	case "PASS":
+		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" passes")
+	case "FAIL":
+		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" still fails: the failure has another cause besides these changes")
+	default:
+		v = append(v, "the new version without "+hunks(len(res.hunkSet))+": "+complement+" (it does not build without them, or other changes matter too)")
+	}
+	if len(other) > 0 {
+		v = append(v, fmt.Sprintf("another set of changes, disjoint from these, also made the old version fail during the search (%s): the failure has more than one cause", strings.Join(other, ", ")))
+	}
+	return v
 }
 
-func (e *search) finish(set *changes.Set, delta []int, patch, granularity string, minimal, confirmed, interrupted bool, complement string) {
+func (e *search) finish(res outcome, patch string, interrupted bool, complement string, other []string) {
 	s, sum := e.s, e.sum
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	sum.Tests, sum.Checks, sum.CacheHits, sum.Flaky, sum.Outcomes = s.Runs+s.Checks, s.Checks, s.CacheHits, s.Flaky, s.Outcomes
-	sum.SizeAfter, sum.ElementsAfter = len(delta), len(delta)
-	sum.Granularity = granularity
-	sum.Minimal, sum.Confirmed, sum.Interrupted = minimal, confirmed, interrupted
+	sum.SizeAfter, sum.ElementsAfter = len(res.patch), len(res.patch)
+	sum.Granularity = res.lv.name
+	sum.Minimal, sum.Confirmed, sum.Interrupted = res.minimal, res.verified && !interrupted, interrupted
 	sum.Seconds = time.Since(s.Start).Seconds()
-	sum.Diff = patch
-	sum.Result = e.Output
-	if sum.Result == "" {
-		sum.Result = "inline"
-	}
+	sum.Result = ""
 	sum.Hunks = nil
-	for _, i := range delta {
-		sum.Hunks = append(sum.Hunks, set.Changes[i].String())
+	if res.verified || interrupted {
+		sum.Diff = patch
+		sum.Result = e.Output
+		if sum.Result == "" && len(res.patch) > 0 {
+			sum.Result = "inline"
+		}
+		for _, i := range res.patch {
+			sum.Hunks = append(sum.Hunks, res.lv.set.Changes[i].String())
+		}
 	}
 	e.mu.Lock()
-	sum.Resolutions, sum.Resolved = e.resolutions, e.resolved
+	sum.Resolutions, sum.Resolved, sum.Completed = e.resolutions, e.resolved, e.completed
 	e.mu.Unlock()
 	sum.Complement = complement
+	sum.OtherCause = other
+	sum.Needed = res.needed
+	sum.Verdict = e.verdict(res, interrupted, complement, other)
 }
 
-func (e *search) human(set *changes.Set, delta []int, patch, oldName string) {
+func (e *search) human(res outcome, patch, oldName string) {
 	s, sum := e.s, e.sum
 	if s.Quiet {
 		return
@@ -505,37 +761,24 @@ func (e *search) human(set *changes.Set, delta []int, patch, oldName string) {
 	if sum.Resolutions > 0 {
 		extra += fmt.Sprintf(", %s (%d resolved)", report.Plural(sum.Resolutions, "resolution attempt"), sum.Resolved)
 	}
-	unit := map[string]string{"hunks": "change", "lines": "line change", "line edits": "line edit"}[sum.Granularity]
-	fmt.Fprintf(w, "wynot: the failure is caused by %s (of %s between the versions), found in %s (%d unresolved%s), %.1fs\n",
-		report.Plural(len(delta), unit), report.Plural(sum.ElementsBefore, "change"), report.Plural(sum.Tests, "test"),
-		sum.Outcomes.Unresolved, extra, sum.Seconds)
+	counts := fmt.Sprintf("%s (%d unresolved%s), %.1fs", report.Plural(sum.Tests, "test"), sum.Outcomes.Unresolved, extra, sum.Seconds)
+	switch {
+	case res.verified || sum.Interrupted && len(res.patch) > 0:
+		fmt.Fprintf(w, "wynot: the failure is caused by %s (of %s between the versions), found in %s\n",
+			report.Plural(len(res.patch), res.lv.unit), report.Plural(sum.ElementsBefore, "change"), counts)
+	default:
+		fmt.Fprintf(w, "wynot: no failure-inducing changes verified (of %s between the versions), after %s\n", report.Plural(sum.ElementsBefore, "change"), counts)
+	}
 	if sum.Commit != "" {
 		fmt.Fprintf(w, "wynot: in commit %s\n", sum.Commit)
 	}
-	if len(delta) > 0 {
+	if sum.Diff != "" {
 		fmt.Fprintf(w, "wynot: the failure-inducing changes, as a patch to %s:\n%s", oldName, patch)
 	}
-	switch {
-	case sum.Interrupted:
-		fmt.Fprintf(w, "wynot: interrupted: not minimal\n")
-	case sum.Minimal && e.Algorithm == dd.Minimize:
-		fmt.Fprintf(w, "wynot: the changes are 1-minimal: without any one of them, the failure is gone\n")
-	case sum.Minimal:
-		fmt.Fprintf(w, "wynot: the old version passes; with these changes applied it fails\n")
-	default:
-		fmt.Fprintf(w, "wynot: the result is not certified minimal\n")
+	for _, l := range sum.Verdict {
+		fmt.Fprintf(w, "wynot: %s\n", l)
 	}
-	if !sum.Interrupted && len(delta) > 0 && !sum.Confirmed {
-		fmt.Fprintf(w, "wynot: warning: run again, the old version with these changes did not fail; the test may be flaky\n")
-	}
-	switch sum.Complement {
-	case "":
-	case "PASS":
-		fmt.Fprintf(w, "wynot: the new version without these changes passes\n")
-	default:
-		fmt.Fprintf(w, "wynot: the new version without these changes: %s (other changes matter too, or it does not build)\n", sum.Complement)
-	}
-	if e.Output != "" && len(delta) > 0 {
+	if e.Output != "" && sum.Diff != "" {
 		fmt.Fprintf(w, "wynot: patch written to %s\n", e.Output)
 	}
 }

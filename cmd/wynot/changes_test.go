@@ -174,12 +174,12 @@ func TestChangesInconsistent(t *testing.T) {
 		key := "without resolution"
 		if resolve {
 			key = "with resolution"
-			if s.Resolutions == 0 {
+			if s.Resolutions+s.Completed == 0 {
 				t.Errorf("no resolution attempted")
 			}
 		}
 		unresolved[key] = s.Outcomes.Unresolved
-		t.Logf("%s: %d tests, %d unresolved, %d resolution attempts (%d resolved)", key, s.Tests, s.Outcomes.Unresolved, s.Resolutions, s.Resolved)
+		t.Logf("%s: %d tests, %d unresolved, %d completed from the source, %d resolution attempts (%d resolved)", key, s.Tests, s.Outcomes.Unresolved, s.Completed, s.Resolutions, s.Resolved)
 	}
 	if unresolved["with resolution"] >= unresolved["without resolution"] {
 		t.Errorf("the resolution loop did not cut unresolved tests: %v", unresolved)
@@ -338,5 +338,35 @@ func TestChangesRefineToLineEdits(t *testing.T) {
 	}
 	if !strings.Contains(s.Diff, "+BUG\n") || strings.Contains(s.Diff, "+B\n") || strings.Contains(s.Diff, "\n-b\n") {
 		t.Errorf("diff:\n%s", s.Diff)
+	}
+}
+
+// TestChangesGitMerge: the failure came with a merged branch, and the
+// first-parent line holds a commit that does not build. wynot bisects
+// the first-parent line (skipping what does not build), finds the merge,
+// sees that the merged branch fails on its own, descends into it, and
+// names the branch commit and its line.
+func TestChangesGitMerge(t *testing.T) {
+	dir := t.TempDir()
+	good, bad, culprit, err := fixtures.MergeHistory(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(t.TempDir(), "test.sh")
+	write(t, script, []byte(fixtures.MergeTest))
+	os.Chmod(script, 0o755)
+	r := wynotRun(t, dir, nil, "changes", "--json", "-j2", "--git", good, bad, "--", script, "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if !strings.HasPrefix(s.Commit, culprit[:12]) {
+		t.Errorf("commit %q, want %s (b2)\n%s", s.Commit, culprit[:12], r.stderr)
+	}
+	if len(s.Hunks) != 1 || !strings.Contains(s.Diff, "+a 10 BUG") || !s.Confirmed {
+		t.Errorf("result %v, confirmed %v\n%s", s.Hunks, s.Confirmed, s.Diff)
+	}
+	if !strings.Contains(r.stderr, "is a merge of a branch that fails on its own") {
+		t.Errorf("no descent into the merge:\n%s", r.stderr)
 	}
 }

@@ -29,6 +29,7 @@ const (
 	ExitOK            = 0
 	ExitInput         = 1   // a usage or input error
 	ExitNotReproduced = 2   // the failure did not reproduce (or the passing side did not pass)
+	ExitUnverified    = 3   // the search ended, but no result failed again when run again (wynot changes)
 	ExitInterrupted   = 130 // interrupted; the best result so far is kept
 )
 
@@ -449,10 +450,33 @@ func event(n int, name string, rec runner.Test) report.Event {
 }
 
 // SearchTests is Search with the test of a configuration in the caller's
-// hands: test may run several candidates for one configuration (as the
-// failure-resolution loop of wynot changes does) and returns the test
-// whose outcome counts.
+// hands: test returns the test whose outcome counts.
 func (s *Session) SearchTests(ctx context.Context, name string, n int, alg dd.Algorithm, opts dd.Options, test func(context.Context, dd.Config) (runner.Test, error), onStep func(dd.Step)) (dd.Result, error) {
+	return s.SearchResolved(ctx, name, n, alg, opts, func(ctx context.Context, c dd.Config) (runner.Test, dd.Config, error) {
+		rec, err := test(ctx, c)
+		return rec, nil, err
+	}, onStep)
+}
+
+// resolvingTester adapts a test that may resolve a configuration to a
+// dd.ResolvingTester.
+type resolvingTester func(ctx context.Context, c dd.Config) (dd.Outcome, dd.Config)
+
+func (t resolvingTester) Test(ctx context.Context, c dd.Config) dd.Outcome {
+	o, _ := t(ctx, c)
+	return o
+}
+
+func (t resolvingTester) TestResolved(ctx context.Context, c dd.Config) (dd.Outcome, dd.Config) {
+	return t(ctx, c)
+}
+
+// SearchResolved is SearchTests for a test that may run a larger
+// configuration than the one asked (as the failure-resolution loop of
+// wynot changes does, FSE 1999 §8): test returns the test whose outcome
+// counts and the configuration it ran, nil if c itself. The algorithm
+// credits the outcome to that configuration (dd.ResolvingTester).
+func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd.Algorithm, opts dd.Options, test func(context.Context, dd.Config) (runner.Test, dd.Config, error), onStep func(dd.Step)) (dd.Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.Mu.Lock()
@@ -497,23 +521,27 @@ func (s *Session) SearchTests(ctx context.Context, name string, n int, alg dd.Al
 			next.Observe(e)
 		}
 	})
-	tester := dd.TesterFunc(func(ctx context.Context, c dd.Config) dd.Outcome {
-		rec, err := test(ctx, c)
+	tester := resolvingTester(func(ctx context.Context, c dd.Config) (dd.Outcome, dd.Config) {
+		rec, tested, err := test(ctx, c)
 		if err != nil {
 			if ctx.Err() == nil {
 				s.SetFatal(err)
 			}
-			return dd.Unresolved
+			return dd.Unresolved, nil
 		}
 		ti, _ := dd.InfoFrom(ctx)
 		ev := event(base+ti.Test, name, rec)
 		ev.Speculative = ti.Speculative
 		s.EventLog.Write(ev)
 		if s.Report != nil {
-			ev.Config = report.Draw(c, n)
+			ran := c
+			if tested != nil {
+				ran = tested
+			}
+			ev.Config = report.Draw(ran, n)
 			s.Report.Record(ev)
 		}
-		return rec.Outcome
+		return rec.Outcome, tested
 	})
 	res, err := dd.Run(ctx, n, tester, opts)
 	mu.Lock()
