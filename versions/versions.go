@@ -647,7 +647,9 @@ func (e *search) isolate(ctx context.Context, lv *level) ([]int, bool, error) {
 			lv.mu.Unlock()
 		}
 	})
-	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity, st.Size, st.SizeBefore = lv.name, 0, set.Len(), set.Len() })
+	s.Progress.Update(func(st *report.Status) {
+		st.Pass, st.Granularity, st.Size, st.SizeBefore = lv.name, 0, set.Len(), set.Len()
+	})
 	if s.TestLog != nil {
 		s.TestLog.Printf("Pass %s: %s\n", lv.name, report.Plural(set.Len(), "change"))
 	}
