@@ -25,6 +25,7 @@ func (s *Set) Resolve(output []byte, c []int) []int {
 	}
 	add := map[int]bool{}
 	idents := map[string]bool{}
+	tests := false // a message names a test file
 	for _, m := range positionRe.FindAllSubmatch(output, -1) {
 		p := s.findPath(string(m[1]))
 		line, _ := strconv.Atoi(string(m[2]))
@@ -33,6 +34,7 @@ func (s *Set) Resolve(output []byte, c []int) []int {
 				add[i] = true
 			}
 		}
+		tests = tests || strings.HasSuffix(string(m[1]), "_test.go")
 		for _, id := range messageIdentifiers(m[3]) {
 			idents[id] = true
 		}
@@ -45,10 +47,19 @@ func (s *Set) Resolve(output []byte, c []int) []int {
 			}
 		}
 	}
+	// When the messages say which names are missing ("undefined: x",
+	// "has no field or method x", "'x' undeclared"), those are the ones
+	// to look for; the other words of such messages (the type of the
+	// operand, say) would bring in every change that mentions them.
+	if missing := missingNames(output); len(missing) > 0 {
+		idents = missing
+	}
 	if len(idents) > 0 {
 		var rest []int
 		for i := range s.Changes {
-			if !in[i] && s.Changes[i].Kind == Hunk {
+			// Test files are not built with the package, unless a
+			// message is about one.
+			if !in[i] && s.Changes[i].Kind == Hunk && (tests || !strings.HasSuffix(s.Changes[i].Path, "_test.go")) {
 				rest = append(rest, i)
 			}
 		}
@@ -73,6 +84,28 @@ func (s *Set) Resolve(output []byte, c []int) []int {
 		out = append(out, i)
 	}
 	sort.Ints(out)
+	return out
+}
+
+// missingRe matches what compilers and linkers say of a name that is not
+// there: Go's "undefined: x", "x.y undefined (...)" and "has no field or
+// method y", C's "'x' undeclared", "implicit declaration of function 'x'"
+// and the linker's "undefined reference to `x'".
+var missingRe = regexp.MustCompile("undefined: ([A-Za-z_][A-Za-z0-9_.]*)|([A-Za-z_][A-Za-z0-9_.]*) undefined \\(|has no field or method ([A-Za-z_][A-Za-z0-9_]*)|['‘]([A-Za-z_][A-Za-z0-9_]*)['’] undeclared|implicit declaration of function ['‘]([A-Za-z_][A-Za-z0-9_]*)|undefined reference to [`'‘]([A-Za-z_][A-Za-z0-9_]*)")
+
+// missingNames lists the names an output says are missing; for "x.y"
+// both parts (the package or value, and the selected name).
+func missingNames(output []byte) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range missingRe.FindAllSubmatch(output, -1) {
+		for _, g := range m[1:] {
+			for _, id := range strings.Split(string(g), ".") {
+				if len(id) >= 3 && !messageWords[strings.ToLower(id)] {
+					out[id] = true
+				}
+			}
+		}
+	}
 	return out
 }
 

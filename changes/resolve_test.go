@@ -53,6 +53,11 @@ func TestResolveGoErrors(t *testing.T) {
 		// Absolute paths into a work directory are mapped to the tree.
 		{"absolute path", []int{0, 1, 2}, "/tmp/wynot-123/w0/q/b.go:3:11: undefined: p.total\n",
 			[]string{"q/b.go:3-3"}},
+		// The message names the missing name and a type: only the
+		// missing name counts; q/b.go:7-7, which mentions the type
+		// Other, is not added.
+		{"missing field", []int{0}, "./p/a.go:3:9: v.sumAll undefined (type *Other has no field or method sumAll)\n",
+			[]string{"p/a.go:7-7", "p/d.go:3-3", "q/b.go:3-3"}},
 		// Nothing to add: no positions, no identifiers of the changes.
 		{"nothing", []int{0}, "go: cannot find main module\n", nil},
 	} {

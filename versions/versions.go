@@ -287,11 +287,12 @@ type level struct {
 }
 
 // level makes a level of the search over set, whose old side is the
-// workspace base with base in place; with resolution, it works out which
-// changes need which (changes.Set.Needs).
+// workspace base with base in place; with resolution and syntactic
+// grouping (--group auto or decls), it works out which changes need
+// which (changes.Set.Needs).
 func (e *search) level(name, unit string, set *changes.Set, base map[string]*changes.File) *level {
 	lv := &level{name: name, unit: unit, set: set, base: base}
-	if !e.NoResolve {
+	if !e.NoResolve && (e.Group == changes.Auto || e.Group == changes.ByDecls) {
 		lv.needs = set.Needs(&changes.Tree{Files: maps(e.ws.base.Files, base)})
 	}
 	return lv
@@ -549,7 +550,11 @@ func (e *search) confirm(ctx context.Context, lv *level, c []int) ([]int, bool, 
 		return nil, false, err
 	}
 	if again.Outcome != dd.Fail {
-		e.s.Say("warning: run again, the old version with %s applied gave %s (%s)", report.Plural(len(patch), lv.unit), again.Outcome, again.Detail)
+		detail := ""
+		if again.Detail != "" {
+			detail = " (" + again.Detail + ")"
+		}
+		e.s.Say("warning: run again, the old version with %s applied gave %s%s", report.Plural(len(patch), lv.unit), again.Outcome, detail)
 		return patch, false, nil
 	}
 	return patch, true, nil
@@ -623,7 +628,7 @@ func singleLines(set *changes.Set, c []int) bool {
 func (e *search) isolate(ctx context.Context, lv *level) ([]int, bool, error) {
 	s, set := e.s, lv.set
 	groups := set.Groups(e.Group)
-	if lv.needs != nil && e.Group != changes.NoGroups {
+	if lv.needs != nil {
 		groups.Join(lv.needs)
 	}
 	opts := dd.Options{Partition: func(delta dd.Config, n int) []dd.Config {

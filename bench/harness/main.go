@@ -10,6 +10,7 @@
 //	go run ./bench/harness -overhead            # only the overhead table
 //	go run ./bench/harness -only changes        # only wynot changes, spliced into RESULTS.md
 //	go run ./bench/harness -only syntax         # source code: syntax trees against text and peers
+//	go run ./bench/harness -only regressions -baseline 085d027   # real regressions, against an earlier wynot and git bisect
 //
 // Peers are looked up on $PATH (Debian: apt-get install creduce cvise delta)
 // and skipped with a note when missing.
@@ -158,7 +159,8 @@ func main() {
 	limit := flag.Duration("timeout", 10*time.Minute, "time limit per reduction")
 	out := flag.String("out", "bench/RESULTS.md", "markdown file to write")
 	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
-	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, fuzz, overhead, syntax) and replace them in the existing file")
+	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, syntax) and replace them in the existing file")
+	baseline := flag.String("baseline", "", "a git revision of wynot to measure beside this one (regressions section)")
 	perses := flag.String("perses", "../shared/bench/perses-go", "the Perses Go benchmark folder, for the syntax section (skipped when missing)")
 	flag.Parse()
 
@@ -196,6 +198,8 @@ func main() {
 				part.WriteString(isolations(root, work, bin, *casesFlag))
 			case "changes":
 				part.WriteString(changesSection(root, work, bin))
+			case "regressions":
+				part.WriteString(regressionsSection(root, work, bin, *baseline, *casesFlag, *limit))
 			case "fuzz":
 				part.WriteString(fuzzSection(work, bin))
 			case "overhead":
@@ -220,6 +224,7 @@ func main() {
 	md.WriteString(reductions(root, work, bin, *toolsFlag, *casesFlag, *jobsFlag, *limit))
 	md.WriteString(isolations(root, work, bin, *casesFlag))
 	md.WriteString(changesSection(root, work, bin))
+	md.WriteString(regressionsSection(root, work, bin, *baseline, "", *limit))
 	md.WriteString(fuzzSection(work, bin))
 	md.WriteString(syntaxSection(root, work, bin, *toolsFlag, *casesFlag, *perses, *limit))
 	md.WriteString(overhead(work, bin))

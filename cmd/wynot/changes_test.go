@@ -370,3 +370,90 @@ func TestChangesGitMerge(t *testing.T) {
 		t.Errorf("no descent into the merge:\n%s", r.stderr)
 	}
 }
+
+// flakyTrees writes an old and a new tree of one text file whose three
+// changes (BUG at line 5, B at line 15, C at line 25) are separate
+// hunks, and a test script that fails whenever BUG is present, except
+// that a configuration for which stable says nothing fails only the
+// first time it runs: a flaky test, as real ones are.
+func flakyTrees(t *testing.T, stable string) (dir, script string) {
+	dir = t.TempDir()
+	var old, nw strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&old, "line %d\n", i)
+		switch i {
+		case 5:
+			nw.WriteString("BUG\n")
+		case 15:
+			nw.WriteString("B\n")
+		case 25:
+			nw.WriteString("C\n")
+		default:
+			fmt.Fprintf(&nw, "line %d\n", i)
+		}
+	}
+	write(t, filepath.Join(dir, "old", "a.txt"), []byte(old.String()))
+	write(t, filepath.Join(dir, "new", "a.txt"), []byte(nw.String()))
+	state := filepath.Join(dir, "state")
+	os.Mkdir(state, 0o755)
+	script = filepath.Join(dir, "test.sh")
+	write(t, script, []byte(`#!/bin/sh
+cd "$1" || exit 128
+grep -q BUG a.txt || exit 0
+if ! { `+stable+`; }; then
+	key=$(cksum < a.txt | cut -d' ' -f1)
+	[ -e "`+state+`/$key" ] && exit 0
+	touch "`+state+`/$key"
+fi
+exit 1
+`))
+	os.Chmod(script, 0o755)
+	return dir, script
+}
+
+// TestChangesFallbackToVerified: the search's result fails only once;
+// run again, it passes. wynot does not report it, but the smallest
+// configuration that failed during the search and fails again, and says
+// that it is not minimal.
+func TestChangesFallbackToVerified(t *testing.T) {
+	dir, script := flakyTrees(t, "grep -q '^B$' a.txt")
+	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "old", "new", "--", script, "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if !s.Confirmed || s.Minimal || !strings.Contains(s.Diff, "+BUG") || !strings.Contains(s.Diff, "+B\n") {
+		t.Errorf("confirmed %v minimal %v result %v\n%s", s.Confirmed, s.Minimal, s.Hunks, r.stderr)
+	}
+	if len(s.Verdict) == 0 || !strings.Contains(s.Verdict[0], "smallest set that failed during the search") {
+		t.Errorf("verdict %q", s.Verdict)
+	}
+	// The terminal says what the JSON says, word for word.
+	for _, v := range s.Verdict {
+		if !strings.Contains(r.stderr, "wynot: "+v+"\n") {
+			t.Errorf("the terminal does not say %q:\n%s", v, r.stderr)
+		}
+	}
+}
+
+// TestChangesUnverified: every configuration but the whole new version
+// fails only once. Nothing can be verified; wynot says so, reports no
+// patch and exits with status 3.
+func TestChangesUnverified(t *testing.T) {
+	dir, script := flakyTrees(t, "grep -q '^B$' a.txt && grep -q '^C$' a.txt")
+	out := filepath.Join(dir, "fix.patch")
+	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "-o", out, "old", "new", "--", script, "{}")
+	if r.code != 3 {
+		t.Fatalf("exit %d, want 3\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if s.Confirmed || s.Diff != "" || len(s.Hunks) != 0 {
+		t.Errorf("confirmed %v, result %v %q", s.Confirmed, s.Hunks, s.Diff)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("an unverified patch was written to -o")
+	}
+	if !strings.Contains(r.stderr, "wynot: no set of changes could be verified") || strings.Contains(r.stderr, "with these changes applied it fails") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+}

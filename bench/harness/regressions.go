@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// regression is a case of bench/regressions: a real regression between
+// two released versions of a Go module (see its case file).
+type regression struct {
+	name, dir string
+	vars      map[string]string
+	culprit   *regexp.Regexp
+}
+
+func loadRegressions(root, casesFlag string) []regression {
+	base := filepath.Join(root, "bench", "regressions")
+	entries, err := os.ReadDir(base)
+	check(err)
+	var out []regression
+	for _, e := range entries {
+		f := filepath.Join(base, e.Name(), "case")
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if casesFlag != "" && !strings.Contains(","+casesFlag+",", ","+e.Name()+",") {
+			continue
+		}
+		r := regression{name: e.Name(), dir: filepath.Join(base, e.Name()), vars: map[string]string{}}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		for sc.Scan() {
+			l := sc.Text()
+			if k, v, ok := strings.Cut(l, "="); ok && !strings.HasPrefix(l, "#") {
+				r.vars[k] = strings.Trim(v, "'")
+			}
+		}
+		r.culprit = regexp.MustCompile("(?m)" + r.vars["culprit"])
+		out = append(out, r)
+	}
+	return out
+}
+
+// changesSummary is what the harness reads of wynot changes --json.
+type changesSummary struct {
+	Tests    int      `json:"tests"`
+	Hunks    []string `json:"hunks"`
+	Before   int      `json:"elements_before"`
+	Diff     string   `json:"diff"`
+	Commit   string   `json:"commit"`
+	Confirm  bool     `json:"confirmed"`
+	Gran     string   `json:"granularity"`
+	Verdict  []string `json:"verdict"`
+	Outcomes struct {
+		Unresolved int `json:"unresolved"`
+	} `json:"outcomes"`
+}
+
+// regressionsSection measures wynot changes on the real regressions of
+// bench/regressions: each algorithm, with and without the grouping by
+// what Go changes need, and (with -baseline) an earlier wynot, against
+// git bisect run on the module's history where a clone is at hand.
+func regressionsSection(root, work, bin, baseline, casesFlag string, limit time.Duration) string {
+	var b strings.Builder
+	b.WriteString("## Real regressions\n\n")
+	b.WriteString("`wynot changes -j 2` on real regressions between two released versions of public Go modules (`bench/regressions`: each case names its upstream issue and the culprit). A client program passes against the old version and fails against the new one; the test script builds it against the module's tree with a subset of the changes (exit 125 when the module does not build). `tests` counts every run of the test script, the checks included; `culprit` says whether the reported patch holds the documented culprit; `confirmed` whether it failed again when run again. Runs are cut off after " + limit.String() + ".\n\n")
+	cases := loadRegressions(root, casesFlag)
+	wynot := filepath.Join(bin, "wynot")
+	type config struct {
+		label, bin string
+		args       []string
+	}
+	configs := []config{
+		{"dd, --group files", wynot, []string{"--algorithm", "dd", "--group", "files"}},
+		{"dd", wynot, []string{"--algorithm", "dd"}},
+		{"ddplus", wynot, []string{"--algorithm", "ddplus"}},
+		{"ddmin", wynot, []string{"--algorithm", "ddmin"}},
+	}
+	if baseline != "" {
+		configs = append([]config{{"before (" + baseline + ")", buildBaseline(root, work, baseline), nil}}, configs...)
+	}
+	b.WriteString("| case | hunks | wynot | tests | unresolved | seconds | confirmed | culprit | result |\n|---|---:|---|---:|---:|---:|---|---|---|\n")
+	var git strings.Builder
+	git.WriteString("\n**Against git bisect run** on the module's repository, from the old release's tag to the new one's (first parent, merges descended into). `builds` are runs of the test script; git bisect's count the ones `git bisect run` made; wynot's include its checks of both revisions and the verification.\n\n")
+	git.WriteString("| case | commits | git bisect builds | git bisect names | wynot --git builds | wynot names | culprit lines |\n|---|---:|---:|---|---:|---|---|\n")
+	for _, c := range cases {
+		dir := filepath.Join(work, "regressions", c.name)
+		setup := exec.Command(filepath.Join(root, "bench", "regressions", "setup"), c.name, dir)
+		setup.Stderr = os.Stderr
+		check(setup.Run())
+		test := filepath.Join(root, "bench", "regressions", "test.sh")
+		for _, cf := range configs {
+			args := append([]string{"changes", "-j", "2"}, cf.args...)
+			args = append(args, "old", "new", "--", test, c.name, "{}")
+			s, tests, el, done := runChanges(dir, cf.bin, args, limit)
+			res := fmt.Sprintf("%d %s", len(s.Hunks), strings.ReplaceAll(s.Gran, "line edits", "line edit")+"s")
+			confirmed, culprit := yes(s.Confirm), yes(c.culprit.MatchString(s.Diff))
+			secs := fmt.Sprintf("%.0f", el)
+			if !done {
+				res, confirmed, culprit, secs = "cut off", "—", "—", "> "+fmt.Sprintf("%.0f", el)
+			}
+			fmt.Fprintf(&b, "| %s | %d | %s | %d | %d | %s | %s | %s | %s |\n", c.name, s.Before, cf.label, tests, s.Outcomes.Unresolved, secs, confirmed, culprit, res)
+			fmt.Printf("regression %-24s %-22s %4d tests %4d unresolved %6.1fs confirmed=%v culprit=%s %v\n", c.name, cf.label, tests, s.Outcomes.Unresolved, el, s.Confirm, culprit, s.Hunks)
+		}
+		repo := filepath.Join(dir, "repo")
+		if _, err := os.Stat(repo); err != nil {
+			fmt.Fprintf(&git, "| %s | — | — | no clone of %s at hand | — | — | — |\n", c.name, c.vars["repo"])
+			continue
+		}
+		good, bad := c.vars["tag_old"], c.vars["tag_new"]
+		n, _ := exec.Command("git", "-C", repo, "rev-list", "--count", "--first-parent", good+".."+bad).Output()
+		builds, names := bisectRun(repo, test, c.name, good, bad, limit)
+		s, tests, _, done := runChanges(repo, wynot, []string{"changes", "-j", "2", "--git", good, bad, "--", test, c.name, "{}"}, limit)
+		wnames, lines := s.Commit, yes(c.culprit.MatchString(s.Diff))
+		if !done {
+			wnames, lines = "cut off", "—"
+		}
+		fmt.Fprintf(&git, "| %s | %s | %d | %s | %d | %s | %s |\n", c.name, strings.TrimSpace(string(n)), builds, names, tests, wnames, lines)
+		fmt.Printf("regression %-24s git bisect %d builds (%s); wynot --git %d builds (%s) culprit lines %s\n", c.name, builds, names, tests, wnames, lines)
+	}
+	b.WriteString(git.String())
+	b.WriteString("\n")
+	return b.String()
+}
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// runChanges runs wynot changes with --json in dir, counting test script
+// runs, within limit; done is false when it was cut off.
+func runChanges(dir, wynot string, args []string, limit time.Duration) (s changesSummary, tests int, seconds float64, done bool) {
+	counter := filepath.Join(dir, "counter")
+	os.Remove(counter)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	args = append([]string{args[0], "--json", "-q"}, args[1:]...)
+	cmd := exec.CommandContext(ctx, wynot, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "BENCH_COUNTER="+counter)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 30 * time.Second
+	t0 := time.Now()
+	out, err := cmd.Output()
+	seconds = time.Since(t0).Seconds()
+	if n, rerr := os.ReadFile(counter); rerr == nil {
+		tests = bytes.Count(n, []byte("\n"))
+	}
+	if len(out) > 0 {
+		json.Unmarshal(out, &s)
+	}
+	if ctx.Err() != nil {
+		return s, tests, seconds, false
+	}
+	if err != nil {
+		fmt.Printf("wynot %v in %s: %v\n", args, dir, err)
+	}
+	return s, tests, seconds, true
+}
+
+// bisectRun runs git bisect run with the test script in a clone and
+// returns the builds it made and the commit it names.
+func bisectRun(repo, test, name, good, bad string, limit time.Duration) (int, string) {
+	counter := filepath.Join(filepath.Dir(repo), "bisect-counter")
+	os.Remove(counter)
+	git := func(args ...string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), limit)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "BENCH_COUNTER="+counter, "GIT_CONFIG_GLOBAL=/dev/null")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	git("bisect", "reset", "-q")
+	if out, err := git("bisect", "start", bad, good); err != nil {
+		return 0, "bisect start failed: " + strings.TrimSpace(out)
+	}
+	out, _ := git("bisect", "run", test, name, repo)
+	git("bisect", "reset", "-q")
+	n, _ := os.ReadFile(counter)
+	builds := bytes.Count(n, []byte("\n"))
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasSuffix(l, " is the first bad commit") {
+			h := strings.Fields(l)[0]
+			subj, _ := exec.Command("git", "-C", repo, "log", "-1", "--format=%s", h).Output()
+			return builds, h[:12] + " " + strings.TrimSpace(string(subj))
+		}
+	}
+	if strings.Contains(out, "only 'skip'ped commits left") {
+		return builds, "a range of skipped commits"
+	}
+	return builds, "nothing"
+}
+
+// buildBaseline builds wynot at a git revision of this repository (in a
+// temporary worktree) and returns the binary.
+func buildBaseline(root, work, rev string) string {
+	wt := filepath.Join(work, "baseline-src")
+	if out, err := exec.Command("git", "-C", root, "worktree", "add", "-f", "--detach", wt, rev).CombinedOutput(); err != nil {
+		fatalf("baseline %s: %v\n%s", rev, err, out)
+	}
+	defer exec.Command("git", "-C", root, "worktree", "remove", "--force", wt).Run()
+	bin := filepath.Join(work, "wynot-baseline")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/wynot")
+	cmd.Dir = wt
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fatalf("building the baseline: %v\n%s", err, out)
+	}
+	return bin
+}
