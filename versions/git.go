@@ -236,6 +236,9 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 	if lo == hi {
 		oldName += ", the parent of " + culprit.hash[:12]
 	}
+	if before != good {
+		e.good = good[:12]
+	}
 	return e.hunks(ctx, set, base, oldName)
 }
 

@@ -199,6 +199,12 @@ type search struct {
 	resolutions int
 	resolved    int
 	completed   int // configurations tested with the changes they need added (Set.Needs)
+
+	// good names the good revision of --git when the changes searched
+	// start from a later one (the culprit's parent): the patch is then
+	// also tried on the good revision itself.
+	good string
+	onGood string // what that try found, for the verdict
 }
 
 // candidate makes the candidate for a tree given as the workspace base
@@ -467,6 +473,11 @@ func (e *search) hunks(ctx context.Context, set *changes.Set, base map[string]*c
 			return err
 		}
 		other = otherCause(res)
+		if e.good != "" {
+			if e.onGood, err = e.tryOnGood(ctx, res); err != nil && ctx.Err() == nil {
+				return err
+			}
+		}
 	}
 	interrupted = ctx.Err() != nil
 	patch := res.lv.set.Patch(res.patch)
@@ -578,6 +589,26 @@ func (e *search) complement(ctx context.Context, res outcome) (string, error) {
 		return "", err
 	}
 	return rec.Outcome.String(), nil
+}
+
+// tryOnGood tests the good revision (the workspace base) with the patch
+// applied, when the files the patch touches are the same there as in the
+// culprit's parent, and says what came of it.
+func (e *search) tryOnGood(ctx context.Context, res outcome) (string, error) {
+	content := res.lv.set.Content(res.patch)
+	for p := range content {
+		if _, changed := res.lv.base[p]; changed {
+			return fmt.Sprintf("on the good revision %s, %s changed before the culprit: the patch was verified on the culprit's parent only", e.good, p), nil
+		}
+	}
+	rec, err := e.s.Tester.Test(ctx, e.candidate(content, "GOOD "+e.good+" with the patch"))
+	if err != nil {
+		return "", err
+	}
+	if rec.Outcome == dd.Fail {
+		return "the good revision " + e.good + " with these changes applied fails too", nil
+	}
+	return fmt.Sprintf("the good revision %s with these changes applied gives %s: the failure also needs commits between it and the culprit", e.good, rec.Outcome), nil
 }
 
 // otherCause returns the hunks of the smallest configuration that failed
@@ -718,6 +749,9 @@ func (e *search) verdict(res outcome, interrupted bool, complement string, other
 		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" still fails: the failure has another cause besides these changes")
 	default:
 		v = append(v, "the new version without "+hunks(len(res.hunkSet))+": "+complement+" (it does not build without them, or other changes matter too)")
+	}
+	if e.onGood != "" {
+		v = append(v, e.onGood)
 	}
 	if len(other) > 0 {
 		v = append(v, fmt.Sprintf("another set of changes, disjoint from these, also made the old version fail during the search (%s): the failure has more than one cause", strings.Join(other, ", ")))

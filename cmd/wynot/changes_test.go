@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -368,6 +369,10 @@ func TestChangesGitMerge(t *testing.T) {
 	}
 	if !strings.Contains(r.stderr, "is a merge of a branch that fails on its own") {
 		t.Errorf("no descent into the merge:\n%s", r.stderr)
+	}
+	// The patch is verified on the culprit's parent, and tried on GOOD.
+	if !slices.Contains(s.Verdict, "the good revision "+good[:12]+" with these changes applied fails too") {
+		t.Errorf("verdict %q", s.Verdict)
 	}
 }
 
