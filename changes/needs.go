@@ -123,12 +123,14 @@ func (s *Set) whole(context, side *Tree) *Tree {
 	}
 	t := &Tree{Files: make(map[string]*File, len(context.Files))}
 	for p, f := range context.Files {
-		if _, touched := s.byPath[p]; !touched {
+		if _, touched := s.byPath[p]; !touched && f != nil {
 			t.Files[p] = f
 		}
 	}
 	for p, f := range side.Files {
-		t.Files[p] = f
+		if f != nil {
+			t.Files[p] = f
+		}
 	}
 	return t
 }
@@ -270,7 +272,7 @@ func (a *analysis) load() {
 	for _, p := range a.t.Paths() {
 		f := a.t.Files[p]
 		dir := path.Dir(p)
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || f.Link != "" || skipDir(dir) {
+		if f == nil || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || f.Link != "" || skipDir(dir) {
 			continue
 		}
 		af, err := parser.ParseFile(a.fset, p, f.Data, parser.SkipObjectResolution)

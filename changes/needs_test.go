@@ -148,3 +148,17 @@ func seq(n int) []int {
 	}
 	return out
 }
+
+// TestNeedsContext: the trees of a set made from a git commit hold only
+// the files it changes; the context supplies the others, and may say of a
+// path that it does not exist (nil), as an overlay of a revision does.
+func TestNeedsContext(t *testing.T) {
+	old := treeOf(map[string]string{"a.go": "package m\n\nfunc A() int { return 1 }\n"})
+	nw := treeOf(map[string]string{"a.go": "package m\n\nfunc A() int { return B() }\n"})
+	context := treeOf(map[string]string{"b.go": "package m\n\nfunc B() int { return 2 }\n", "gone.go": ""})
+	context.Files["gone.go"] = nil
+	s := Compare(old, nw, 3)
+	if got := s.Needs(context); len(got) != 1 || len(got[0]) != 0 {
+		t.Errorf("needs %v: B is in the context, old and new", got)
+	}
+}

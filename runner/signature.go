@@ -128,6 +128,23 @@ func Extract(r Run) Signature {
 	return s
 }
 
+// FailureLine is the line a run's output states its failure with, as
+// far as it can be told: the failure report's message (a panic, a
+// sanitizer report, an assertion), else the last non-empty line of
+// standard error, else of standard output; normalized (see Normalize).
+func FailureLine(r Run) string {
+	if sig := Extract(r); sig.Message != "" {
+		return Normalize(sig.Message)
+	}
+	for _, out := range [][]byte{r.Stderr, r.Stdout} {
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if l := strings.TrimSpace(lines[len(lines)-1]); l != "" {
+			return Normalize(l)
+		}
+	}
+	return ""
+}
+
 func ending(r Run) string {
 	switch {
 	case r.TimedOut:

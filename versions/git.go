@@ -237,7 +237,7 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 		oldName += ", the parent of " + culprit.hash[:12]
 	}
 	if before != good {
-		e.good = good[:12]
+		e.good = r.Old
 	}
 	return e.hunks(ctx, set, base, oldName)
 }

@@ -203,7 +203,7 @@ type search struct {
 	// good names the good revision of --git when the changes searched
 	// start from a later one (the culprit's parent): the patch is then
 	// also tried on the good revision itself.
-	good string
+	good   string
 	onGood string // what that try found, for the verdict
 }
 
@@ -398,6 +398,9 @@ type outcome struct {
 	minimal  bool  // the algorithm completed on it
 	needed   int   // changes of patch that resolution added because the others do not build without them
 	verified bool
+	// differs says how the patch's failure differs from the new
+	// version's, when the test is a script whose exit status cannot tell.
+	differs string
 }
 
 // hunks searches the failure-inducing changes between a passing tree P
@@ -507,12 +510,12 @@ func (e *search) hunks(ctx context.Context, set *changes.Set, base map[string]*c
 func (e *search) settle(ctx context.Context, lv *level, delta []int, minimal bool) (outcome, error) {
 	res := outcome{lv: lv, patch: delta}
 	if len(delta) > 0 {
-		patch, ok, err := e.confirm(ctx, lv, delta)
+		patch, run, ok, err := e.confirm(ctx, lv, delta)
 		if err != nil {
 			return res, err
 		}
 		if ok {
-			return outcome{lv: lv, patch: patch, own: true, minimal: minimal, needed: len(patch) - len(delta), verified: true}, nil
+			return outcome{lv: lv, patch: patch, own: true, minimal: minimal, needed: len(patch) - len(delta), verified: true, differs: e.differs(run)}, nil
 		}
 	}
 	lv.mu.Lock()
@@ -528,13 +531,13 @@ func (e *search) settle(ctx context.Context, lv *level, delta []int, minimal boo
 			continue
 		}
 		tried++
-		patch, ok, err := e.confirm(ctx, lv, c)
+		patch, run, ok, err := e.confirm(ctx, lv, c)
 		if err != nil {
 			return res, err
 		}
 		if ok {
 			e.s.Say("the search's result did not fail when run again; taking the smallest configuration that failed during the search and fails again: %s", report.Plural(len(patch), lv.unit))
-			return outcome{lv: lv, patch: patch, verified: true}, nil
+			return outcome{lv: lv, patch: patch, verified: true, differs: e.differs(run)}, nil
 		}
 	}
 	return res, nil
@@ -543,11 +546,11 @@ func (e *search) settle(ctx context.Context, lv *level, delta []int, minimal boo
 // confirm tests configuration c of a level as the search does (with
 // resolution, from the cache if it ran before) and, if it fails, runs
 // the configuration that failed once more without the cache. It returns
-// that configuration and whether the second run failed too.
-func (e *search) confirm(ctx context.Context, lv *level, c []int) ([]int, bool, error) {
+// that configuration, the second run, and whether it failed too.
+func (e *search) confirm(ctx context.Context, lv *level, c []int) ([]int, runner.Run, bool, error) {
 	rec, tested, err := e.testWithResolution(ctx, lv, c)
 	if err != nil || rec.Outcome != dd.Fail {
-		return nil, false, err
+		return nil, runner.Run{}, false, err
 	}
 	patch := c
 	if tested != nil {
@@ -558,7 +561,7 @@ func (e *search) confirm(ctx context.Context, lv *level, c []int) ([]int, bool, 
 	e.s.Checks++
 	e.s.Mu.Unlock()
 	if err != nil {
-		return nil, false, err
+		return nil, runner.Run{}, false, err
 	}
 	if again.Outcome != dd.Fail {
 		detail := ""
@@ -566,9 +569,25 @@ func (e *search) confirm(ctx context.Context, lv *level, c []int) ([]int, bool, 
 			detail = " (" + again.Detail + ")"
 		}
 		e.s.Say("warning: run again, the old version with %s applied gave %s%s", report.Plural(len(patch), lv.unit), again.Outcome, detail)
-		return patch, false, nil
+		return patch, again.Run, false, nil
 	}
-	return patch, true, nil
+	return patch, again.Run, true, nil
+}
+
+// differs compares how a run of a patch fails with how the new version
+// failed, when the test's exit status is all the oracle reads (a script,
+// or the bisect convention): a different last line of output suggests a
+// different failure, which the exit status cannot tell apart. It returns
+// "" when they agree, or when the oracle compares failures itself.
+func (e *search) differs(run runner.Run) string {
+	if _, ok := e.s.Tester.Oracle.(*runner.ScriptOracle); !ok {
+		return ""
+	}
+	want, got := runner.FailureLine(e.s.Original), runner.FailureLine(run)
+	if want == got {
+		return ""
+	}
+	return fmt.Sprintf("note: it fails differently from the new version, whose output ends %q, where with these changes it ends %q; if that is another failure, state the failure with --fail-on REGEX", want, got)
 }
 
 // complement tests the new version without the hunks of the verified
@@ -737,6 +756,9 @@ func (e *search) verdict(res outcome, interrupted bool, complement string, other
 		v = append(v, "the old version passes; with these changes applied it fails, also when run again")
 	default:
 		v = append(v, "with these changes applied the old version fails, also when run again; the result is not certified minimal")
+	}
+	if res.differs != "" {
+		v = append(v, res.differs)
 	}
 	if res.needed > 0 {
 		v = append(v, fmt.Sprintf("%s of these %s the others need to build (added by failure resolution)", report.Plural(res.needed, res.lv.unit), map[bool]string{true: "is one", false: "are ones"}[res.needed == 1]))

@@ -90,8 +90,8 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, limit time.
 	}
 	b.WriteString("| case | hunks | wynot | tests | unresolved | seconds | confirmed | culprit | result |\n|---|---:|---|---:|---:|---:|---|---|---|\n")
 	var git strings.Builder
-	git.WriteString("\n**Against git bisect run** on the module's repository, from the old release's tag to the new one's (first parent, merges descended into). `builds` are runs of the test script; git bisect's count the ones `git bisect run` made; wynot's include its checks of both revisions and the verification.\n\n")
-	git.WriteString("| case | commits | git bisect builds | git bisect names | wynot --git builds | wynot names | culprit lines |\n|---|---:|---:|---|---:|---|---|\n")
+	git.WriteString("\n**Against git bisect run** on the module's repository, from the old release's tag to the new one's. `builds` are runs of the test script. git bisect tests neither end (it takes the user's word) and descends into every merged branch; wynot runs the bad revision twice and the good one once before it starts, bisects the first-parent line and descends into a merge only when its branch fails on its own: `to name the commit` counts its tests of revisions after those checks, `in all` adds the checks, the search within the commit and the verification.\n\n")
+	git.WriteString("| case | commits (first parent) | git bisect builds | git bisect names | wynot builds to name the commit | in all | wynot names | culprit lines |\n|---|---:|---:|---|---:|---:|---|---|\n")
 	for _, c := range cases {
 		dir := filepath.Join(work, "regressions", c.name)
 		setup := exec.Command(filepath.Join(root, "bench", "regressions", "setup"), c.name, dir)
@@ -117,15 +117,24 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, limit time.
 			continue
 		}
 		good, bad := c.vars["tag_old"], c.vars["tag_new"]
-		n, _ := exec.Command("git", "-C", repo, "rev-list", "--count", "--first-parent", good+".."+bad).Output()
+		n, _ := exec.Command("git", "-C", repo, "rev-list", "--count", good+".."+bad).Output()
+		fp, _ := exec.Command("git", "-C", repo, "rev-list", "--count", "--first-parent", good+".."+bad).Output()
 		builds, names := bisectRun(repo, test, c.name, good, bad, limit)
-		s, tests, _, done := runChanges(repo, wynot, []string{"changes", "-j", "2", "--git", good, bad, "--", test, c.name, "{}"}, limit)
+		logFile := filepath.Join(dir, "git.log")
+		s, tests, _, done := runChanges(repo, wynot, []string{"changes", "-j", "2", "--log", logFile, "--git", good, bad, "--", test, c.name, "{}"}, limit)
+		logData, _ := os.ReadFile(logFile)
+		revs := 0
+		for _, l := range strings.Split(string(logData), "\n") {
+			if strings.HasPrefix(l, "Test #") && (strings.Contains(l, " commits): ") || strings.Contains(l, " merged branch ") || strings.Contains(l, " merge base ")) {
+				revs++
+			}
+		}
 		wnames, lines := s.Commit, yes(c.culprit.MatchString(s.Diff))
 		if !done {
 			wnames, lines = "cut off", "—"
 		}
-		fmt.Fprintf(&git, "| %s | %s | %d | %s | %d | %s | %s |\n", c.name, strings.TrimSpace(string(n)), builds, names, tests, wnames, lines)
-		fmt.Printf("regression %-24s git bisect %d builds (%s); wynot --git %d builds (%s) culprit lines %s\n", c.name, builds, names, tests, wnames, lines)
+		fmt.Fprintf(&git, "| %s | %s (%s) | %d | %s | %d | %d | %s | %s |\n", c.name, strings.TrimSpace(string(n)), strings.TrimSpace(string(fp)), builds, names, revs, tests, wnames, lines)
+		fmt.Printf("regression %-24s git bisect %d builds (%s); wynot --git %d+%d builds (%s) culprit lines %s\n", c.name, builds, names, revs, tests, wnames, lines)
 	}
 	b.WriteString(git.String())
 	b.WriteString("\n")

@@ -371,7 +371,7 @@ func TestChangesGitMerge(t *testing.T) {
 		t.Errorf("no descent into the merge:\n%s", r.stderr)
 	}
 	// The patch is verified on the culprit's parent, and tried on GOOD.
-	if !slices.Contains(s.Verdict, "the good revision "+good[:12]+" with these changes applied fails too") {
+	if !slices.Contains(s.Verdict, "the good revision "+good+" with these changes applied fails too") {
 		t.Errorf("verdict %q", s.Verdict)
 	}
 }

@@ -256,33 +256,61 @@ unresolved (say, it does not build: write "go build ./... || exit 125"),
 --fail-on, the failure is matched as in reduce instead, and a clean exit
 passes.
 
+Changes that need each other are tried together. For Go source, wynot
+works out from the code (go/types) which changes need which: a new
+function and its callers, a renamed field and its uses, an added import
+and the code that uses it (Go refuses unused imports), a moved package
+and its importers, a go.mod requirement with its go.sum lines and the
+imports of the new module. A configuration is tested with what its
+changes need, and such changes stay in one group (--group auto or decls; with
+--group none, dirs, files or idents they are not worked out). When a
+configuration still does not build, wynot reads the error messages for
+file:line positions and for the names they say are missing, adds the
+changes that touch or declare them and tests again (failure resolution,
+FSE 1999 §8; --no-resolve turns both off). An outcome always belongs to
+the configuration that was actually tested: when resolution added
+changes, the larger configuration is the one that failed, and the search
+goes on from it, so the changes it added can still be removed.
+
 The search is dd with interference (FSE 1999 Algorithm 1; --algorithm
-dd): it returns every change of a failure-inducing combination, also
-when the failure needs two changes together. --algorithm ddplus (FSE 1999
-Algorithm 2) copes better with many unresolved tests; ddmin finds a
-1-minimal failing subset of the changes instead. Changes are grouped
-(--group auto: by directory, then file, then Go declaration or common
-identifiers), so that related changes stay together while the subsets
-are large. When a configuration does not build, wynot reads the error
-messages for file:line positions and identifiers, adds the changes that
-touch or mention them and tests again (failure resolution; --no-resolve
-turns it off). Then the failure-inducing hunks are split into runs of
-changed lines, and where those still span several lines, into single
-inserted or deleted lines, and isolated again (--no-refine stops at
-hunks).
+dd, the default): it returns every change of a failure-inducing
+combination, also when the failure needs two changes together. It is the
+default because on real regressions (bench/regressions) it named the
+documented culprit in every case with the fewest builds; --algorithm
+ddplus (FSE 1999 Algorithm 2) found smaller patches that fail for another
+reason (say, a deleted line that breaks the program some other way), and
+ddmin, which finds a 1-minimal failing subset, needed more builds. Then
+the failure-inducing hunks are split into runs of changed lines, and
+where those still span several lines, into single inserted or deleted
+lines, and isolated again (--no-refine stops at hunks; a patch of more
+than 64 hunks, a rewrite, is not split).
 
 With --git, GOOD and BAD are revisions of the repository around the
-current directory (or -C DIR). First the commits between them (first
-parent) are searched, each implying all earlier ones, which is a binary
-search like git bisect; then the hunks of the failure-inducing commit.
-The repository is only read (git ls-tree, diff and cat-file): its
-worktree, index and refs stay as they are. A worktree with uncommitted changes is refused unless
---allow-dirty.
+current directory (or -C DIR). First the commits between them on BAD's
+first-parent line are searched, each implying all earlier ones, which is
+a binary search like git bisect; commits that do not build are skipped,
+as git bisect skip does. When the failure-inducing commit is a merge
+whose merged branch fails on its own (and whose merge base passes), the
+branch's commits are searched the same way. Then the hunks of the
+failure-inducing commit. The repository is only read (git ls-tree, diff
+and cat-file): its worktree, index and refs stay as they are. A worktree
+with uncommitted changes is refused unless --allow-dirty.
 
 The result is a patch that applies to the old version (git apply, or
-patch -p1), printed and, with -o FILE, written to FILE. It is verified:
-the old version with the patch applied is run again and must fail; the new
-version without it is run and its outcome reported.
+patch -p1), printed and, with -o FILE, written to FILE. Every patch
+reported has been verified: the old version with the patch applied is
+run again without the cache and must fail. If the search's own result
+does not fail again (a flaky test), the smallest configurations that
+failed during the search are tried, and the first that fails again is
+reported as such; if none does, no patch is reported. The new version
+without the patch is run too, and with --git the good revision with the
+patch. The closing lines (and "verdict" in --json, word for word) say
+what was verified, what resolution added, and when the failure has more
+than one cause: another failing configuration disjoint from the patch,
+or the new version still failing without it. When the test is a script
+whose exit status is all wynot reads, and the patch's output ends
+differently from the new version's, it says so: that may be another
+failure, which --fail-on REGEX would tell apart.
 
 Flags are those of reduce (without --split, --argv), and:
 
@@ -292,14 +320,16 @@ Flags are those of reduce (without --split, --argv), and:
 	--context N         unchanged lines that separate hunks (default 2)
 	--group G           none, dirs, files, decls, idents or auto (default)
 	--algorithm A       dd (default), ddplus or ddmin
-	--no-resolve        no failure-resolution loop
+	--no-resolve        test configurations as they are: no changes added
+	                    from the source or from build messages
 	--no-refine         report hunks; do not split them into single lines
 	--convention C      bisect (default for changes) or creduce
 	-o FILE             write the failure-inducing patch to FILE
 
-Exit status: 0 when the changes were found, 1 on a usage or input error,
-2 when the new version does not fail or the old one does not pass, 130
-when interrupted.
+Exit status: 0 when the changes were found and verified, 1 on a usage or
+input error, 2 when the new version does not fail or the old one does
+not pass, 3 when the search ended but no patch failed again when run
+again (a flaky test: try --repeat 3), 130 when interrupted.
 
 # Fuzz
 

@@ -476,7 +476,7 @@ func runChanges(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	context := fs.Int("context", 2, "unchanged lines that separate hunks")
 	group := fs.String("group", "auto", "none, dirs, files, decls, idents or auto")
 	algorithm := fs.String("algorithm", "dd", "dd, ddplus or ddmin")
-	noResolve := fs.Bool("no-resolve", false, "no failure-resolution loop")
+	noResolve := fs.Bool("no-resolve", false, "test configurations as they are: no changes added from the source or from build messages")
 	noRefine := fs.Bool("no-refine", false, "do not split hunks into single lines")
 	pos, err := parseInterleaved(fs, own)
 	if err != nil {

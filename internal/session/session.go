@@ -110,6 +110,9 @@ type Session struct {
 	TestLog  *report.Log    // the --log file, or nil
 	EventLog *report.Events // the --events file, or nil
 	Start    time.Time
+	// Original is the first run of the failing original, as CheckOriginal
+	// saw it.
+	Original runner.Run
 
 	// Mu guards the counters below.
 	Mu        sync.Mutex
@@ -393,6 +396,7 @@ func (s *Session) CheckOriginal(ctx context.Context, orig runner.Candidate, what
 			what, first, o, detail)
 	}
 	s.Tester.Oracle = oracle
+	s.Original = runs[0]
 	if s.Timeout == 0 {
 		d := max(runs[0].Duration, runs[1].Duration) * 10
 		s.Tester.Command.Timeout = min(max(d, time.Second), 300*time.Second).Round(100 * time.Millisecond)
