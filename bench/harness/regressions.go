@@ -89,6 +89,9 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, limit time.
 		configs = append([]config{{"before (" + baseline + ")", buildBaseline(root, work, baseline), nil}}, configs...)
 	}
 	b.WriteString("| case | hunks | wynot | tests | unresolved | seconds | confirmed | culprit | result |\n|---|---:|---|---:|---:|---:|---|---|---|\n")
+	type tally struct{ right, cases, tests, unresolved int }
+	tallies := map[string]*tally{}
+	fewer, compared := 0, 0
 	var git strings.Builder
 	git.WriteString("\n**Against git bisect run** on the module's repository, from the old release's tag to the new one's. `builds` are runs of the test script. git bisect tests neither end (it takes the user's word) and descends into every merged branch; wynot runs the bad revision twice and the good one once before it starts, bisects the first-parent line and descends into a merge only when its branch fails on its own: `to name the commit` counts its tests of revisions after those checks, `in all` adds the checks, the search within the commit and the verification.\n\n")
 	git.WriteString("| case | commits (first parent) | git bisect builds | git bisect names | wynot builds to name the commit | in all | wynot names | culprit lines |\n|---|---:|---:|---|---:|---:|---|---|\n")
@@ -109,6 +112,17 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, limit time.
 				res, confirmed, culprit, secs = "cut off", "—", "—", "> "+fmt.Sprintf("%.0f", el)
 			}
 			fmt.Fprintf(&b, "| %s | %d | %s | %d | %d | %s | %s | %s | %s |\n", c.name, s.Before, cf.label, tests, s.Outcomes.Unresolved, secs, confirmed, culprit, res)
+			tl := tallies[cf.label]
+			if tl == nil {
+				tl = &tally{}
+				tallies[cf.label] = tl
+			}
+			tl.cases++
+			tl.tests += tests
+			tl.unresolved += s.Outcomes.Unresolved
+			if done && s.Confirm && c.culprit.MatchString(s.Diff) {
+				tl.right++
+			}
 			fmt.Printf("regression %-24s %-22s %4d tests %4d unresolved %6.1fs confirmed=%v culprit=%s %v\n", c.name, cf.label, tests, s.Outcomes.Unresolved, el, s.Confirm, culprit, s.Hunks)
 		}
 		repo := filepath.Join(dir, "repo")
@@ -133,10 +147,23 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, limit time.
 		if !done {
 			wnames, lines = "cut off", "—"
 		}
+		compared++
+		if revs < builds {
+			fewer++
+		}
 		fmt.Fprintf(&git, "| %s | %s (%s) | %d | %s | %d | %d | %s | %s |\n", c.name, strings.TrimSpace(string(n)), strings.TrimSpace(string(fp)), builds, names, revs, tests, wnames, lines)
 		fmt.Printf("regression %-24s git bisect %d builds (%s); wynot --git %d+%d builds (%s) culprit lines %s\n", c.name, builds, names, revs, tests, wnames, lines)
 	}
+	b.WriteString("\nIn all:\n\n| wynot | right (confirmed, culprit named) | tests | unresolved |\n|---|---:|---:|---:|\n")
+	for _, cf := range configs {
+		if tl := tallies[cf.label]; tl != nil {
+			fmt.Fprintf(&b, "| %s | %d of %d | %d | %d |\n", cf.label, tl.right, tl.cases, tl.tests, tl.unresolved)
+		}
+	}
 	b.WriteString(git.String())
+	if compared > 0 {
+		fmt.Fprintf(&b, "\nwynot needed fewer builds than git bisect run to name the commit in %d of %d cases.\n", fewer, compared)
+	}
 	b.WriteString("\n")
 	return b.String()
 }

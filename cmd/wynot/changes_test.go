@@ -462,3 +462,47 @@ func TestChangesUnverified(t *testing.T) {
 		t.Errorf("stderr:\n%s", r.stderr)
 	}
 }
+
+// TestChangesRefinementNeverBuilds: the failure-inducing hunk is a block
+// whose lines only build together (OPEN ... CLOSE, like a function and
+// its braces); every subset of its lines that splits the block is
+// unresolved. The refinement cannot make the patch smaller: the result is
+// the block, verified, next to an unrelated hunk that is left out.
+func TestChangesRefinementNeverBuilds(t *testing.T) {
+	dir := t.TempDir()
+	var old, nw strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&old, "line %d\n", i)
+		fmt.Fprintf(&nw, "line %d\n", i)
+		switch i {
+		case 5:
+			nw.WriteString("note\n")
+		case 20:
+			nw.WriteString("OPEN\nBUG\nCLOSE\n")
+		}
+	}
+	write(t, filepath.Join(dir, "old", "a.txt"), []byte(old.String()))
+	write(t, filepath.Join(dir, "new", "a.txt"), []byte(nw.String()))
+	script := filepath.Join(dir, "test.sh")
+	write(t, script, []byte(`#!/bin/sh
+cd "$1" || exit 128
+n=$(grep -c -e '^OPEN$' -e '^CLOSE$' a.txt)
+[ "$n" = 1 ] && exit 125
+grep -q '^OPEN$' a.txt && ! grep -q '^BUG$' a.txt && exit 125
+grep -q '^BUG$' a.txt && ! grep -q '^OPEN$' a.txt && exit 125
+grep -q '^BUG$' a.txt && exit 1
+exit 0
+`))
+	os.Chmod(script, 0o755)
+	r := wynotRun(t, dir, nil, "changes", "--json", "-j2", "old", "new", "--", script, "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if !s.Confirmed || strings.Contains(s.Diff, "note") || !strings.Contains(s.Diff, "+OPEN\n+BUG\n+CLOSE\n") {
+		t.Errorf("confirmed %v, result %v:\n%s\n%s", s.Confirmed, s.Hunks, s.Diff, r.stderr)
+	}
+	if s.Outcomes.Unresolved == 0 {
+		t.Errorf("no unresolved test: the refinement was not tried\n%s", r.stderr)
+	}
+}
