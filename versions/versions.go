@@ -821,6 +821,9 @@ func (e *search) human(res outcome, patch, oldName string) {
 	if sum.Predicted > 0 {
 		extra += fmt.Sprintf(", %d predicted", sum.Predicted)
 	}
+	if sum.Completed > 0 {
+		extra += fmt.Sprintf(", %d with the changes they need added", sum.Completed)
+	}
 	if sum.Resolutions > 0 {
 		extra += fmt.Sprintf(", %s (%d resolved)", report.Plural(sum.Resolutions, "resolution attempt"), sum.Resolved)
 	}
