@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -209,6 +210,18 @@ func analyze(t *Tree, owners map[string][]int) *facts {
 	a := &analysis{t: t, fset: token.NewFileSet(), pkgs: map[string]*goPackage{}, byPath: map[string]*goPackage{},
 		checked: map[string]*types.Package{}, out: &facts{objects: map[string]*fact{}}, owners: owners, fields: map[*types.Var]string{}}
 	a.load()
+	// Only packages with changed lines can hold a need between changes;
+	// the packages they import are checked as imports.
+	var changed []string
+	for p := range owners {
+		if d := path.Dir(p); a.dirs[d] != nil && !slices.Contains(changed, d) {
+			changed = append(changed, d)
+		}
+	}
+	sort.Strings(changed)
+	for _, d := range changed {
+		a.parseDir(d)
+	}
 	for _, p := range a.sortedPackages() {
 		a.check(p)
 	}
@@ -235,6 +248,10 @@ type analysis struct {
 	out     *facts
 	owners  map[string][]int
 	fields  map[*types.Var]string // the key of each field of a named struct type of the tree
+
+	dirs   map[string][]string // Go files by directory
+	dirOf  map[string]string   // directory by import path
+	parsed map[string]bool     // directories parsed
 }
 
 var modulePathRe = regexp.MustCompile(`(?m)^module\s+("?)([^\s"]+)("?)\s*$`)
@@ -268,35 +285,60 @@ func skipDir(dir string) bool {
 	return false
 }
 
+// load indexes the tree's Go files by directory, and directories by
+// import path; files are parsed only when their package is needed.
 func (a *analysis) load() {
+	a.dirs, a.dirOf, a.parsed = map[string][]string{}, map[string]string{}, map[string]bool{}
 	for _, p := range a.t.Paths() {
 		f := a.t.Files[p]
 		dir := path.Dir(p)
 		if f == nil || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || f.Link != "" || skipDir(dir) {
 			continue
 		}
-		af, err := parser.ParseFile(a.fset, p, f.Data, parser.SkipObjectResolution)
+		if _, seen := a.dirs[dir]; !seen {
+			a.dirOf[a.importPath(dir)] = dir
+		}
+		a.dirs[dir] = append(a.dirs[dir], p)
+	}
+}
+
+// importPath is the import path of the package in dir.
+func (a *analysis) importPath(dir string) string {
+	mod, root := a.modulePath(dir)
+	switch {
+	case mod == "":
+		return dir
+	case dir == root:
+		return mod
+	case root == ".":
+		return mod + "/" + dir
+	}
+	return mod + "/" + strings.TrimPrefix(dir, root+"/")
+}
+
+// parseDir parses the Go files of dir (once) into its packages.
+func (a *analysis) parseDir(dir string) {
+	if a.parsed[dir] {
+		return
+	}
+	a.parsed[dir] = true
+	var made []*goPackage
+	for _, p := range a.dirs[dir] {
+		af, err := parser.ParseFile(a.fset, p, a.t.Files[p].Data, parser.SkipObjectResolution)
 		if err != nil || af.Name == nil || ignored(af) {
 			continue
 		}
 		k := dir + "\x00" + af.Name.Name
 		gp := a.pkgs[k]
 		if gp == nil {
-			gp = &goPackage{dir: dir, name: af.Name.Name}
-			if mod, root := a.modulePath(dir); mod != "" {
-				gp.importPath = mod
-				if dir != root {
-					gp.importPath += "/" + strings.TrimPrefix(dir, root+"/")
-				}
-			} else {
-				gp.importPath = dir
-			}
+			gp = &goPackage{dir: dir, name: af.Name.Name, importPath: a.importPath(dir)}
 			a.pkgs[k] = gp
+			made = append(made, gp)
 		}
 		gp.files = append(gp.files, af)
 		gp.paths = append(gp.paths, p)
 	}
-	for _, gp := range a.sortedPackages() {
+	for _, gp := range made {
 		// Of two packages in one directory, the importable one is the one
 		// that is not main.
 		if q := a.byPath[gp.importPath]; q == nil || q.name == "main" {
@@ -336,6 +378,9 @@ func (a *analysis) sortedPackages() []*goPackage {
 // Import implements types.Importer: packages of the tree are checked
 // from its source, every other package is empty.
 func (a *analysis) Import(p string) (*types.Package, error) {
+	if d, ok := a.dirOf[p]; ok {
+		a.parseDir(d)
+	}
 	if gp := a.byPath[p]; gp != nil && !gp.done {
 		a.check(gp)
 	}
