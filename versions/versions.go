@@ -744,6 +744,8 @@ func (e *search) verdict(res outcome, interrupted bool, complement string, other
 	}
 	var v []string
 	switch {
+	case interrupted && res.verified:
+		return []string{"interrupted while refining: with these changes applied the old version fails, also when run again, but the search did not finish: they are not minimal"}
 	case interrupted:
 		return []string{"interrupted: the changes shown are where the search stood; they are not minimal and were not verified"}
 	case !res.verified:
@@ -788,7 +790,7 @@ func (e *search) finish(res outcome, patch string, interrupted bool, complement 
 	sum.Tests, sum.Checks, sum.CacheHits, sum.Flaky, sum.Outcomes = s.Runs+s.Checks, s.Checks, s.CacheHits, s.Flaky, s.Outcomes
 	sum.SizeAfter, sum.ElementsAfter = len(res.patch), len(res.patch)
 	sum.Granularity = res.lv.name
-	sum.Minimal, sum.Confirmed, sum.Interrupted = res.minimal, res.verified && !interrupted, interrupted
+	sum.Minimal, sum.Confirmed, sum.Interrupted = res.minimal, res.verified, interrupted
 	sum.Seconds = time.Since(s.Start).Seconds()
 	sum.Result = ""
 	sum.Hunks = nil

@@ -105,7 +105,7 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, limit time.
 			args := append([]string{"changes", "-j", "2"}, cf.args...)
 			args = append(args, "old", "new", "--", test, c.name, "{}")
 			s, tests, el, done := runChanges(dir, cf.bin, args, limit)
-			res := fmt.Sprintf("%d %s", len(s.Hunks), strings.ReplaceAll(s.Gran, "line edits", "line edit")+"s")
+			res := fmt.Sprintf("%d %s", len(s.Hunks), s.Gran)
 			confirmed, culprit := yes(s.Confirm), yes(c.culprit.MatchString(s.Diff))
 			secs := fmt.Sprintf("%.0f", el)
 			if !done {
