@@ -506,3 +506,56 @@ exit 0
 		t.Errorf("no unresolved test: the refinement was not tried\n%s", r.stderr)
 	}
 }
+
+// TestChangesGitSkip: the commit before the culprit does not build. As
+// git bisect skip does, wynot cannot tell which of the two introduced the
+// failure and says so; the lines it names are those of both commits
+// together, in which the broken line comes and goes.
+func TestChangesGitSkip(t *testing.T) {
+	dir := t.TempDir()
+	commit := func(msg, data string) string {
+		write(t, filepath.Join(dir, "a.txt"), []byte(data))
+		for _, args := range [][]string{{"add", "-A"}, {"commit", "-q", "-m", msg}} {
+			if _, err := fixtures.Git(dir, args...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h, err := fixtures.Git(dir, "rev-parse", "HEAD")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	if _, err := fixtures.Git(dir, "init", "-q", "-b", "main"); err != nil {
+		t.Fatal(err)
+	}
+	lines := func(extra string) string {
+		var b strings.Builder
+		for i := range 20 {
+			fmt.Fprintf(&b, "line %d\n", i)
+			if i == 10 {
+				b.WriteString(extra)
+			}
+		}
+		return b.String()
+	}
+	good := commit("base", lines(""))
+	commit("c1", lines("")+"c1\n")
+	commit("c2 breaks the build", lines("BROKEN\n")+"c1\n")
+	commit("c3 fixes it and brings the bug", lines("BUG\n")+"c1\n")
+	bad := commit("c4", lines("BUG\n")+"c1\nc4\n")
+	script := filepath.Join(t.TempDir(), "test.sh")
+	write(t, script, []byte(fixtures.MergeTest))
+	os.Chmod(script, 0o755)
+	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "--git", good, bad, "--", script, "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if !strings.Contains(r.stderr, "the failure-inducing commit is one of 2") || !strings.Contains(s.Commit, "c3 fixes it") {
+		t.Errorf("commit %q\n%s", s.Commit, r.stderr)
+	}
+	if !s.Confirmed || !strings.Contains(s.Diff, "+BUG") || strings.Contains(s.Diff, "BROKEN") {
+		t.Errorf("confirmed %v\n%s", s.Confirmed, s.Diff)
+	}
+}
