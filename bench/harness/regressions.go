@@ -160,6 +160,7 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, limit time.
 			fmt.Fprintf(&b, "| %s | %d of %d | %d | %d |\n", cf.label, tl.right, tl.cases, tl.tests, tl.unresolved)
 		}
 	}
+	b.WriteString("\n" + ddplusNote)
 	b.WriteString(git.String())
 	if compared > 0 {
 		fmt.Fprintf(&b, "\nwynot needed fewer builds than git bisect run to name the commit in %d of %d cases.\n", fewer, compared)
@@ -257,3 +258,6 @@ func buildBaseline(root, work, rev string) string {
 	}
 	return bin
 }
+
+// ddplusNote reads the totals of the regressions section.
+const ddplusNote = "Where ddplus does not name the culprit, its patch is smaller and verified, but it breaks the client another way (a deleted `case` line, a regular expression cut in half): a test script's exit status cannot tell failures apart, and wynot says so (\"it fails differently from the new version ...\"). dd is the default: right on every case with the fewest builds.\n"
