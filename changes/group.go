@@ -66,21 +66,11 @@ type Group struct {
 // before it is tried alone.
 func (g *Group) Join(needs [][]int) {
 	n := len(needs)
-	parent := make([]int, n)
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	find, join := unionFind(n)
 	for i, ns := range needs {
 		for _, j := range ns {
 			if j >= 0 && j < n {
-				parent[find(i)] = find(j)
+				join(i, j)
 			}
 		}
 	}
@@ -386,24 +376,14 @@ func (s *Set) identGroups(idx []int) []*Group {
 			}
 		}
 	}
-	parent := make([]int, len(idx))
-	for k := range parent {
-		parent[k] = k
-	}
-	find := func(k int) int {
-		for parent[k] != k {
-			parent[k] = parent[parent[k]]
-			k = parent[k]
-		}
-		return k
-	}
+	find, join := unionFind(len(idx))
 	limit := min(max(len(idx)/4, 2), 8)
 	for _, us := range users {
 		if len(us) < 2 || len(us) > limit {
 			continue
 		}
 		for _, u := range us[1:] {
-			parent[find(u)] = find(us[0])
+			join(u, us[0])
 		}
 	}
 	return bucket(idx, func(k, i int) (int, string) { return find(k), s.Changes[i].String() })
@@ -574,4 +554,23 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// unionFind returns the find and join of a disjoint-set forest over
+// 0..n-1 (with path halving): find(i) names i's set, join(i, j) merges
+// the sets of i and j.
+func unionFind(n int) (find func(int) int, join func(int, int)) {
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	join = func(i, j int) { parent[find(i)] = find(j) }
+	return find, join
 }

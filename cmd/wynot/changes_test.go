@@ -514,13 +514,7 @@ exit 0
 func TestChangesGitSkip(t *testing.T) {
 	dir := t.TempDir()
 	commit := func(msg, data string) string {
-		write(t, filepath.Join(dir, "a.txt"), []byte(data))
-		for _, args := range [][]string{{"add", "-A"}, {"commit", "-q", "-m", msg}} {
-			if _, err := fixtures.Git(dir, args...); err != nil {
-				t.Fatal(err)
-			}
-		}
-		h, err := fixtures.Git(dir, "rev-parse", "HEAD")
+		h, err := fixtures.Commit(dir, msg, map[string]string{"a.txt": data})
 		if err != nil {
 			t.Fatal(err)
 		}
