@@ -102,6 +102,7 @@ func (r *Isolation) Run(ctx context.Context) (*report.Summary, error) {
 	defer s.Close()
 	iso := &isolator{Isolation: r, s: s, sum: sum, name: filepath.Base(r.Failing), split: split, alg: alg,
 		pass: pass, fail: fail, outDir: outDir, passName: passName}
+	iso.chooseNames()
 	return sum, iso.run(ctx)
 }
 
@@ -154,6 +155,7 @@ type isolator struct {
 	pass, fail []byte
 	passName   string
 	outDir     string
+	suffix     string // ".k" when NAME.pass or NAME.fail exist already
 	finest     string
 }
 
@@ -299,8 +301,25 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 }
 
 // paths of the results.
-func (iso *isolator) passPath() string { return filepath.Join(iso.outDir, iso.name+".pass") }
-func (iso *isolator) failPath() string { return filepath.Join(iso.outDir, iso.name+".fail") }
+func (iso *isolator) passPath() string { return filepath.Join(iso.outDir, iso.name+iso.suffix+".pass") }
+func (iso *isolator) failPath() string { return filepath.Join(iso.outDir, iso.name+iso.suffix+".fail") }
+
+// chooseNames picks the result names: NAME.pass and NAME.fail, or, when
+// either exists, the first NAME.k.pass and NAME.k.fail of which neither
+// does, so that no file is written over.
+func (iso *isolator) chooseNames() {
+	exists := func(p string) bool { _, err := os.Lstat(p); return err == nil }
+	for k := 1; exists(iso.passPath()) || !iso.Maximize && exists(iso.failPath()); k++ {
+		iso.suffix = fmt.Sprintf(".%d", k)
+	}
+	if iso.suffix != "" {
+		taken, ours := iso.name+".pass or "+iso.name+".fail", iso.name+iso.suffix+".pass and .fail"
+		if iso.Maximize {
+			taken, ours = iso.name+".pass", iso.name+iso.suffix+".pass"
+		}
+		fmt.Fprintf(messages(iso.Out), "wynot: %s exists in %s already; writing %s instead\n", taken, iso.outDir, ours)
+	}
+}
 
 func (iso *isolator) write() error {
 	if err := session.WriteAtomic(iso.passPath(), iso.pass, 0o644); err != nil {

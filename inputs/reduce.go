@@ -55,10 +55,13 @@ type input struct {
 	data    []byte // the smallest failing content so far
 	mode    fs.FileMode
 	dest    string // where the result goes
-	backup  string // FILE.orig, when the input is replaced in place
-	written []byte // what dest holds now (nil: untouched)
+	backup  string // FILE.orig (or FILE.orig.N), when the input is replaced in place
+	// madeBackup says backup was written by this run; an existing one
+	// is reused only for the same interrupted reduction (see lineage).
+	madeBackup bool
+	backupSum  string // the digest of what backup holds (for the lineage)
+	written    []byte // what dest holds now (nil: untouched)
 	dirty   bool
-	lastW   time.Time
 	syn     *syntax // the input's language, when it is reduced as a syntax tree
 }
 
@@ -220,36 +223,90 @@ func (r *Reduction) destinations(ins []*input) error {
 	for _, in := range ins {
 		switch {
 		case in.dest != "":
-		case !in.mode.IsRegular():
-			in.dest = in.name + ".reduced"
+		case !replaceable(in.path):
+			// A symbolic link, a device, a pipe, anything under /dev or
+			// /proc: never replaced, renamed or written next to.
+			in.dest = session.FreePath(in.name+".reduced", "")
 			if err := session.CheckWritable("."); err != nil {
 				return session.InputError("input %s is not a regular file, so its result goes to the current directory, which is not writable: %v; give -o", in.path, err)
 			}
+			fmt.Fprintf(messages(r.Out), "wynot: input %s is not a regular file; it stays as it is, and the result goes to %s\n", in.path, in.dest)
 		default:
 			in.dest = in.path
-			in.backup = in.path + ".orig"
 			if err := session.CheckWritable(filepath.Dir(in.path)); err != nil {
 				return session.InputError("cannot replace %s: %v; give -o", in.path, err)
 			}
+			in.backup, in.backupSum = backupFor(in, messages(r.Out))
 		}
 	}
-	for _, in := range ins {
+	return nil
+}
+
+// replaceable reports whether the input at p is a regular file that
+// wynot may replace by its result: not a symbolic link (Lstat), not
+// under /dev or /proc.
+func replaceable(p string) bool {
+	st, err := os.Lstat(p)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false
+	}
+	return !strings.HasPrefix(abs, "/dev/") && !strings.HasPrefix(abs, "/proc/")
+}
+
+// backupFor chooses where the original of an input reduced in place is
+// kept: FILE.orig, unless that exists. An existing FILE.orig is kept as
+// the original when it belongs to an interrupted reduction of this very
+// file (its lineage says that FILE.orig holds what this run began from
+// and FILE what it wrote last); otherwise it belongs to something else,
+// and the original goes to the first free FILE.orig.N.
+func backupFor(in *input, msgs io.Writer) (path, sum string) {
+	base := in.path + ".orig"
+	old, err := os.ReadFile(base)
+	if err != nil {
+		return base, digest(in.orig)
+	}
+	if lin, ok := readLineage(in.path); ok && lin.Orig == digest(old) && lin.Last == digest(in.orig) {
+		fmt.Fprintf(msgs, "wynot: %s holds the original of an interrupted reduction of %s; keeping it, and reducing %s as it is now\n", base, in.path, in.path)
+		return base, lin.Orig
+	}
+	p := session.FreePath(base, "")
+	fmt.Fprintf(msgs, "wynot: %s exists and is not the original of %s; the original will be kept in %s\n", base, in.path, p)
+	return p, digest(in.orig)
+}
+
+// keepOriginals writes the backups of inputs reduced in place, once the
+// original's checks have passed, and records their lineage.
+func (rd *reducer) keepOriginals() error {
+	for _, in := range rd.ins {
 		if in.backup == "" {
 			continue
 		}
-		if old, err := os.ReadFile(in.backup); err == nil {
-			if string(old) != string(in.orig) {
-				// A reduction of this file was interrupted before: the
-				// .orig holds the true original; continue from the file.
-				fmt.Fprintf(messages(r.Out), "wynot: keeping %s from an earlier run; reducing %s as it is now\n", in.backup, in.path)
-			}
-			continue
+		if _, err := os.Stat(in.backup); err == nil {
+			continue // the original of an interrupted reduction
 		}
 		if err := session.WriteAtomic(in.backup, in.orig, in.mode); err != nil {
 			return session.InputError("cannot keep the original in %s: %v; give -o", in.backup, err)
 		}
+		in.madeBackup = true
+		writeLineage(in.path, lineage{Orig: in.backupSum, Last: digest(in.orig)})
 	}
 	return nil
+}
+
+// dropBackups removes the backups this run made of inputs it left as
+// they were: nothing was found, and the original is still in place.
+func (rd *reducer) dropBackups() {
+	for _, in := range rd.ins {
+		if in.madeBackup && in.written == nil {
+			os.Remove(in.backup)
+			removeLineage(in.path)
+			in.backup, in.madeBackup = "", false
+		}
+	}
 }
 
 func messages(o Output) io.Writer {
@@ -308,6 +365,11 @@ func (rd *reducer) run(ctx context.Context) error {
 		rd.finish(false, false, false)
 		return err
 	}
+	if err := rd.keepOriginals(); err != nil {
+		rd.finish(false, false, false)
+		return err
+	}
+	defer rd.dropBackups()
 	sum.Signature = s.Signature()
 	sum.ElementsBefore = rd.elements()
 	s.StartProgress(rd.size())
@@ -376,6 +438,7 @@ loop:
 		confirmed, err = rd.confirm(ctx)
 		interrupted = interrupted || ctx.Err() != nil
 	}
+	rd.dropBackups()
 	rd.finish(certified && err == nil, confirmed, interrupted)
 	if interrupted {
 		s.Progress.Close()
@@ -615,8 +678,10 @@ func fileLabel(rd *reducer, in *input) string {
 	return ""
 }
 
-// improve records a smaller failing content and writes it out, at most
-// twice a second (the last one is written when the pass ends).
+// improve records a smaller failing content and writes it out at once,
+// atomically, so that the file holds the smallest failing input found
+// whenever wynot stops, even by SIGKILL. (Only the last write is synced
+// to the disk: a crash of the whole system may lose the newest few.)
 func (rd *reducer) improve(in *input, data []byte) {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
@@ -626,10 +691,8 @@ func (rd *reducer) improve(in *input, data []byte) {
 	in.data, in.dirty = data, true
 	size := rd.size()
 	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
-	if time.Since(in.lastW) >= 500*time.Millisecond {
-		if err := rd.saveLocked(in); err != nil {
-			rd.s.SetFatal(err)
-		}
+	if err := rd.saveLocked(in, false); err != nil {
+		rd.s.SetFatal(err)
 	}
 }
 
@@ -639,14 +702,24 @@ func (rd *reducer) save(in *input, force bool) error {
 	if !in.dirty && !(force && in.dest != in.path && in.written == nil) {
 		return nil
 	}
-	return rd.saveLocked(in)
+	return rd.saveLocked(in, true)
 }
 
-func (rd *reducer) saveLocked(in *input) error {
-	if err := session.WriteAtomic(in.dest, in.data, in.mode); err != nil {
+// saveLocked writes the input's content to its destination atomically
+// (synced to the disk when sync is set) and, for an input reduced in
+// place, records what it wrote in the lineage.
+func (rd *reducer) saveLocked(in *input, sync bool) error {
+	write := session.WriteAtomic
+	if !sync {
+		write = session.ReplaceFile
+	}
+	if err := write(in.dest, in.data, in.mode); err != nil {
 		return fmt.Errorf("writing the result to %s: %w", in.dest, err)
 	}
-	in.written, in.dirty, in.lastW = in.data, false, time.Now()
+	in.written, in.dirty = in.data, false
+	if in.backup != "" {
+		writeLineage(in.path, lineage{Orig: in.backupSum, Last: digest(in.data)})
+	}
 	return nil
 }
 
@@ -714,6 +787,10 @@ func (rd *reducer) human(minimal, confirmed bool) {
 	}
 	for _, in := range rd.ins {
 		switch {
+		case in.written == nil && in.dest == in.path && in.backup != "":
+			fmt.Fprintf(s.Stderr, "wynot: %s is unchanged: nothing smaller fails; the original is in %s\n", in.path, in.backup)
+		case in.written == nil && in.dest == in.path:
+			fmt.Fprintf(s.Stderr, "wynot: %s is unchanged: nothing smaller fails\n", in.path)
 		case in.backup != "":
 			fmt.Fprintf(s.Stderr, "wynot: %s now holds the result; the original is in %s\n", in.path, in.backup)
 		default:

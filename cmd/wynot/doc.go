@@ -103,13 +103,19 @@ kind of piece only.
 --with FILE copies FILE unchanged into every test's directory, beside the
 candidate: the test file of a package, a header, a main.go.
 
-The original of FILE is kept in FILE.orig; FILE is replaced, atomically,
-by every smaller failing input found, so an interrupted run (Ctrl-C, exit
-status 130) leaves the best result so far and a valid file. With -o PATH,
-the inputs are left alone and the result goes to PATH (a directory for
-several files). An input that is not a regular file (a pipe, /dev/null)
-is never written to; its result goes to -o or to NAME.reduced in the
-current directory.
+The original of FILE is kept in FILE.orig, written once the original's
+checks pass (and removed again if nothing smaller fails); FILE is
+replaced, atomically, by every smaller failing input found, so a run that
+stops for any reason (Ctrl-C, exit status 130, even SIGKILL) leaves the
+best result so far and a valid file. An existing FILE.orig is kept as the
+original only when it is one of an interrupted reduction of this very
+file (wynot remembers what it wrote, in the user's cache directory);
+otherwise the original goes to the first free FILE.orig.N, and the
+closing line names it. With -o PATH, the inputs are left alone and the
+result goes to PATH (a directory for several files). An input that is not
+a regular file (a symbolic link, a pipe, anything under /dev or /proc) is
+never replaced or written next to; its result goes to -o or to
+NAME.reduced (or NAME.reduced.N) in the current directory.
 
 With --argv, the arguments of the command are reduced instead: which of
 them are needed for the failure. The command then runs in the current
@@ -199,7 +205,9 @@ The results go next to FAILING (or into -o DIR, or into the current
 directory when FAILING is not a regular file): FAILING.pass, the
 maximized passing input, and FAILING.fail, the minimized failing one.
 wynot prints their difference as a unified diff, and the size of the
-common context, FAILING.pass.
+common context, FAILING.pass. Existing files are never written over: when
+FAILING.pass or FAILING.fail exists, the results go to FAILING.1.pass and
+FAILING.1.fail (or the next free number), and wynot says so.
 
 With --argv, PASSING_ARGS and FAILING_ARGS hold argument lists, one
 argument per line, for the program after "--", which runs in the current

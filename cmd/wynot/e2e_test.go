@@ -50,6 +50,14 @@ func TestMain(m *testing.M) {
 	}
 	build("go", "build", "-o", filepath.Join(dir, "printer"), "../../examples/printer")
 	build("gcc", "-O1", "-o", filepath.Join(dir, "crtplot"), "../../testdata/progs/crtplot/crtplot.c")
+	// wynot keeps what it knows of files reduced in place in the user's
+	// cache directory: the tests get their own (and the Go build cache
+	// stays where it is).
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err == nil {
+		os.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
+	}
+	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSymlinkInputStays: an input given as a symbolic link is read
+// through it, but neither the link nor its target is replaced or
+// written next to; the result goes to the current directory, under a
+// name no file has yet, and wynot says where.
+func TestSymlinkInputStays(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "data", "target.txt")
+	write(t, target, []byte(mysteryInput))
+	if err := os.Symlink(target, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"link.reduced", "link.reduced.1"} {
+		r := wynotRun(t, dir, nil, "reduce", "link", "--", prog("mystery"), "{}")
+		if r.code != 0 {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		if dest, err := os.Readlink(filepath.Join(dir, "link")); err != nil || dest != target {
+			t.Fatalf("link is no longer a link to %s: %q, %v", target, dest, err)
+		}
+		if got := string(read(t, target)); got != mysteryInput {
+			t.Errorf("the link's target changed: %q", got)
+		}
+		if got := read(t, filepath.Join(dir, want)); len(got) >= len(mysteryInput) {
+			t.Errorf("%s holds %q", want, got)
+		}
+		if !strings.Contains(r.stderr, "input link is not a regular file; it stays as it is, and the result goes to "+want) {
+			t.Errorf("stderr does not say where the result goes:\n%s", r.stderr)
+		}
+		if _, err := os.Lstat(filepath.Join(dir, "link.orig")); err == nil {
+			t.Errorf("link.orig written next to a link")
+		}
+	}
+}
+
+// TestStaleOrig: FILE.orig is written only once the search starts, is
+// removed again when nothing was found, is reused only for an interrupted
+// reduction of the same file, and is never taken for the original of a
+// new file: then the original goes to FILE.orig.1, and the closing
+// message names it.
+func TestStaleOrig(t *testing.T) {
+	dir := t.TempDir()
+	bug := filepath.Join(dir, "bug.txt")
+	mystery := []string{"--", prog("mystery"), "{}"}
+
+	// A run on an input that does not fail leaves no bug.txt.orig.
+	write(t, bug, []byte("no parentheses"))
+	if r := wynotRun(t, dir, nil, append([]string{"reduce", "bug.txt"}, mystery...)...); r.code != 2 {
+		t.Fatalf("passing input: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(bug + ".orig"); err == nil {
+		t.Fatalf("bug.txt.orig left by a run that found nothing to reduce")
+	}
+
+	// A bug.txt.orig of something else: kept, and the new original goes
+	// to bug.txt.orig.1.
+	write(t, bug+".orig", []byte("something else"))
+	write(t, bug, []byte(mysteryInput))
+	r := wynotRun(t, dir, nil, append([]string{"reduce", "bug.txt"}, mystery...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got := string(read(t, bug+".orig")); got != "something else" {
+		t.Errorf("bug.txt.orig was written over: %q", got)
+	}
+	if got := string(read(t, bug+".orig.1")); got != mysteryInput {
+		t.Errorf("bug.txt.orig.1 holds %q, not the original", got)
+	}
+	if !strings.Contains(r.stderr, "the original is in bug.txt.orig.1") {
+		t.Errorf("the closing message does not name bug.txt.orig.1:\n%s", r.stderr)
+	}
+
+	// An input that is already as small as it gets: left as it is, and
+	// no backup of it stays behind.
+	small := filepath.Join(dir, "small.txt")
+	write(t, small, read(t, bug))
+	r = wynotRun(t, dir, nil, append([]string{"reduce", "small.txt"}, mystery...)...)
+	if r.code != 0 || !strings.Contains(r.stderr, "small.txt is unchanged") {
+		t.Errorf("exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(small + ".orig"); err == nil {
+		t.Errorf("small.txt.orig left although nothing was found")
+	}
+}
+
+// TestResumeInterrupted: a reduction interrupted by SIGINT keeps the
+// original in in.orig; the next run on in continues from it and keeps
+// that in.orig as the original (its lineage says so), instead of taking
+// the partly reduced file for a new original.
+func TestResumeInterrupted(t *testing.T) {
+	dir, piddir := t.TempDir(), t.TempDir()
+	orig := []byte(strings.Repeat("abcdefgh", 40) + "(" + strings.Repeat("ijklmnop", 40) + ")" + strings.Repeat("qrstuvwx", 40))
+	in := filepath.Join(dir, "in")
+	write(t, in, orig)
+	cmd := exec.Command(wynotBin, "reduce", "-j", "2", "--split", "runes", "in", "--", prog("slow"), "{}")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PIDDIR="+piddir, "SLEEP=50ms")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Wait()
+	partial := read(t, in)
+	if bytes.Equal(partial, orig) {
+		t.Skipf("nothing was reduced before the interrupt:\n%s", errb.String())
+	}
+	r := wynotRun(t, dir, nil, "reduce", "in", "--", prog("mystery"), "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "in.orig holds the original of an interrupted reduction of in") || !strings.Contains(r.stderr, "the original is in in.orig\n") {
+		t.Errorf("the second run did not keep in.orig as the original:\n%s", r.stderr)
+	}
+	if !bytes.Equal(read(t, in+".orig"), orig) {
+		t.Errorf("in.orig changed")
+	}
+	if _, err := os.Stat(in + ".orig.1"); err == nil {
+		t.Errorf("in.orig.1 made for a reduction that continued")
+	}
+}
+
+// TestIsolateKeepsResults: a second isolate into the same directory
+// writes NAME.1.pass and NAME.1.fail, leaving the first results alone.
+func TestIsolateKeepsResults(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
+	for run := range 2 {
+		r := wynotRun(t, dir, nil, "isolate", "-o", "out", "/dev/null", "in", "--", prog("mystery"), "{}")
+		if r.code != 0 {
+			t.Fatalf("run %d: exit %d\n%s", run, r.code, r.stderr)
+		}
+		if run == 1 && !strings.Contains(r.stderr, "in.pass or in.fail exists in out already; writing in.1.pass and .fail instead") {
+			t.Errorf("the second run does not say where its results go:\n%s", r.stderr)
+		}
+	}
+	for _, name := range []string{"in.pass", "in.fail", "in.1.pass", "in.1.fail"} {
+		if _, err := os.Stat(filepath.Join(dir, "out", name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if !bytes.Equal(read(t, filepath.Join(dir, "out", "in.pass")), read(t, filepath.Join(dir, "out", "in.1.pass"))) {
+		t.Errorf("the two runs' passing results differ")
+	}
+}
