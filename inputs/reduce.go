@@ -49,20 +49,20 @@ type Reduction struct {
 
 // input is one file being reduced.
 type input struct {
-	path    string
-	name    string // its name in the work directory
-	orig    []byte
-	data    []byte // the smallest failing content so far
-	mode    fs.FileMode
-	dest    string // where the result goes
-	backup  string // FILE.orig (or FILE.orig.N), when the input is replaced in place
+	path   string
+	name   string // its name in the work directory
+	orig   []byte
+	data   []byte // the smallest failing content so far
+	mode   fs.FileMode
+	dest   string // where the result goes
+	backup string // FILE.orig (or FILE.orig.N), when the input is replaced in place
 	// madeBackup says backup was written by this run; an existing one
 	// is reused only for the same interrupted reduction (see lineage).
 	madeBackup bool
 	backupSum  string // the digest of what backup holds (for the lineage)
 	written    []byte // what dest holds now (nil: untouched)
-	dirty   bool
-	syn     *syntax // the input's language, when it is reduced as a syntax tree
+	dirty      bool
+	syn        *syntax // the input's language, when it is reduced as a syntax tree
 }
 
 // Run runs the reduction. The summary is filled in as far as the run got,
