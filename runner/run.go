@@ -280,6 +280,7 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 		return Run{Exit: -1}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
 	pgid := cmd.Process.Pid
+	unguard := guarded(pgid)
 	// Kill the whole group on timeout or when ctx ends. Timers and
 	// context callbacks cost no goroutine unless they fire.
 	var timedOut atomic.Bool
@@ -298,6 +299,7 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 	}
 	// Nothing of the test outlives it.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	unguard()
 
 	r := Run{Duration: time.Since(start), TimedOut: timedOut.Load()}
 	if outs != nil {

@@ -256,7 +256,8 @@ func (t *Tester) test(ctx context.Context, c Candidate, record bool) (Test, erro
 
 // removeStale removes the work directories that wynot processes killed
 // without a chance to clean up (SIGKILL, a crash) left in parent: those
-// named after a process that no longer exists.
+// named after a process that no longer exists; and kills what of their
+// tests still runs there.
 func removeStale(parent string) {
 	if parent == "" {
 		parent = os.TempDir()
@@ -276,7 +277,9 @@ func removeStale(parent string) {
 			continue
 		}
 		if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
-			os.RemoveAll(filepath.Join(parent, e.Name()))
+			stale := filepath.Join(parent, e.Name())
+			killStragglers(stale)
+			os.RemoveAll(stale)
 		}
 	}
 }

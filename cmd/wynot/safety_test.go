@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -155,5 +157,84 @@ func TestIsolateKeepsResults(t *testing.T) {
 	}
 	if !bytes.Equal(read(t, filepath.Join(dir, "out", "in.pass")), read(t, filepath.Join(dir, "out", "in.1.pass"))) {
 		t.Errorf("the two runs' passing results differ")
+	}
+}
+
+// TestNoGrandchildrenAfterKill: wynot is killed by SIGKILL while a test
+// script runs, which started children of its own without exec (a
+// background sleep and a long foreground one). One second later none of
+// them runs: the guardian killed the test's process group.
+func TestNoGrandchildrenAfterKill(t *testing.T) {
+	for _, guardianToo := range []bool{false, true} {
+		noGrandchildren(t, guardianToo)
+	}
+}
+
+// noGrandchildren kills wynot during a test whose script started
+// children; with guardianToo, the guardian as well, and then the next run
+// of wynot kills what is left.
+func noGrandchildren(t *testing.T, guardianToo bool) {
+	dir, piddir, tmp := t.TempDir(), t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
+	script := filepath.Join(dir, "test.sh")
+	write(t, script, []byte(`#!/bin/sh
+echo $$ > "$PIDDIR/$$"
+sleep 1000 &
+echo $! > "$PIDDIR/$!"
+sleep 20 &
+echo $! > "$PIDDIR/$!"
+wait
+`))
+	os.Chmod(script, 0o755)
+	cmd := exec.Command(wynotBin, "reduce", "-o", "out", "--test", script, "in")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PIDDIR="+piddir, "WYNOT_TMPDIR="+tmp)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the script and both of its children recorded their pids.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if entries, _ := os.ReadDir(piddir); len(entries) >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the test script did not start its children")
+		}
+	}
+	if guardianToo {
+		// wynot's children: the test script (which the parent-death
+		// signal ends anyway) and the guardian.
+		// (/proc lists a process's children per thread that forked them.)
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", cmd.Process.Pid))
+		killed := 0
+		for _, task := range tasks {
+			kids, _ := os.ReadFile(task)
+			for _, k := range strings.Fields(string(kids)) {
+				pid, _ := strconv.Atoi(k)
+				syscall.Kill(pid, syscall.SIGKILL)
+				killed++
+			}
+		}
+		if killed < 2 {
+			t.Fatalf("found %d children of wynot, want the test script and the guardian", killed)
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if guardianToo {
+		// The next run in the same temporary directory cleans up.
+		if r := wynotRun(t, dir, []string{"WYNOT_TMPDIR=" + tmp}, "reduce", "-q", "-o", "out2", "in", "--", prog("mystery"), "{}"); r.code != 0 {
+			t.Fatalf("the next run: exit %d\n%s", r.code, r.stderr)
+		}
+	}
+	time.Sleep(time.Second)
+	entries, _ := os.ReadDir(piddir)
+	for _, e := range entries {
+		pid, _ := strconv.Atoi(e.Name())
+		if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && strings.Fields(string(stat))[2] != "Z" {
+			t.Errorf("guardian killed too: %v: process %d of the test still runs 1s after wynot was killed", guardianToo, pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 }
