@@ -65,7 +65,7 @@ func (r *Fuzz) Run(ctx context.Context) (*report.Summary, error) {
 	}
 
 	// Compile the tests once.
-	bindir, err := os.MkdirTemp(runner.WorkDirParent(0), "wynot-fuzzbin-")
+	bindir, err := runner.MkdirTemp(runner.WorkDirParent(0), "fuzzbin")
 	if err != nil {
 		return sum, err
 	}
@@ -80,6 +80,9 @@ func (r *Fuzz) Run(ctx context.Context) (*report.Summary, error) {
 	}
 	build := runner.Command{Argv: []string{"go", "test", "-c", "-o", bin, pkg}, Timeout: 10 * time.Minute}
 	run, err := build.Exec(ctx, "", nil)
+	if ctx.Err() != nil {
+		return sum, &session.ExitError{Code: session.ExitInterrupted, Err: errors.New("interrupted while compiling the tests")}
+	}
 	if err != nil {
 		return sum, session.InputError("go test -c: %v", err)
 	}

@@ -73,8 +73,7 @@ func WorkDirParent(candidateSize int) string {
 // directory (mode 0700) in parent ("" for the system's temporary
 // directory). Close removes them.
 func NewTester(cmd Command, oracle Oracle, slots int, parent string) (*Tester, error) {
-	removeStale(parent)
-	root, err := os.MkdirTemp(parent, fmt.Sprintf("wynot-%d-", os.Getpid()))
+	root, err := MkdirTemp(parent, "")
 	if err != nil {
 		return nil, err
 	}
@@ -252,6 +251,21 @@ func (t *Tester) test(ctx context.Context, c Candidate, record bool) (Test, erro
 		t.OnTest(rec)
 	}
 	return rec, nil
+}
+
+// MkdirTemp makes a private directory (mode 0700) in parent ("" for
+// the system's temporary directory) named by the one rule for every
+// temporary file of wynot, "wynot-PID-[purpose-]*", which removeStale
+// understands: it is removed, with what still runs in it, by the next
+// run after this process died without cleaning up. It first does that
+// cleanup of parent.
+func MkdirTemp(parent, purpose string) (string, error) {
+	removeStale(parent)
+	pattern := fmt.Sprintf("wynot-%d-", os.Getpid())
+	if purpose != "" {
+		pattern += purpose + "-"
+	}
+	return os.MkdirTemp(parent, pattern)
 }
 
 // removeStale removes the work directories that wynot processes killed

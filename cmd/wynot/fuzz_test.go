@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/wynot/wynot/internal/fixtures"
 )
@@ -73,6 +76,69 @@ func TestFuzzBadInput(t *testing.T) {
 		r := wynotRun(t, dir, goEnv(), c.args...)
 		if r.code != 1 || !strings.Contains(r.stderr, c.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 1 and %q", c.args, r.code, r.stderr, c.msg)
+		}
+	}
+}
+
+// TestFuzzTempFiles: the compiled tests live in a directory named by
+// wynot's one rule for temporary files, so that after a SIGKILL the next
+// run removes it; interrupted while compiling, wynot fuzz exits with 130.
+func TestFuzzTempFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a Go package")
+	}
+	dir, tmp := t.TempDir(), t.TempDir()
+	if err := fixtures.FuzzPackage(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT} {
+		cmd := exec.Command(wynotBin, "fuzz", ".", "FuzzDepth")
+		cmd.Dir = dir
+		// A cold build cache makes the compilation long enough to be
+		// interrupted.
+		cmd.Env = append(os.Environ(), append(goEnv(), "WYNOT_TMPDIR="+tmp, "GOCACHE="+t.TempDir())...)
+		errFile := filepath.Join(t.TempDir(), "stderr")
+		ef, err := os.Create(errFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = ef
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		stderr := func() string { b, _ := os.ReadFile(errFile); return string(b) }
+		for deadline := time.Now().Add(20 * time.Second); !strings.Contains(stderr(), "compiling the tests"); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("no compilation:\n%s", stderr())
+			}
+		}
+		time.Sleep(300 * time.Millisecond)
+		cmd.Process.Signal(sig)
+		err = cmd.Wait()
+		ef.Close()
+		code := -1
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		switch sig {
+		case syscall.SIGINT:
+			if code != 130 {
+				t.Errorf("SIGINT while compiling: exit %d, want 130\n%s", code, stderr())
+			}
+		case syscall.SIGKILL:
+			left, _ := filepath.Glob(filepath.Join(tmp, fmt.Sprintf("wynot-%d-fuzzbin-*", cmd.Process.Pid)))
+			if len(left) != 1 {
+				t.Fatalf("after SIGKILL: %v in %s, want the compiled tests' directory", left, tmp)
+			}
+			// The next run removes it.
+			write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
+			if r := wynotRun(t, dir, []string{"WYNOT_TMPDIR=" + tmp}, "reduce", "-q", "-o", "out", "in", "--", prog("mystery"), "{}"); r.code != 0 {
+				t.Fatalf("the next run: exit %d\n%s", r.code, r.stderr)
+			}
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("%v: left in the temporary directory: %v", sig, left)
 		}
 	}
 }
