@@ -59,8 +59,10 @@ func TestBookResultsThroughCLI(t *testing.T) {
 	if got := string(read(t, filepath.Join(dir, "in.pass"))); r.code != 0 || got != `V"/+!aF-V4EOz*+s/Q,7)2@0_` {
 		t.Errorf("maximize: exit %d, %q\n%s", r.code, got, r.stderr)
 	}
+	// in.pass is maximize's: isolate's results go to in.1.pass and
+	// in.1.fail, next to it.
 	r = wynotRun(t, dir, nil, "isolate", "--json", "--split", "runes", "--bisect=false", "/dev/null", "in", "--", prog("mystery"), "{}")
-	pass, fail := string(read(t, filepath.Join(dir, "in.pass"))), string(read(t, filepath.Join(dir, "in.fail")))
+	pass, fail := string(read(t, filepath.Join(dir, "in.1.pass"))), string(read(t, filepath.Join(dir, "in.1.fail")))
 	if r.code != 0 || pass != "z*+s/Q,7)2@0_" || fail != "(z*+s/Q,7)2@0_" {
 		t.Errorf("isolate: exit %d, (%q, %q)\n%s", r.code, pass, fail, r.stderr)
 	}

@@ -54,10 +54,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				fmt.Fprint(stdout, section(c.section))
-				return 0
+			c, ok := commands[args[1]]
+			if !ok {
+				fmt.Fprintf(stderr, "wynot: no help for %q: not a command\n\n%s", args[1], usage())
+				return inputs.ExitInput
 			}
+			fmt.Fprint(stdout, section(c.section))
+			return 0
 		}
 		fmt.Fprint(stdout, manual())
 		return 0
@@ -206,9 +209,12 @@ type testFlags struct {
 	output     string
 	report     string
 	recorder   *report.Recorder
+
+	fs *flag.FlagSet
 }
 
 func (f *testFlags) register(fs *flag.FlagSet) {
+	f.fs = fs
 	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "tests run at once")
 	fs.DurationVar(&f.timeout, "timeout", 0, "time limit per test (default: calibrated from the original run)")
 	fs.StringVar(&f.precision, "precision", "message", "exit, message, stack or exact")
@@ -252,11 +258,23 @@ func (f *testFlags) setup(argv []string, stderr io.Writer) (inputs.Test, inputs.
 			return t, out, closeAll, fmt.Errorf("--fail-on: %v", err)
 		}
 	}
-	if f.jobs < 1 {
-		return t, out, closeAll, fmt.Errorf("-j must be at least 1")
+	if f.jobs < 1 || f.jobs > maxJobs {
+		return t, out, closeAll, fmt.Errorf("-j must be between 1 and %d", maxJobs)
 	}
-	if f.repeat < 1 {
-		return t, out, closeAll, fmt.Errorf("--repeat must be at least 1")
+	if f.repeat < 1 || f.repeat > 100 {
+		return t, out, closeAll, fmt.Errorf("--repeat must be between 1 and 100")
+	}
+	if f.timeout < 0 {
+		return t, out, closeAll, fmt.Errorf("--timeout %s is negative; give a time limit per test, or leave it out to have it calibrated from the original run", f.timeout)
+	}
+	// Flags that contradict each other, or that nothing would read.
+	switch {
+	case f.quiet && f.verbose:
+		return t, out, closeAll, fmt.Errorf("-q and -v contradict each other")
+	case f.failOn != "" && isSet(f.fs, "precision"):
+		return t, out, closeAll, fmt.Errorf("--precision applies to failures matched by their signature; --fail-on states the failure itself: give one of them")
+	case isSet(f.fs, "convention") && f.script == "" && f.fs.Name() != "wynot changes":
+		return t, out, closeAll, fmt.Errorf("--convention says how a --test script's exit status reads; there is no --test")
 	}
 	open := func(path string) (io.Writer, error) {
 		w, err := os.Create(path)
@@ -279,6 +297,11 @@ func (f *testFlags) setup(argv []string, stderr io.Writer) (inputs.Test, inputs.
 		}
 	}
 	if f.report != "" {
+		// One rule for every path wynot writes to: its directory must
+		// exist (as for -o); the report's own directory is made.
+		if parent := filepath.Dir(filepath.Clean(f.report)); !isDir(parent) {
+			return t, out, closeAll, fmt.Errorf("--report %s: the directory %s does not exist", f.report, parent)
+		}
 		if err := os.MkdirAll(f.report, 0o755); err != nil {
 			return t, out, closeAll, fmt.Errorf("--report: %v", err)
 		}
@@ -286,6 +309,14 @@ func (f *testFlags) setup(argv []string, stderr io.Writer) (inputs.Test, inputs.
 		out.Report = f.recorder
 	}
 	return t, out, closeAll, nil
+}
+
+// maxJobs bounds -j: each test in flight has a work directory.
+const maxJobs = 1024
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
 
 // writeReport writes the HTML report of a run, if asked for.

@@ -238,3 +238,61 @@ wait
 		}
 	}
 }
+
+// TestFlagsChecked: numeric flags out of range and flags that contradict
+// each other are refused with the reason; so is help for no command.
+func TestFlagsChecked(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"reduce", "--timeout", "-1s", "in", "--", "true"}, "--timeout -1s is negative"},
+		{[]string{"reduce", "-j", "0", "in", "--", "true"}, "-j must be between 1 and 1024"},
+		{[]string{"reduce", "-j", "100000", "in", "--", "true"}, "-j must be between 1 and 1024"},
+		{[]string{"reduce", "--repeat", "0", "in", "--", "true"}, "--repeat must be between 1 and 100"},
+		{[]string{"reduce", "-q", "-v", "in", "--", "true"}, "-q and -v contradict each other"},
+		{[]string{"reduce", "--fail-on", "x", "--precision", "exit", "in", "--", "true"}, "give one of them"},
+		{[]string{"reduce", "--convention", "bisect", "in", "--", "true"}, "there is no --test"},
+		{[]string{"changes", "--context", "-1", "a", "b", "--", "true"}, "--context must be at least 0"},
+		{[]string{"reduce", "--report", "no/such/dir", "in", "--", "true"}, "the directory no/such does not exist"},
+		{[]string{"help", "bogus"}, `no help for "bogus"`},
+	} {
+		r := wynotRun(t, dir, nil, c.args...)
+		if r.code != 1 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, want 1 and %q:\n%s", c.args, r.code, c.want, r.stderr)
+		}
+	}
+}
+
+// TestHangingOriginalSaysSo: without --timeout, an original that runs
+// long gets a message after 10s that says how to bound it.
+func TestHangingOriginalSaysSo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits 10s")
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in"), []byte("x"))
+	cmd := exec.Command(wynotBin, "reduce", "-o", "out", "in", "--", "sleep", "60")
+	cmd.Dir = dir
+	errFile := filepath.Join(dir, "stderr")
+	ef, err := os.Create(errFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ef.Close()
+	cmd.Stderr = ef
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Signal(syscall.SIGINT)
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if b, _ := os.ReadFile(errFile); strings.Contains(string(b), "the original input is still running after 10s; if it hangs, give --timeout D") {
+			return
+		}
+	}
+	b, _ := os.ReadFile(errFile)
+	t.Errorf("no message about the running original:\n%s", b)
+}

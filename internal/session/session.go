@@ -93,8 +93,11 @@ type Output struct {
 }
 
 // calibrationLimit bounds the first runs of the original when no timeout
-// is given.
-const calibrationLimit = 5 * time.Minute
+// is given; after stillRunning, wynot says that it is waiting.
+const (
+	calibrationLimit = 5 * time.Minute
+	stillRunning     = 10 * time.Second
+)
 
 // Session is what every command on inputs shares: the tester set up from
 // the original failure, the counters, and the reporting.
@@ -345,7 +348,18 @@ func (s *Session) CheckOriginal(ctx context.Context, orig runner.Candidate, what
 	}
 	var runs [2]runner.Run
 	for i := range runs {
+		var still *time.Timer
+		if s.Timeout == 0 {
+			// Without --timeout, say soon that a slow original may hang,
+			// rather than wait in silence for the calibration limit.
+			still = time.AfterFunc(stillRunning, func() {
+				s.Say("the %s is still running after %s; if it hangs, give --timeout D (without it, wynot waits up to %s)", what, stillRunning, calibrationLimit)
+			})
+		}
 		r, err := s.Tester.Exec(ctx, orig)
+		if still != nil {
+			still.Stop()
+		}
 		s.Mu.Lock()
 		s.Checks++
 		s.Mu.Unlock()
