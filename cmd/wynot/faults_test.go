@@ -57,7 +57,12 @@ func TestFaultInjection(t *testing.T) {
 		tallies[command] = tl
 		for range per {
 			sig := sigs[rng.IntN(len(sigs))]
+			// A moment while it runs: reduce and changes take seconds,
+			// fuzz (its tests compiled and cached) about one.
 			delay := time.Duration(300+rng.IntN(2500)) * time.Millisecond
+			if command == "fuzz" {
+				delay = time.Duration(50+rng.IntN(900)) * time.Millisecond
+			}
 			dir, tmp := t.TempDir(), t.TempDir()
 			var cmd *exec.Cmd
 			switch command {
@@ -71,7 +76,7 @@ func TestFaultInjection(t *testing.T) {
 				cmd.Env = append(os.Environ(), goEnv()...)
 			case "fuzz":
 				dir = fuzzDir
-				cmd = exec.Command(wynotBin, "fuzz", ".", "FuzzDepth")
+				cmd = exec.Command(wynotBin, "fuzz", ".", "FuzzDepth", "crasher")
 				cmd.Env = append(os.Environ(), goEnv()...)
 			}
 			cmd.Dir = dir
