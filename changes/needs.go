@@ -231,12 +231,11 @@ func analyze(t *Tree, owners map[string][]int) *facts {
 // goPackage is the non-test Go files of one directory with one package
 // name.
 type goPackage struct {
-	dir, name, importPath string
-	files                 []*ast.File
-	paths                 []string
-	info                  *types.Info
-	tpkg                  *types.Package
-	done                  bool
+	name, importPath string
+	files            []*ast.File
+	info             *types.Info
+	tpkg             *types.Package
+	done             bool
 }
 
 type analysis struct {
@@ -331,12 +330,11 @@ func (a *analysis) parseDir(dir string) {
 		k := dir + "\x00" + af.Name.Name
 		gp := a.pkgs[k]
 		if gp == nil {
-			gp = &goPackage{dir: dir, name: af.Name.Name, importPath: a.importPath(dir)}
+			gp = &goPackage{name: af.Name.Name, importPath: a.importPath(dir)}
 			a.pkgs[k] = gp
 			made = append(made, gp)
 		}
 		gp.files = append(gp.files, af)
-		gp.paths = append(gp.paths, p)
 	}
 	for _, gp := range made {
 		// Of two packages in one directory, the importable one is the one

@@ -17,8 +17,8 @@ import (
 
 // commit is one commit of the history searched.
 type commit struct {
-	hash, tree, subject string
-	parents             []string
+	hash, subject string
+	parents       []string
 }
 
 func (c commit) String() string { return c.hash[:min(12, len(c.hash))] + " " + c.subject }
@@ -175,7 +175,8 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 	// The failure-inducing commit on the first-parent line; then, while
 	// it is a merge whose merged branch fails on its own, the commit on
 	// that branch.
-	from, lo, hi, err := g.bisect(ctx, good, commits, r.Old, r.New)
+	from := good // the revision before commits, which passes
+	lo, hi, err := g.bisect(ctx, from, commits, r.Old, r.New)
 	if err != nil {
 		return err
 	}
@@ -187,8 +188,8 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 		if sub == nil {
 			break
 		}
-		commits = sub
-		if from, lo, hi, err = g.bisect(ctx, base, commits, base[:12], commits[len(commits)-1].hash[:12]); err != nil {
+		commits, from = sub, base
+		if lo, hi, err = g.bisect(ctx, from, commits, from[:12], commits[len(commits)-1].hash[:12]); err != nil {
 			return err
 		}
 	}
@@ -245,14 +246,14 @@ func (r *Changes) runGit(ctx context.Context, sum *report.Summary) error {
 // firstParents lists the commits from good (excluded) to bad on bad's
 // first-parent line, oldest first.
 func firstParents(ctx context.Context, dir, good, bad string) ([]commit, error) {
-	out, err := runner.Git(ctx, dir, "log", "--first-parent", "--reverse", "--format=%H%x00%T%x00%P%x00%s", good+".."+bad)
+	out, err := runner.Git(ctx, dir, "log", "--first-parent", "--reverse", "--format=%H%x00%P%x00%s", good+".."+bad)
 	if err != nil {
 		return nil, session.InputError("%v", err)
 	}
 	var commits []commit
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if f := strings.SplitN(l, "\x00", 4); len(f) == 4 {
-			commits = append(commits, commit{hash: f[0], tree: f[1], parents: strings.Fields(f[2]), subject: f[3]})
+		if f := strings.SplitN(l, "\x00", 3); len(f) == 3 {
+			commits = append(commits, commit{hash: f[0], parents: strings.Fields(f[1]), subject: f[2]})
 		}
 	}
 	return commits, nil
@@ -281,10 +282,10 @@ func (g *gitSearch) candidate(ctx context.Context, rev, label string) (runner.Ca
 // 7), which is a binary search like git bisect; commits that do not build
 // (unresolved) are skipped as git bisect skip does, so the answer may be
 // a range lo..hi whose commits before hi could not be tested.
-func (g *gitSearch) bisect(ctx context.Context, from string, commits []commit, fromName, toName string) (string, int, int, error) {
+func (g *gitSearch) bisect(ctx context.Context, from string, commits []commit, fromName, toName string) (lo, hi int, err error) {
 	s, sum := g.s, g.sum
 	if len(commits) == 1 {
-		return from, 0, 0, nil
+		return 0, 0, nil
 	}
 	revOf := func(k int) string {
 		if k == 0 {
@@ -315,22 +316,22 @@ func (g *gitSearch) bisect(ctx context.Context, from string, commits []commit, f
 		var nf *dd.NotFailingError
 		var np *dd.NotPassingError
 		if errors.As(err, &nf) || errors.As(err, &np) {
-			return from, 0, 0, session.NotReproduced("a revision changed its outcome when tested again; the test is flaky: try --repeat 3")
+			return 0, 0, session.NotReproduced("a revision changed its outcome when tested again; the test is flaky: try --repeat 3")
 		}
 		if ctx.Err() != nil {
 			msg := "interrupted while searching the commits"
 			if d := res.Delta; len(d) > 0 && len(d) < len(commits) {
 				msg += fmt.Sprintf("; so far, the failure-inducing commit is one of the %d from %s to %s", d[len(d)-1]-d[0]+1, commits[d[0]], commits[d[len(d)-1]])
 			}
-			return from, 0, 0, &session.ExitError{Code: session.ExitInterrupted, Err: errors.New(msg)}
+			return 0, 0, &session.ExitError{Code: session.ExitInterrupted, Err: errors.New(msg)}
 		}
-		return from, 0, 0, err
+		return 0, 0, err
 	}
-	lo, hi := 0, len(commits)-1
+	lo, hi = 0, len(commits)-1
 	if len(res.Delta) > 0 {
 		lo, hi = res.Delta[0], res.Delta[len(res.Delta)-1]
 	}
-	return from, lo, hi, nil
+	return lo, hi, nil
 }
 
 // descend looks into a failure-inducing merge: when the merged branch

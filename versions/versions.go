@@ -203,8 +203,7 @@ type search struct {
 	// good names the good revision of --git when the changes searched
 	// start from a later one (the culprit's parent): the patch is then
 	// also tried on the good revision itself.
-	good   string
-	onGood string // what that try found, for the verdict
+	good string
 }
 
 // candidate makes the candidate for a tree given as the workspace base
@@ -323,6 +322,13 @@ func (e *search) testWithResolution(ctx context.Context, lv *level, c dd.Config)
 			e.mu.Unlock()
 		}
 	}
+	// tested is the configuration the outcome belongs to: nil when it is c.
+	tested := func() dd.Config {
+		if len(cur) == len(c) {
+			return nil
+		}
+		return cur
+	}
 	counted := false
 	for round := 0; ; round++ {
 		rec, err := e.s.Tester.Test(ctx, e.hunkCandidate(set, base, cur))
@@ -332,10 +338,7 @@ func (e *search) testWithResolution(ctx context.Context, lv *level, c dd.Config)
 				e.resolved++
 				e.mu.Unlock()
 			}
-			if len(cur) == len(c) {
-				return rec, nil, err
-			}
-			return rec, cur, err
+			return rec, tested(), err
 		}
 		e.mu.Lock()
 		if e.outputs == nil {
@@ -349,10 +352,7 @@ func (e *search) testWithResolution(ctx context.Context, lv *level, c dd.Config)
 		e.mu.Unlock()
 		add := set.Resolve(out, cur)
 		if len(add) == 0 {
-			if len(cur) == len(c) {
-				return rec, nil, nil
-			}
-			return rec, cur, nil
+			return rec, tested(), nil
 		}
 		if !counted {
 			counted = true
@@ -401,6 +401,14 @@ type outcome struct {
 	// differs says how the patch's failure differs from the new
 	// version's, when the test is a script whose exit status cannot tell.
 	differs string
+
+	// What the runs after the search found: the outcome of the new
+	// version without the patch's hunks, the hunks of a failing
+	// configuration disjoint from them, and (--git) what the good
+	// revision with the patch gave.
+	complement string
+	other      []string
+	onGood     string
 }
 
 // hunks searches the failure-inducing changes between a passing tree P
@@ -470,14 +478,13 @@ func (e *search) hunks(ctx context.Context, set *changes.Set, base map[string]*c
 		res = r2
 	}
 	interrupted = ctx.Err() != nil
-	complement, other := "", []string(nil)
 	if res.verified && !interrupted {
-		if complement, err = e.complement(ctx, res); err != nil && ctx.Err() == nil {
+		if res.complement, err = e.complement(ctx, res); err != nil && ctx.Err() == nil {
 			return err
 		}
-		other = otherCause(res)
+		res.other = otherCause(res)
 		if e.good != "" {
-			if e.onGood, err = e.tryOnGood(ctx, res); err != nil && ctx.Err() == nil {
+			if res.onGood, err = e.tryOnGood(ctx, res); err != nil && ctx.Err() == nil {
 				return err
 			}
 		}
@@ -490,7 +497,7 @@ func (e *search) hunks(ctx context.Context, set *changes.Set, base map[string]*c
 		}
 	}
 	res.minimal = res.minimal && res.own && !interrupted
-	e.finish(res, patch, interrupted, complement, other)
+	e.finish(res, patch, interrupted)
 	s.Progress.Close()
 	e.human(res, patch, oldName)
 	switch {
@@ -735,7 +742,7 @@ func (e *search) isolate(ctx context.Context, lv *level) ([]int, bool, error) {
 
 // verdict says in sentences what was verified of the result; the
 // terminal and the JSON summary show the same sentences.
-func (e *search) verdict(res outcome, interrupted bool, complement string, other []string) []string {
+func (e *search) verdict(res outcome, interrupted bool) []string {
 	hunks := func(n int) string {
 		if res.hunks == res.lv {
 			return "these changes"
@@ -765,25 +772,25 @@ func (e *search) verdict(res outcome, interrupted bool, complement string, other
 	if res.needed > 0 {
 		v = append(v, fmt.Sprintf("%s of these %s the others need to build (added by failure resolution)", report.Plural(res.needed, res.lv.unit), map[bool]string{true: "is one", false: "are ones"}[res.needed == 1]))
 	}
-	switch complement {
+	switch res.complement {
 	case "":
 	case "PASS":
 		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" passes")
 	case "FAIL":
 		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" still fails: the failure has another cause besides these changes")
 	default:
-		v = append(v, "the new version without "+hunks(len(res.hunkSet))+": "+complement+" (it does not build without them, or other changes matter too)")
+		v = append(v, "the new version without "+hunks(len(res.hunkSet))+": "+res.complement+" (it does not build without them, or other changes matter too)")
 	}
-	if e.onGood != "" {
-		v = append(v, e.onGood)
+	if res.onGood != "" {
+		v = append(v, res.onGood)
 	}
-	if len(other) > 0 {
-		v = append(v, fmt.Sprintf("another set of changes, disjoint from these, also made the old version fail during the search (%s): the failure has more than one cause", strings.Join(other, ", ")))
+	if len(res.other) > 0 {
+		v = append(v, fmt.Sprintf("another set of changes, disjoint from these, also made the old version fail during the search (%s): the failure has more than one cause", strings.Join(res.other, ", ")))
 	}
 	return v
 }
 
-func (e *search) finish(res outcome, patch string, interrupted bool, complement string, other []string) {
+func (e *search) finish(res outcome, patch string, interrupted bool) {
 	s, sum := e.s, e.sum
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
@@ -807,10 +814,10 @@ func (e *search) finish(res outcome, patch string, interrupted bool, complement 
 	e.mu.Lock()
 	sum.Resolutions, sum.Resolved, sum.Completed = e.resolutions, e.resolved, e.completed
 	e.mu.Unlock()
-	sum.Complement = complement
-	sum.OtherCause = other
+	sum.Complement = res.complement
+	sum.OtherCause = res.other
 	sum.Needed = res.needed
-	sum.Verdict = e.verdict(res, interrupted, complement, other)
+	sum.Verdict = e.verdict(res, interrupted)
 }
 
 func (e *search) human(res outcome, patch, oldName string) {
