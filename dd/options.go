@@ -110,6 +110,20 @@ type ResolvingTester interface {
 	TestResolved(ctx context.Context, c Config) (o Outcome, tested Config)
 }
 
+// ResolvingTesterFunc adapts a function to a ResolvingTester.
+type ResolvingTesterFunc func(ctx context.Context, c Config) (Outcome, Config)
+
+// Test calls f(ctx, c) and returns its outcome.
+func (f ResolvingTesterFunc) Test(ctx context.Context, c Config) Outcome {
+	o, _ := f(ctx, c)
+	return o
+}
+
+// TestResolved calls f(ctx, c).
+func (f ResolvingTesterFunc) TestResolved(ctx context.Context, c Config) (Outcome, Config) {
+	return f(ctx, c)
+}
+
 // TesterFunc adapts a function to a Tester.
 type TesterFunc func(ctx context.Context, c Config) Outcome
 

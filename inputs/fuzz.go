@@ -107,7 +107,7 @@ func (r *Fuzz) Run(ctx context.Context) (*report.Summary, error) {
 	s.Say("the corpus entry %s fails: %s", path, sum.Signature)
 	minimal, err := f.reduce(ctx)
 	interrupted := ctx.Err() != nil
-	out := filepath.Join(dir, freeName(dir, entry+"-min"))
+	out := session.FreePath(filepath.Join(dir, entry+"-min"), "")
 	if werr := session.WriteAtomic(out, corpus.Format(f.values), 0o644); werr != nil && err == nil {
 		err = werr
 	}
@@ -174,17 +174,6 @@ func (r *Fuzz) pickEntry(dir string) (string, error) {
 	}
 	sort.Strings(names)
 	return "", session.InputError("%s holds %d entries; name one: %s", dir, len(names), strings.Join(names, ", "))
-}
-
-// freeName is name, or name.2, name.3, ... if taken.
-func freeName(dir, name string) string {
-	n := name
-	for k := 2; ; k++ {
-		if _, err := os.Lstat(filepath.Join(dir, n)); os.IsNotExist(err) {
-			return n
-		}
-		n = fmt.Sprintf("%s.%d", name, k)
-	}
 }
 
 type fuzzer struct {

@@ -476,19 +476,6 @@ func (s *Session) SearchTests(ctx context.Context, name string, n int, alg dd.Al
 	}, onStep)
 }
 
-// resolvingTester adapts a test that may resolve a configuration to a
-// dd.ResolvingTester.
-type resolvingTester func(ctx context.Context, c dd.Config) (dd.Outcome, dd.Config)
-
-func (t resolvingTester) Test(ctx context.Context, c dd.Config) dd.Outcome {
-	o, _ := t(ctx, c)
-	return o
-}
-
-func (t resolvingTester) TestResolved(ctx context.Context, c dd.Config) (dd.Outcome, dd.Config) {
-	return t(ctx, c)
-}
-
 // SearchResolved is SearchTests for a test that may run a larger
 // configuration than the one asked (as the failure-resolution loop of
 // wynot changes does, FSE 1999 §8): test returns the test whose outcome
@@ -539,7 +526,7 @@ func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd
 			next.Observe(e)
 		}
 	})
-	tester := resolvingTester(func(ctx context.Context, c dd.Config) (dd.Outcome, dd.Config) {
+	tester := dd.ResolvingTesterFunc(func(ctx context.Context, c dd.Config) (dd.Outcome, dd.Config) {
 		rec, tested, err := test(ctx, c)
 		if err != nil {
 			if ctx.Err() == nil {
