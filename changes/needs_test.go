@@ -7,14 +7,6 @@ import (
 	"testing"
 )
 
-func treeOf(files map[string]string) *Tree {
-	t := &Tree{Files: map[string]*File{}}
-	for p, data := range files {
-		t.Files[p] = &File{Data: []byte(data), Mode: 0o644}
-	}
-	return t
-}
-
 // pad puts n unchanged lines between two parts of a file, so that the
 // changes around them are separate hunks.
 func pad(n int) string { return strings.Repeat("// -\n", n) }
@@ -43,7 +35,7 @@ func needsOf(s *Set, needs [][]int) []string {
 // module in go.mod with its go.sum lines, and moves a file to a new
 // package that another file then imports.
 func TestNeeds(t *testing.T) {
-	old := treeOf(map[string]string{
+	old := tree(map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.21\n\nrequire example.com/old v1.0.0\n",
 		"go.sum": "example.com/old v1.0.0 h1:a=\nexample.com/old v1.0.0/go.mod h1:b=\n",
 		"flag.go": "package m\n\n// Whitelist is old.\ntype Whitelist struct{ Unknown bool }\n" + pad(6) +
@@ -54,7 +46,7 @@ func TestNeeds(t *testing.T) {
 		"util/util.go": "package util\n\nfunc X() int { return 1 }\n",
 		"main/main.go": "package main\n\nimport \"example.com/m/util\"\n" + pad(6) + "func main() {\n\tprintln(util.X())\n}\n",
 	})
-	nw := treeOf(map[string]string{
+	nw := tree(map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.21\n\nrequire example.com/old v1.0.0\nrequire example.com/dep v1.2.0\n",
 		"go.sum": "example.com/dep v1.2.0 h1:c=\nexample.com/dep v1.2.0/go.mod h1:d=\nexample.com/old v1.0.0 h1:a=\nexample.com/old v1.0.0/go.mod h1:b=\n",
 		"flag.go": "package m\n\nimport \"strings\"\n\n// Allowlist is new.\ntype Allowlist struct{ Unknown bool }\n" + pad(6) +
@@ -153,9 +145,9 @@ func seq(n int) []int {
 // the files it changes; the context supplies the others, and may say of a
 // path that it does not exist (nil), as an overlay of a revision does.
 func TestNeedsContext(t *testing.T) {
-	old := treeOf(map[string]string{"a.go": "package m\n\nfunc A() int { return 1 }\n"})
-	nw := treeOf(map[string]string{"a.go": "package m\n\nfunc A() int { return B() }\n"})
-	context := treeOf(map[string]string{"b.go": "package m\n\nfunc B() int { return 2 }\n", "gone.go": ""})
+	old := tree(map[string]string{"a.go": "package m\n\nfunc A() int { return 1 }\n"})
+	nw := tree(map[string]string{"a.go": "package m\n\nfunc A() int { return B() }\n"})
+	context := tree(map[string]string{"b.go": "package m\n\nfunc B() int { return 2 }\n", "gone.go": ""})
 	context.Files["gone.go"] = nil
 	s := Compare(old, nw, 3)
 	if got := s.Needs(context); len(got) != 1 || len(got[0]) != 0 {

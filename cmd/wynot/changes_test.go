@@ -353,9 +353,7 @@ func TestChangesGitMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	script := filepath.Join(t.TempDir(), "test.sh")
-	write(t, script, []byte(fixtures.MergeTest))
-	os.Chmod(script, 0o755)
+	script := mergeTest(t)
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j2", "--git", good, bad, "--", script, "{}")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -538,9 +536,7 @@ func TestChangesGitSkip(t *testing.T) {
 	commit("c2 breaks the build", lines("BROKEN\n")+"c1\n")
 	commit("c3 fixes it and brings the bug", lines("BUG\n")+"c1\n")
 	bad := commit("c4", lines("BUG\n")+"c1\nc4\n")
-	script := filepath.Join(t.TempDir(), "test.sh")
-	write(t, script, []byte(fixtures.MergeTest))
-	os.Chmod(script, 0o755)
+	script := mergeTest(t)
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "--git", good, bad, "--", script, "{}")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -552,4 +548,12 @@ func TestChangesGitSkip(t *testing.T) {
 	if !s.Confirmed || !strings.Contains(s.Diff, "+BUG") || strings.Contains(s.Diff, "BROKEN") {
 		t.Errorf("confirmed %v\n%s", s.Confirmed, s.Diff)
 	}
+}
+
+// mergeTest writes fixtures.MergeTest as an executable script.
+func mergeTest(t *testing.T) string {
+	script := filepath.Join(t.TempDir(), "test.sh")
+	write(t, script, []byte(fixtures.MergeTest))
+	os.Chmod(script, 0o755)
+	return script
 }
