@@ -380,38 +380,15 @@ func TestChangesGitMerge(t *testing.T) {
 // that a configuration for which stable says nothing fails only the
 // first time it runs: a flaky test, as real ones are.
 func flakyTrees(t *testing.T, stable string) (dir, script string) {
-	dir = t.TempDir()
-	var old, nw strings.Builder
-	for i := 1; i <= 30; i++ {
-		fmt.Fprintf(&old, "line %d\n", i)
-		switch i {
-		case 5:
-			nw.WriteString("BUG\n")
-		case 15:
-			nw.WriteString("B\n")
-		case 25:
-			nw.WriteString("C\n")
-		default:
-			fmt.Fprintf(&nw, "line %d\n", i)
-		}
-	}
-	write(t, filepath.Join(dir, "old", "a.txt"), []byte(old.String()))
-	write(t, filepath.Join(dir, "new", "a.txt"), []byte(nw.String()))
-	state := filepath.Join(dir, "state")
-	os.Mkdir(state, 0o755)
-	script = filepath.Join(dir, "test.sh")
-	write(t, script, []byte(`#!/bin/sh
-cd "$1" || exit 128
-grep -q BUG a.txt || exit 0
+	state := t.TempDir()
+	return textTrees(t, map[int]string{5: "BUG", 15: "B", 25: "C"}, `grep -q BUG a.txt || exit 0
 if ! { `+stable+`; }; then
 	key=$(cksum < a.txt | cut -d' ' -f1)
 	[ -e "`+state+`/$key" ] && exit 0
 	touch "`+state+`/$key"
 fi
 exit 1
-`))
-	os.Chmod(script, 0o755)
-	return dir, script
+`)
 }
 
 // TestChangesFallbackToVerified: the search's result fails only once;
@@ -556,4 +533,60 @@ func mergeTest(t *testing.T) string {
 	write(t, script, []byte(fixtures.MergeTest))
 	os.Chmod(script, 0o755)
 	return script
+}
+
+// textTrees writes old/a.txt with lines "line 1".."line 30" and new/a.txt
+// with the given lines replaced, each replacement a hunk of its own, and
+// an executable test script with body.
+func textTrees(t *testing.T, replace map[int]string, body string) (dir, script string) {
+	dir = t.TempDir()
+	var old, nw strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&old, "line %d\n", i)
+		if r, ok := replace[i]; ok {
+			nw.WriteString(r + "\n")
+		} else {
+			fmt.Fprintf(&nw, "line %d\n", i)
+		}
+	}
+	write(t, filepath.Join(dir, "old", "a.txt"), []byte(old.String()))
+	write(t, filepath.Join(dir, "new", "a.txt"), []byte(nw.String()))
+	script = filepath.Join(dir, "test.sh")
+	write(t, script, []byte("#!/bin/sh\ncd \"$1\" || exit 128\n"+body))
+	os.Chmod(script, 0o755)
+	return dir, script
+}
+
+// TestChangesTwoCauses: either of two changes alone makes the old version
+// fail. wynot reports one, and says that the failure has another cause.
+func TestChangesTwoCauses(t *testing.T) {
+	dir, script := textTrees(t, map[int]string{5: "BUG1", 15: "note", 25: "BUG2"}, "grep -q BUG a.txt && exit 1\nexit 0\n")
+	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "old", "new", "--", script, "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if !s.Confirmed || len(s.Hunks) != 1 || !strings.Contains(s.Diff, "+BUG") {
+		t.Errorf("result %v\n%s", s.Hunks, s.Diff)
+	}
+	if !slices.Contains(s.Verdict, "the new version without these changes still fails: the failure has another cause besides these changes") {
+		t.Errorf("verdict %q", s.Verdict)
+	}
+}
+
+// TestChangesFailsDifferently: with a test script, any exit status from 1
+// to 127 is a failure. The smallest patch makes the old version fail with
+// other output than the new version; wynot reports it, and says so.
+func TestChangesFailsDifferently(t *testing.T) {
+	dir, script := textTrees(t, map[int]string{5: "BUG", 15: "MORE"},
+		"grep -q BUG a.txt || exit 0\nif grep -q MORE a.txt; then echo 'broken: the whole release'; else echo 'broken: half of it'; fi\nexit 1\n")
+	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "old", "new", "--", script, "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	want := `note: it fails differently from the new version, whose output ends "broken: the whole release", where with these changes it ends "broken: half of it"`
+	if len(s.Hunks) != 1 || !strings.Contains(strings.Join(s.Verdict, "\n"), want) {
+		t.Errorf("result %v, verdict %q", s.Hunks, s.Verdict)
+	}
 }
