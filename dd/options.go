@@ -78,6 +78,22 @@ func (v Variant) String() string {
 	return fmt.Sprintf("Variant(%d)", int(v))
 }
 
+// MarshalText returns the variant's name.
+func (v Variant) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// UnmarshalText reads a variant by name: "book" or "tse".
+func (v *Variant) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "book":
+		*v = Book
+	case "tse":
+		*v = TSE
+	default:
+		return fmt.Errorf("want book or tse")
+	}
+	return nil
+}
+
 // A Tester runs the test on a configuration (TSE 2002 Def. 6): it applies
 // the changes in c to the passing run and reports the outcome. Test may be
 // called from several goroutines at once when Options.Parallel > 1, never

@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/wynot/wynot/decomp"
 )
 
 // Recorder keeps the events of a run in memory for the HTML report. It is
@@ -74,34 +72,19 @@ func Draw(c []int, n int) string {
 
 // Page is what the HTML report shows besides the recorded tests.
 type Page struct {
-	Summary  *Summary
-	Result   string // the result's content (shown up to 64 KB)
-	Original string // the original, to diff the result against ("" for none)
-	Diff     string // a unified diff to show instead of diffing Original
+	Summary *Summary
+	Result  string // the result's content (shown up to 64 KB)
+	Diff    string // the difference between the original and the result, unified
 }
 
-// WriteReport writes dir/index.html for a run and returns its path. The
-// page shows the result (the file sum.Result names, or the difference
-// sum.Diff when the result is inline) and, given the original file, the
-// difference between original and result.
-func (r *Recorder) WriteReport(dir string, sum *Summary, original string) (string, error) {
-	page := Page{Summary: sum, Diff: sum.Diff}
-	if sum.Result != "" && sum.Result != "inline" {
-		if data, err := os.ReadFile(sum.Result); err == nil {
-			page.Result = string(data)
-			if orig, err := os.ReadFile(original); err == nil && original != "" && page.Diff == "" {
-				o, _ := decomp.Lines{}.Cut(orig)
-				n, _ := decomp.Lines{}.Cut(data)
-				page.Diff = decomp.Diff(o, n).Unified(original, sum.Result, 3)
-			}
-		}
-	}
+// WriteReport writes dir/index.html for a run and returns its path.
+func (r *Recorder) WriteReport(dir string, p Page) (string, error) {
 	path := filepath.Join(dir, "index.html")
 	f, err := os.Create(path)
 	if err != nil {
 		return path, err
 	}
-	err = r.WriteHTML(f, page)
+	err = r.WriteHTML(f, p)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -300,12 +300,28 @@ type Summary struct {
 	Result         string      `json:"result"`
 	Files          []string    `json:"files,omitempty"`
 	Passes         []PassStats `json:"passes,omitempty"`
-	Formatted      []string    `json:"formatted,omitempty"` // results printed by their language's formatter (gofmt) at the end
-	// isolate
-	PassSize *int   `json:"pass_size,omitempty"`
-	FailSize *int   `json:"fail_size,omitempty"`
-	Diff     string `json:"diff,omitempty"`
-	// changes
+	Diff           string      `json:"diff,omitempty"` // the failure-inducing difference (isolate, changes)
+
+	// The part of one command; the JSON summary shows its fields beside
+	// the common ones.
+	ReduceDetail
+	IsolateDetail
+	ChangesDetail
+}
+
+// ReduceDetail is the part of the summary of wynot reduce.
+type ReduceDetail struct {
+	Formatted []string `json:"formatted,omitempty"` // results printed by their language's formatter (gofmt) at the end
+}
+
+// IsolateDetail is the part of the summary of wynot isolate and maximize.
+type IsolateDetail struct {
+	PassSize *int `json:"pass_size,omitempty"`
+	FailSize *int `json:"fail_size,omitempty"`
+}
+
+// ChangesDetail is the part of the summary of wynot changes.
+type ChangesDetail struct {
 	Commits     int      `json:"commits,omitempty"`     // commits between the revisions (--git)
 	Commit      string   `json:"commit,omitempty"`      // the failure-inducing commit (--git)
 	Hunks       []string `json:"hunks,omitempty"`       // the failure-inducing changes, briefly

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"github.com/wynot/wynot/internal/enum"
 	"regexp"
 
 	"github.com/wynot/wynot/dd"
@@ -77,22 +78,17 @@ const (
 	Bisect
 )
 
-func (c Convention) String() string {
-	if c == Bisect {
-		return "bisect"
-	}
-	return "creduce"
-}
+var conventionNames = []string{"creduce", "bisect"}
 
-// ParseConvention reads a convention by name.
-func ParseConvention(s string) (Convention, error) {
-	switch s {
-	case "creduce":
-		return CReduce, nil
-	case "bisect":
-		return Bisect, nil
-	}
-	return 0, fmt.Errorf("unknown convention %q (want creduce or bisect)", s)
+func (c Convention) String() string { return enum.Name(conventionNames, c, "Convention") }
+
+// MarshalText returns the convention's name.
+func (c Convention) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText reads a convention by name.
+func (c *Convention) UnmarshalText(b []byte) (err error) {
+	*c, err = enum.Parse[Convention](conventionNames, string(b))
+	return err
 }
 
 // ScriptOracle reads a test script's exit status by a convention. A run

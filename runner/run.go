@@ -77,6 +77,36 @@ func (r Run) Describe() string {
 	return fmt.Sprintf("exit status %d", r.Exit)
 }
 
+// Explain tells what a run did and how its output ends, for messages
+// about a run that did not do what was expected of it.
+func (r Run) Explain() string {
+	var b strings.Builder
+	b.WriteString(r.Describe())
+	out := r.Stderr
+	if len(bytes.TrimSpace(out)) == 0 {
+		out = r.Stdout
+	}
+	if t := lastLines(out, 8); t != "" {
+		b.WriteString("; its output ends:\n" + t)
+	} else {
+		b.WriteString(", with no output")
+	}
+	return b.String()
+}
+
+// lastLines is the last n lines of b, indented, or "" when they are blank.
+func lastLines(b []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	s := strings.Join(lines, "\n")
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
+
 // SignalName returns the conventional name of a signal, e.g. "SIGSEGV".
 func SignalName(s syscall.Signal) string {
 	names := map[syscall.Signal]string{

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"github.com/wynot/wynot/internal/enum"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -29,23 +30,17 @@ const (
 	Exact
 )
 
-var precisionNames = [...]string{"exit", "message", "stack", "exact"}
+var precisionNames = []string{"exit", "message", "stack", "exact"}
 
-func (p Precision) String() string {
-	if p >= 0 && int(p) < len(precisionNames) {
-		return precisionNames[p]
-	}
-	return fmt.Sprintf("Precision(%d)", int(p))
-}
+func (p Precision) String() string { return enum.Name(precisionNames, p, "Precision") }
 
-// ParsePrecision reads a precision by name.
-func ParsePrecision(s string) (Precision, error) {
-	for i, n := range precisionNames {
-		if s == n {
-			return Precision(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown precision %q (want exit, message, stack or exact)", s)
+// MarshalText returns the precision's name.
+func (p Precision) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText reads a precision by name.
+func (p *Precision) UnmarshalText(b []byte) (err error) {
+	*p, err = enum.Parse[Precision](precisionNames, string(b))
+	return err
 }
 
 // Signature is what identifies a failure: how the run ended, and the

@@ -31,6 +31,12 @@ type Tester struct {
 	// InPlace runs tests in the current directory instead of private work
 	// directories; candidates then carry arguments, not files.
 	InPlace bool
+	// Fake, if set, stands in for the test process: it is called with
+	// the work directory, prepared as for a real run (the candidate's
+	// files written, or its Setup done), and returns what the run did.
+	// Tests of wynot's commands use it to run formula targets without
+	// processes (as x/tools' cmd/bisect tests do).
+	Fake func(ctx context.Context, dir string, c Candidate) (Run, error)
 
 	root string
 	dirs chan string
@@ -175,6 +181,9 @@ func (t *Tester) run(ctx context.Context, slot string, c Candidate) (Run, error)
 		cmd.Argv = append([]string{cmd.Argv[0]}, c.Args...)
 	}
 	out := t.outs[slot]
+	if t.Fake != nil {
+		return t.fake(ctx, slot, c)
+	}
 	switch {
 	case t.InPlace:
 		return cmd.exec(ctx, "", out, c.Files)
@@ -185,6 +194,27 @@ func (t *Tester) run(ctx context.Context, slot string, c Candidate) (Run, error)
 		return execute(ctx, slot, out, substitute(cmd.Argv, slot), nil, cmd.Env, cmd.Timeout)
 	}
 	return cmd.exec(ctx, slot, out, c.Files)
+}
+
+// fake runs t.Fake on c in the work directory slot, prepared as run
+// prepares it.
+func (t *Tester) fake(ctx context.Context, slot string, c Candidate) (Run, error) {
+	switch {
+	case t.InPlace:
+		slot = ""
+	case c.Setup != nil:
+		if err := c.Setup(slot); err != nil {
+			return Run{Exit: -1}, err
+		}
+	default:
+		if err := prepare(slot, c.Files); err != nil {
+			return Run{Exit: -1}, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Run{Exit: -1}, err
+	}
+	return t.Fake(ctx, slot, c)
 }
 
 // Retest tests a candidate again to confirm an outcome: without the

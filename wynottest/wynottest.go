@@ -23,7 +23,7 @@ import (
 
 	"github.com/wynot/wynot"
 	"github.com/wynot/wynot/dd"
-	"github.com/wynot/wynot/decomp"
+	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/runner"
 )
 

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wynot/wynot/decomp"
+	"github.com/wynot/wynot/domain/decomp"
 )
 
 // syntaxCases are the source code cases of the syntax section: Go (the

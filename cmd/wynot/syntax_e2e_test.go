@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/wynot/wynot/dd"
-	"github.com/wynot/wynot/goast"
-	"github.com/wynot/wynot/grammar"
+	"github.com/wynot/wynot/domain/syntax/golang"
+	"github.com/wynot/wynot/domain/syntax/treesitter"
 	"github.com/wynot/wynot/runner"
 )
 
@@ -77,7 +77,7 @@ func TestReduceGoMarkup(t *testing.T) {
 	if clean || !sig.Same(want, runner.Message) || !strings.Contains(want.Message, "My Test") {
 		t.Fatalf("result fails with %v, want %v", sig, want)
 	}
-	all, err := goast.Changes(got, false)
+	all, err := golang.Changes(got, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestReduceTreeSitter(t *testing.T) {
 			if len(got)*4 > len(orig) {
 				t.Errorf("reduced only to %d bytes of %d", len(got), len(orig))
 			}
-			g, err := grammar.Lookup(c.lang)
+			g, err := treesitter.Lookup(c.lang)
 			if err != nil {
 				t.Fatal(err)
 			}

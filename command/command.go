@@ -1,0 +1,339 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// Command is one wynot command: its name, its section of the manual, and
+// how its command line becomes a job. What every command does besides
+// (the shared flags, opening the session, the run, the JSON summary, the
+// report, the exit status) Main does once for all.
+type Command struct {
+	Name    string // as typed: "reduce"
+	Section string // the heading of its section in the manual
+	// Flags declares the command's own flags on fs (the shared ones are
+	// declared already, and a command may change their defaults in f)
+	// and returns what makes the job once the command line is parsed.
+	Flags func(fs *flag.FlagSet, f *Flags) Maker
+}
+
+// Maker makes a command's job from the parsed command line. It may read
+// the inputs and prepare what the job needs; it says how the session
+// runs the job's tests.
+type Maker func(ctx context.Context, inv *Invocation) (Job, Workload, error)
+
+// Workload says how the tests of a job run.
+type Workload struct {
+	// InPlace runs the tests in the current directory (candidates are
+	// argument lists).
+	InPlace bool
+	// Files is how many files a candidate has (a single one goes to the
+	// test's standard input when the command names no {}).
+	Files int
+	// Size is the size of the largest candidate in bytes.
+	Size int
+}
+
+// Flags are the flags every command shares: how to test, and where
+// messages and results go.
+type Flags struct {
+	Jobs       int
+	Timeout    time.Duration
+	Precision  runner.Precision
+	FailOn     string
+	Script     string
+	Convention runner.Convention
+	Repeat     int
+	Cache      string
+	JSON       bool
+	Log        string
+	Verbose    bool
+	Events     string
+	Quiet      bool
+	Output     string // -o
+	Report     string
+	// ConventionForCommand says that --convention also reads the exit
+	// status of the command after -- (wynot changes), not only that of a
+	// --test script.
+	ConventionForCommand bool
+}
+
+func (f *Flags) register(fs *flag.FlagSet) {
+	f.Precision = runner.Message
+	fs.IntVar(&f.Jobs, "j", runtime.NumCPU(), "tests run at once")
+	fs.DurationVar(&f.Timeout, "timeout", 0, "time limit per test (default: calibrated from the original run)")
+	fs.TextVar(&f.Precision, "precision", runner.Message, "exit, message, stack or exact")
+	fs.StringVar(&f.FailOn, "fail-on", "", "the failure is output matching this regular expression")
+	fs.StringVar(&f.Script, "test", "", "test script, run in the candidate's directory")
+	fs.TextVar(&f.Convention, "convention", runner.CReduce, "creduce or bisect: how the test script's exit status reads")
+	fs.IntVar(&f.Repeat, "repeat", 1, "run each test this many times")
+	fs.StringVar(&f.Cache, "cache", "", "keep outcomes in this file across runs")
+	fs.BoolVar(&f.JSON, "json", false, "print a JSON summary on standard output")
+	fs.StringVar(&f.Log, "log", "", "write the test log to this file")
+	fs.BoolVar(&f.Verbose, "v", false, "write the test log to standard error")
+	fs.StringVar(&f.Events, "events", "", "write one JSON line per test to this file")
+	fs.BoolVar(&f.Quiet, "q", false, "no progress and no summary, only errors")
+	fs.StringVar(&f.Output, "o", "", "write the result to this path and leave the inputs alone")
+	fs.StringVar(&f.Report, "report", "", "write an HTML report of the run into this directory")
+}
+
+// maxJobs bounds -j: each test in flight has a work directory.
+const maxJobs = 1024
+
+// Invocation is a parsed command line, as a Maker sees it.
+type Invocation struct {
+	Args  []string // the positional arguments
+	Argv  []string // the test command after "--"
+	Flags *Flags
+	// Test is the test, from the flags; a Maker may complete it (the
+	// session runs the test as it is when the Maker returns).
+	Test   Test
+	Output Output // where messages go
+
+	fs       *flag.FlagSet
+	cleanups []func()
+}
+
+// IsSet reports whether the flag was given on the command line.
+func (inv *Invocation) IsSet(name string) bool {
+	set := false
+	inv.fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// Defer runs f when the command ends.
+func (inv *Invocation) Defer(f func()) { inv.cleanups = append(inv.cleanups, f) }
+
+// Say writes a message line before the session opens (unless quiet).
+func (inv *Invocation) Say(format string, args ...any) {
+	if !inv.Output.Quiet && inv.Output.Stderr != nil {
+		fmt.Fprintf(inv.Output.Stderr, "wynot: "+format+"\n", args...)
+	}
+}
+
+// Env is what a command runs with besides its arguments.
+type Env struct {
+	Stdout, Stderr io.Writer
+	// Help returns the section of the manual under a heading.
+	Help func(section string) string
+	// Fake, if set, stands in for every run of the test (Config.Fake).
+	Fake func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error)
+}
+
+// Main runs the command with its arguments (after the command's name)
+// and returns the exit status.
+func (c *Command) Main(ctx context.Context, args []string, env Env) int {
+	own, argv := splitCommand(args)
+	fs := flag.NewFlagSet("wynot "+c.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var f Flags
+	f.register(fs)
+	maker := c.Flags(fs, &f)
+	pos, err := parseInterleaved(fs, own)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(env.Stdout, env.Help(c.Section))
+		return ExitOK
+	}
+	if err != nil {
+		return c.usageError(err, env.Stderr)
+	}
+	inv := &Invocation{Args: pos, Argv: argv, Flags: &f, fs: fs}
+	defer func() {
+		for i := len(inv.cleanups) - 1; i >= 0; i-- {
+			inv.cleanups[i]()
+		}
+	}()
+	var recorder *report.Recorder
+	if err := inv.setup(env.Stderr); err != nil {
+		return c.usageError(err, env.Stderr)
+	}
+	if f.Report != "" {
+		recorder = &report.Recorder{}
+		inv.Output.Report = recorder
+	}
+	sum := &report.Summary{Command: c.Name}
+	job, work, err := maker(ctx, inv)
+	var page report.Page
+	if err == nil {
+		var s *Session
+		s, err = Open(Config{Command: c.Name, Test: inv.Test, Output: inv.Output, Jobs: f.Jobs,
+			InPlace: work.InPlace, Files: work.Files, Size: work.Size, Fake: env.Fake})
+		if err == nil {
+			page, err = s.Run(ctx, job, sum)
+			s.Close()
+		}
+	}
+	var usage *usageErr
+	if errors.As(err, &usage) {
+		return c.usageError(usage.err, env.Stderr)
+	}
+	if recorder != nil && sum.Tests > 0 {
+		page.Summary = sum
+		path, rerr := recorder.WriteReport(f.Report, page)
+		switch {
+		case rerr != nil:
+			fmt.Fprintf(env.Stderr, "wynot: writing the report: %v\n", rerr)
+		case !f.Quiet:
+			fmt.Fprintf(env.Stderr, "wynot: report written to %s\n", path)
+		}
+	}
+	if f.JSON && sum.Tests > 0 {
+		if werr := sum.WriteJSON(env.Stdout); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "wynot: %v\n", err)
+	}
+	return ExitCode(err)
+}
+
+// usageErr is a mistake in the command line found by a Maker.
+type usageErr struct{ err error }
+
+func (e *usageErr) Error() string { return e.err.Error() }
+
+// UsageError says the command line is wrong: wynot says so and points
+// to the command's help (exit status 1).
+func UsageError(format string, args ...any) error {
+	return &usageErr{fmt.Errorf(format, args...)}
+}
+
+func (c *Command) usageError(err error, stderr io.Writer) int {
+	fmt.Fprintf(stderr, "wynot %s: %v\nRun \"wynot %s --help\" for usage.\n", c.Name, flagMessage(err), c.Name)
+	return ExitInput
+}
+
+// flagMessage rewrites the flag package's message for a typed choice
+// ("invalid value "x" for flag -group: want none, dirs or files") the
+// way wynot says it: unknown --group "x" (want none, dirs or files).
+func flagMessage(err error) error {
+	var value, name, why string
+	if n, _ := fmt.Sscanf(err.Error(), "invalid value %q for flag -%s", &value, &name); n == 2 {
+		name = strings.TrimSuffix(name, ":")
+		_, why, _ = strings.Cut(err.Error(), ": ")
+		if strings.HasPrefix(why, "want ") {
+			return fmt.Errorf("unknown --%s %q (%s)", name, value, why)
+		}
+		return fmt.Errorf("--%s %s: %s", name, value, why)
+	}
+	return err
+}
+
+// setup turns the shared flags into the test and the output settings,
+// opening the files they name.
+func (inv *Invocation) setup(stderr io.Writer) error {
+	f := inv.Flags
+	t := Test{Argv: inv.Argv, Script: f.Script, Timeout: f.Timeout, Repeat: f.Repeat, CacheFile: f.Cache,
+		Precision: f.Precision, Convention: f.Convention}
+	out := Output{Stderr: stderr, Quiet: f.Quiet}
+	if file, ok := stderr.(*os.File); ok {
+		out.TTY = report.IsTerminal(file)
+	}
+	var err error
+	if f.FailOn != "" {
+		if t.FailOn, err = regexp.Compile(f.FailOn); err != nil {
+			return fmt.Errorf("--fail-on: %v", err)
+		}
+	}
+	if f.Jobs < 1 || f.Jobs > maxJobs {
+		return fmt.Errorf("-j must be between 1 and %d", maxJobs)
+	}
+	if f.Repeat < 1 || f.Repeat > 100 {
+		return fmt.Errorf("--repeat must be between 1 and 100")
+	}
+	if f.Timeout < 0 {
+		return fmt.Errorf("--timeout %s is negative; give a time limit per test, or leave it out to have it calibrated from the original run", f.Timeout)
+	}
+	// Flags that contradict each other, or that nothing would read.
+	switch {
+	case f.Quiet && f.Verbose:
+		return fmt.Errorf("-q and -v contradict each other")
+	case f.FailOn != "" && inv.IsSet("precision"):
+		return fmt.Errorf("--precision applies to failures matched by their signature; --fail-on states the failure itself: give one of them")
+	case inv.IsSet("convention") && f.Script == "" && !f.ConventionForCommand:
+		return fmt.Errorf("--convention says how a --test script's exit status reads; there is no --test")
+	}
+	open := func(path string) (io.Writer, error) {
+		w, err := os.Create(path)
+		if err != nil {
+			return nil, err
+		}
+		inv.Defer(func() { w.Close() })
+		return w, nil
+	}
+	if f.Log != "" {
+		if out.Log, err = open(f.Log); err != nil {
+			return fmt.Errorf("--log: %v", err)
+		}
+	} else if f.Verbose {
+		out.Log = stderr
+	}
+	if f.Events != "" {
+		if out.Events, err = open(f.Events); err != nil {
+			return fmt.Errorf("--events: %v", err)
+		}
+	}
+	if f.Report != "" {
+		// One rule for every path wynot writes to: its directory must
+		// exist (as for -o); the report's own directory is made.
+		if parent := filepath.Dir(filepath.Clean(f.Report)); !isDir(parent) {
+			return fmt.Errorf("--report %s: the directory %s does not exist", f.Report, parent)
+		}
+		if err := os.MkdirAll(f.Report, 0o755); err != nil {
+			return fmt.Errorf("--report: %v", err)
+		}
+	}
+	inv.Test, inv.Output = t, out
+	return nil
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// splitCommand separates wynot's arguments from the test command after "--".
+func splitCommand(args []string) (own, cmd []string) {
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+	}
+	return args, nil
+}
+
+// parseInterleaved parses flags anywhere among the positional arguments.
+// "-j4" is read as "-j 4", as make and C-Reduce users write it.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	args = append([]string(nil), args...)
+	for i, a := range args {
+		if len(a) > 2 && strings.HasPrefix(a, "-j") && strings.Trim(a[2:], "0123456789") == "" {
+			args[i] = "-j=" + a[2:]
+		}
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}

@@ -1,0 +1,67 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Exit statuses of wynot, the same for every command.
+const (
+	ExitOK            = 0
+	ExitInput         = 1   // a usage or input error
+	ExitNotReproduced = 2   // the failure did not reproduce (or the passing side did not pass)
+	ExitUnverified    = 3   // the search ended, but no result failed again when run again (wynot changes)
+	ExitInterrupted   = 130 // interrupted; the best result so far is kept
+)
+
+// ExitError is an error with the exit status it calls for.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// InputError is a usage or input error (exit status 1).
+func InputError(format string, args ...any) error {
+	return &ExitError{ExitInput, fmt.Errorf(format, args...)}
+}
+
+// NotReproduced says the failure did not reproduce, or the passing side
+// did not pass (exit status 2).
+func NotReproduced(format string, args ...any) error {
+	return &ExitError{ExitNotReproduced, fmt.Errorf(format, args...)}
+}
+
+// Unverified says the search ended without a result that failed again
+// when run again (exit status 3).
+func Unverified(format string, args ...any) error {
+	return &ExitError{ExitUnverified, fmt.Errorf(format, args...)}
+}
+
+// interruptedError is the error of a run cut short; kept says what is kept
+// ("the smallest failing input so far is kept").
+func interruptedError(kept string) error {
+	msg := "interrupted"
+	if kept != "" {
+		msg += "; " + kept
+	}
+	return &ExitError{ExitInterrupted, errors.New(msg)}
+}
+
+// ExitCode is the exit status err calls for: 0 for nil, the code of an
+// *ExitError, 130 for a canceled context, 1 for anything else.
+func ExitCode(err error) int {
+	var ee *ExitError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ee):
+		return ee.Code
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	}
+	return ExitInput
+}

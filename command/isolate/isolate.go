@@ -1,0 +1,443 @@
+// Package isolate is wynot isolate and wynot maximize. Isolation narrows
+// the difference between a passing and a failing input down to a
+// 1-minimal failure-inducing one (dd, "Simplifying and Isolating
+// Failure-Inducing Input", TSE 2002, Fig. 15): it maximizes the passing
+// input while it minimizes the failing one, until any single change more
+// on the passing side, or less on the failing side, makes it fail or
+// pass. Maximization (ddmax) keeps the failing input and grows the
+// passing one, starting from the empty input, to a 1-maximal passing
+// input: the largest part of the failing input that passes.
+//
+// The changes are an edit script from the passing to the failing input,
+// computed in passes from coarse to fine: lines, then tokens and
+// characters within what still differs (package decomp).
+package isolate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/internal/enum"
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// Isolate is wynot isolate.
+var Isolate = &command.Command{Name: "isolate", Section: "Isolate", Flags: func(fs *flag.FlagSet, f *command.Flags) command.Maker {
+	return flags(fs, false)
+}}
+
+// Maximize is wynot maximize.
+var Maximize = &command.Command{Name: "maximize", Section: "Maximize", Flags: func(fs *flag.FlagSet, f *command.Flags) command.Maker {
+	return flags(fs, true)
+}}
+
+func flags(fs *flag.FlagSet, maximize bool) command.Maker {
+	r := &Isolation{Maximize: maximize}
+	fs.TextVar(&r.Split, "split", Auto, "auto, lines, tokens, runes or bytes")
+	fs.TextVar(&r.Variant, "variant", dd.Book, "book or tse: the test order of the algorithm")
+	fs.BoolVar(&r.Bisect, "bisect", true, "act on the first determinate outcome at granularity 2 (binary search)")
+	fs.BoolVar(&r.Args, "argv", false, "the inputs are argument lists, one argument per line")
+	return func(ctx context.Context, inv *command.Invocation) (command.Job, command.Workload, error) {
+		want, usage := 2, "PASSING FAILING"
+		if maximize {
+			want, usage = 1, "FILE"
+		}
+		if len(inv.Args) != want {
+			return nil, command.Workload{}, command.UsageError("want %s, got %d file arguments", usage, len(inv.Args))
+		}
+		if r.Args && !inv.IsSet("j") {
+			inv.Flags.Jobs = 1
+		}
+		r.Failing = inv.Args[len(inv.Args)-1]
+		if !maximize {
+			r.Passing = inv.Args[0]
+		}
+		r.Test, r.Out, r.Output = inv.Test, inv.Output, inv.Flags.Output
+		return r.job()
+	}
+}
+
+// Split is how the inputs are cut: the values of --split.
+type Split int
+
+// The kinds of split.
+const (
+	Auto   Split = iota // lines, then tokens, then characters
+	Lines               // lines only
+	Tokens              // tokens only
+	Runes               // characters only
+	Bytes               // bytes only
+)
+
+var splitNames = []string{"auto", "lines", "tokens", "runes", "bytes"}
+
+func (sp Split) String() string { return enum.Name(splitNames, sp, "Split") }
+
+// MarshalText returns the split's name.
+func (sp Split) MarshalText() ([]byte, error) { return []byte(sp.String()), nil }
+
+// UnmarshalText reads a split by name.
+func (sp *Split) UnmarshalText(b []byte) (err error) {
+	*sp, err = enum.Parse[Split](splitNames, string(b))
+	return err
+}
+
+// Isolation is wynot isolate, or with Maximize wynot maximize.
+type Isolation struct {
+	Passing  string // the passing input ("" with Maximize: the empty input)
+	Failing  string // the failing input
+	Maximize bool   // ddmax instead of dd
+	// Args treats the inputs as argument lists, one argument per line,
+	// for the command of Test.Argv, which must then be the program alone.
+	Args   bool
+	Test   command.Test
+	Out    command.Output
+	Split  Split
+	Output string // -o: a directory for the results
+	// Variant is the test order of dd; Bisect makes dd a binary search
+	// when outcomes are determinate (TSE 2002 Proposition 18).
+	Variant dd.Variant
+	Bisect  bool
+}
+
+// job reads the inputs, decides where the results go and makes the job.
+func (r *Isolation) job() (command.Job, command.Workload, error) {
+	alg := dd.Isolate
+	if r.Maximize {
+		alg = dd.Maximize
+	}
+	fail, failReg, err := readInput(r.Failing, "failing input")
+	if err != nil {
+		return nil, command.Workload{}, err
+	}
+	if len(fail) == 0 {
+		return nil, command.Workload{}, command.InputError("the failing input %s is empty: there is no difference to isolate", r.Failing)
+	}
+	var pass []byte
+	passName := "the empty input"
+	if !r.Maximize {
+		if pass, _, err = readInput(r.Passing, "passing input"); err != nil {
+			return nil, command.Workload{}, err
+		}
+		passName = "the passing input " + r.Passing
+	}
+	if bytes.Equal(pass, fail) {
+		return nil, command.Workload{}, command.InputError("the passing and the failing input are the same")
+	}
+	if r.Split == Runes && !(utf8.Valid(pass) && utf8.Valid(fail)) {
+		return nil, command.Workload{}, command.InputError("the inputs are not UTF-8 text, so they cannot be cut into runes; use --split bytes")
+	}
+	if r.Args {
+		if r.Test.Script != "" || len(r.Test.Argv) != 1 {
+			return nil, command.Workload{}, command.InputError("with --argv, give the program alone after --: the inputs hold its arguments, one per line")
+		}
+	}
+	outDir, err := r.resultDir(failReg)
+	if err != nil {
+		return nil, command.Workload{}, err
+	}
+	iso := &isolator{Isolation: r, name: filepath.Base(r.Failing), alg: alg,
+		pass: pass, fail: fail, size0: len(fail), outDir: outDir, passName: passName}
+	iso.chooseNames()
+	return iso, command.Workload{InPlace: r.Args, Files: 1, Size: max(len(pass), len(fail))}, nil
+}
+
+// readInput reads an input; it need not be a regular file.
+func readInput(path, what string) ([]byte, bool, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, false, command.InputError("%s %s: %v", what, path, errors.Unwrap(err))
+	}
+	if st.IsDir() {
+		return nil, false, command.InputError("%s %s is a directory; give a file", what, path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false, command.InputError("%s %s: %v", what, path, err)
+	}
+	return data, st.Mode().IsRegular(), nil
+}
+
+// resultDir is where NAME.pass and NAME.fail go: -o, else next to the
+// failing input when it is a regular file, else the current directory.
+func (r *Isolation) resultDir(failReg bool) (string, error) {
+	dir := r.Output
+	switch {
+	case dir != "":
+		st, err := os.Stat(dir)
+		if err != nil || !st.IsDir() {
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				return "", command.InputError("-o %s: %v", dir, err)
+			}
+		}
+	case failReg:
+		dir = filepath.Dir(r.Failing)
+	default:
+		dir = "."
+	}
+	if err := command.CheckWritable(dir); err != nil {
+		return "", command.InputError("cannot write the results to %s: %v; give -o DIR", dir, err)
+	}
+	return dir, nil
+}
+
+type isolator struct {
+	*Isolation
+	s          *command.Session
+	name       string // the candidate's file name
+	alg        dd.Algorithm
+	pass, fail []byte
+	size0      int // the failing input's size at the start
+	passName   string
+	outDir     string
+	suffix     string // ".k" when NAME.pass or NAME.fail exist already
+	finest     string
+	elements0  int                // changes at the coarsest level
+	elements   int                // changes left
+	passes     []report.PassStats // one per level
+}
+
+func (iso *isolator) candidate(data []byte) runner.Candidate {
+	if iso.Args {
+		return runner.Candidate{Args: argLines(data)}
+	}
+	return runner.Candidate{Files: []runner.File{{Name: iso.name, Data: data}}}
+}
+
+// argLines reads an argument list, one argument per line.
+func argLines(data []byte) []string {
+	args := []string{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSuffix(l, "\r"); l != "" {
+			args = append(args, l)
+		}
+	}
+	return args
+}
+
+func (iso *isolator) splitters() []decomp.Splitter {
+	if iso.Args {
+		return []decomp.Splitter{decomp.Lines{}}
+	}
+	chars := decomp.Chars(iso.pass, iso.fail)
+	switch iso.Split {
+	case Lines:
+		return []decomp.Splitter{decomp.Lines{}}
+	case Tokens:
+		return []decomp.Splitter{decomp.Tokens{}}
+	case Runes, Bytes:
+		return []decomp.Splitter{chars}
+	}
+	return []decomp.Splitter{decomp.Lines{}, decomp.Tokens{}, chars}
+}
+
+// Begin starts from the failing input, which must fail, and the passing
+// one, which must pass.
+func (iso *isolator) Begin() command.Begin {
+	what := "failing input"
+	if iso.Args {
+		what = "failing command"
+	}
+	pass := iso.candidate(iso.pass)
+	return command.Begin{Failing: iso.candidate(iso.fail), What: what, Passing: &pass, PassingWhat: iso.passName,
+		Size: len(iso.fail) - len(iso.pass), Algorithm: iso.alg.String()}
+}
+
+// Search runs the passes from coarse to fine and writes the results.
+func (iso *isolator) Search(ctx context.Context, s *command.Session) (command.Found, error) {
+	iso.s = s
+	what := "failing input"
+	if iso.Args {
+		what = "failing command"
+	}
+	s.Say("the %s fails: %s; %s passes", what, s.Signature(), iso.passName)
+	minimal := true
+	var err error
+	for k, sp := range iso.splitters() {
+		ok, perr := iso.pass1(ctx, sp, k == 0)
+		minimal = minimal && ok
+		if perr != nil {
+			err = perr
+			break
+		}
+	}
+	if werr := iso.write(); err == nil {
+		err = werr
+	}
+	found := command.Found{Minimal: minimal, Kept: "the closest passing and failing inputs so far are kept",
+		Confirm: []command.Check{{Candidate: iso.candidate(iso.pass), Want: dd.Pass, What: "the passing result"}}}
+	if !iso.Maximize {
+		found.Confirm = append(found.Confirm, command.Check{Candidate: iso.candidate(iso.fail), Want: dd.Fail, What: "the failing result"})
+	}
+	return found, err
+}
+
+// pass1 runs one pass: the edit script between the current passing and
+// failing inputs, at one granularity, searched by dd or ddmax.
+func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) (bool, error) {
+	s := iso.s
+	p, err := sp.Cut(iso.pass)
+	if err != nil {
+		return false, err
+	}
+	f, err := sp.Cut(iso.fail)
+	if err != nil {
+		return false, err
+	}
+	script := decomp.Diff(p, f)
+	iso.finest = sp.Name()
+	if first {
+		iso.elements0 = script.Len()
+	}
+	iso.elements = script.Len()
+	if script.Len() == 0 {
+		return true, nil
+	}
+	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = sp.Name(), 0 })
+	s.TestLog.Printf("Pass %s: %s\n", sp.Name(), report.Plural(script.Len(), "change"))
+	runs0 := s.Stats().Runs
+	t0 := time.Now()
+	before := len(iso.fail) - len(iso.pass)
+	res, err := s.Search(ctx, sp.Name(), script.Len(), iso.alg, dd.Options{Variant: iso.Variant, Bisect: iso.Bisect},
+		func(c dd.Config) runner.Candidate { return iso.candidate(script.Apply(c)) },
+		func(st dd.Step) {
+			n := st.Fail - st.Pass
+			s.Progress.Update(func(ps *report.Status) { ps.Size = n })
+		})
+	// Keep what was found, also when the search was cut short.
+	if res.Fail != nil {
+		iso.pass, iso.fail = script.Apply(res.Pass), script.Apply(res.Fail)
+		iso.elements = len(res.Delta)
+	}
+	runs := s.Stats().Runs - runs0
+	iso.passes = append(iso.passes, report.PassStats{Name: sp.Name(), Tests: runs,
+		BytesBefore: before, BytesAfter: len(iso.fail) - len(iso.pass), Seconds: time.Since(t0).Seconds()})
+	var nf *dd.NotFailingError
+	var np *dd.NotPassingError
+	switch {
+	case errors.As(err, &nf):
+		return false, command.NotReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+	case errors.As(err, &np):
+		return false, command.NotReproduced("the input that passed before does not pass any more (%s); the test is flaky: try --repeat 3", np.Outcome)
+	}
+	return err == nil && res.Minimal && script.Minimal, err
+}
+
+// paths of the results.
+func (iso *isolator) passPath() string { return filepath.Join(iso.outDir, iso.name+iso.suffix+".pass") }
+func (iso *isolator) failPath() string { return filepath.Join(iso.outDir, iso.name+iso.suffix+".fail") }
+
+// chooseNames picks the result names: NAME.pass and NAME.fail, or, when
+// either exists, the first NAME.k.pass and NAME.k.fail of which neither
+// does, so that no file is written over.
+func (iso *isolator) chooseNames() {
+	exists := func(p string) bool { _, err := os.Lstat(p); return err == nil }
+	for k := 1; exists(iso.passPath()) || !iso.Maximize && exists(iso.failPath()); k++ {
+		iso.suffix = fmt.Sprintf(".%d", k)
+	}
+	if iso.suffix != "" {
+		taken, ours := iso.name+".pass or "+iso.name+".fail", iso.name+iso.suffix+".pass and .fail"
+		if iso.Maximize {
+			taken, ours = iso.name+".pass", iso.name+iso.suffix+".pass"
+		}
+		if !iso.Out.Quiet && iso.Out.Stderr != nil {
+			fmt.Fprintf(iso.Out.Stderr, "wynot: %s exists in %s already; writing %s instead\n", taken, iso.outDir, ours)
+		}
+	}
+}
+
+func (iso *isolator) write() error {
+	if err := command.WriteAtomic(iso.passPath(), iso.pass, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", iso.passPath(), err)
+	}
+	if !iso.Maximize {
+		if err := command.WriteAtomic(iso.failPath(), iso.fail, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", iso.failPath(), err)
+		}
+	}
+	return nil
+}
+
+// diff renders the failure-inducing difference as a unified diff of lines.
+func (iso *isolator) diff() string {
+	p, _ := decomp.Lines{}.Cut(iso.pass)
+	f, _ := decomp.Lines{}.Cut(iso.fail)
+	return decomp.Diff(p, f).Unified(iso.passPath(), iso.failPath(), 2)
+}
+
+// Close fills in the summary and shows the difference.
+func (iso *isolator) Close(sum *report.Summary, end command.End) command.Closing {
+	sum.SizeBefore = iso.size0
+	sum.SizeAfter = len(iso.fail)
+	sum.ElementsBefore, sum.ElementsAfter = iso.elements0, iso.elements
+	ps, fs := len(iso.pass), len(iso.fail)
+	sum.PassSize, sum.FailSize = &ps, &fs
+	sum.Passes = iso.passes
+	sum.Granularity = iso.finest
+	sum.Result = iso.passPath()
+	sum.Files = []string{iso.passPath()}
+	c := command.Closing{Unconfirmed: "the results did not behave the same when rerun; the test may be flaky",
+		Page: report.Page{Result: string(iso.pass)}}
+	if !iso.Maximize {
+		sum.Result = iso.failPath()
+		sum.Files = append(sum.Files, iso.failPath())
+		sum.Diff = iso.diff()
+		c.Page = report.Page{Result: string(iso.fail), Diff: sum.Diff}
+	}
+	if iso.Maximize {
+		c.Head = []string{fmt.Sprintf("the largest passing part of %s has %s of %s (%s), found in %s, %.1fs", iso.Failing,
+			report.Plural(len(iso.pass), "byte"), report.Plural(len(iso.fail), "byte"),
+			report.Percent(100*float64(len(iso.pass))/float64(max(len(iso.fail), 1))), report.Plural(sum.Tests, "test"), sum.Seconds)}
+		c.Tail = []string{"result written to " + iso.passPath()}
+	} else {
+		c.Head = []string{fmt.Sprintf("isolated a difference of %s in %s, %.1fs; the common context is %s",
+			report.Plural(sum.ElementsAfter, unitWord(iso.finest)), report.Plural(sum.Tests, "test"), sum.Seconds,
+			report.Plural(len(iso.pass), "byte"))}
+		c.Text = sum.Diff
+		c.Tail = []string{fmt.Sprintf("results written to %s (passes) and %s (fails)", iso.passPath(), iso.failPath())}
+	}
+	switch {
+	case end.Interrupted:
+		c.Verdict = []string{"interrupted: not 1-minimal"}
+	case end.Minimal && iso.Maximize:
+		c.Verdict = []string{fmt.Sprintf("the result is 1-maximal: adding any single one of the missing %s makes it fail", granularityWord(iso.finest))}
+	case end.Minimal:
+		c.Verdict = []string{"the difference is 1-minimal: with any one change less, the failing input passes; with any one more, the passing input fails"}
+	default:
+		c.Verdict = []string{"the result is not certified minimal"}
+	}
+	return c
+}
+
+// unitWord names one piece of a split: "character", "line", ...
+func unitWord(split string) string {
+	switch split {
+	case "runes":
+		return "character"
+	case "lines", "tokens", "bytes":
+		return strings.TrimSuffix(split, "s")
+	}
+	return "change"
+}
+
+func granularityWord(split string) string {
+	switch split {
+	case "runes":
+		return "characters"
+	case "lines", "tokens", "bytes":
+		return split
+	}
+	return split
+}

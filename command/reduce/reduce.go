@@ -1,0 +1,898 @@
+// Package reduce is wynot reduce: it simplifies failing input files,
+// or the argument list of a failing command, to a 1-minimal one (ddmin,
+// "Simplifying and Isolating Failure-Inducing Input", TSE 2002, Fig. 5),
+// cutting each input by its syntax where it has one (package syntax) and
+// by lines, bracket groups, tokens and characters otherwise (package
+// decomp).
+package reduce
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/syntax"
+	"github.com/wynot/wynot/domain/syntax/treesitter"
+	"github.com/wynot/wynot/internal/enum"
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// Command is wynot reduce.
+var Command = &command.Command{Name: "reduce", Section: "Reduce", Flags: flags}
+
+func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
+	var r Reduction
+	fs.TextVar(&r.Split, "split", Split{}, "auto, text, go, tree:LANG (c, javascript, python, html, json), lines, brackets, tokens, runes or bytes")
+	fs.BoolVar(&r.TypeCheck, "typecheck", false, "predict Go candidates with new type errors (go/types) unresolved, without a test")
+	fs.TextVar(&r.Variant, "variant", dd.Book, "book or tse: the test order of ddmin")
+	fs.BoolVar(&r.Args, "argv", false, "reduce the command's arguments")
+	fs.Func("with", "a `FILE` the test needs beside the candidate, copied unchanged into every test's directory (repeatable)",
+		func(s string) error { r.With = append(r.With, s); return nil })
+	return func(ctx context.Context, inv *command.Invocation) (command.Job, command.Workload, error) {
+		if r.Args && !inv.IsSet("j") {
+			// Tests of --argv run in the current directory, where parallel
+			// runs of a compiler could overwrite each other's files.
+			inv.Flags.Jobs = 1
+		}
+		r.Files, r.Test, r.Out, r.Output = inv.Args, inv.Test, inv.Output, inv.Flags.Output
+		return r.job()
+	}
+}
+
+// SplitKind is how inputs are cut: the values of --split.
+type SplitKind int
+
+// The kinds of split.
+const (
+	Auto     SplitKind = iota // by the input's language where it has one, else Text
+	Text                      // lines, bracket groups, tokens, characters
+	Go                        // as Go syntax trees
+	Tree                      // as the syntax trees of a tree-sitter grammar
+	Lines                     // lines only
+	Brackets                  // bracket groups only
+	Tokens                    // tokens only
+	Runes                     // characters only
+	Bytes                     // bytes only
+)
+
+var splitNames = []string{"auto", "text", "go", "tree:LANG", "lines", "brackets", "tokens", "runes", "bytes"}
+
+func (k SplitKind) String() string { return enum.Name(splitNames, k, "SplitKind") }
+
+// Split is a value of --split: a kind, and for Tree the grammar's name.
+type Split struct {
+	Kind SplitKind
+	Lang string // with Tree: the grammar (treesitter.Names)
+}
+
+func (sp Split) String() string {
+	if sp.Kind == Tree {
+		return "tree:" + sp.Lang
+	}
+	return sp.Kind.String()
+}
+
+// MarshalText returns the split as --split names it.
+func (sp Split) MarshalText() ([]byte, error) { return []byte(sp.String()), nil }
+
+// UnmarshalText reads a split as --split names it.
+func (sp *Split) UnmarshalText(b []byte) error {
+	if lang, ok := strings.CutPrefix(string(b), "tree:"); ok {
+		if _, err := treesitter.Lookup(lang); err != nil {
+			return err
+		}
+		*sp = Split{Tree, lang}
+		return nil
+	}
+	k, err := enum.Parse[SplitKind](splitNames, string(b))
+	if err != nil || k == Tree {
+		return fmt.Errorf("want one of %s, or tree:LANG with LANG one of %s", strings.Join(splitNames[:3], ", ")+", "+strings.Join(splitNames[4:], ", "),
+			strings.Join(treesitter.Names(), ", "))
+	}
+	*sp = Split{Kind: k}
+	return nil
+}
+
+// syntactic tells whether the split names a syntax: go or tree:LANG.
+func (sp Split) syntactic() bool { return sp.Kind == Go || sp.Kind == Tree }
+
+// lang is the language an input called name is reduced in ("" for none):
+// the one the split names, or under auto the one its extension says.
+func (sp Split) lang(name string) string {
+	switch sp.Kind {
+	case Go:
+		return "go"
+	case Tree:
+		return sp.Lang
+	case Auto:
+		return syntax.LangOf(name)
+	}
+	return ""
+}
+
+// Reduction is wynot reduce: it simplifies failing input files (or, with
+// Args, the argument list of the failing command) to a 1-minimal one.
+type Reduction struct {
+	Files []string // the input files
+	Args  bool     // reduce the arguments of Test.Argv instead of files
+	Test  command.Test
+	Out   command.Output
+	Split Split
+	// TypeCheck predicts Go candidates with new type errors (go/types)
+	// Unresolved without running the test.
+	TypeCheck bool
+	// With are files the test needs beside the candidate, copied
+	// unchanged into every test's directory.
+	With   []string
+	Output string // -o: where results go instead of replacing the inputs
+	// Variant is the test order of ddmin.
+	Variant dd.Variant
+}
+
+// input is one file being reduced.
+type input struct {
+	path   string
+	name   string // its name in the work directory
+	orig   []byte
+	data   []byte // the smallest failing content so far
+	mode   fs.FileMode
+	dest   string // where the result goes
+	backup string // FILE.orig (or FILE.orig.N), when the input is replaced in place
+	// madeBackup says backup was written by this run; an existing one
+	// is reused only for the same interrupted reduction (see lineage).
+	madeBackup bool
+	backupSum  string // the digest of what backup holds (for the lineage)
+	written    []byte // what dest holds now (nil: untouched)
+	dirty      bool
+	syn        *syntax.Syntax // the input's language, when it is reduced as a syntax tree
+}
+
+// job reads the inputs, decides where the results go and makes the job.
+func (r *Reduction) job() (command.Job, command.Workload, error) {
+	if r.Args {
+		if len(r.Files) > 0 {
+			return nil, command.Workload{}, command.InputError("--argv reduces the command's arguments; give no input files")
+		}
+		if r.Test.Script != "" || len(r.Test.Argv) < 2 {
+			return nil, command.Workload{}, command.InputError("--argv needs a command with arguments after --")
+		}
+		return &argReducer{Reduction: r, args: r.Test.Argv[1:]}, command.Workload{InPlace: true}, nil
+	}
+	if len(r.Files) == 0 {
+		return nil, command.Workload{}, command.InputError("no input file to reduce")
+	}
+	ins, err := r.openInputs()
+	if err != nil {
+		return nil, command.Workload{}, err
+	}
+	total := 0
+	for _, in := range ins {
+		total += len(in.orig)
+	}
+	with, err := r.readWith(ins)
+	if err != nil {
+		return nil, command.Workload{}, err
+	}
+	return &reducer{Reduction: r, ins: ins, with: with}, command.Workload{Files: len(ins), Size: total}, nil
+}
+
+// readWith reads the --with files.
+func (r *Reduction) readWith(ins []*input) ([]runner.File, error) {
+	var fs []runner.File
+	for _, p := range r.With {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, command.InputError("--with %s: %v", p, errors.Unwrap(err))
+		}
+		name := filepath.Base(p)
+		for _, in := range ins {
+			if in.name == name {
+				return nil, command.InputError("--with %s has the name of the input %s; the test sees them side by side in one directory", p, in.path)
+			}
+		}
+		fs = append(fs, runner.File{Name: name, Data: data})
+	}
+	return fs, nil
+}
+
+// openInputs reads the inputs and decides where their results go; it
+// writes FILE.orig for inputs reduced in place.
+func (r *Reduction) openInputs() ([]*input, error) {
+	var ins []*input
+	names := map[string]string{}
+	for _, p := range r.Files {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, command.InputError("input %s: %v", p, errors.Unwrap(err))
+		}
+		if st.IsDir() {
+			return nil, command.InputError("input %s is a directory; give files", p)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, command.InputError("input %s: %v", p, err)
+		}
+		if len(data) == 0 {
+			return nil, command.InputError("input %s is empty: nothing to reduce", p)
+		}
+		if r.Split.Kind == Runes && !utf8.Valid(data) {
+			return nil, command.InputError("input %s is not UTF-8 text, so it cannot be cut into runes; use --split bytes", p)
+		}
+		name := filepath.Base(p)
+		if other, ok := names[name]; ok {
+			return nil, command.InputError("inputs %s and %s have the same name; the test sees them side by side in one directory", other, p)
+		}
+		names[name] = p
+		in := &input{path: p, name: name, orig: data, data: data, mode: st.Mode()}
+		if lang := r.Split.lang(p); lang != "" {
+			syn, err := syntax.New(lang, data, r.TypeCheck && lang == "go")
+			switch {
+			case err != nil && r.Split.syntactic():
+				return nil, command.InputError("input %s %v; reduce it with --split auto or lines", p, err)
+			case err != nil:
+				say(r.Out, "input %s %v; reducing it as text", p, err)
+			default:
+				in.syn = syn
+			}
+		}
+		ins = append(ins, in)
+	}
+	if r.TypeCheck && !slices.ContainsFunc(ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == "go" }) {
+		return nil, command.InputError("--typecheck applies to Go inputs that parse; none of the inputs is one")
+	}
+	if err := r.destinations(ins); err != nil {
+		return nil, err
+	}
+	return ins, nil
+}
+
+// destinations decides where each result goes: -o, in place (with
+// FILE.orig kept), or, for inputs that are not regular files (/dev/null,
+// a pipe), the current directory.
+func (r *Reduction) destinations(ins []*input) error {
+	if r.Output != "" {
+		st, err := os.Stat(r.Output)
+		isDir := err == nil && st.IsDir()
+		if len(ins) > 1 && !isDir {
+			if err == nil {
+				return command.InputError("-o %s: with several inputs, -o names a directory", r.Output)
+			}
+			if err := os.Mkdir(r.Output, 0o755); err != nil {
+				return command.InputError("-o %s: %v", r.Output, err)
+			}
+			isDir = true
+		}
+		for _, in := range ins {
+			in.dest = r.Output
+			if isDir {
+				in.dest = filepath.Join(r.Output, in.name)
+			}
+			if err := command.CheckWritable(filepath.Dir(in.dest)); err != nil {
+				return command.InputError("cannot write the result to %s: %v", in.dest, err)
+			}
+			if same(in.dest, in.path) {
+				in.dest = ""
+			}
+		}
+	}
+	for _, in := range ins {
+		switch {
+		case in.dest != "":
+		case !replaceable(in.path):
+			// A symbolic link, a device, a pipe, anything under /dev or
+			// /proc: never replaced, renamed or written next to.
+			in.dest = command.FreePath(in.name+".reduced", "")
+			if err := command.CheckWritable("."); err != nil {
+				return command.InputError("input %s is not a regular file, so its result goes to the current directory, which is not writable: %v; give -o", in.path, err)
+			}
+			say(r.Out, "input %s is not a regular file; it stays as it is, and the result goes to %s", in.path, in.dest)
+		default:
+			in.dest = in.path
+			if err := command.CheckWritable(filepath.Dir(in.path)); err != nil {
+				return command.InputError("cannot replace %s: %v; give -o", in.path, err)
+			}
+			in.backup, in.backupSum = backupFor(in, r.Out)
+		}
+	}
+	return nil
+}
+
+// replaceable reports whether the input at p is a regular file that
+// wynot may replace by its result: not a symbolic link (Lstat), not
+// under /dev or /proc.
+func replaceable(p string) bool {
+	st, err := os.Lstat(p)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false
+	}
+	return !strings.HasPrefix(abs, "/dev/") && !strings.HasPrefix(abs, "/proc/")
+}
+
+// backupFor chooses where the original of an input reduced in place is
+// kept: FILE.orig, unless that exists. An existing FILE.orig is kept as
+// the original when it belongs to an interrupted reduction of this very
+// file (its lineage says that FILE.orig holds what this run began from
+// and FILE what it wrote last); otherwise it belongs to something else,
+// and the original goes to the first free FILE.orig.N.
+func backupFor(in *input, out command.Output) (path, sum string) {
+	base := in.path + ".orig"
+	old, err := os.ReadFile(base)
+	if err != nil {
+		return base, digest(in.orig)
+	}
+	if lin, ok := readLineage(in.path); ok && lin.Orig == digest(old) && lin.Last == digest(in.orig) {
+		say(out, "%s holds the original of an interrupted reduction of %s; keeping it, and reducing %s as it is now", base, in.path, in.path)
+		return base, lin.Orig
+	}
+	p := command.FreePath(base, "")
+	say(out, "%s exists and is not the original of %s; the original will be kept in %s", base, in.path, p)
+	return p, digest(in.orig)
+}
+
+// keepOriginals writes the backups of inputs reduced in place, once the
+// original's checks have passed, and records their lineage.
+func (rd *reducer) keepOriginals() error {
+	for _, in := range rd.ins {
+		if in.backup == "" {
+			continue
+		}
+		if _, err := os.Stat(in.backup); err == nil {
+			continue // the original of an interrupted reduction
+		}
+		if err := command.WriteAtomic(in.backup, in.orig, in.mode); err != nil {
+			return command.InputError("cannot keep the original in %s: %v; give -o", in.backup, err)
+		}
+		in.madeBackup = true
+		writeLineage(in.path, lineage{Orig: in.backupSum, Last: digest(in.orig)})
+	}
+	return nil
+}
+
+// dropBackups removes the backups this run made of inputs it left as
+// they were: nothing was found, and the original is still in place.
+func (rd *reducer) dropBackups() {
+	for _, in := range rd.ins {
+		if in.madeBackup && in.written == nil {
+			os.Remove(in.backup)
+			removeLineage(in.path)
+			in.backup, in.madeBackup = "", false
+		}
+	}
+}
+
+// say writes a message line before the session opens (unless quiet).
+func say(o command.Output, format string, args ...any) {
+	if o.Stderr != nil && !o.Quiet {
+		fmt.Fprintf(o.Stderr, "wynot: "+format+"\n", args...)
+	}
+}
+
+func same(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// reducer is the job of wynot reduce on files.
+type reducer struct {
+	*Reduction
+	s         *command.Session
+	ins       []*input
+	with      []runner.File // files beside the candidate (--with)
+	passes    []report.PassStats
+	formatted []string // results printed by their language's formatter
+	elements0 int      // the finest pieces of the originals
+	mu        sync.Mutex
+}
+
+func (rd *reducer) candidate(fi int, data []byte) runner.Candidate {
+	files := make([]runner.File, len(rd.ins))
+	for i, in := range rd.ins {
+		files[i] = runner.File{Name: in.name, Data: in.data}
+	}
+	if fi >= 0 {
+		files[fi].Data = data
+	}
+	return runner.Candidate{Files: append(files, rd.with...)}
+}
+
+func (rd *reducer) size() int {
+	n := 0
+	for _, in := range rd.ins {
+		n += len(in.data)
+	}
+	return n
+}
+
+func (rd *reducer) what() string {
+	if len(rd.ins) > 1 {
+		return "original inputs"
+	}
+	return "original input"
+}
+
+// Begin starts from the inputs as they are.
+func (rd *reducer) Begin() command.Begin {
+	return command.Begin{Failing: rd.candidate(-1, nil), What: rd.what(), Size: rd.size(), Algorithm: "ddmin"}
+}
+
+// Search keeps the originals and runs the rounds of passes until none
+// shrinks an input; then the result is formatted and written.
+func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Found, error) {
+	rd.s = s
+	found := command.Found{Kept: "the smallest failing input so far is kept",
+		Confirm: []command.Check{{Candidate: rd.candidate(-1, nil), Want: dd.Fail, What: "the result"}}}
+	if err := rd.keepOriginals(); err != nil {
+		return found, err
+	}
+	defer rd.dropBackups()
+	rd.elements0 = rd.elements()
+	sizeBefore := 0
+	for _, in := range rd.ins {
+		sizeBefore += len(in.orig)
+	}
+	s.Say("the %s fails: %s", rd.what(), s.Signature())
+	s.Say("reducing %s, %s at a time, %s per test at most", report.Plural(sizeBefore, "byte"),
+		report.Plural(s.Jobs, "test"), s.Timeout())
+
+	certified := false
+	var err error
+loop:
+	for round := 1; ; round++ {
+		changed, allMinimal := false, true
+		for fi := range rd.ins {
+			// Phase 1: the tree passes until none shrinks the input;
+			// phase 2: the text passes. A round that changed anything
+			// is followed by another, so the result is minimal for
+			// every pass.
+			for phase := 1; phase <= 2; phase++ {
+				for {
+					tree, text, perr := rd.passList(rd.ins[fi])
+					if perr != nil {
+						err = perr
+						break loop
+					}
+					ps := tree
+					if phase == 2 {
+						ps = text
+					}
+					shrankHere := false
+					for _, sp := range ps {
+						minimal, shrank, perr := rd.pass(ctx, fi, sp)
+						shrankHere = shrankHere || shrank
+						allMinimal = allMinimal && minimal
+						if perr != nil {
+							err = perr
+							break loop
+						}
+					}
+					changed = changed || shrankHere
+					if phase == 2 || !shrankHere {
+						break
+					}
+				}
+			}
+		}
+		if !changed {
+			certified = allMinimal
+			break
+		}
+		s.TestLog.Printf("Round %d done: %s\n", round, report.Plural(rd.size(), "byte"))
+	}
+	if err == nil {
+		err = rd.format(ctx)
+	}
+	for _, in := range rd.ins {
+		if werr := rd.save(in, true); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	found.Minimal = certified
+	return found, err
+}
+
+// format prints each input in a language with a formatter (Go: gofmt)
+// as the formatter would, and keeps that form when it still fails. The
+// token and character passes leave text unformatted; formatting changes
+// no syntax tree, so the result stays minimal.
+func (rd *reducer) format(ctx context.Context) error {
+	for fi, in := range rd.ins {
+		if in.syn == nil || in.syn.Format == nil {
+			continue
+		}
+		out, err := in.syn.Format(in.data)
+		if err != nil || string(out) == string(in.data) {
+			continue
+		}
+		rec, err := rd.s.TestOne(ctx, "format", rd.candidate(fi, out))
+		if err != nil {
+			return err
+		}
+		if rec.Outcome != dd.Fail {
+			rd.s.Say("the formatted form of %s does not fail (%s); keeping it unformatted", in.name, rec.Outcome)
+			continue
+		}
+		rd.mu.Lock()
+		in.data, in.dirty = out, true
+		rd.mu.Unlock()
+		rd.formatted = append(rd.formatted, in.dest)
+	}
+	return nil
+}
+
+// passList lists the passes of one round over input in: the tree passes
+// of an input in a known language (none for text), and the text passes:
+// for auto, coarse to fine, lines, bracket groups (whole, then contents)
+// at each depth, tokens, and characters (bytes for input that is not
+// UTF-8); for an input in a known language only tokens and characters,
+// and only where they leave it parsing.
+func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
+	data := in.data
+	if in.syn != nil {
+		// The input parses: the original was checked, and every
+		// candidate since was finished by the language.
+		if tree, err = in.syn.Passes(data); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", in.name, err)
+		}
+		if rd.Split.Kind == Auto {
+			text = []decomp.Pass{decomp.Split(decomp.Tokens{}, in.syn.Finish), decomp.Split(decomp.Chars(data), in.syn.Finish)}
+		}
+		return tree, text, nil
+	}
+	var sps []decomp.Splitter
+	brackets := func() []decomp.Splitter {
+		var ps []decomp.Splitter
+		depth := decomp.MaxDepth(data)
+		for d := range depth {
+			ps = append(ps, decomp.Brackets{Depth: d})
+		}
+		for d := range depth {
+			ps = append(ps, decomp.Brackets{Depth: d, Contents: true})
+		}
+		return ps
+	}
+	switch rd.Split.Kind {
+	case Lines:
+		sps = []decomp.Splitter{decomp.Lines{}}
+	case Tokens:
+		sps = []decomp.Splitter{decomp.Tokens{}}
+	case Runes:
+		sps = []decomp.Splitter{decomp.Runes{}}
+	case Bytes:
+		sps = []decomp.Splitter{decomp.Bytes{}}
+	case Brackets:
+		sps = brackets()
+	default:
+		sps = append([]decomp.Splitter{decomp.Lines{}}, brackets()...)
+		sps = append(sps, decomp.Tokens{}, decomp.Chars(data))
+	}
+	for _, sp := range sps {
+		text = append(text, decomp.Split(sp, nil))
+	}
+	return nil, text, nil
+}
+
+// granularity names the finest pieces of the split.
+func (rd *reducer) granularity() string {
+	switch rd.Split.Kind {
+	case Go, Tree:
+		return "syntax tree transformations"
+	case Lines:
+		return "lines"
+	case Tokens:
+		return "tokens"
+	case Bytes:
+		return "bytes"
+	case Brackets:
+		return "bracket groups"
+	case Runes:
+		return "characters"
+	}
+	for _, in := range rd.ins {
+		if !utf8.Valid(in.data) {
+			return "bytes"
+		}
+	}
+	return "characters"
+}
+
+// elements counts the finest pieces of all inputs.
+func (rd *reducer) elements() int {
+	n := 0
+	for _, in := range rd.ins {
+		var sp decomp.Splitter
+		switch rd.granularity() {
+		case "syntax tree transformations":
+			sp = decomp.Tokens{}
+		case "lines":
+			sp = decomp.Lines{}
+		case "tokens":
+			sp = decomp.Tokens{}
+		case "bytes":
+			sp = decomp.Bytes{}
+		case "bracket groups":
+			sp = decomp.Brackets{}
+		default:
+			sp = decomp.Chars(in.data)
+		}
+		p, err := sp.Cut(in.data)
+		if err == nil {
+			n += p.Len()
+		}
+	}
+	return n
+}
+
+// pass runs ddmin on one input decomposed by one pass. It reports whether
+// the search completed (the result is 1-minimal for this decomposition)
+// and whether the input shrank. Candidates the plan rejects (they do not
+// parse) are predicted Unresolved without a test (Debugging Book,
+// "Reducing Failure-Inducing Inputs": predicting test outcomes).
+func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass) (minimal, shrank bool, err error) {
+	in, s := rd.ins[fi], rd.s
+	plan, err := sp.Plan(in.data)
+	if err != nil {
+		return false, false, fmt.Errorf("%s: %s: %w", in.name, sp.Name(), err)
+	}
+	if plan.Len() == 0 {
+		return true, false, nil
+	}
+	before := len(in.data)
+	name := sp.Name()
+	if len(rd.ins) > 1 {
+		name += " of " + in.name
+	}
+	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
+	s.TestLog.Printf("Pass %s: %s\n", name, report.Plural(plan.Len(), "change"))
+	st0 := s.Stats()
+	t0 := time.Now()
+
+	apply := func(c dd.Config) ([]byte, bool) {
+		data, err := plan.Apply(c)
+		return data, err == nil
+	}
+	res, err := s.SearchTests(ctx, name, plan.Len(), dd.Minimize, dd.Options{Variant: rd.Variant},
+		func(ctx context.Context, c dd.Config) (runner.Test, error) {
+			data, err := plan.Apply(c)
+			if err != nil {
+				return s.Predict(err.Error()), nil
+			}
+			return s.Test(ctx, rd.candidate(fi, data))
+		},
+		func(st dd.Step) {
+			if st.Rule == dd.ReduceToSubset || st.Rule == dd.ReduceToComplement {
+				if data, ok := apply(st.Config); ok {
+					rd.improve(in, data)
+				}
+			}
+		})
+	// The result so far is the best even when the search was cut short.
+	if res.Fail != nil {
+		if best, ok := apply(res.Fail); ok && len(best) < len(in.data) {
+			rd.improve(in, best)
+		}
+	}
+	st1 := s.Stats()
+	runs, predicted := st1.Runs-st0.Runs, st1.Predicted-st0.Predicted
+	st := report.PassStats{Name: sp.Name(), File: fileLabel(rd, in), Tests: runs, Predicted: predicted,
+		BytesBefore: before, BytesAfter: len(in.data), Seconds: time.Since(t0).Seconds()}
+	rd.passes = append(rd.passes, st)
+	s.TestLog.Printf("Pass %s done: %s, %d predicted, %s removed\n", name, report.Plural(runs, "test"), predicted,
+		report.Plural(before-len(in.data), "byte"))
+	var nf *dd.NotFailingError
+	if errors.As(err, &nf) {
+		return false, false, command.NotReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+	}
+	return err == nil && res.Minimal, len(in.data) < before, err
+}
+
+func fileLabel(rd *reducer, in *input) string {
+	if len(rd.ins) > 1 {
+		return in.name
+	}
+	return ""
+}
+
+// improve records a smaller failing content and writes it out at once,
+// atomically, so that the file holds the smallest failing input found
+// whenever wynot stops, even by SIGKILL. (Only the last write is synced
+// to the disk: a crash of the whole system may lose the newest few.)
+func (rd *reducer) improve(in *input, data []byte) {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	if len(data) >= len(in.data) {
+		return
+	}
+	in.data, in.dirty = data, true
+	size := rd.size()
+	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
+	if err := rd.saveLocked(in, false); err != nil {
+		rd.s.SetFatal(err)
+	}
+}
+
+func (rd *reducer) save(in *input, force bool) error {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	if !in.dirty && !(force && in.dest != in.path && in.written == nil) {
+		return nil
+	}
+	return rd.saveLocked(in, true)
+}
+
+// saveLocked writes the input's content to its destination atomically
+// (synced to the disk when sync is set) and, for an input reduced in
+// place, records what it wrote in the lineage.
+func (rd *reducer) saveLocked(in *input, sync bool) error {
+	write := command.WriteAtomic
+	if !sync {
+		write = command.ReplaceFile
+	}
+	if err := write(in.dest, in.data, in.mode); err != nil {
+		return fmt.Errorf("writing the result to %s: %w", in.dest, err)
+	}
+	in.written, in.dirty = in.data, false
+	if in.backup != "" {
+		writeLineage(in.path, lineage{Orig: in.backupSum, Last: digest(in.data)})
+	}
+	return nil
+}
+
+// Close fills in the summary and says where the results are.
+func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
+	for _, in := range rd.ins {
+		sum.Files = append(sum.Files, in.dest)
+		sum.SizeBefore += len(in.orig)
+	}
+	sum.Passes, sum.Formatted = rd.passes, rd.formatted
+	sum.SizeAfter = rd.size()
+	sum.ElementsBefore, sum.ElementsAfter = rd.elements0, rd.elements()
+	sum.Granularity = rd.granularity()
+	if len(rd.ins) == 1 {
+		sum.Result = rd.ins[0].dest
+	} else {
+		sum.Result = filepath.Dir(rd.ins[0].dest)
+	}
+	c := command.Closing{Unconfirmed: "the result did not fail again when rerun; the test may be flaky", Page: rd.page()}
+	pct := 100 * float64(sum.SizeAfter) / float64(max(sum.SizeBefore, 1))
+	what := rd.ins[0].path
+	if len(rd.ins) > 1 {
+		what = report.Plural(len(rd.ins), "file")
+	}
+	predicted := ""
+	if sum.Predicted > 0 {
+		why := "parse"
+		if rd.TypeCheck {
+			why = "parse or type-check"
+		}
+		predicted = fmt.Sprintf(" (and %d candidates predicted unresolved without a test: they did not %s)", sum.Predicted, why)
+	}
+	c.Head = []string{fmt.Sprintf("reduced %s from %s to %s (%s) in %s%s, %.1fs", what,
+		report.Plural(sum.SizeBefore, "byte"), report.Plural(sum.SizeAfter, "byte"), report.Percent(pct),
+		report.Plural(sum.Tests, "test"), predicted, sum.Seconds)}
+	var v string
+	switch {
+	case end.Interrupted:
+		v = "interrupted: the result is the smallest failing input found so far, not 1-minimal"
+	case end.Minimal && rd.Split.syntactic():
+		v = "the result is 1-minimal: making any single one of its remaining syntax tree transformations makes the failure go away"
+	case end.Minimal && slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil }):
+		v = fmt.Sprintf("the result is 1-minimal: making any single one of its remaining syntax tree transformations, or removing any single one of its tokens or %s, makes the failure go away or leaves source that does not parse", rd.granularity())
+	case end.Minimal:
+		v = fmt.Sprintf("the result is 1-minimal: removing any single one of its %s makes the failure go away", rd.granularity())
+	default:
+		v = "the result is not certified 1-minimal"
+	}
+	c.Verdict = []string{v}
+	for _, in := range rd.ins {
+		switch {
+		case in.written == nil && in.dest == in.path && in.backup != "":
+			c.Tail = append(c.Tail, fmt.Sprintf("%s is unchanged: nothing smaller fails; the original is in %s", in.path, in.backup))
+		case in.written == nil && in.dest == in.path:
+			c.Tail = append(c.Tail, fmt.Sprintf("%s is unchanged: nothing smaller fails", in.path))
+		case in.backup != "":
+			c.Tail = append(c.Tail, fmt.Sprintf("%s now holds the result; the original is in %s", in.path, in.backup))
+		default:
+			c.Tail = append(c.Tail, fmt.Sprintf("result written to %s", in.dest))
+		}
+	}
+	return c
+}
+
+// page is what the report shows of a single input: the result and its
+// difference from the original.
+func (rd *reducer) page() report.Page {
+	if len(rd.ins) != 1 {
+		return report.Page{}
+	}
+	in := rd.ins[0]
+	orig := in.path
+	if in.backup != "" {
+		orig = in.backup
+	}
+	o, _ := decomp.Lines{}.Cut(in.orig)
+	n, _ := decomp.Lines{}.Cut(in.data)
+	return report.Page{Result: string(in.data), Diff: decomp.Diff(o, n).Unified(orig, in.dest, 3)}
+}
+
+// argReducer is the job of wynot reduce --argv: it reduces the command's
+// argument list (TSE 2002 §4.1, GCC options); the changes are the
+// arguments after the program, and the tests run in the current
+// directory.
+type argReducer struct {
+	*Reduction
+	args   []string
+	result []string
+}
+
+func (ar *argReducer) pick(c dd.Config) []string {
+	out := make([]string, len(c))
+	for i, x := range c {
+		out[i] = ar.args[x]
+	}
+	return out
+}
+
+// Begin starts from the whole argument list.
+func (ar *argReducer) Begin() command.Begin {
+	return command.Begin{Failing: runner.Candidate{Args: ar.args}, What: "original command", Size: len(ar.args), Unit: "arguments", Algorithm: "ddmin"}
+}
+
+// Search runs ddmin over the arguments; the shortest failing list so
+// far is written to -o.
+func (ar *argReducer) Search(ctx context.Context, s *command.Session) (command.Found, error) {
+	ar.result = ar.args
+	res, err := s.Search(ctx, "arguments", len(ar.args), dd.Minimize, dd.Options{Variant: ar.Variant},
+		func(c dd.Config) runner.Candidate { return runner.Candidate{Args: ar.pick(c)} },
+		func(st dd.Step) {
+			n := len(st.Config)
+			s.Progress.Update(func(ps *report.Status) { ps.Size = n })
+		})
+	if res.Fail != nil {
+		ar.result = ar.pick(res.Fail)
+	}
+	if ar.Output != "" {
+		if werr := command.WriteAtomic(ar.Output, []byte(ar.line()+"\n"), 0o644); werr != nil && err == nil {
+			err = command.InputError("writing %s: %v", ar.Output, werr)
+		}
+	}
+	return command.Found{Minimal: res.Minimal, Kept: "the shortest failing argument list so far is shown",
+		Confirm: []command.Check{{Candidate: runner.Candidate{Args: ar.result}, Want: dd.Fail, What: "the result"}}}, err
+}
+
+// line is the reduced command line.
+func (ar *argReducer) line() string {
+	return command.ShellQuote(append([]string{ar.Test.Argv[0]}, ar.result...))
+}
+
+// Close fills in the summary and shows the reduced command line.
+func (ar *argReducer) Close(sum *report.Summary, end command.End) command.Closing {
+	sum.SizeBefore, sum.ElementsBefore = len(ar.args), len(ar.args)
+	sum.SizeAfter, sum.ElementsAfter = len(ar.result), len(ar.result)
+	sum.Granularity = "arguments"
+	sum.Result = ar.line()
+	return command.Closing{
+		Head: []string{fmt.Sprintf("reduced %s to %s in %s, %.1fs", report.Plural(len(ar.args), "argument"),
+			report.Plural(len(ar.result), "argument"), report.Plural(sum.Tests, "test"), sum.Seconds),
+			"still failing: " + sum.Result},
+		Unconfirmed: "the result did not fail again when rerun; the test may be flaky",
+		Page:        report.Page{Result: sum.Result + "\n"},
+	}
+}

@@ -1,0 +1,166 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// A Job is one command's part of a run: what the run starts from, how it
+// searches and what it found. Run does the rest, the same way for every
+// command.
+type Job interface {
+	// Begin says what the run starts from. It is called once the session
+	// is open.
+	Begin() Begin
+	// Search searches, once the failing original failed twice and the
+	// passing side passed, keeping its best result where the user finds
+	// it as it goes. It says what it found; the error ends the run (the
+	// context's error when it is interrupted).
+	Search(ctx context.Context, s *Session) (Found, error)
+	// Close fills in the command's part of the summary (the common part
+	// is filled in) and says what to tell the user at the end.
+	Close(sum *report.Summary, end End) Closing
+}
+
+// Begin is what a run starts from.
+type Begin struct {
+	// Failing is the failing original and What names it ("original
+	// input"); it must fail twice, which sets up the oracle (TSE 2002
+	// Axiom 4).
+	Failing runner.Candidate
+	What    string
+	// Passing, when set, must pass (isolation); PassingWhat names it.
+	Passing     *runner.Candidate
+	PassingWhat string
+	// Size is the size the progress line starts from, Unit what it
+	// counts ("" for bytes).
+	Size int
+	Unit string
+	// Algorithm names the search for the summary ("ddmin", "dd", ...).
+	Algorithm string
+}
+
+// Found is what a search found.
+type Found struct {
+	// Minimal says that the search completed and certifies its result
+	// (1-minimal, or as the command defines it).
+	Minimal bool
+	// Confirm are the results to run once more, without the cache, when
+	// the search ended: the run is confirmed when each gives its outcome
+	// again. Verified says the command confirmed its result itself (with
+	// Session.Confirm, as wynot changes does for each candidate patch);
+	// it counts when Confirm is empty.
+	Confirm  []Check
+	Verified bool
+	// Kept says what an interrupted run leaves ("the smallest failing
+	// input so far is kept").
+	Kept string
+}
+
+// End is how a run ended, for the closing words.
+type End struct {
+	Minimal     bool // the search completed and certified its result
+	Confirmed   bool // the result behaved the same when run again
+	Interrupted bool
+	Failed      bool // the run ends with an error
+}
+
+// Closing is what a run tells the user at the end, and the exit it calls
+// for. The lines are written to standard error, each after "wynot: ", in
+// the order of the fields; Text is written as it is.
+type Closing struct {
+	Head []string // what was found
+	Text string   // the result itself: a diff, a patch, values
+	// Verdict says what is certified of the result (1-minimal, or not).
+	Verdict []string
+	// Unconfirmed is the warning to give when the result did not behave
+	// the same when run again ("" for none).
+	Unconfirmed string
+	Tail        []string // where the result is
+	// Page is what the HTML report shows besides the tests.
+	Page report.Page
+	// Err is the error to exit with although the run ended (the result
+	// could not be verified), or nil.
+	Err error
+}
+
+// Run runs job in the session: the checks of the failing original and of
+// the passing side, the search, the final confirmation, the summary and
+// the closing lines. The summary is filled in as far as the run got,
+// also when it returns an error.
+func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page report.Page, err error) {
+	b := job.Begin()
+	sum.Algorithm = b.Algorithm
+	var found Found
+	searched := false
+	defer func() {
+		interrupted := ctx.Err() != nil
+		if !searched {
+			s.fill(sum, false, false, false)
+			return
+		}
+		confirmed := found.Verified
+		if err == nil && !interrupted && len(found.Confirm) > 0 {
+			confirmed, _, err = s.Confirm(ctx, found.Confirm...)
+			interrupted = ctx.Err() != nil
+		}
+		minimal := found.Minimal && err == nil && !interrupted
+		s.fill(sum, minimal, confirmed, interrupted)
+		c := job.Close(sum, End{Minimal: minimal, Confirmed: confirmed, Interrupted: interrupted, Failed: err != nil})
+		s.Progress.Close()
+		page = c.Page
+		if (err == nil || interrupted) && !s.Quiet {
+			s.tell(c, sum, confirmed)
+		}
+		switch {
+		case interrupted && ExitCode(err) != ExitInterrupted || interrupted && errors.Is(err, context.Canceled):
+			// The job's own word on what an interruption leaves stands.
+			err = interruptedError(found.Kept)
+		case err == nil:
+			err = c.Err
+		}
+	}()
+	if err := s.CheckOriginal(ctx, b.Failing, b.What); err != nil {
+		return page, err
+	}
+	sum.Signature = s.Signature()
+	if b.Passing != nil {
+		if err := s.CheckPassing(ctx, *b.Passing, b.PassingWhat); err != nil {
+			return page, err
+		}
+	}
+	s.StartProgress(b.Size, b.Unit)
+	searched = true
+	found, err = job.Search(ctx, s)
+	return page, err
+}
+
+// fill fills in the common part of the summary.
+func (s *Session) fill(sum *report.Summary, minimal, confirmed, interrupted bool) {
+	st := s.Stats()
+	sum.Command = s.Name
+	sum.Tests, sum.Checks, sum.CacheHits, sum.Predicted, sum.Flaky, sum.Outcomes = st.Tests(), st.Checks, st.CacheHits, st.Predicted, st.Flaky, st.Outcomes
+	sum.Minimal, sum.Confirmed, sum.Interrupted = minimal, confirmed, interrupted
+	sum.Seconds = time.Since(s.start).Seconds()
+}
+
+// tell writes the closing lines.
+func (s *Session) tell(c Closing, sum *report.Summary, confirmed bool) {
+	say := func(lines []string) {
+		for _, l := range lines {
+			fmt.Fprintf(s.Stderr, "wynot: %s\n", l)
+		}
+	}
+	say(c.Head)
+	fmt.Fprint(s.Stderr, c.Text)
+	say(c.Verdict)
+	if !sum.Interrupted && !confirmed && c.Unconfirmed != "" {
+		say([]string{"warning: " + c.Unconfirmed})
+	}
+	say(c.Tail)
+}

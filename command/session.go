@@ -1,0 +1,638 @@
+// Package session holds what every wynot command shares when it searches
+// for a failure cause: the test settings, the tester set up from the
+// original failure, the counters, the progress line, log and events, the
+// exit statuses and the safe writing of results. It starts no process
+// itself; the runner does.
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// Test says how candidates are tested and what counts as the failure.
+type Test struct {
+	// Argv is the command after "--"; "{}" stands for the candidate's path.
+	Argv []string
+	// Script is a test script run in the work directory (--test); its exit
+	// status is read by Convention.
+	Script     string
+	Convention runner.Convention
+	// ExitStatus reads the exit status of the command after "--" by
+	// Convention too, as if it were a test script (wynot changes, where
+	// the git bisect convention is the default).
+	ExitStatus bool
+	// FailOn states the failure as a regular expression over the output.
+	FailOn *regexp.Regexp
+	// Precision is how closely a candidate's failure must match the
+	// original's (without Script and FailOn).
+	Precision runner.Precision
+	// Timeout bounds each test; zero calibrates it from the original run:
+	// 10× its duration, at least 1 s, at most 300 s.
+	Timeout time.Duration
+	// Repeat runs each test this many times and takes an outcome only
+	// when all agree.
+	Repeat int
+	// CacheFile keeps outcomes across runs.
+	CacheFile string
+}
+
+// Output says where messages go.
+type Output struct {
+	Stderr io.Writer // progress and messages
+	TTY    bool      // Stderr is a terminal: draw a live status line
+	Quiet  bool      // no progress, only errors
+	Log    io.Writer // the test log, or nil
+	Events io.Writer // one JSON line per test, or nil
+	// Report, when set, keeps every test of the searches for the HTML
+	// report (--report).
+	Report *report.Recorder
+}
+
+// calibrationLimit bounds the first runs of the original when no timeout
+// is given; after stillRunning, wynot says that it is waiting.
+const (
+	calibrationLimit = 5 * time.Minute
+	stillRunning     = 10 * time.Second
+)
+
+// Config is what a session is opened with.
+type Config struct {
+	Command string // the command, for the progress line and the summary
+	Test    Test
+	Output  Output
+	Jobs    int // tests in flight
+	// InPlace runs the tests in the current directory (the candidates
+	// are argument lists, wynot reduce --argv); otherwise each test runs
+	// in a private work directory.
+	InPlace bool
+	// Files is how many files a candidate has: the test reads a single
+	// file on its standard input when its command names no {}.
+	Files int
+	// Size is the size of the largest candidate in bytes, which decides
+	// where work directories go (runner.WorkDirParent).
+	Size int
+	// Fake, if set, stands in for every run of the test: it sees the
+	// work directory prepared as for a real run and returns what the
+	// run did. It lets command logic be tested without processes.
+	Fake func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error)
+}
+
+// Session is what every command shares while it searches: the tester
+// set up from the original failure, the counters, and the reporting.
+// Commands test candidates only through it, so that every test is
+// counted, logged and recorded the same way.
+type Session struct {
+	settings Test
+	Output
+	Name string // the command, for the progress line
+	Jobs int
+
+	tester   *runner.Tester
+	cache    *runner.Cache
+	Progress *report.Progress
+	TestLog  *report.Log    // the --log file, or nil
+	eventLog *report.Events // the --events file, or nil
+	start    time.Time
+	// Original is the first run of the failing original, as the check
+	// of the original saw it.
+	Original runner.Run
+
+	mu        sync.Mutex // guards the counters and what follows them
+	stats     Stats
+	fatal     error
+	cancel    context.CancelFunc
+	eventBase int // test numbers of earlier searches, for the events file
+}
+
+// Stats are a session's counters.
+type Stats struct {
+	Runs      int // test runs for candidates
+	Checks    int // runs of the original and of the final results
+	Outcomes  report.Outcomes
+	CacheHits int
+	Flaky     int
+	// Predicted counts candidates whose outcome was predicted without a
+	// test: they did not parse or type-check (the domain's prediction),
+	// or the algorithm knew it (dd.Stats.Predicted).
+	Predicted int
+}
+
+// Tests is every run: candidates and checks.
+func (st Stats) Tests() int { return st.Runs + st.Checks }
+
+// Stats returns the counters now.
+func (s *Session) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}
+
+// Timeout is the time limit per test, as given or as calibrated.
+func (s *Session) Timeout() time.Duration { return s.tester.Command.Timeout }
+
+// Open checks the test settings, prepares work directories and the
+// cache. Close releases them.
+func Open(cfg Config) (*Session, error) {
+	t, out := cfg.Test, cfg.Output
+	s := &Session{settings: t, Output: out, Name: cfg.Command, Jobs: max(cfg.Jobs, 1), start: time.Now()}
+	if s.Stderr == nil {
+		s.Stderr = io.Discard
+	}
+	cmd := runner.Command{Argv: t.Argv}
+	switch {
+	case t.Script != "":
+		if len(t.Argv) > 0 {
+			return nil, InputError("give either --test SCRIPT or a command after --, not both")
+		}
+		abs, err := filepath.Abs(t.Script)
+		if err != nil {
+			return nil, InputError("test script: %v", err)
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			return nil, InputError("test script: %v", err)
+		}
+		if st.IsDir() || st.Mode().Perm()&0o111 == 0 {
+			return nil, InputError("test script %s is not executable (chmod +x it)", t.Script)
+		}
+		cmd.Argv = []string{abs}
+	case len(t.Argv) == 0:
+		return nil, InputError("no test: give a command after -- or --test SCRIPT")
+	default:
+		cmd.Argv = absolutePaths(t.Argv)
+		cmd.Stdin = !cfg.InPlace && cfg.Files == 1 && !hasPlaceholder(t.Argv)
+	}
+	tester, err := runner.NewTester(cmd, nil, s.Jobs, runner.WorkDirParent(cfg.Size))
+	if err != nil {
+		return nil, err
+	}
+	tester.Repeat = t.Repeat
+	tester.InPlace = cfg.InPlace
+	tester.Fake = cfg.Fake
+	s.tester = tester
+	if t.CacheFile != "" {
+		c, n, err := runner.OpenCache(t.CacheFile)
+		if err != nil {
+			tester.Close()
+			return nil, InputError("cache: %v", err)
+		}
+		s.cache = c
+		if n > 0 && !out.Quiet {
+			fmt.Fprintf(s.Stderr, "wynot: %s loaded from %s\n", report.Plural(n, "cached outcome"), t.CacheFile)
+		}
+	} else {
+		s.cache = runner.NewCache()
+	}
+	tester.Cache = s.cache
+	tester.OnTest = s.onTest
+	if out.Log != nil {
+		s.TestLog = report.NewLog(out.Log)
+	}
+	if out.Events != nil {
+		s.eventLog = report.NewEvents(out.Events)
+	}
+	return s, nil
+}
+
+// absolutePaths makes relative paths in a command absolute, since tests
+// run in another directory: the program if it is named with a "/"
+// ("./prog"), and arguments with a "/" that name existing files.
+func absolutePaths(argv []string) []string {
+	out := append([]string(nil), argv...)
+	for i, a := range out {
+		if !strings.Contains(a, "/") || filepath.IsAbs(a) || strings.Contains(a, runner.Placeholder) || strings.HasPrefix(a, "-") {
+			continue
+		}
+		if _, err := os.Stat(a); err != nil && i > 0 {
+			continue
+		}
+		if abs, err := filepath.Abs(a); err == nil {
+			out[i] = abs
+		}
+	}
+	return out
+}
+
+func hasPlaceholder(argv []string) bool {
+	for _, a := range argv {
+		if strings.Contains(a, runner.Placeholder) {
+			return true
+		}
+	}
+	return false
+}
+
+// Close ends the progress line and removes the work directories.
+func (s *Session) Close() {
+	s.Progress.Close()
+	if s.cache != nil {
+		s.cache.Close()
+	}
+	if s.tester != nil {
+		s.tester.Close()
+	}
+}
+
+// StartProgress starts the progress line (unless quiet), or starts it
+// over: size is the size now, unit what it counts ("" for bytes).
+func (s *Session) StartProgress(size int, unit string) {
+	if s.Quiet {
+		return
+	}
+	s.Progress.Close()
+	s.Progress = report.NewProgress(s.Stderr, s.TTY)
+	s.Progress.Update(func(st *report.Status) {
+		st.Command, st.SizeBefore, st.Size, st.Unit = s.Name, size, size, unit
+	})
+}
+
+// Say writes a message line (unless quiet).
+func (s *Session) Say(format string, args ...any) {
+	if s.Quiet {
+		return
+	}
+	if s.Progress != nil {
+		s.Progress.Printf("wynot: "+format+"\n", args...)
+		return
+	}
+	fmt.Fprintf(s.Stderr, "wynot: "+format+"\n", args...)
+}
+
+// onTest counts every test the runner answers.
+func (s *Session) onTest(t runner.Test) {
+	s.mu.Lock()
+	if t.Cached {
+		s.stats.CacheHits++
+	} else {
+		s.stats.Runs++
+		switch t.Outcome {
+		case dd.Pass:
+			s.stats.Outcomes.Pass++
+		case dd.Fail:
+			s.stats.Outcomes.Fail++
+		default:
+			s.stats.Outcomes.Unresolved++
+		}
+		if t.Flaky {
+			s.stats.Flaky++
+		}
+		if s.TestLog != nil {
+			s.TestLog.Test(s.stats.Runs, renderCandidate(t.Candidate), t.Outcome, t.Detail)
+		}
+	}
+	s.mu.Unlock()
+	s.Progress.Update(func(st *report.Status) {
+		if t.Cached {
+			st.CacheHits++
+		} else {
+			st.Tests++
+			st.Outcomes[t.Outcome]++
+		}
+	})
+}
+
+// SetFatal records an error that ends the whole search and stops it.
+func (s *Session) SetFatal(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fatal == nil {
+		s.fatal = err
+		if s.cancel != nil {
+			s.cancel()
+		}
+	}
+}
+
+func (s *Session) fatalErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fatal
+}
+
+// CheckOriginal runs the original candidate twice (TSE 2002 Axiom 4, and
+// the Debugging Book's check_reproducibility), sets up the oracle from
+// what it does, and calibrates the timeout. It returns the error a
+// command should exit with when the failure does not reproduce.
+func (s *Session) CheckOriginal(ctx context.Context, orig runner.Candidate, what string) error {
+	s.tester.Command.Timeout = s.settings.Timeout
+	if s.settings.Timeout == 0 {
+		s.tester.Command.Timeout = calibrationLimit
+	}
+	var runs [2]runner.Run
+	for i := range runs {
+		var still *time.Timer
+		if s.settings.Timeout == 0 {
+			// Without --timeout, say soon that a slow original may hang,
+			// rather than wait in silence for the calibration limit.
+			still = time.AfterFunc(stillRunning, func() {
+				s.Say("the %s is still running after %s; if it hangs, give --timeout D (without it, wynot waits up to %s)", what, stillRunning, calibrationLimit)
+			})
+		}
+		r, err := s.tester.Exec(ctx, orig)
+		if still != nil {
+			still.Stop()
+		}
+		s.count(func(st *Stats) { st.Checks++ })
+		if err != nil {
+			if errors.Is(err, runner.ErrStart) {
+				return InputError("%v", err)
+			}
+			return err
+		}
+		if r.TimedOut && s.settings.Timeout == 0 {
+			return InputError("the %s did not finish within %s; give --timeout D (if the hang is the failure, timeouts then count as failures)", what, calibrationLimit)
+		}
+		runs[i] = r
+	}
+	var oracle runner.Oracle
+	switch {
+	case s.settings.FailOn != nil:
+		oracle = &runner.RegexOracle{Re: s.settings.FailOn}
+	case s.settings.Script != "" || s.settings.ExitStatus:
+		oracle = &runner.ScriptOracle{Convention: s.settings.Convention}
+	default:
+		sig := runner.Extract(runs[0])
+		if runs[0].Clean() && (sig.Message == "" || s.settings.Precision == runner.Exit) {
+			return NotReproduced("the %s does not fail: %s", what, runs[0].Explain())
+		}
+		oracle = &runner.SignatureOracle{Want: sig, Precision: s.settings.Precision}
+	}
+	for i, r := range runs {
+		o, detail, err := oracle.Classify(r)
+		if err != nil {
+			return NotReproduced("the %s: %v", what, err)
+		}
+		if o == dd.Fail {
+			continue
+		}
+		if i == 0 {
+			switch {
+			case s.settings.FailOn != nil:
+				return NotReproduced("the %s does not fail: its output does not match %q; it ended with %s", what, s.settings.FailOn, r.Explain())
+			case s.settings.Script != "":
+				return NotReproduced("the %s is not reproduced by %s (%s convention): %s", what, s.settings.Script, s.settings.Convention, r.Explain())
+			case s.settings.ExitStatus:
+				return NotReproduced("the %s does not fail by the %s convention: %s", what, s.settings.Convention, r.Explain())
+			}
+		}
+		first, _, _ := oracle.Classify(runs[0])
+		return NotReproduced("the failure is flaky: run twice, the %s first gave %s, then %s (%s); --repeat N and a lower --precision may help",
+			what, first, o, detail)
+	}
+	s.tester.Oracle = oracle
+	s.Original = runs[0]
+	if s.settings.Timeout == 0 {
+		d := max(runs[0].Duration, runs[1].Duration) * 10
+		s.tester.Command.Timeout = min(max(d, time.Second), 300*time.Second).Round(100 * time.Millisecond)
+	}
+	// The search's first question is the original again: answer it.
+	_, detail, _ := oracle.Classify(runs[0])
+	return s.tester.Seed(orig, dd.Fail, detail)
+}
+
+// Oracle is what tells the outcome of a run, as the check of the
+// original set it up.
+func (s *Session) Oracle() runner.Oracle { return s.tester.Oracle }
+
+// Signature describes the failure being searched for.
+func (s *Session) Signature() string {
+	switch o := s.tester.Oracle.(type) {
+	case *runner.SignatureOracle:
+		return o.Want.String()
+	case *runner.RegexOracle:
+		return "output matches " + o.Re.String()
+	case *runner.ScriptOracle:
+		if s.settings.Script == "" {
+			return "the command's exit status, by the " + o.Convention.String() + " convention"
+		}
+		return "test script " + s.settings.Script + " (" + o.Convention.String() + " convention)"
+	}
+	return ""
+}
+
+// count changes the counters under the session's lock.
+func (s *Session) count(f func(*Stats)) {
+	s.mu.Lock()
+	f(&s.stats)
+	s.mu.Unlock()
+}
+
+// Test tests a candidate, from the cache if it was tested before.
+func (s *Session) Test(ctx context.Context, c runner.Candidate) (runner.Test, error) {
+	return s.tester.Test(ctx, c)
+}
+
+// Predict records a candidate whose outcome the domain knows without a
+// test (it does not parse): counted, and logged in the events as a test.
+func (s *Session) Predict(detail string) runner.Test {
+	s.count(func(st *Stats) { st.Predicted++ })
+	return runner.Test{Outcome: dd.Unresolved, Predicted: true, Detail: detail}
+}
+
+// Check is a result to run again at the end of a run, and the outcome it
+// must give then.
+type Check struct {
+	Candidate runner.Candidate
+	Want      dd.Outcome
+	What      string // "the result", "the passing result", ...
+}
+
+// Confirm runs each check's candidate once more, without the cache, and
+// counts the runs as checks. It reports whether all gave the outcome
+// they must, says which did not, and returns the runs.
+func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.Run, error) {
+	ok := true
+	var runs []runner.Run
+	for _, c := range checks {
+		rec, err := s.tester.Retest(ctx, c.Candidate)
+		s.count(func(st *Stats) { st.Checks++ })
+		if err != nil {
+			return false, runs, err
+		}
+		runs = append(runs, rec.Run)
+		if rec.Outcome != c.Want {
+			detail := ""
+			if rec.Detail != "" {
+				detail = " (" + rec.Detail + ")"
+			}
+			s.Say("warning: run again, %s gave %s%s; the test may be flaky", c.What, rec.Outcome, detail)
+			ok = false
+		}
+	}
+	return ok, runs, nil
+}
+
+// CheckPassing tests that the passing side passes (TSE 2002 §5: the
+// isolation starts from a passing and a failing input); what names it.
+func (s *Session) CheckPassing(ctx context.Context, c runner.Candidate, what string) error {
+	rec, err := s.tester.Test(ctx, c)
+	if err != nil {
+		return err
+	}
+	if rec.Outcome != dd.Pass {
+		r, _ := s.tester.Exec(ctx, c)
+		return NotReproduced("%s does not pass (%s): %s", what, rec.Outcome, r.Explain())
+	}
+	return nil
+}
+
+// Search runs one delta debugging search over n changes, testing each
+// configuration as the candidate that build makes of it. name names the
+// search in the log and events; onStep sees every step.
+func (s *Session) Search(ctx context.Context, name string, n int, alg dd.Algorithm, opts dd.Options, build func(dd.Config) runner.Candidate, onStep func(dd.Step)) (dd.Result, error) {
+	return s.SearchTests(ctx, name, n, alg, opts, func(ctx context.Context, c dd.Config) (runner.Test, error) {
+		return s.tester.Test(ctx, build(c))
+	}, onStep)
+}
+
+// TestOne tests a single candidate outside any search (the formatted
+// form of a result), numbered and recorded in the events like the tests
+// of a search.
+func (s *Session) TestOne(ctx context.Context, name string, c runner.Candidate) (runner.Test, error) {
+	rec, err := s.tester.Test(ctx, c)
+	if err != nil {
+		return rec, err
+	}
+	s.mu.Lock()
+	s.eventBase++
+	n := s.eventBase
+	s.mu.Unlock()
+	s.eventLog.Write(event(n, name, rec))
+	return rec, nil
+}
+
+// event is the events file's record of test number n of pass name.
+func event(n int, name string, rec runner.Test) report.Event {
+	return report.Event{Test: n, Pass: name, Key: rec.Key.String(), Size: rec.Size, Outcome: rec.Outcome.String(),
+		Seconds: rec.Duration.Seconds(), Cached: rec.Cached, Predicted: rec.Predicted, Detail: rec.Detail}
+}
+
+// SearchTests is Search with the test of a configuration in the caller's
+// hands: test returns the test whose outcome counts.
+func (s *Session) SearchTests(ctx context.Context, name string, n int, alg dd.Algorithm, opts dd.Options, test func(context.Context, dd.Config) (runner.Test, error), onStep func(dd.Step)) (dd.Result, error) {
+	return s.SearchResolved(ctx, name, n, alg, opts, func(ctx context.Context, c dd.Config) (runner.Test, dd.Config, error) {
+		rec, err := test(ctx, c)
+		return rec, nil, err
+	}, onStep)
+}
+
+// SearchResolved is SearchTests for a test that may run a larger
+// configuration than the one asked (as the failure-resolution loop of
+// wynot changes does, FSE 1999 §8): test returns the test whose outcome
+// counts and the configuration it ran, nil if c itself. The algorithm
+// credits the outcome to that configuration (dd.ResolvingTester).
+func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd.Algorithm, opts dd.Options, test func(context.Context, dd.Config) (runner.Test, dd.Config, error), onStep func(dd.Step)) (dd.Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.cancel = cancel
+	base := s.eventBase
+	s.mu.Unlock()
+
+	var mu sync.Mutex
+	speculative := map[int]bool{}
+	used := map[int]bool{}
+	var maxTest int
+	opts.Algorithm = alg
+	opts.Parallel = s.Jobs
+	next := opts.Observer
+	opts.Observer = dd.ObserverFunc(func(e dd.Event) {
+		switch e := e.(type) {
+		case dd.Granularity:
+			s.Progress.Update(func(st *report.Status) { st.Granularity = e.N })
+		case dd.Step:
+			if onStep != nil {
+				onStep(e)
+			}
+		case dd.Lookup:
+			if e.Source == dd.Cached {
+				s.count(func(st *Stats) { st.CacheHits++ })
+				s.Progress.Update(func(st *report.Status) { st.CacheHits++ })
+			}
+			if e.Test > 0 {
+				mu.Lock()
+				used[e.Test] = true
+				mu.Unlock()
+			}
+		case dd.TestStarted:
+			mu.Lock()
+			speculative[e.Test] = e.Speculative
+			maxTest = max(maxTest, e.Test)
+			mu.Unlock()
+		}
+		if next != nil {
+			next.Observe(e)
+		}
+	})
+	tester := dd.ResolvingTesterFunc(func(ctx context.Context, c dd.Config) (dd.Outcome, dd.Config) {
+		rec, tested, err := test(ctx, c)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.SetFatal(err)
+			}
+			return dd.Unresolved, nil
+		}
+		if rec.Predicted {
+			s.count(func(st *Stats) { st.Predicted++ })
+		}
+		ti, _ := dd.InfoFrom(ctx)
+		ev := event(base+ti.Test, name, rec)
+		ev.Speculative = ti.Speculative
+		s.eventLog.Write(ev)
+		if s.Report != nil {
+			ran := c
+			if tested != nil {
+				ran = tested
+			}
+			ev.Config = report.Draw(ran, n)
+			s.Report.Record(ev)
+		}
+		return rec.Outcome, tested
+	})
+	res, err := dd.Run(ctx, n, tester, opts)
+	s.count(func(st *Stats) { st.Predicted += res.Stats.Predicted })
+	mu.Lock()
+	for t, spec := range speculative {
+		if spec && !used[t] {
+			s.eventLog.Write(report.Event{Test: base + t, Pass: name, Discarded: true, Speculative: true})
+		}
+	}
+	mu.Unlock()
+	s.mu.Lock()
+	s.eventBase += maxTest
+	s.cancel = nil
+	s.mu.Unlock()
+	if f := s.fatalErr(); f != nil {
+		return res, f
+	}
+	return res, err
+}
+
+// renderCandidate shows a candidate in a log line: each file's name and
+// the start of its content, or the command line.
+func renderCandidate(c runner.Candidate) string {
+	if c.Label != "" {
+		return c.Label
+	}
+	var parts []string
+	if c.Args != nil {
+		parts = append(parts, ShellQuote(c.Args))
+	}
+	for _, f := range c.Files {
+		parts = append(parts, f.Name+" "+report.Abbreviate(f.Data, 60))
+	}
+	return strings.Join(parts, ", ")
+}

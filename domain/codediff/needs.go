@@ -1,0 +1,650 @@
+package codediff
+
+import (
+	"bufio"
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Needs computes which changes need which other changes to build, for Go
+// source and go.mod files: needs[i] lists the changes that change i
+// cannot be applied without (FSE 1999 §5: an integration or construction
+// failure; §6: changes related by syntactic criteria). A change needs
+//
+//   - the change that declares a name it uses, when the old version has
+//     no such name (a new function and its callers, a renamed field and
+//     its new uses, an added import and the code that uses it);
+//   - the changes that remove the uses of a name it removes (a renamed
+//     field and its old uses);
+//   - for an import or a local variable, which Go refuses to leave
+//     unused, the changes that hold all its uses, in both directions;
+//   - in go.mod, the go.sum lines of a requirement it adds, and a change
+//     importing a package of a newly required module needs the
+//     requirement.
+//
+// Names are resolved by go/types, package by package, with the packages
+// of the tree's own module imported from the tree and every other import
+// left empty: uses of names the tree declares resolve exactly, others
+// are ignored. Files whose package does not parse contribute nothing.
+// context supplies every file the set's trees leave out (the trees of a
+// set built from a git commit hold only the files the commit changes);
+// nil when they are whole.
+func (s *Set) Needs(context *Tree) [][]int {
+	oldT, newT := s.whole(context, s.Old), s.whole(context, s.New)
+	oldOwn, newOwn := s.owners(oldT, newT)
+	oldFacts := analyze(oldT, oldOwn)
+	newFacts := analyze(newT, newOwn)
+	need := make([]map[int]bool, s.Len())
+	add := func(i, j int) {
+		if i == j || i < 0 || j < 0 {
+			return
+		}
+		if need[i] == nil {
+			need[i] = map[int]bool{}
+		}
+		need[i][j] = true
+	}
+	// New names: their users need them; an unused one needs its users.
+	for key, f := range newFacts.objects {
+		if _, existed := oldFacts.objects[key]; existed || f.decl < 0 {
+			continue
+		}
+		for _, u := range f.uses {
+			add(u, f.decl)
+		}
+		if f.mustUse && !f.usedElsewhere {
+			for _, u := range f.uses {
+				add(f.decl, u)
+			}
+		}
+	}
+	// Removed names: removing them needs removing their uses; removing
+	// the last uses of an import or local needs removing it.
+	for key, f := range oldFacts.objects {
+		if _, still := newFacts.objects[key]; still || f.decl < 0 {
+			continue
+		}
+		for _, u := range f.uses {
+			add(f.decl, u)
+		}
+		if f.mustUse && !f.usedElsewhere {
+			for _, u := range f.uses {
+				add(u, f.decl)
+			}
+		}
+	}
+	s.moduleNeeds(add)
+	out := make([][]int, s.Len())
+	for i, m := range need {
+		for j := range m {
+			out[i] = append(out[i], j)
+		}
+		sort.Ints(out[i])
+	}
+	return out
+}
+
+// Closure returns c (sorted change indices) with every change its
+// changes need, transitively, sorted.
+func Closure(needs [][]int, c []int) []int {
+	in := make(map[int]bool, len(c))
+	stack := append([]int(nil), c...)
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if in[i] {
+			continue
+		}
+		in[i] = true
+		if i < len(needs) {
+			stack = append(stack, needs[i]...)
+		}
+	}
+	out := make([]int, 0, len(in))
+	for i := range in {
+		out = append(out, i)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// whole is side (the set's old or new tree) with every path the set does
+// not touch taken from context.
+func (s *Set) whole(context, side *Tree) *Tree {
+	if context == nil {
+		return side
+	}
+	t := &Tree{Files: make(map[string]*File, len(context.Files))}
+	for p, f := range context.Files {
+		if _, touched := s.byPath[p]; !touched && f != nil {
+			t.Files[p] = f
+		}
+	}
+	for p, f := range side.Files {
+		if f != nil {
+			t.Files[p] = f
+		}
+	}
+	return t
+}
+
+// owners maps each line of the old and the new tree to the change that
+// removes or adds it: by path, one entry per line, -1 for an unchanged
+// line.
+func (s *Set) owners(oldT, newT *Tree) (old, nw map[string][]int) {
+	old, nw = map[string][]int{}, map[string][]int{}
+	lines := func(t *Tree, m map[string][]int, p string) []int {
+		if l, ok := m[p]; ok {
+			return l
+		}
+		f := t.Files[p]
+		if f == nil || f.Link != "" {
+			return nil
+		}
+		l := make([]int, bytes.Count(f.Data, []byte("\n"))+1)
+		for k := range l {
+			l[k] = -1
+		}
+		m[p] = l
+		return l
+	}
+	mark := func(l []int, from, n, i int) {
+		for k := from; k < from+n && k < len(l); k++ {
+			if k >= 0 {
+				l[k] = i
+			}
+		}
+	}
+	for i, c := range s.Changes {
+		switch c.Kind {
+		case Hunk:
+			mark(lines(oldT, old, c.Path), c.OldStart, len(c.Old), i)
+			mark(lines(newT, nw, c.Path), c.NewStart, len(c.New), i)
+		case Add:
+			l := lines(newT, nw, c.Path)
+			mark(l, 0, len(l), i)
+		case Delete:
+			l := lines(oldT, old, c.Path)
+			mark(l, 0, len(l), i)
+		case Rename, Replace:
+			from := c.Path
+			if c.Kind == Rename {
+				from = c.From
+			}
+			l := lines(oldT, old, from)
+			mark(l, 0, len(l), i)
+			l = lines(newT, nw, c.Path)
+			mark(l, 0, len(l), i)
+		}
+	}
+	return old, nw
+}
+
+// fact is what one tree says about a named entity: the change whose lines
+// declare it (-1: unchanged lines), the changes whose lines use it, and
+// whether Go requires it to be used (imports and local variables) and
+// some use lies outside the changes or in the declaring change itself.
+type fact struct {
+	decl          int
+	uses          []int
+	mustUse       bool
+	usedElsewhere bool
+}
+
+type facts struct {
+	objects map[string]*fact // by a key that names the entity the same way in both trees
+}
+
+// analyze type-checks the Go packages of t and records, for every entity
+// declared in t, which changes declare and use it (owners gives the
+// change of each line).
+func analyze(t *Tree, owners map[string][]int) *facts {
+	a := &analysis{t: t, fset: token.NewFileSet(), pkgs: map[string]*goPackage{}, byPath: map[string]*goPackage{},
+		checked: map[string]*types.Package{}, out: &facts{objects: map[string]*fact{}}, owners: owners, fields: map[*types.Var]string{}}
+	a.load()
+	// Only packages with changed lines can hold a need between changes;
+	// the packages they import are checked as imports.
+	var changed []string
+	for p := range owners {
+		if d := path.Dir(p); a.dirs[d] != nil && !slices.Contains(changed, d) {
+			changed = append(changed, d)
+		}
+	}
+	sort.Strings(changed)
+	for _, d := range changed {
+		a.parseDir(d)
+	}
+	for _, p := range a.sortedPackages() {
+		a.check(p)
+	}
+	return a.out
+}
+
+// goPackage is the non-test Go files of one directory with one package
+// name.
+type goPackage struct {
+	name, importPath string
+	files            []*ast.File
+	info             *types.Info
+	tpkg             *types.Package
+	done             bool
+}
+
+type analysis struct {
+	t       *Tree
+	fset    *token.FileSet
+	pkgs    map[string]*goPackage // by dir + "\x00" + name
+	byPath  map[string]*goPackage // by import path
+	checked map[string]*types.Package
+	out     *facts
+	owners  map[string][]int
+	fields  map[*types.Var]string // the key of each field of a named struct type of the tree
+
+	dirs   map[string][]string // Go files by directory
+	dirOf  map[string]string   // directory by import path
+	parsed map[string]bool     // directories parsed
+}
+
+var modulePathRe = regexp.MustCompile(`(?m)^module\s+("?)([^\s"]+)("?)\s*$`)
+
+// modulePath returns the module path and directory of the go.mod that
+// holds dir, or "" when none does.
+func (a *analysis) modulePath(dir string) (mod, root string) {
+	for d := dir; ; d = path.Dir(d) {
+		p := "go.mod"
+		if d != "." {
+			p = d + "/go.mod"
+		}
+		if f := a.t.Files[p]; f != nil {
+			if m := modulePathRe.FindSubmatch(f.Data); m != nil {
+				return string(m[2]), d
+			}
+			return "", d
+		}
+		if d == "." || d == "/" {
+			return "", ""
+		}
+	}
+}
+
+func skipDir(dir string) bool {
+	for _, e := range strings.Split(dir, "/") {
+		if e == "testdata" || e == "vendor" || strings.HasPrefix(e, ".") && e != "." || strings.HasPrefix(e, "_") {
+			return true
+		}
+	}
+	return false
+}
+
+// load indexes the tree's Go files by directory, and directories by
+// import path; files are parsed only when their package is needed.
+func (a *analysis) load() {
+	a.dirs, a.dirOf, a.parsed = map[string][]string{}, map[string]string{}, map[string]bool{}
+	for _, p := range a.t.Paths() {
+		f := a.t.Files[p]
+		dir := path.Dir(p)
+		if f == nil || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || f.Link != "" || skipDir(dir) {
+			continue
+		}
+		if _, seen := a.dirs[dir]; !seen {
+			a.dirOf[a.importPath(dir)] = dir
+		}
+		a.dirs[dir] = append(a.dirs[dir], p)
+	}
+}
+
+// importPath is the import path of the package in dir.
+func (a *analysis) importPath(dir string) string {
+	mod, root := a.modulePath(dir)
+	switch {
+	case mod == "":
+		return dir
+	case dir == root:
+		return mod
+	case root == ".":
+		return mod + "/" + dir
+	}
+	return mod + "/" + strings.TrimPrefix(dir, root+"/")
+}
+
+// parseDir parses the Go files of dir (once) into its packages.
+func (a *analysis) parseDir(dir string) {
+	if a.parsed[dir] {
+		return
+	}
+	a.parsed[dir] = true
+	var made []*goPackage
+	for _, p := range a.dirs[dir] {
+		af, err := parser.ParseFile(a.fset, p, a.t.Files[p].Data, parser.SkipObjectResolution)
+		if err != nil || af.Name == nil || ignored(af) {
+			continue
+		}
+		k := dir + "\x00" + af.Name.Name
+		gp := a.pkgs[k]
+		if gp == nil {
+			gp = &goPackage{name: af.Name.Name, importPath: a.importPath(dir)}
+			a.pkgs[k] = gp
+			made = append(made, gp)
+		}
+		gp.files = append(gp.files, af)
+	}
+	for _, gp := range made {
+		// Of two packages in one directory, the importable one is the one
+		// that is not main.
+		if q := a.byPath[gp.importPath]; q == nil || q.name == "main" {
+			a.byPath[gp.importPath] = gp
+		}
+	}
+}
+
+// ignored reports a file excluded from every build: //go:build ignore.
+func ignored(f *ast.File) bool {
+	for _, cg := range f.Comments {
+		if cg.Pos() > f.Package {
+			break
+		}
+		for _, c := range cg.List {
+			if strings.HasPrefix(c.Text, "//go:build") && strings.Contains(c.Text, "ignore") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (a *analysis) sortedPackages() []*goPackage {
+	keys := make([]string, 0, len(a.pkgs))
+	for k := range a.pkgs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]*goPackage, len(keys))
+	for i, k := range keys {
+		out[i] = a.pkgs[k]
+	}
+	return out
+}
+
+// Import implements types.Importer: packages of the tree are checked
+// from its source, every other package is empty.
+func (a *analysis) Import(p string) (*types.Package, error) {
+	if d, ok := a.dirOf[p]; ok {
+		a.parseDir(d)
+	}
+	if gp := a.byPath[p]; gp != nil && !gp.done {
+		a.check(gp)
+	}
+	if gp := a.byPath[p]; gp != nil && gp.tpkg != nil {
+		return gp.tpkg, nil
+	}
+	if tp := a.checked[p]; tp != nil {
+		return tp, nil
+	}
+	tp := types.NewPackage(p, guessName(p))
+	tp.MarkComplete()
+	a.checked[p] = tp
+	return tp, nil
+}
+
+// guessName is the package name an import path most likely declares:
+// its last element without a major version suffix or a gopkg.in version.
+func guessName(p string) string {
+	el := path.Base(p)
+	if len(el) > 1 && el[0] == 'v' && strings.Trim(el[1:], "0123456789") == "" && path.Dir(p) != "." {
+		el = path.Base(path.Dir(p))
+	}
+	if i := strings.Index(el, ".v"); i > 0 {
+		el = el[:i]
+	}
+	el = strings.TrimPrefix(el, "go-")
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '.' {
+			return '_'
+		}
+		return r
+	}, el)
+}
+
+// check type-checks a package (once) and records its facts.
+func (a *analysis) check(gp *goPackage) {
+	if gp.done {
+		return
+	}
+	gp.done = true // also guards against import cycles
+	gp.info = &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
+	conf := types.Config{Importer: a, Error: func(error) {}, FakeImportC: true}
+	gp.tpkg, _ = conf.Check(gp.importPath, a.fset, gp.files, gp.info)
+	if gp.tpkg == nil {
+		return
+	}
+	a.record(gp)
+}
+
+// record adds the facts of a checked package: for each entity declared
+// in it, its declaring and using changes.
+func (a *analysis) record(gp *goPackage) {
+	keys := a.keys(gp)
+	fileOf := func(pos token.Pos) (string, int) {
+		p := a.fset.Position(pos)
+		return p.Filename, p.Line - 1
+	}
+	owner := func(pos token.Pos) int {
+		file, line := fileOf(pos)
+		if l := a.owners[file]; line >= 0 && line < len(l) {
+			return l[line]
+		}
+		return -1
+	}
+	get := func(obj types.Object) *fact {
+		k, mustUse := keys(obj)
+		if k == "" {
+			return nil
+		}
+		f := a.out.objects[k]
+		if f == nil {
+			f = &fact{decl: owner(obj.Pos()), mustUse: mustUse}
+			a.out.objects[k] = f
+		}
+		return f
+	}
+	for id, obj := range gp.info.Defs {
+		if obj != nil && id.Name != "_" {
+			get(obj)
+		}
+	}
+	for id, obj := range gp.info.Uses {
+		if obj == nil || !a.local(obj) {
+			continue
+		}
+		f := get(obj)
+		if f == nil {
+			continue
+		}
+		if u := owner(id.Pos()); u >= 0 && u != f.decl {
+			f.uses = append(f.uses, u)
+		} else {
+			f.usedElsewhere = true
+		}
+	}
+}
+
+// local reports whether obj is declared in the tree (not in an empty
+// package standing for another module, nor a builtin).
+func (a *analysis) local(obj types.Object) bool {
+	if !obj.Pos().IsValid() {
+		return false
+	}
+	if _, ok := obj.(*types.PkgName); ok {
+		return true
+	}
+	return obj.Pkg() != nil && a.byPath[obj.Pkg().Path()] != nil
+}
+
+// keys returns the function that names an entity of gp the same way in
+// both trees: package-level names by package and name, methods and
+// fields by their type, locals by their function, imports by file; and
+// says whether Go requires it to be used.
+func (a *analysis) keys(gp *goPackage) func(types.Object) (string, bool) {
+	scope := gp.tpkg.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		if st, ok := tn.Type().Underlying().(*types.Struct); ok {
+			for i := range st.NumFields() {
+				a.fields[st.Field(i)] = gp.importPath + "." + n + "." + st.Field(i).Name()
+			}
+		}
+	}
+	type span struct {
+		pos, end token.Pos
+		name     string
+	}
+	var funcs, params []span
+	for _, f := range gp.files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			name := fd.Name.Name
+			if fd.Recv != nil && len(fd.Recv.List) > 0 {
+				name = exprString(fd.Recv.List[0].Type) + "." + name
+			}
+			funcs = append(funcs, span{fd.Pos(), fd.End(), name})
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if ft, ok := n.(*ast.FuncType); ok {
+				params = append(params, span{ft.Pos(), ft.End(), ""})
+			}
+			return true
+		})
+	}
+	within := func(list []span, pos token.Pos) (string, bool) {
+		for _, s := range list {
+			if s.pos <= pos && pos < s.end {
+				return s.name, true
+			}
+		}
+		return "", false
+	}
+	return func(obj types.Object) (string, bool) {
+		pkg := gp.importPath
+		if obj.Pkg() != nil {
+			pkg = obj.Pkg().Path()
+		}
+		switch o := obj.(type) {
+		case *types.PkgName:
+			return a.fset.Position(o.Pos()).Filename + ":import:" + o.Name(), true
+		case *types.Label:
+			return "", false
+		case *types.Func:
+			if sig, ok := o.Type().(*types.Signature); ok && sig.Recv() != nil {
+				return pkg + "." + recvName(sig.Recv().Type()) + "." + o.Name(), false
+			}
+		case *types.Var:
+			if o.IsField() {
+				return a.fields[o], false // "" for fields of unnamed structs
+			}
+		}
+		if o := obj; o.Pkg() != nil && o.Parent() == o.Pkg().Scope() {
+			return pkg + "." + o.Name(), false
+		}
+		fn, _ := within(funcs, obj.Pos())
+		_, isParam := within(params, obj.Pos())
+		_, isVar := obj.(*types.Var)
+		return gp.importPath + "." + fn + ".local." + obj.Name(), isVar && !isParam
+	}
+}
+
+func recvName(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return t.String()
+}
+
+// moduleNeeds adds the needs between go.mod, go.sum and imports: a
+// go.mod change that requires a module version needs the go.sum changes
+// that add its checksums, and a change that imports a package of a
+// module the old go.mod does not require needs the go.mod change that
+// adds the requirement.
+func (s *Set) moduleNeeds(add func(i, j int)) {
+	for i, c := range s.Changes {
+		if c.Kind != Hunk || path.Base(c.Path) != "go.mod" {
+			continue
+		}
+		dir := path.Dir(c.Path)
+		inDir := func(p string) bool { return dir == "." || strings.HasPrefix(p, dir+"/") }
+		oldReq := requirements(s.Old.Files[c.Path])
+		for _, l := range c.New {
+			mod, ver, ok := requireLine(l)
+			if !ok {
+				continue
+			}
+			for j, d := range s.Changes {
+				if d.Kind != Hunk || !inDir(d.Path) {
+					continue
+				}
+				switch {
+				case path.Base(d.Path) == "go.sum":
+					for _, sl := range d.New {
+						if f := strings.Fields(string(sl)); len(f) >= 2 && f[0] == mod && strings.TrimSuffix(f[1], "/go.mod") == ver {
+							add(i, j)
+						}
+					}
+				case strings.HasSuffix(d.Path, ".go") && !oldReq[mod]:
+					for _, nl := range d.New {
+						if imp := importPathRe.FindSubmatch(nl); imp != nil {
+							if p := string(imp[1]); p == mod || strings.HasPrefix(p, mod+"/") {
+								add(j, i)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+var importPathRe = regexp.MustCompile(`^\s*(?:import\s+)?(?:[A-Za-z_][A-Za-z0-9_]*\s+|\.\s+)?"([^"]+)"`)
+
+// requireLine reads a requirement from a line of go.mod: "require M V",
+// or "M V" inside a require block.
+func requireLine(l []byte) (mod, ver string, ok bool) {
+	f := strings.Fields(string(l))
+	if len(f) > 0 && f[0] == "require" {
+		f = f[1:]
+	}
+	if len(f) < 2 || len(f) > 2 && f[2] != "//" || !strings.HasPrefix(f[1], "v") || strings.HasPrefix(f[0], "//") || !strings.Contains(f[0], ".") {
+		return "", "", false
+	}
+	return f[0], f[1], true
+}
+
+// requirements lists the modules a go.mod requires.
+func requirements(f *File) map[string]bool {
+	out := map[string]bool{}
+	if f == nil {
+		return out
+	}
+	sc := bufio.NewScanner(bytes.NewReader(f.Data))
+	for sc.Scan() {
+		if mod, _, ok := requireLine(sc.Bytes()); ok {
+			out[mod] = true
+		}
+	}
+	return out
+}

@@ -1,0 +1,156 @@
+package codediff
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// pad puts n unchanged lines between two parts of a file, so that the
+// changes around them are separate hunks.
+func pad(n int) string { return strings.Repeat("// -\n", n) }
+
+// needsOf describes the needs of a set as "change -> changes" lines,
+// changes named by String.
+func needsOf(s *Set, needs [][]int) []string {
+	var out []string
+	for i, ns := range needs {
+		if len(ns) == 0 {
+			continue
+		}
+		var names []string
+		for _, j := range ns {
+			names = append(names, s.Changes[j].String())
+		}
+		out = append(out, fmt.Sprintf("%s -> %s", s.Changes[i].String(), strings.Join(names, " ")))
+	}
+	return out
+}
+
+// TestNeeds: which changes need which, on a module where a release
+// renames a field and its type (pflag v1.0.8), adds a function and its
+// caller, adds an import with its only use, edits an existing function
+// and its caller (no need: the old function exists), requires a new
+// module in go.mod with its go.sum lines, and moves a file to a new
+// package that another file then imports.
+func TestNeeds(t *testing.T) {
+	old := tree(map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.21\n\nrequire example.com/old v1.0.0\n",
+		"go.sum": "example.com/old v1.0.0 h1:a=\nexample.com/old v1.0.0/go.mod h1:b=\n",
+		"flag.go": "package m\n\n// Whitelist is old.\ntype Whitelist struct{ Unknown bool }\n" + pad(6) +
+			"type Set struct {\n\tW Whitelist\n\tname string\n}\n" + pad(6) +
+			"func (s *Set) parse() bool {\n\treturn s.W.Unknown\n}\n" + pad(6) +
+			"func helperOld() int { return 1 }\n" + pad(6) +
+			"func use() int {\n\treturn helperOld()\n}\n" + pad(6),
+		"util/util.go": "package util\n\nfunc X() int { return 1 }\n",
+		"main/main.go": "package main\n\nimport \"example.com/m/util\"\n" + pad(6) + "func main() {\n\tprintln(util.X())\n}\n",
+	})
+	nw := tree(map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.21\n\nrequire example.com/old v1.0.0\nrequire example.com/dep v1.2.0\n",
+		"go.sum": "example.com/dep v1.2.0 h1:c=\nexample.com/dep v1.2.0/go.mod h1:d=\nexample.com/old v1.0.0 h1:a=\nexample.com/old v1.0.0/go.mod h1:b=\n",
+		"flag.go": "package m\n\nimport \"strings\"\n\n// Allowlist is new.\ntype Allowlist struct{ Unknown bool }\n" + pad(6) +
+			"type Set struct {\n\tA Allowlist\n\tname string\n}\n" + pad(6) +
+			"func (s *Set) parse() bool {\n\treturn s.A.Unknown\n}\n" + pad(6) +
+			"func helperOld() int { return 2 }\n" + pad(6) +
+			"func use() int {\n\treturn helperOld() + helperNew()\n}\n" + pad(6) +
+			"func helperNew() int { return len(strings.TrimSpace(\" \")) }\n",
+		"moved/util.go": "package util\n\nfunc X() int { return 1 }\n",
+		"main/main.go":  "package main\n\nimport \"example.com/m/moved\"\nimport \"example.com/dep/pkg\"\n" + pad(6) + "func main() {\n\tprintln(util.X(), pkg.Y)\n}\n",
+	})
+	s := Compare(old, nw, 3)
+	got := needsOf(s, s.Needs(nil))
+	want := []string{
+		// The first hunk adds the import of strings and renames the type:
+		// the import needs its only user, the new helper; the old type
+		// and its field Unknown are still used by the old field and its
+		// use.
+		"flag.go:3-4 -> flag.go:12-12 flag.go:22-22 flag.go:46+1",
+		"flag.go:12-12 -> flag.go:3-4 flag.go:22-22", // the field's rename: the new type; the old field's use
+		"flag.go:22-22 -> flag.go:3-4 flag.go:12-12", // the new use: the new field and type
+		"flag.go:38-38 -> flag.go:46+1",              // use() calls the new helper; helperOld's edit needs nothing
+		"flag.go:46+1 -> flag.go:3-4",                // the new helper uses strings
+		"go.mod:6+1 -> go.sum:1+2",                   // a new requirement: its checksums
+		// main imports a package of the new module (needs go.mod) and
+		// must use it (needs the line that does); that line uses the
+		// new import and the moved package; moving the package needs
+		// its old use gone.
+		"main/main.go:3-3 -> go.mod:6+1 main/main.go:11-11",
+		"main/main.go:11-11 -> main/main.go:3-3 rename util/util.go -> moved/util.go",
+		"rename util/util.go -> moved/util.go -> main/main.go:11-11",
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("needs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestJoin: changes that need each other form an atomic group, which
+// Partition cuts apart only when nothing else is left to cut, and the
+// changes connected to them join their group.
+func TestJoin(t *testing.T) {
+	// Ten changes in two files; 1, 4 and 8 need each other (across the
+	// files), 6 needs 4.
+	var cs []Change
+	for i := range 10 {
+		p := "a.go"
+		if i >= 5 {
+			p = "b.go"
+		}
+		cs = append(cs, Change{Kind: Hunk, Path: p, OldStart: i * 10, Old: [][]byte{[]byte("x\n")}, New: [][]byte{[]byte("y\n")}})
+	}
+	s := &Set{Old: &Tree{Files: map[string]*File{}}, New: &Tree{Files: map[string]*File{}}, Changes: cs}
+	s.index()
+	needs := make([][]int, 10)
+	needs[1], needs[4], needs[8], needs[6] = []int{4}, []int{8}, []int{1}, []int{4}
+	root := s.Groups(ByFiles)
+	root.Join(needs)
+	for n := 2; n <= 8; n++ {
+		parts := root.Partition(seq(10), n)
+		if len(parts) != n {
+			t.Fatalf("n=%d: %d parts", n, len(parts))
+		}
+		together := false
+		for _, p := range parts {
+			if slices.Contains(p, 1) && slices.Contains(p, 4) && slices.Contains(p, 8) {
+				together = true
+			}
+		}
+		if !together {
+			t.Errorf("n=%d: %v cuts the atomic group {1, 4, 8}", n, parts)
+		}
+		if n == 2 {
+			for _, p := range parts {
+				if slices.Contains(p, 4) != slices.Contains(p, 6) {
+					t.Errorf("n=2: %v separates 6 from 4, which it needs", parts)
+				}
+			}
+		}
+	}
+	if parts := root.Partition(seq(10), 10); len(parts) != 10 {
+		t.Errorf("n=10: %v", parts)
+	}
+}
+
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// TestNeedsContext: the trees of a set made from a git commit hold only
+// the files it changes; the context supplies the others, and may say of a
+// path that it does not exist (nil), as an overlay of a revision does.
+func TestNeedsContext(t *testing.T) {
+	old := tree(map[string]string{"a.go": "package m\n\nfunc A() int { return 1 }\n"})
+	nw := tree(map[string]string{"a.go": "package m\n\nfunc A() int { return B() }\n"})
+	context := tree(map[string]string{"b.go": "package m\n\nfunc B() int { return 2 }\n", "gone.go": ""})
+	context.Files["gone.go"] = nil
+	s := Compare(old, nw, 3)
+	if got := s.Needs(context); len(got) != 1 || len(got[0]) != 0 {
+		t.Errorf("needs %v: B is in the context, old and new", got)
+	}
+}

@@ -1,0 +1,102 @@
+package codediff
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/wynot/wynot/domain/decomp"
+)
+
+// Patch renders the changes at the sorted indices c as a unified diff in
+// git's format ("a/" and "b/" prefixes) that applies to the old tree with
+// git apply, or, for text files, with patch -p1. The hunks of a text file
+// are shown with three lines of context, diffed afresh between the old
+// file and the file with the hunks of c applied.
+func (s *Set) Patch(c []int) string {
+	byPath := map[string][]int{}
+	var paths []string
+	for _, i := range c {
+		p := s.Changes[i].Path
+		if _, ok := byPath[p]; !ok {
+			paths = append(paths, p)
+		}
+		byPath[p] = append(byPath[p], i)
+	}
+	sort.Strings(paths)
+	var b strings.Builder
+	for _, p := range paths {
+		idx := byPath[p]
+		first := &s.Changes[idx[0]]
+		switch first.Kind {
+		case Hunk:
+			on := make(map[int]bool, len(idx))
+			for _, i := range idx {
+				on[i] = true
+			}
+			of := s.Old.Files[p]
+			cf := s.file(p, s.byPath[p], on)
+			op, _ := decomp.Lines{}.Cut(of.Data)
+			cp, _ := decomp.Lines{}.Cut(cf.Data)
+			fmt.Fprintf(&b, "diff --git a/%s b/%s\n", p, p)
+			b.WriteString(decomp.Diff(op, cp).Unified("a/"+p, "b/"+p, 3))
+		case Add:
+			f := s.New.Files[p]
+			fmt.Fprintf(&b, "diff --git a/%s b/%s\nnew file mode %o\n", p, p, 0o100000|f.Mode.Perm())
+			writeWhole(&b, p, nil, f)
+		case Delete:
+			f := s.Old.Files[p]
+			fmt.Fprintf(&b, "diff --git a/%s b/%s\ndeleted file mode %o\n", p, p, 0o100000|f.Mode.Perm())
+			writeWhole(&b, p, f, nil)
+		case Rename:
+			fmt.Fprintf(&b, "diff --git a/%s b/%s\nsimilarity index 100%%\nrename from %s\nrename to %s\n", first.From, p, first.From, p)
+		case Replace:
+			of, nf := s.Old.Files[p], s.New.Files[p]
+			fmt.Fprintf(&b, "diff --git a/%s b/%s\n", p, p)
+			if of.Mode != nf.Mode {
+				fmt.Fprintf(&b, "old mode %o\nnew mode %o\n", modeBits(of), modeBits(nf))
+			}
+			if !bytes.Equal(of.Data, nf.Data) || of.Link != nf.Link {
+				fmt.Fprintf(&b, "Binary files a/%s and b/%s differ\n", p, p)
+			}
+		}
+	}
+	return b.String()
+}
+
+func modeBits(f *File) uint32 {
+	if f.Link != "" {
+		return 0o120000
+	}
+	return 0o100000 | uint32(f.Mode.Perm())
+}
+
+// writeWhole writes a file added (of nil) or deleted (nf nil) as a hunk.
+func writeWhole(b *strings.Builder, p string, of, nf *File) {
+	from, to := "a/"+p, "b/"+p
+	var data []byte
+	sign := "+"
+	if nf == nil {
+		to, data, sign = "/dev/null", of.Data, "-"
+	} else {
+		from, data = "/dev/null", nf.Data
+	}
+	fmt.Fprintf(b, "--- %s\n+++ %s\n", from, to)
+	if len(data) == 0 {
+		return
+	}
+	lines := splitLines(data)
+	if sign == "+" {
+		fmt.Fprintf(b, "@@ -0,0 +1,%d @@\n", len(lines))
+	} else {
+		fmt.Fprintf(b, "@@ -1,%d +0,0 @@\n", len(lines))
+	}
+	for _, l := range lines {
+		b.WriteString(sign)
+		b.Write(l)
+		if l[len(l)-1] != '\n' {
+			b.WriteString("\n\\ No newline at end of file\n")
+		}
+	}
+}

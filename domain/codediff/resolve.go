@@ -1,0 +1,216 @@
+package codediff
+
+import (
+	"bytes"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Resolve implements the failure-resolution loop of FSE 1999 §8: "After a
+// failing construction, WYNOT scans the error messages for identifiers,
+// adds all changes that reference these identifiers and tries again." It
+// reads a build's output for the configuration c (sorted change
+// indices): positions (file:line, as Go and C compilers write them) and
+// the identifiers of the messages. It returns the changes not in c that
+// touch a reported line (within two lines, in the file as configured) or
+// whose old or new lines mention a reported identifier, sorted; none when
+// the output names nothing that a change could provide.
+func (s *Set) Resolve(output []byte, c []int) []int {
+	in := make(map[int]bool, len(c))
+	for _, i := range c {
+		in[i] = true
+	}
+	add := map[int]bool{}
+	idents := map[string]bool{}
+	tests := false // a message names a test file
+	for _, m := range positionRe.FindAllSubmatch(output, -1) {
+		p := s.findPath(string(m[1]))
+		line, _ := strconv.Atoi(string(m[2]))
+		if p != "" && line > 0 {
+			for _, i := range s.near(p, line-1, in) {
+				add[i] = true
+			}
+		}
+		tests = tests || strings.HasSuffix(string(m[1]), "_test.go")
+		for _, id := range messageIdentifiers(m[3]) {
+			idents[id] = true
+		}
+	}
+	// Messages without a position ("undefined reference to `foo'").
+	for _, l := range bytes.Split(output, []byte("\n")) {
+		if !positionRe.Match(l) {
+			for _, id := range quotedIdentifiers(l) {
+				idents[id] = true
+			}
+		}
+	}
+	// When the messages say which names are missing ("undefined: x",
+	// "has no field or method x", "'x' undeclared"), those are the ones
+	// to look for; the other words of such messages (the type of the
+	// operand, say) would bring in every change that mentions them.
+	if missing := missingNames(output); len(missing) > 0 {
+		idents = missing
+	}
+	if len(idents) > 0 {
+		var rest []int
+		for i := range s.Changes {
+			// Test files are not built with the package, unless a
+			// message is about one.
+			if !in[i] && s.Changes[i].Kind == Hunk && (tests || !strings.HasSuffix(s.Changes[i].Path, "_test.go")) {
+				rest = append(rest, i)
+			}
+		}
+		for id := range idents {
+			var users []int
+			for _, i := range rest {
+				if s.mentions(i, id) {
+					users = append(users, i)
+				}
+			}
+			// An identifier most remaining changes mention tells nothing.
+			if len(users) > max(4, len(rest)/2) {
+				continue
+			}
+			for _, i := range users {
+				add[i] = true
+			}
+		}
+	}
+	out := make([]int, 0, len(add))
+	for i := range add {
+		out = append(out, i)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// missingRe matches what compilers and linkers say of a name that is not
+// there: Go's "undefined: x", "x.y undefined (...)" and "has no field or
+// method y", C's "'x' undeclared", "implicit declaration of function 'x'"
+// and the linker's "undefined reference to `x'".
+var missingRe = regexp.MustCompile("undefined: ([A-Za-z_][A-Za-z0-9_.]*)|([A-Za-z_][A-Za-z0-9_.]*) undefined \\(|has no field or method ([A-Za-z_][A-Za-z0-9_]*)|['‘]([A-Za-z_][A-Za-z0-9_]*)['’] undeclared|implicit declaration of function ['‘]([A-Za-z_][A-Za-z0-9_]*)|undefined reference to [`'‘]([A-Za-z_][A-Za-z0-9_]*)")
+
+// missingNames lists the names an output says are missing; for "x.y"
+// both parts (the package or value, and the selected name).
+func missingNames(output []byte) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range missingRe.FindAllSubmatch(output, -1) {
+		for _, g := range m[1:] {
+			for _, id := range strings.Split(string(g), ".") {
+				if len(id) >= 3 && !messageWords[strings.ToLower(id)] {
+					out[id] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// positionRe matches "file.ext:line[:col]: message" anywhere in a line.
+var positionRe = regexp.MustCompile(`(?m)([A-Za-z0-9_./\-]*[A-Za-z0-9_\-]\.[A-Za-z0-9]+):(\d+)(?::\d+)?:\s*(.*)$`)
+
+// findPath maps a path from a build message (relative to some directory,
+// or absolute into a work directory) to a path of the set's trees.
+func (s *Set) findPath(p string) string {
+	p = path.Clean(p)
+	best := ""
+	for q := range s.byPath {
+		if (p == q || strings.HasSuffix(p, "/"+q)) && len(q) > len(best) {
+			best = q
+		}
+	}
+	return best
+}
+
+// near returns the changes of path p not in c whose lines lie within two
+// lines of line (0-based) of the file as configured by c.
+func (s *Set) near(p string, line int, in map[int]bool) []int {
+	var out []int
+	shift := 0 // configured line minus old line, before the current hunk
+	for _, i := range s.byPath[p] {
+		ch := &s.Changes[i]
+		if ch.Kind != Hunk {
+			if !in[i] {
+				out = append(out, i) // the file itself is missing or old
+			}
+			continue
+		}
+		start := ch.OldStart + shift
+		if in[i] {
+			shift += len(ch.New) - len(ch.Old)
+			continue
+		}
+		end := start + len(ch.Old) // the old lines stand in the configured file
+		if line >= start-2 && line <= end+1 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// mentions reports whether change i's old or new lines hold id as a word.
+func (s *Set) mentions(i int, id string) bool {
+	ch := &s.Changes[i]
+	for _, side := range [][][]byte{ch.Old, ch.New} {
+		for _, l := range side {
+			for _, w := range identifiers(l) {
+				if w == id {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// messageWords are words of compiler messages that name no program
+// entity, and keywords of common languages.
+var messageWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`undefined declared defined used not and the has have had for with too many few
+		enough arguments argument call type types field method value values variable variables constant
+		cannot use using assignment mismatch function return returns missing imported import expected
+		found want got this that block other declaration package error errors warning note implicit
+		non name names redeclared unknown invalid operation operand mismatched converted convert
+		struct interface func var const map chan range break continue goto default switch case select
+		defer else string int int64 int32 uint uint64 uint32 byte rune bool float32 float64 error nil
+		true false new make len cap append copy delete panic print println complex real imag
+		void char short long double unsigned signed static extern include define endif ifdef
+		reference member members previous here there line column file does doesn which when from into
+		undeclared first incompatible pointer integer without cast makes expression statement
+		identifier before after token syntax unexpected expecting label parameter parameters result results
+		compile compiler build failed exit status level main`) {
+		messageWords[w] = true
+	}
+}
+
+// messageIdentifiers lists the identifiers of a message that could name a
+// program entity: words of at least three characters that are not common
+// words of compiler messages; for "x.y" both x and y.
+func messageIdentifiers(msg []byte) []string {
+	var out []string
+	for _, id := range identifiers(msg) {
+		if !messageWords[strings.ToLower(id)] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// quotedIdentifiers lists identifiers quoted in a line without position,
+// as linkers write them: `foo', 'foo', "foo".
+func quotedIdentifiers(l []byte) []string {
+	var out []string
+	for _, m := range quotedRe.FindAllSubmatch(l, -1) {
+		if id := string(m[1]); !messageWords[strings.ToLower(id)] && len(id) >= 3 {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+var quotedRe = regexp.MustCompile("[`'\"]([A-Za-z_][A-Za-z0-9_]*)['\"]")

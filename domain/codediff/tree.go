@@ -1,0 +1,130 @@
+// Package changes finds the changes between two versions of a source
+// tree, as delta debugging of code changes needs them (FSE 1999,
+// "Yesterday, my program worked. Today, it does not. Why?"): the hunks of
+// each changed text file, files added, deleted or renamed, and binary
+// files as whole-file changes. It groups related changes (by directory,
+// file, Go declaration, identifier) and writes any subset of them into a
+// copy of the old tree, touching only the files whose content differs
+// from what the copy holds, so that incremental builds stay warm.
+package codediff
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+)
+
+// File is one file of a tree.
+type File struct {
+	Data []byte
+	Mode fs.FileMode // permission bits and type (regular or symlink)
+	Link string      // the target, for a symbolic link
+}
+
+// Same reports whether two files (nil for none) are the same: content,
+// mode and link target.
+func Same(f, g *File) bool { return f.equal(g) }
+
+func (f *File) equal(g *File) bool {
+	if f == nil || g == nil {
+		return f == g
+	}
+	return f.Mode == g.Mode && f.Link == g.Link && bytes.Equal(f.Data, g.Data)
+}
+
+// Tree is the files of a directory, by slash-separated relative path.
+type Tree struct {
+	Files map[string]*File
+}
+
+// Paths returns the tree's paths, sorted.
+func (t *Tree) Paths() []string {
+	ps := make([]string, 0, len(t.Files))
+	for p := range t.Files {
+		ps = append(ps, p)
+	}
+	sort.Strings(ps)
+	return ps
+}
+
+// Skip says whether a path of a tree is left out: version control
+// metadata (.git, .hg, .svn) is.
+func Skip(rel string) bool {
+	switch path.Base(rel) {
+	case ".git", ".hg", ".svn":
+		return true
+	}
+	return false
+}
+
+// ReadTree reads the files under root (regular files and symbolic links;
+// directories that Skip names are left out).
+func ReadTree(root string) (*Tree, error) {
+	t := &Tree{Files: map[string]*File{}}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			return nil
+		}
+		if Skip(rel) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch {
+		case d.IsDir():
+			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			t.Files[rel] = &File{Mode: fs.ModeSymlink | 0o777, Link: target}
+		case d.Type().IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			t.Files[rel] = &File{Data: data, Mode: info.Mode().Perm()}
+		default:
+			return fmt.Errorf("%s: not a regular file, directory or symbolic link", p)
+		}
+		return nil
+	})
+	return t, err
+}
+
+// binary reports whether data looks like binary rather than text: a NUL
+// byte in its first 8000 bytes, as git decides.
+func binary(data []byte) bool {
+	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
+}
+
+func hashOf(f *File) [32]byte {
+	if f == nil {
+		return [32]byte{}
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%o %q ", f.Mode, f.Link)
+	h.Write(f.Data)
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}

@@ -1,0 +1,107 @@
+package codediff
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Workspace is a copy of a base tree (the old version) into which
+// configurations of changes are written. It remembers what each path it
+// changed holds, so that bringing it to another configuration rewrites
+// only the files whose content differs from what they hold now: the cost
+// is proportional to the changed files, not to the tree, and the other
+// files keep their timestamps, so incremental builds stay warm.
+type Workspace struct {
+	Dir  string
+	base *Tree
+	cur  map[string][32]byte // what each path changed since the copy holds now
+}
+
+// NewWorkspace copies base into dir, which must exist and be empty.
+func NewWorkspace(dir string, base *Tree) (*Workspace, error) {
+	w := &Workspace{Dir: dir, base: base, cur: map[string][32]byte{}}
+	made := map[string]bool{}
+	for _, p := range base.Paths() {
+		f := base.Files[p]
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if d := filepath.Dir(full); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return nil, err
+			}
+			made[d] = true
+		}
+		var err error
+		if f.Link != "" {
+			err = os.Symlink(f.Link, full)
+		} else {
+			err = os.WriteFile(full, f.Data, f.Mode.Perm())
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// Apply brings the workspace to the configuration c (sorted indices of
+// changes of s, whose old tree must be the workspace's base). It returns
+// how many files it wrote or removed.
+func (w *Workspace) Apply(s *Set, c []int) (int, error) {
+	return w.Sync(s.Content(c))
+}
+
+// Sync brings the workspace to the base tree with the files of content
+// in place of the base's (nil: the path does not exist); every other path
+// it changed before returns to the base. It returns how many files it
+// wrote or removed.
+func (w *Workspace) Sync(content map[string]*File) (int, error) {
+	n := 0
+	put := func(p string, f *File) error {
+		h := hashOf(f)
+		now, changed := w.cur[p]
+		if !changed {
+			now = hashOf(w.base.Files[p])
+		}
+		if h == now {
+			return nil
+		}
+		if err := w.write(p, f); err != nil {
+			return err
+		}
+		w.cur[p] = h
+		n++
+		return nil
+	}
+	for p, f := range content {
+		if err := put(p, f); err != nil {
+			return n, err
+		}
+	}
+	for p := range w.cur {
+		if _, ok := content[p]; !ok {
+			if err := put(p, w.base.Files[p]); err != nil {
+				return n, err
+			}
+			delete(w.cur, p)
+		}
+	}
+	return n, nil
+}
+
+// write makes path p hold f, or not exist if f is nil.
+func (w *Workspace) write(p string, f *File) error {
+	full := filepath.Join(w.Dir, filepath.FromSlash(p))
+	if err := os.Remove(full); err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	if f == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return err
+	}
+	if f.Link != "" {
+		return os.Symlink(f.Link, full)
+	}
+	return os.WriteFile(full, f.Data, f.Mode.Perm())
+}

@@ -1,0 +1,351 @@
+package golang
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/importer"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// A Checker decides whether Go text is a well-formed candidate (seed 003,
+// "predicting test outcomes": a candidate that does not parse, or with
+// TypeCheck one that has a type error the original does not have, is
+// Unresolved without running the test). It also finishes candidates:
+// imports the original used and the candidate no longer does are
+// removed, and the text is printed by go/format.
+type Checker struct {
+	TypeCheck bool
+	known     map[string]bool // the original's type errors, by message
+	imports   map[string]bool // import names the original refers to
+	// repairVars removes local variables that a transformation left
+	// unused (a Go compiler rejects them), unless the original has such
+	// variables itself.
+	repairVars bool
+}
+
+// NewChecker describes the original src, which must parse.
+func NewChecker(src []byte, typeCheck bool) (*Checker, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "input.go", src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, firstError(err)
+	}
+	c := &Checker{TypeCheck: typeCheck, imports: referenced(f), repairVars: !dropUnusedVars(f)}
+	if typeCheck {
+		c.known = map[string]bool{}
+		for _, e := range typeErrors(fset, f, nil) {
+			c.known[e] = true
+		}
+	}
+	return c, nil
+}
+
+// Finish parses data, drops imports that became unused, formats it and,
+// with TypeCheck, type-checks it.
+func (c *Checker) Finish(data []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "input.go", data, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, fmt.Errorf("does not parse: %w", firstError(err))
+	}
+	c.dropImports(f)
+	if c.repairVars {
+		dropUnusedVars(f)
+	}
+	var buf bytes.Buffer
+	if err := format.Node(&buf, fset, f); err != nil {
+		return nil, fmt.Errorf("does not print: %w", err)
+	}
+	out := squeeze(buf.Bytes())
+	if c.TypeCheck {
+		for _, e := range typeErrors(fset, f, nil) {
+			if !c.known[e] {
+				return nil, fmt.Errorf("does not type-check: %s", e)
+			}
+		}
+	}
+	return out, nil
+}
+
+func firstError(err error) error {
+	var list scanner.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		e := list[0]
+		return fmt.Errorf("line %d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
+	}
+	return err
+}
+
+// importName is the name a file refers to an import by.
+func importName(s *ast.ImportSpec) string {
+	if s.Name != nil {
+		return s.Name.Name
+	}
+	p := strings.Trim(s.Path.Value, "`\"")
+	base := path.Base(p)
+	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+		base = path.Base(path.Dir(p))
+	}
+	return base
+}
+
+// referenced lists the import names f refers to (as X in X.Sel).
+func referenced(f *ast.File) map[string]bool {
+	names := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := s.X.(*ast.Ident); ok {
+				names[id.Name] = true
+			}
+		}
+		return true
+	})
+	return names
+}
+
+// dropImports removes the imports the original referred to and f does not.
+func (c *Checker) dropImports(f *ast.File) {
+	now := referenced(f)
+	decls := f.Decls[:0]
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			decls = append(decls, d)
+			continue
+		}
+		specs := gd.Specs[:0]
+		for _, s := range gd.Specs {
+			name := importName(s.(*ast.ImportSpec))
+			if c.imports[name] && !now[name] && name != "_" && name != "." && name != "C" {
+				continue
+			}
+			specs = append(specs, s)
+		}
+		gd.Specs = specs
+		if len(specs) > 0 {
+			decls = append(decls, gd)
+		}
+	}
+	f.Decls = decls
+}
+
+// stdImporter imports standard-library packages from source (no process
+// is started, no export data needed) and refuses all others, whose
+// references then stay untyped in both the original and the candidates.
+type stdImporter struct {
+	mu   sync.Mutex
+	imp  types.Importer
+	fset *token.FileSet
+}
+
+var std = &stdImporter{}
+
+func (s *stdImporter) Import(p string) (*types.Package, error) {
+	if first, _, _ := strings.Cut(p, "/"); strings.Contains(first, ".") || p == "C" {
+		return nil, fmt.Errorf("%s is not in the standard library", p)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.imp == nil {
+		s.fset = token.NewFileSet()
+		s.imp = importer.ForCompiler(s.fset, "source", nil)
+	}
+	return s.imp.Import(p)
+}
+
+// position prefixes like "input.go:12:3: " are dropped from messages, so
+// that a type error moved by an edit is still the original's.
+var position = regexp.MustCompile(`input\.go:\d+:\d+`)
+
+// typeErrors type-checks f and returns its error messages without
+// positions; info, when given, is filled in.
+func typeErrors(fset *token.FileSet, f *ast.File, info *types.Info) []string {
+	var errs []string
+	conf := types.Config{
+		Importer: std,
+		Error: func(err error) {
+			msg := err.Error()
+			if te, ok := err.(types.Error); ok {
+				msg = te.Msg
+			}
+			errs = append(errs, position.ReplaceAllString(msg, "input.go"))
+		},
+	}
+	name := "main"
+	if f.Name != nil {
+		name = f.Name.Name
+	}
+	conf.Check(name, fset, []*ast.File{f}, info) //nolint:errcheck // errors are collected above
+	return errs
+}
+
+// dropUnusedVars removes, from every function, the declarations of local
+// variables that nothing else in the function names (x := 1, var x int),
+// when what they are set to has no effect (literals and names, no calls).
+// It reports whether it removed any.
+func dropUnusedVars(f *ast.File) bool {
+	dropped := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		var body *ast.BlockStmt
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			body = n.Body
+		case *ast.FuncLit:
+			body = n.Body
+		}
+		if body == nil {
+			return true
+		}
+		count := map[string]int{}
+		ast.Inspect(body, func(m ast.Node) bool {
+			if id, ok := m.(*ast.Ident); ok {
+				count[id.Name]++
+			}
+			return true
+		})
+		unused := func(ids []*ast.Ident) bool {
+			for _, id := range ids {
+				if id.Name != "_" && count[id.Name] != 1 {
+					return false
+				}
+			}
+			return len(ids) > 0
+		}
+		ast.Inspect(body, func(m ast.Node) bool {
+			var list *[]ast.Stmt
+			switch m := m.(type) {
+			case *ast.BlockStmt:
+				list = &m.List
+			case *ast.CaseClause:
+				list = &m.Body
+			case *ast.CommClause:
+				list = &m.Body
+			default:
+				return true
+			}
+			kept := (*list)[:0]
+			for _, s := range *list {
+				if unusedDecl(s, unused) {
+					dropped = true
+					continue
+				}
+				kept = append(kept, s)
+			}
+			*list = kept
+			return true
+		})
+		return false // nested function literals share the counts above
+	})
+	return dropped
+}
+
+// unusedDecl tells a statement declaring only unused variables with
+// values that have no effect.
+func unusedDecl(s ast.Stmt, unused func([]*ast.Ident) bool) bool {
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		if s.Tok != token.DEFINE {
+			return false
+		}
+		var ids []*ast.Ident
+		for _, l := range s.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok {
+				return false
+			}
+			ids = append(ids, id)
+		}
+		return unused(ids) && pure(s.Rhs...)
+	case *ast.DeclStmt:
+		gd, ok := s.Decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR {
+			return false
+		}
+		for _, sp := range gd.Specs {
+			vs := sp.(*ast.ValueSpec)
+			if !unused(vs.Names) || !pure(vs.Values...) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// pure tells expressions without effects: literals, names, and
+// operators, call-free composites of them.
+func pure(es ...ast.Expr) bool {
+	for _, e := range es {
+		ok := true
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr, *ast.FuncLit, *ast.IndexExpr, *ast.StarExpr, *ast.TypeAssertExpr, *ast.SliceExpr:
+				ok = false
+			case *ast.UnaryExpr:
+				ok = n.Op != token.ARROW
+			}
+			return ok
+		})
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// squeeze removes the blank lines that deleted statements leave inside
+// blocks (a blank line before an indented line or after an opening
+// brace), outside raw strings and comments; gofmt leaves such text as it
+// is.
+func squeeze(src []byte) []byte {
+	var keep [][2]int // raw strings and comments, which may hold blank lines
+	fset := token.NewFileSet()
+	tf := fset.AddFile("", -1, len(src))
+	var sc scanner.Scanner
+	sc.Init(tf, src, nil, scanner.ScanComments)
+	for {
+		pos, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.COMMENT || (tok == token.STRING && strings.HasPrefix(lit, "`")) {
+			off := tf.Offset(pos)
+			keep = append(keep, [2]int{off, off + len(lit)})
+		}
+	}
+	inside := func(off int) bool {
+		for _, k := range keep {
+			if off >= k[0] && off < k[1] {
+				return true
+			}
+		}
+		return false
+	}
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	out := make([]byte, 0, len(src))
+	off := 0
+	for i, l := range lines {
+		blank := len(bytes.TrimSpace(l)) == 0 && len(l) > 0
+		if blank && !inside(off) && i > 0 && i+1 < len(lines) {
+			prev := bytes.TrimRight(lines[i-1], " \t\n")
+			next := lines[i+1]
+			if bytes.HasSuffix(prev, []byte("{")) || (len(next) > 0 && (next[0] == '\t' || next[0] == ' ')) {
+				off += len(l)
+				continue
+			}
+		}
+		out = append(out, l...)
+		off += len(l)
+	}
+	return out
+}

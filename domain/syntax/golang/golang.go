@@ -1,0 +1,874 @@
+// Package golang reduces Go source as a syntax tree. A pass parses the
+// input once and proposes transformations of its nodes, each a change
+// that delta debugging makes or not; a candidate is the immutable source
+// with a set of them made, printed by go/format (Debugging Book,
+// "Reducing Syntax Trees" and "Transforming Nodes", with several
+// transformations per node as in its Exercise 1). Passes go level by
+// level from the top, as hierarchical delta debugging does: declarations,
+// then the statements of each block depth, then the expressions of each
+// nesting depth, then identifiers.
+package golang
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/wynot/wynot/domain/decomp"
+)
+
+// Kind is what a pass transforms.
+type Kind int
+
+// The kinds of passes, in the order a round runs them.
+const (
+	Decls Kind = iota // declarations, specs, fields, parameters, function bodies, comments
+	Stmts             // statements of one block depth
+	Exprs             // expressions of one nesting depth
+	Names             // identifiers, consistently shortened
+)
+
+// Pass is one level of the tree: a decomp.Pass.
+type Pass struct {
+	Kind      Kind
+	Depth     int // block depth for Stmts (1 = function bodies), nesting depth for Exprs (1 = outermost)
+	TypeCheck bool
+}
+
+// Name is the pass's name in logs: "go decls", "go stmts 2", ...
+func (p Pass) Name() string {
+	switch p.Kind {
+	case Decls:
+		return "go decls"
+	case Stmts:
+		return fmt.Sprintf("go stmts %d", p.Depth)
+	case Exprs:
+		return fmt.Sprintf("go exprs %d", p.Depth)
+	}
+	return "go names"
+}
+
+// Passes lists the passes of one round over data: declarations, the
+// statement depths and expression depths data has, and names.
+func Passes(data []byte, typeCheck bool) ([]decomp.Pass, error) {
+	a, err := analyze(data)
+	if err != nil {
+		return nil, err
+	}
+	ps := []decomp.Pass{Pass{Kind: Decls, TypeCheck: typeCheck}}
+	for d := 1; d <= a.maxStmt; d++ {
+		ps = append(ps, Pass{Kind: Stmts, Depth: d, TypeCheck: typeCheck})
+	}
+	for d := 1; d <= a.maxExpr; d++ {
+		ps = append(ps, Pass{Kind: Exprs, Depth: d, TypeCheck: typeCheck})
+	}
+	return append(ps, Pass{Kind: Names, TypeCheck: typeCheck}), nil
+}
+
+// Plan proposes the pass's transformations of data.
+func (p Pass) Plan(data []byte) (decomp.Plan, error) {
+	a, err := analyze(data)
+	if err != nil {
+		return nil, err
+	}
+	chk, err := NewChecker(data, p.TypeCheck)
+	if err != nil {
+		return nil, err
+	}
+	var chs []decomp.Change
+	switch p.Kind {
+	case Decls:
+		chs = a.decls()
+	case Stmts:
+		chs = a.stmts(p.Depth)
+	case Exprs:
+		chs = a.exprs(p.Depth)
+	case Names:
+		chs = a.names()
+	}
+	return &decomp.Rewrite{Src: data, Changes: chs, Finish: chk.Finish}, nil
+}
+
+// Changes lists every transformation of every level, for tests that check
+// a result is 1-minimal with respect to all of them.
+func Changes(data []byte, typeCheck bool) (*decomp.Rewrite, error) {
+	ps, err := Passes(data, typeCheck)
+	if err != nil {
+		return nil, err
+	}
+	all := &decomp.Rewrite{Src: data}
+	for _, p := range ps {
+		pl, err := p.Plan(data)
+		if err != nil {
+			return nil, err
+		}
+		r := pl.(*decomp.Rewrite)
+		all.Changes = append(all.Changes, r.Changes...)
+		all.Finish = r.Finish
+	}
+	return all, nil
+}
+
+// analysis is the parsed, type-checked input of a pass.
+type analysis struct {
+	src     []byte
+	fset    *token.FileSet
+	tf      *token.File
+	f       *ast.File
+	info    *types.Info
+	pkg     *types.Package
+	parent  map[ast.Node]ast.Node
+	uses    map[types.Object]int
+	maxStmt int
+	maxExpr int
+	depth   map[ast.Node]int // block depth of statement lists, nesting depth of expressions
+}
+
+func analyze(src []byte) (*analysis, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "input.go", src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, fmt.Errorf("does not parse as Go: %w", firstError(err))
+	}
+	a := &analysis{src: src, fset: fset, f: f, parent: map[ast.Node]ast.Node{}, depth: map[ast.Node]int{},
+		uses: map[types.Object]int{}}
+	a.tf = fset.File(f.Pos())
+	a.info = &types.Info{
+		Types: map[ast.Expr]types.TypeAndValue{},
+		Defs:  map[*ast.Ident]types.Object{},
+		Uses:  map[*ast.Ident]types.Object{},
+	}
+	typeErrors(fset, f, a.info)
+	for _, obj := range a.info.Uses {
+		a.uses[obj]++
+	}
+	for id, obj := range a.info.Defs {
+		if obj != nil && a.pkg == nil && obj.Pkg() != nil && id.Name != "_" {
+			a.pkg = obj.Pkg()
+		}
+	}
+	var stack []ast.Node
+	depths := []int{0} // statement depth around the node on top of stack
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack, depths = stack[:len(stack)-1], depths[:len(depths)-1]
+			return true
+		}
+		var par ast.Node
+		if len(stack) > 0 {
+			par = stack[len(stack)-1]
+			a.parent[n] = par
+		}
+		cur := depths[len(depths)-1]
+		switch n.(type) {
+		case *ast.BlockStmt:
+			cur++ // a block's statements, or a switch's clauses
+			a.depth[n] = cur
+		case *ast.CaseClause, *ast.CommClause:
+			a.depth[n] = cur // a clause's statements are as deep as the clauses
+		}
+		a.maxStmt = max(a.maxStmt, cur)
+		if e, ok := n.(ast.Expr); ok {
+			d := 1
+			if pe, ok := par.(ast.Expr); ok {
+				d = a.depth[pe] + 1
+			}
+			a.depth[e] = d
+			a.maxExpr = max(a.maxExpr, d)
+		}
+		stack, depths = append(stack, n), append(depths, cur)
+		return true
+	})
+	return a, nil
+}
+
+func isClauseOwner(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+		return true
+	}
+	return false
+}
+
+func (a *analysis) off(p token.Pos) int { return a.tf.Offset(p) }
+
+func (a *analysis) text(n ast.Node) string { return string(a.src[a.off(n.Pos()):a.off(n.End())]) }
+
+// ref keeps node n (with the transformations made inside it).
+func (a *analysis) ref(n ast.Node) decomp.Part { return decomp.Ref(a.off(n.Pos()), a.off(n.End())) }
+
+// replace is a change with one edit replacing node n.
+func (a *analysis) replace(kind string, n ast.Node, parts ...decomp.Part) decomp.Change {
+	return decomp.Change{Kind: kind, Edits: []decomp.Splice{{From: a.off(n.Pos()), To: a.off(n.End()), Parts: parts}}}
+}
+
+// del deletes node n; in a list separated by commas, with its comma.
+func (a *analysis) del(kind string, n ast.Node, list bool) decomp.Change {
+	from, to := a.off(n.Pos()), a.off(n.End())
+	if list {
+		rest := a.src[to:]
+		i := 0
+		for i < len(rest) && (rest[i] == ' ' || rest[i] == '\t') {
+			i++
+		}
+		if i < len(rest) && rest[i] == ',' {
+			to += i + 1
+		}
+	}
+	return decomp.Change{Kind: kind, Edits: []decomp.Splice{{From: from, To: to}}}
+}
+
+// inner keeps the statements of a block, without its braces.
+func (a *analysis) inner(b *ast.BlockStmt) decomp.Part {
+	return decomp.Ref(a.off(b.Lbrace)+1, a.off(b.Rbrace))
+}
+
+// withInit keeps an init statement before the parts.
+func (a *analysis) withInit(init ast.Stmt, parts ...decomp.Part) []decomp.Part {
+	if init == nil {
+		return parts
+	}
+	return append([]decomp.Part{a.ref(init), decomp.Lit("\n")}, parts...)
+}
+
+// decls: comments, declarations, specs, struct fields and interface
+// methods go; function bodies become empty; unused parameters go from
+// a function and every call of it.
+func (a *analysis) decls() []decomp.Change {
+	var chs []decomp.Change
+	for _, cg := range a.f.Comments {
+		if directive(cg) {
+			continue
+		}
+		chs = append(chs, a.replace("comment → nothing", cg))
+	}
+	for _, d := range a.f.Decls {
+		var from ast.Node = d
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Doc != nil {
+				from = d.Doc
+			}
+		case *ast.GenDecl:
+			if d.Doc != nil {
+				from = d.Doc
+			}
+		}
+		chs = append(chs, decomp.Change{Kind: "declaration → nothing", Edits: []decomp.Splice{{From: a.off(from.Pos()), To: a.off(d.End())}}})
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			if d.Lparen.IsValid() && len(d.Specs) > 1 {
+				for _, s := range d.Specs {
+					chs = append(chs, a.replace("spec → nothing", s))
+				}
+			}
+		case *ast.FuncDecl:
+			if d.Body != nil {
+				body := "{\n" + a.zeroReturn(d.Type) + "}"
+				if strings.Join(strings.Fields(a.text(d.Body)), " ") != strings.Join(strings.Fields(body), " ") {
+					chs = append(chs, a.replace("function → empty body", d.Body, decomp.Lit(body)))
+				}
+			}
+			chs = append(chs, a.params(d)...)
+		}
+	}
+	ast.Inspect(a.f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.StructType:
+			for _, fl := range n.Fields.List {
+				chs = append(chs, a.replace("field → nothing", fl))
+			}
+		case *ast.InterfaceType:
+			for _, fl := range n.Methods.List {
+				chs = append(chs, a.replace("method → nothing", fl))
+			}
+		}
+		return true
+	})
+	return chs
+}
+
+// directive tells comments the build depends on: //go:..., // +build,
+// //line, and cgo preambles.
+func directive(cg *ast.CommentGroup) bool {
+	for _, c := range cg.List {
+		if strings.HasPrefix(c.Text, "//go:") || strings.HasPrefix(c.Text, "// +build") ||
+			strings.HasPrefix(c.Text, "//line ") || strings.HasPrefix(c.Text, "/*line ") || strings.HasPrefix(c.Text, "//export ") {
+			return true
+		}
+	}
+	return false
+}
+
+// zeroReturn is the return statement of an empty body of a function of
+// type ft ("" when it has no results).
+func (a *analysis) zeroReturn(ft *ast.FuncType) string {
+	if ft.Results == nil || len(ft.Results.List) == 0 {
+		return ""
+	}
+	if len(ft.Results.List[0].Names) > 0 {
+		return "return\n"
+	}
+	var zs []string
+	for _, r := range ft.Results.List {
+		z := a.zeroOf(r.Type)
+		if z == "" {
+			z = "*new(" + a.text(r.Type) + ")"
+		}
+		zs = append(zs, z)
+	}
+	return "return " + strings.Join(zs, ", ") + "\n"
+}
+
+// zeroOf is the zero value of the type written as expression t.
+func (a *analysis) zeroOf(t ast.Expr) string {
+	if tv, ok := a.info.Types[t]; ok && tv.Type != nil {
+		return a.zero(tv.Type)
+	}
+	return ""
+}
+
+// zero is the zero value of type t as Go text, or "" when unknown.
+func (a *analysis) zero(t types.Type) string {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsBoolean != 0:
+			return "false"
+		case u.Info()&types.IsString != 0:
+			return `""`
+		case u.Info()&types.IsNumeric != 0:
+			return "0"
+		case u.Kind() == types.UnsafePointer || u.Kind() == types.UntypedNil:
+			return "nil"
+		}
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		return "nil"
+	case *types.Struct, *types.Array:
+		return types.TypeString(t, a.qualifier) + "{}"
+	}
+	return ""
+}
+
+func (a *analysis) qualifier(p *types.Package) string {
+	if p == a.pkg {
+		return ""
+	}
+	return p.Name()
+}
+
+// params removes an unused parameter of a function from its signature
+// and the matching argument from every call (C-Reduce's "remove
+// parameter" transformation). Only functions used solely in calls with
+// one argument per parameter qualify.
+func (a *analysis) params(fd *ast.FuncDecl) []decomp.Change {
+	obj, ok := a.info.Defs[fd.Name].(*types.Func)
+	if !ok || fd.Recv != nil || fd.Body == nil || fd.Type.TypeParams != nil {
+		return nil
+	}
+	sig := obj.Type().(*types.Signature)
+	if sig.Variadic() || sig.Params().Len() == 0 {
+		return nil
+	}
+	var calls []*ast.CallExpr
+	ast.Inspect(a.f, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok && a.info.Uses[id] == obj {
+				calls = append(calls, c)
+			}
+		}
+		return true
+	})
+	if len(calls) != a.uses[obj] {
+		return nil // used as a value too
+	}
+	for _, c := range calls {
+		if c.Ellipsis.IsValid() || len(c.Args) != sig.Params().Len() {
+			return nil // f(g()) with g returning several values
+		}
+	}
+	type param struct {
+		name *ast.Ident
+		typ  ast.Expr
+	}
+	var ps []param
+	for _, fl := range fd.Type.Params.List {
+		if len(fl.Names) == 0 {
+			ps = append(ps, param{nil, fl.Type})
+		}
+		for _, n := range fl.Names {
+			ps = append(ps, param{n, fl.Type})
+		}
+	}
+	var chs []decomp.Change
+	for k, p := range ps {
+		if p.name != nil && p.name.Name != "_" && a.uses[a.info.Defs[p.name]] > 0 {
+			continue
+		}
+		var rest []string
+		for j, q := range ps {
+			if j == k {
+				continue
+			}
+			s := a.text(q.typ)
+			if q.name != nil {
+				s = q.name.Name + " " + s
+			}
+			rest = append(rest, s)
+		}
+		ch := decomp.Change{Kind: "parameter → nothing", Edits: []decomp.Splice{{
+			From: a.off(fd.Type.Params.Opening) + 1, To: a.off(fd.Type.Params.Closing),
+			Parts: []decomp.Part{decomp.Lit(strings.Join(rest, ", "))},
+		}}}
+		for _, c := range calls {
+			var parts []decomp.Part
+			for j, arg := range c.Args {
+				if j == k {
+					continue
+				}
+				if len(parts) > 0 {
+					parts = append(parts, decomp.Lit(", "))
+				}
+				parts = append(parts, a.ref(arg))
+			}
+			ch.Edits = append(ch.Edits, decomp.Splice{From: a.off(c.Lparen) + 1, To: a.off(c.Rparen), Parts: parts})
+		}
+		chs = append(chs, ch)
+	}
+	return chs
+}
+
+// stmts: the statements of the lists at block depth d go, or are replaced
+// by a part of themselves: if → its then- or else-branch, a loop → its
+// body, a switch → one clause's body, a block → its statements, go and
+// defer → the call.
+func (a *analysis) stmts(d int) []decomp.Change {
+	var chs []decomp.Change
+	ast.Inspect(a.f, func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			if isClauseOwner(a.parent[n]) {
+				if a.depth[n] == d {
+					for _, s := range n.List {
+						chs = append(chs, a.replace("clause → nothing", s))
+					}
+				}
+				return true
+			}
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		default:
+			return true
+		}
+		if a.depth[n] != d {
+			return true
+		}
+		for _, s := range list {
+			chs = append(chs, a.stmt(s)...)
+		}
+		return true
+	})
+	return chs
+}
+
+func (a *analysis) stmt(s ast.Stmt) []decomp.Change {
+	if _, ok := s.(*ast.EmptyStmt); ok {
+		return nil
+	}
+	chs := []decomp.Change{a.replace("statement → nothing", s)}
+	switch s := s.(type) {
+	case *ast.IfStmt:
+		chs = append(chs, a.replace("if → then", s, a.withInit(s.Init, a.inner(s.Body))...))
+		switch e := s.Else.(type) {
+		case *ast.BlockStmt:
+			chs = append(chs, a.replace("if → else", s, a.withInit(s.Init, a.inner(e))...))
+		case *ast.IfStmt:
+			chs = append(chs, a.replace("if → else", s, a.withInit(s.Init, a.ref(e))...))
+		}
+		if s.Else != nil {
+			chs = append(chs, decomp.Change{Kind: "else → nothing", Edits: []decomp.Splice{{From: a.off(s.Body.End()), To: a.off(s.Else.End())}}})
+		}
+	case *ast.ForStmt:
+		if !branches(s.Body) {
+			chs = append(chs, a.replace("loop → body", s, a.withInit(s.Init, a.inner(s.Body))...))
+		}
+	case *ast.RangeStmt:
+		// Without the loop, the variables it declares are undefined.
+		if !branches(s.Body) && (s.Tok != token.DEFINE || (!a.usedIn(s.Key, s.Body) && !a.usedIn(s.Value, s.Body))) {
+			chs = append(chs, a.replace("loop → body", s, a.inner(s.Body)))
+		}
+	case *ast.BlockStmt:
+		chs = append(chs, a.replace("block → statements", s, a.inner(s)))
+	case *ast.LabeledStmt:
+		if a.uses[a.info.Defs[s.Label]] == 0 {
+			chs = append(chs, a.replace("label → statement", s, a.ref(s.Stmt)))
+		}
+	case *ast.GoStmt:
+		chs = append(chs, a.replace("go → call", s, a.ref(s.Call)))
+	case *ast.DeferStmt:
+		chs = append(chs, a.replace("defer → call", s, a.ref(s.Call)))
+	case *ast.SwitchStmt:
+		chs = append(chs, a.clauses(s, s.Init, s.Body)...)
+	case *ast.TypeSwitchStmt:
+		chs = append(chs, a.clauses(s, s.Init, s.Body)...)
+	case *ast.SelectStmt:
+		chs = append(chs, a.clauses(s, nil, s.Body)...)
+	}
+	return chs
+}
+
+// clauses replaces a switch or select by the statements of one clause.
+// branches tells whether body breaks out of or continues the loop it is
+// the body of, which it could no longer do without the loop.
+func branches(body *ast.BlockStmt) bool {
+	found := false
+	var walk func(n ast.Node, inLoop, inSwitch bool)
+	walk = func(n ast.Node, inLoop, inSwitch bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			if found || m == nil || m == n {
+				return !found
+			}
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ForStmt, *ast.RangeStmt:
+				walk(m, true, inSwitch)
+				return false
+			case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				walk(m, inLoop, true)
+				return false
+			case *ast.BranchStmt:
+				switch {
+				case m.Label != nil:
+					found = m.Tok == token.BREAK || m.Tok == token.CONTINUE
+				case m.Tok == token.BREAK:
+					found = !inLoop && !inSwitch
+				case m.Tok == token.CONTINUE:
+					found = !inLoop
+				}
+			}
+			return true
+		})
+	}
+	walk(body, false, false)
+	return found
+}
+
+// usedIn tells whether the variable id declares is used inside n.
+func (a *analysis) usedIn(id ast.Expr, n ast.Node) bool {
+	ident, ok := id.(*ast.Ident)
+	if !ok || ident.Name == "_" {
+		return false
+	}
+	obj := a.info.Defs[ident]
+	used := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		if x, ok := m.(*ast.Ident); ok && (a.info.Uses[x] == obj && obj != nil || obj == nil && x.Name == ident.Name) {
+			used = true
+		}
+		return !used
+	})
+	return used
+}
+
+func (a *analysis) clauses(s ast.Stmt, init ast.Stmt, body *ast.BlockStmt) []decomp.Change {
+	var chs []decomp.Change
+	for _, c := range body.List {
+		var list []ast.Stmt
+		var colon token.Pos
+		switch c := c.(type) {
+		case *ast.CaseClause:
+			list, colon = c.Body, c.Colon
+		case *ast.CommClause:
+			list, colon = c.Body, c.Colon
+		}
+		parts := []decomp.Part{}
+		if len(list) > 0 {
+			parts = append(parts, decomp.Ref(a.off(colon)+1, a.off(list[len(list)-1].End())))
+		}
+		chs = append(chs, a.replace("switch → clause", s, a.withInit(init, parts...)...))
+	}
+	return chs
+}
+
+// valueExpr tells expressions that stand for a value which another value
+// of the same type could replace: not types, not the left side of an
+// assignment, not a called function, a selected name, a struct literal's
+// key or an operand of &.
+func (a *analysis) valueExpr(e ast.Expr) bool {
+	switch e.(type) {
+	case *ast.KeyValueExpr, *ast.Ellipsis, *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType,
+		*ast.StructType, *ast.InterfaceType:
+		return false
+	}
+	if tv, ok := a.info.Types[e]; ok && !tv.IsValue() {
+		return false
+	}
+	if _, ok := a.info.Types[e]; !ok {
+		// Untyped (type-checking failed here): only literals and
+		// operators are known to be values.
+		switch e.(type) {
+		case *ast.BasicLit, *ast.BinaryExpr, *ast.UnaryExpr, *ast.ParenExpr, *ast.CompositeLit, *ast.FuncLit:
+		default:
+			return false
+		}
+	}
+	switch p := a.parent[e].(type) {
+	case *ast.AssignStmt:
+		return !slices.Contains(p.Lhs, e)
+	case *ast.IncDecStmt:
+		return false
+	case *ast.RangeStmt:
+		return e == p.X
+	case *ast.CallExpr:
+		return e != p.Fun
+	case *ast.SelectorExpr:
+		return e == p.X
+	case *ast.KeyValueExpr:
+		if e == p.Key {
+			if cl, ok := a.parent[p].(*ast.CompositeLit); ok {
+				if tv, ok := a.info.Types[cl]; ok {
+					if _, isMap := tv.Type.Underlying().(*types.Map); isMap {
+						return true
+					}
+				}
+			}
+			return false
+		}
+	case *ast.UnaryExpr:
+		return p.Op != token.AND
+	case *ast.CompositeLit:
+		return e != p.Type
+	case *ast.Field, *ast.ValueSpec, *ast.TypeSpec, *ast.ImportSpec, *ast.FuncDecl, *ast.LabeledStmt, *ast.BranchStmt:
+		if vs, ok := p.(*ast.ValueSpec); ok {
+			return slices.Contains(vs.Values, e)
+		}
+		return false
+	case *ast.IndexExpr:
+		if tv, ok := a.info.Types[p.X]; ok && !tv.IsValue() {
+			return false // a generic instantiation
+		}
+	}
+	return true
+}
+
+// exprs: the expressions at nesting depth d become false or true (when
+// boolean), the zero value of their type, or one of their operands of the
+// same type; elements of composite literals go; function literals get an
+// empty body.
+func (a *analysis) exprs(d int) []decomp.Change {
+	var chs []decomp.Change
+	ast.Inspect(a.f, func(n ast.Node) bool {
+		e, ok := n.(ast.Expr)
+		if !ok || a.depth[e] != d {
+			return true
+		}
+		if cl, ok := e.(*ast.CompositeLit); ok {
+			for _, el := range cl.Elts {
+				chs = append(chs, a.del("element → nothing", el, true))
+			}
+		}
+		if !a.valueExpr(e) {
+			return true
+		}
+		chs = append(chs, a.expr(e)...)
+		return true
+	})
+	return chs
+}
+
+func (a *analysis) expr(e ast.Expr) []decomp.Change {
+	var chs []decomp.Change
+	text := a.text(e)
+	lit := func(kind, s string) {
+		if s != "" && s != text && len(s) <= len(text) {
+			chs = append(chs, a.replace(kind, e, decomp.Lit(s)))
+		}
+	}
+	tv, typed := a.info.Types[e]
+	boolean := typed && tv.Type != nil && a.zero(tv.Type) == "false"
+	if !typed {
+		if b, ok := e.(*ast.BinaryExpr); ok {
+			switch b.Op {
+			case token.LAND, token.LOR, token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				boolean = true
+			}
+		}
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+			boolean = true
+		}
+	}
+	// A constant is left alone: false → true would swap a behavior,
+	// not simplify it.
+	if id, ok := e.(*ast.Ident); ok && (id.Name == "true" || id.Name == "false") || typed && tv.Value != nil {
+		boolean = false
+	}
+	if boolean {
+		lit("expression → false", "false")
+		lit("expression → true", "true")
+	} else if typed && tv.Type != nil && tv.Value == nil || isLit(e) {
+		z := ""
+		if typed && tv.Type != nil {
+			z = a.zero(tv.Type)
+		}
+		if bl, ok := e.(*ast.BasicLit); ok && z == "" {
+			switch bl.Kind {
+			case token.INT, token.FLOAT, token.IMAG, token.CHAR:
+				z = "0"
+			case token.STRING:
+				z = `""`
+			}
+		}
+		lit("expression → zero", z)
+	}
+	operand := func(o ast.Expr) {
+		if o == nil || !a.sameType(e, o) {
+			return
+		}
+		chs = append(chs, a.replace("expression → operand", e, a.ref(o)))
+	}
+	switch e := e.(type) {
+	case *ast.BinaryExpr:
+		operand(e.X)
+		operand(e.Y)
+	case *ast.UnaryExpr:
+		if e.Op != token.AND && e.Op != token.ARROW {
+			operand(e.X)
+		}
+	case *ast.ParenExpr:
+		operand(e.X)
+	case *ast.CallExpr:
+		for _, arg := range e.Args {
+			operand(arg)
+		}
+	case *ast.SliceExpr:
+		operand(e.X)
+	case *ast.FuncLit:
+		body := "{\n" + a.zeroReturn(e.Type) + "}"
+		if strings.Join(strings.Fields(a.text(e.Body)), " ") != strings.Join(strings.Fields(body), " ") {
+			chs = append(chs, a.replace("function → empty body", e.Body, decomp.Lit(body)))
+		}
+	}
+	return chs
+}
+
+func isLit(e ast.Expr) bool {
+	_, ok := e.(*ast.BasicLit)
+	return ok
+}
+
+// sameType tells whether operand o may stand in for e: the same type, or
+// an untyped constant; with no types known, any operand may.
+func (a *analysis) sameType(e, o ast.Expr) bool {
+	te, ok1 := a.info.Types[e]
+	to, ok2 := a.info.Types[o]
+	if !ok1 || !ok2 || te.Type == nil || to.Type == nil {
+		return !ok1
+	}
+	if b, ok := to.Type.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+		return types.AssignableTo(types.Default(to.Type), te.Type) || to.Value != nil
+	}
+	return types.Identical(te.Type, to.Type)
+}
+
+// names: each object declared in the file (not a method, an embedded
+// field, a package or main/init) gets the shortest name the file does
+// not use yet, at its declaration and every use.
+func (a *analysis) names() []decomp.Change {
+	used := map[string]bool{}
+	ast.Inspect(a.f, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			used[id.Name] = true
+		}
+		return true
+	})
+	type object struct {
+		obj types.Object
+		ids []*ast.Ident
+	}
+	objs := map[types.Object]*object{}
+	var order []*object
+	add := func(id *ast.Ident, obj types.Object) {
+		o := objs[obj]
+		if o == nil {
+			o = &object{obj: obj}
+			objs[obj] = o
+			order = append(order, o)
+		}
+		o.ids = append(o.ids, id)
+	}
+	for id, obj := range a.info.Defs {
+		if obj == nil || id.Name == "_" || len(id.Name) <= 1 || obj.Pkg() != a.pkg || a.pkg == nil {
+			continue
+		}
+		switch o := obj.(type) {
+		case *types.PkgName, *types.Label:
+			continue
+		case *types.Func:
+			if o.Type().(*types.Signature).Recv() != nil || (obj.Parent() == a.pkg.Scope() && (id.Name == "main" || id.Name == "init")) {
+				continue
+			}
+		case *types.Var:
+			if o.Embedded() || (o.IsField() && a.embedsAnywhere()) {
+				continue
+			}
+		}
+		add(id, obj)
+	}
+	for id, obj := range a.info.Uses {
+		if o := objs[obj]; o != nil {
+			o.ids = append(o.ids, id)
+		}
+	}
+	slices.SortFunc(order, func(x, y *object) int { return int(x.obj.Pos() - y.obj.Pos()) })
+	var chs []decomp.Change
+	next := 0
+	for _, o := range order {
+		name := ""
+		for name == "" || used[name] || token.IsKeyword(name) || types.Universe.Lookup(name) != nil {
+			name = shortName(next)
+			next++
+		}
+		if len(name) >= len(o.obj.Name()) {
+			continue
+		}
+		used[name] = true
+		ch := decomp.Change{Kind: "name → shorter"}
+		for _, id := range o.ids {
+			ch.Edits = append(ch.Edits, decomp.Splice{From: a.off(id.Pos()), To: a.off(id.End()), Parts: []decomp.Part{decomp.Lit(name)}})
+		}
+		chs = append(chs, ch)
+	}
+	return chs
+}
+
+// embedsAnywhere tells whether the file embeds a struct in another, where
+// renaming a field can change which field a selector finds.
+func (a *analysis) embedsAnywhere() bool {
+	for _, obj := range a.info.Defs {
+		if v, ok := obj.(*types.Var); ok && v.Embedded() {
+			return true
+		}
+	}
+	return false
+}
+
+// shortName is the i-th name of a, b, ..., z, aa, ab, ...
+func shortName(i int) string {
+	s := ""
+	for {
+		s = string(rune('a'+i%26)) + s
+		i = i/26 - 1
+		if i < 0 {
+			return s
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package treesitter
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/wynot/wynot/dd"
+)
+
+// samples are small programs in each language, each with a marker that
+// the reduction oracle below keeps, and a broken variant.
+var samples = []struct {
+	lang, src, marker, broken string
+}{
+	{"c", `#include <stdio.h>
+struct point { int x, y; };
+static int sq(int v) { return v * v; }
+int main(void) {
+    struct point p = {1, 2};
+    for (int i = 0; i < 3; i++) {
+        if (i > 1) {
+            printf("%d\n", sq(p.x) + MARKER);
+        }
+    }
+    return 0;
+}
+`, "MARKER", "int main( {"},
+	{"javascript", `import fs from "fs";
+const config = { name: "x", items: [1, 2, 3], nested: { deep: MARKER } };
+function load(path) {
+  if (!fs.existsSync(path)) {
+    throw new Error("missing " + path);
+  }
+  return JSON.parse(fs.readFileSync(path, "utf8"));
+}
+export default function main() {
+  for (const item of config.items) {
+    console.log(item, load("data.json"));
+  }
+}
+`, "MARKER", "function (x {"},
+	{"python", `import os
+
+class Loader:
+    def __init__(self, path):
+        self.path = path
+
+    def load(self):
+        if not os.path.exists(self.path):
+            raise ValueError("missing")
+        with open(self.path) as f:
+            for line in f:
+                if line.startswith("#"):
+                    continue
+                yield MARKER(line)
+
+def main():
+    for x in Loader("data.txt").load():
+        print(x)
+`, "MARKER", "def f(:\n"},
+	{"html", `<!DOCTYPE html>
+<html>
+<head><title>T</title></head>
+<body>
+  <ul>
+    <li>one</li>
+    <li>two <b>MARKER</b></li>
+    <li>three</li>
+  </ul>
+  <p>Some <a href="x">text</a>.</p>
+</body>
+</html>
+`, "MARKER", "<p <"},
+	{"json", `{
+  "name": "wynot",
+  "version": 3,
+  "tags": ["a", "b", {"deep": ["MARKER", 1, 2]}],
+  "nested": {"x": null, "y": [true, false]}
+}
+`, "MARKER", `{"a": [1, 2}`},
+}
+
+func TestCheck(t *testing.T) {
+	for _, s := range samples {
+		g, err := Lookup(s.lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Check([]byte(s.src)); err != nil {
+			t.Errorf("%s sample: %v", s.lang, err)
+		}
+		if s.lang == "html" {
+			continue // every text is HTML; tree-sitter marks only some errors
+		}
+		if err := g.Check([]byte(s.broken)); err == nil {
+			t.Errorf("%s: %q accepted", s.lang, s.broken)
+		}
+	}
+	if _, err := Lookup("cobol"); err == nil || !strings.Contains(err.Error(), "javascript") {
+		t.Errorf("Lookup(cobol) = %v, want an error naming the known languages", err)
+	}
+	for ext, want := range map[string]string{".c": "c", ".h": "c", ".js": "javascript", ".py": "python", ".htm": "html", ".json": "json", ".go": ""} {
+		if got := ByExtension(ext); got != want {
+			t.Errorf("ByExtension(%s) = %q, want %q", ext, got, want)
+		}
+	}
+}
+
+// TestPlanCandidatesParse checks every single transformation of every
+// pass: its candidate parses (or the plan rejects it) and is no larger.
+func TestPlanCandidatesParse(t *testing.T) {
+	for _, s := range samples {
+		g, _ := Lookup(s.lang)
+		ps, err := g.Passes([]byte(s.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ps) < 3 {
+			t.Errorf("%s: only %d passes", s.lang, len(ps))
+		}
+		valid := 0
+		for _, p := range ps {
+			pl, err := p.Plan([]byte(s.src))
+			if err != nil {
+				t.Fatalf("%s %s: %v", s.lang, p.Name(), err)
+			}
+			for i := range pl.Len() {
+				var keep []int
+				for j := range pl.Len() {
+					if j != i {
+						keep = append(keep, j)
+					}
+				}
+				out, err := pl.Apply(keep)
+				if err != nil {
+					continue
+				}
+				valid++
+				if err := g.Check(out); err != nil {
+					t.Errorf("%s %s change %d: candidate %v:\n%s", s.lang, p.Name(), i, err, out)
+				}
+				if len(out) > len(s.src) {
+					t.Errorf("%s %s change %d grows the input", s.lang, p.Name(), i)
+				}
+			}
+		}
+		if valid == 0 {
+			t.Errorf("%s: no valid candidate", s.lang)
+		}
+	}
+}
+
+// TestReduceKeepsMarker reduces each sample with ddmin, pass after pass
+// until a fixpoint, keeping the marker: the result parses, keeps it, and
+// is a fraction of the sample.
+func TestReduceKeepsMarker(t *testing.T) {
+	for _, s := range samples {
+		g, _ := Lookup(s.lang)
+		data := []byte(s.src)
+		for changed := true; changed; {
+			changed = false
+			ps, err := g.Passes(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range ps {
+				pl, err := p.Plan(data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				test := dd.TesterFunc(func(_ context.Context, c dd.Config) dd.Outcome {
+					out, err := pl.Apply(c)
+					switch {
+					case err != nil:
+						return dd.Unresolved
+					case strings.Contains(string(out), s.marker):
+						return dd.Fail
+					}
+					return dd.Pass
+				})
+				res, err := dd.Run(context.Background(), pl.Len(), test, dd.Options{Algorithm: dd.Minimize})
+				if err != nil {
+					t.Fatalf("%s %s: %v", s.lang, p.Name(), err)
+				}
+				out, err := pl.Apply(res.Fail)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(out) < len(data) {
+					data, changed = out, true
+				}
+			}
+		}
+		if err := g.Check(data); err != nil || !strings.Contains(string(data), s.marker) {
+			t.Errorf("%s: result %q: %v", s.lang, data, err)
+		}
+		if len(data)*3 > len(s.src) {
+			t.Errorf("%s: reduced only to %d of %d bytes: %q", s.lang, len(data), len(s.src), data)
+		}
+		t.Logf("%s: %d → %d bytes: %q", s.lang, len(s.src), len(data), data)
+	}
+}
