@@ -7,7 +7,7 @@ import (
 
 // Config is a configuration (FSE 1999 Def. 1, TSE 2002 Def. 5): a set of
 // change indices in 0..n-1, sorted ascending, without duplicates. Index i
-// stands for change δ(i+1) of the seeds. A Config handed to a Tester or an
+// stands for change δ(i+1) of the papers (see the package documentation). A Config handed to a Tester or an
 // Observer is only valid during that call; copy it to keep it.
 type Config []int
 
@@ -39,7 +39,7 @@ func (c Config) Contains(i int) bool {
 	return ok
 }
 
-// Diagram draws c as the seeds' tables do, one column per change of n:
+// Diagram draws c as the papers' tables do, one column per change of n:
 // the change's number (1-based) if included, a dot if not; e.g. "1 2 . . 5 6 7 8".
 func Diagram(c Config, n int) string {
 	var b strings.Builder

@@ -113,7 +113,7 @@ var ruleNames = [...]string{
 	"nothing left", "nothing found",
 }
 
-// String returns the rule's name as the seeds write it, e.g. "reduce to complement".
+// String returns the rule's name as the papers write it, e.g. "reduce to complement".
 func (r Rule) String() string {
 	if r > 0 && int(r) < len(ruleNames) {
 		return ruleNames[r]

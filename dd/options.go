@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Algorithm selects one of the delta debugging algorithms of the seeds.
+// Algorithm selects one of the delta debugging algorithms of the papers (see the package documentation).
 type Algorithm int
 
 const (

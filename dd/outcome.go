@@ -14,7 +14,7 @@ const (
 	Fail                      // the failure the test looks for occurred (✗)
 )
 
-// String returns the outcome as the seeds' logs print it: PASS, FAIL or UNRESOLVED.
+// String returns the outcome as the Debugging Book's logs print it: PASS, FAIL or UNRESOLVED.
 func (o Outcome) String() string {
 	switch o {
 	case Pass:
@@ -27,7 +27,7 @@ func (o Outcome) String() string {
 	return fmt.Sprintf("Outcome(%d)", int8(o))
 }
 
-// Symbol returns the outcome as the seeds' tables draw it: ✓, ✗ or ?.
+// Symbol returns the outcome as the papers' tables draw it: ✓, ✗ or ?.
 func (o Outcome) Symbol() string {
 	switch o {
 	case Pass:

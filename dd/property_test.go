@@ -110,7 +110,7 @@ func log2ceil(n int) int {
 
 // TestPropertiesRandomOracles runs every algorithm of the general dd on
 // thousands of random oracles, monotone and not, with and without
-// unresolved outcomes, and checks what the seeds prove: ddmin results fail
+// unresolved outcomes, and checks what the papers prove: ddmin results fail
 // and are 1-minimal (Prop. 11), ddmax results pass and are 1-maximal, dd
 // differences are 1-minimal (Prop. 16, Def. A.16), and test counts stay
 // within the worst-case bounds (Prop. 12: n² + 3n; Formal Definitions

@@ -10,8 +10,8 @@ import (
 	"github.com/wynot/wynot/dd/ddtest"
 )
 
-// The worked examples of the seeds, step by step. Rows are drawn as the
-// seeds' tables draw configurations: change numbers, dots for excluded
+// The worked examples of the papers, step by step. Rows are drawn as the
+// papers' tables draw configurations: change numbers, dots for excluded
 // changes, and the outcome.
 
 func rows(s string) []string {

@@ -28,7 +28,7 @@ func (r *Recorder) Record(e Event) {
 	r.mu.Unlock()
 }
 
-// Draw draws a configuration of n changes as the seeds' tables do: for
+// Draw draws a configuration of n changes as the papers' tables do: for
 // each change the last digit of its number when it is applied, "." when
 // not; over 100 changes, each mark stands for a run of changes: "#" all
 // applied, "+" some, "." none.
@@ -95,7 +95,7 @@ func (r *Recorder) WriteReport(dir string, p Page) (string, error) {
 const maxRows = 3000
 
 // WriteHTML writes a self-contained HTML page of the run: no scripts, no
-// network, no external assets. It shows, as the seeds draw a run, one row
+// network, no external assets. It shows, as the papers draw a run, one row
 // per test with its configuration and colored outcome, the size of the
 // smallest failing input over the tests as a plot, statistics, and the
 // result with its difference from the original.

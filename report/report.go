@@ -229,7 +229,7 @@ type Event struct {
 	Test        int     `json:"test"`
 	Pass        string  `json:"pass,omitempty"`
 	Key         string  `json:"config"`
-	Config      string  `json:"drawing,omitempty"` // the configuration drawn as in the seeds (Draw)
+	Config      string  `json:"drawing,omitempty"` // the configuration drawn as in the papers (Draw)
 	Size        int     `json:"size"`
 	Outcome     string  `json:"outcome"`
 	Seconds     float64 `json:"seconds"`

@@ -1,5 +1,5 @@
 // Package ddtest helps test delta debugging: oracles written as boolean
-// formulas over named changes, recorders that draw a run the way the seeds'
+// formulas over named changes, recorders that draw a run the way the papers'
 // tables do, checkers for 1-minimality, and PyOrder, which reproduces the
 // subset order of the Debugging Book's Python implementation.
 package ddtest
@@ -199,7 +199,7 @@ func (o *Oracle) Calls() []dd.Config {
 }
 
 // Recorder is an Observer that keeps the lookups of a run as table rows,
-// in the seeds' notation: "1 2 . . 5 6 7 8 ✗", with " (cached)" or
+// in the papers' notation: "1 2 . . 5 6 7 8 ✗", with " (cached)" or
 // " (predicted)" or " (inferred)" appended when no test ran for the row. It
 // also keeps the steps as "rule" lines.
 type Recorder struct {

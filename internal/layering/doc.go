@@ -1,4 +1,8 @@
-// Package layering holds the test that keeps wynot's import graph as
-// DESIGN.md draws it: the algorithms in dd depend on nothing that touches
-// the operating system, and only the runner starts processes.
+// Package layering holds the test that keeps wynot's packages in their
+// layers, as doc/design.md draws them: the algorithms (dd) depend on
+// nothing that touches the operating system; the domains (domain/...)
+// cut circumstances into changes and never run, report or open a
+// session; only the runner starts processes; the commands test
+// candidates only through the session; report knows no domain; and
+// cmd/wynot knows only the commands.
 package layering

@@ -17,7 +17,7 @@ import (
 	"sync"
 )
 
-// A Checker decides whether Go text is a well-formed candidate (seed 003,
+// A Checker decides whether Go text is a well-formed candidate (FSE 1999,
 // "predicting test outcomes": a candidate that does not parse, or with
 // TypeCheck one that has a type error the original does not have, is
 // Unresolved without running the test). It also finishes candidates:

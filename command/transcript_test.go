@@ -1,0 +1,273 @@
+package command_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/command/changes"
+	"github.com/wynot/wynot/command/fuzz"
+	"github.com/wynot/wynot/command/isolate"
+	"github.com/wynot/wynot/command/reduce"
+	"github.com/wynot/wynot/runner"
+)
+
+var update = flag.Bool("update", false, "rewrite the transcripts' expected sections with what the commands do now")
+
+var commands = []*command.Command{reduce.Command, isolate.Isolate, isolate.Maximize, changes.Command, fuzz.Command}
+
+// TestTranscripts runs each testdata/script/*.txtar: the first line of
+// its comment is the command line (split at spaces), the rest says what
+// the transcript shows; its files are written into a fresh directory, where the
+// command runs with the test command played by a formula target (the
+// "target" file, see fakeTarget) instead of a process. The sections
+// "stderr", "stdout" and "exit" are what the command must print and
+// return, and a section "after:NAME" what file NAME must hold at the end.
+// Run with -update to rewrite them.
+func TestTranscripts(t *testing.T) {
+	paths, err := filepath.Glob("testdata/script/*.txtar")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no transcripts: %v", err)
+	}
+	for _, path := range paths {
+		path, _ := filepath.Abs(path)
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			runTranscript(t, path)
+		})
+	}
+}
+
+func runTranscript(t *testing.T, path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar := parseTxtar(data)
+	line, _, _ := strings.Cut(strings.TrimSpace(ar.comment), "\n")
+	args := strings.Fields(line)
+	if len(args) < 2 || args[0] != "wynot" {
+		t.Fatalf("the comment must be a command line starting with wynot, not %q", ar.comment)
+	}
+	dir := t.TempDir()
+	var target string
+	for _, f := range ar.files {
+		switch {
+		case f.name == "target":
+			target = f.data
+		case isExpected(f.name):
+		default:
+			p := filepath.Join(dir, filepath.FromSlash(f.name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(f.data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	fake, err := fakeTarget(target)
+	if err != nil {
+		t.Fatalf("target: %v", err)
+	}
+	t.Chdir(dir)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, ".cache"))
+	var stdout, stderr bytes.Buffer
+	code := -1
+	for _, c := range commands {
+		if c.Name == args[1] {
+			code = c.Main(context.Background(), args[2:], command.Env{Stdout: &stdout, Stderr: &stderr,
+				Help: func(section string) string { return "help for " + section + "\n" }, Fake: fake})
+		}
+	}
+	if code < 0 {
+		t.Fatalf("no command %q", args[1])
+	}
+	got := map[string]string{
+		"stderr": normalize(stderr.String(), dir),
+		"stdout": normalize(stdout.String(), dir),
+		"exit":   fmt.Sprintln(code),
+	}
+	for _, f := range ar.files {
+		if name, ok := strings.CutPrefix(f.name, "after:"); ok {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if os.IsNotExist(err) {
+				got[f.name] = "(does not exist)\n"
+			} else if err != nil {
+				t.Fatal(err)
+			} else {
+				got[f.name] = string(b)
+			}
+		}
+	}
+	if *update {
+		for name, content := range got {
+			ar.set(name, content)
+		}
+		if err := os.WriteFile(path, ar.format(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	for name, content := range got {
+		want, ok := ar.get(name)
+		if !ok {
+			t.Errorf("no section %q; run go test -update to add it:\n%s", name, content)
+			continue
+		}
+		if want != content {
+			t.Errorf("%s differs:\n--- want\n%s--- got\n%s", name, want, content)
+		}
+	}
+}
+
+func isExpected(name string) bool {
+	return name == "stderr" || name == "stdout" || name == "exit" || strings.HasPrefix(name, "after:")
+}
+
+// normalize makes output comparable across runs: durations and the
+// temporary directory are replaced.
+func normalize(s, dir string) string {
+	s = strings.ReplaceAll(s, dir, "$DIR")
+	s = regexp.MustCompile(`\b\d+\.\ds\b`).ReplaceAllString(s, "N.Ns")
+	s = regexp.MustCompile(`("seconds": )[0-9.e+-]+`).ReplaceAllString(s, "${1}0")
+	return s
+}
+
+// fakeTarget makes the stand-in for the test process from a formula, one
+// rule per line: "fail if all: A B ..." (the run fails like a Go panic
+// when the candidate holds every one of the words), "fail if any: A B
+// ...", "unresolved if all: ...", "unresolved if any: ...". The first
+// rule that matches decides; a run no rule matches passes. The candidate
+// is its argument list, or the files of its work directory.
+func fakeTarget(formula string) (func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error), error) {
+	type rule struct {
+		fail, all bool
+		words     []string
+	}
+	var rules []rule
+	for _, l := range strings.Split(strings.TrimSpace(formula), "\n") {
+		head, words, ok := strings.Cut(l, ":")
+		if !ok {
+			return nil, fmt.Errorf("line %q: want RULE: WORDS", l)
+		}
+		var r rule
+		switch strings.TrimSpace(head) {
+		case "fail if all":
+			r = rule{fail: true, all: true}
+		case "fail if any":
+			r = rule{fail: true}
+		case "unresolved if all":
+			r = rule{all: true}
+		case "unresolved if any":
+		default:
+			return nil, fmt.Errorf("unknown rule %q", head)
+		}
+		r.words = strings.Fields(words)
+		rules = append(rules, r)
+	}
+	return func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
+		text := strings.Join(c.Args, " ")
+		if dir != "" {
+			var b strings.Builder
+			err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				if d.Type().IsRegular() && !strings.HasPrefix(d.Name(), ".") {
+					data, err := os.ReadFile(p)
+					b.Write(data)
+					b.WriteByte('\n')
+					return err
+				}
+				return nil
+			})
+			if err != nil {
+				return runner.Run{Exit: -1}, err
+			}
+			text += b.String()
+		}
+		for _, r := range rules {
+			match := slices.ContainsFunc(r.words, func(w string) bool { return strings.Contains(text, w) })
+			if r.all {
+				match = !slices.ContainsFunc(r.words, func(w string) bool { return !strings.Contains(text, w) })
+			}
+			switch {
+			case match && r.fail:
+				return runner.Run{Exit: 2, Stderr: []byte("panic: the target failed\n\ngoroutine 1 [running]:\nmain.main()\n\t/fake/main.go:1 +0x1\n")}, nil
+			case match:
+				return runner.Run{Exit: 125, Stderr: []byte("cannot build\n")}, nil
+			}
+		}
+		return runner.Run{}, nil
+	}, nil
+}
+
+// archive is a txtar archive: a comment, then files, each after a line
+// "-- NAME --".
+type archive struct {
+	comment string
+	files   []archiveFile
+}
+
+type archiveFile struct{ name, data string }
+
+var marker = regexp.MustCompile(`(?m)^-- (.+) --$\n?`)
+
+func parseTxtar(data []byte) *archive {
+	s := string(data)
+	ms := marker.FindAllStringSubmatchIndex(s, -1)
+	ar := &archive{comment: s}
+	if len(ms) == 0 {
+		return ar
+	}
+	ar.comment = s[:ms[0][0]]
+	for i, m := range ms {
+		end := len(s)
+		if i+1 < len(ms) {
+			end = ms[i+1][0]
+		}
+		ar.files = append(ar.files, archiveFile{name: s[m[2]:m[3]], data: s[m[1]:end]})
+	}
+	return ar
+}
+
+func (ar *archive) get(name string) (string, bool) {
+	for _, f := range ar.files {
+		if f.name == name {
+			return f.data, true
+		}
+	}
+	return "", false
+}
+
+func (ar *archive) set(name, data string) {
+	for i := range ar.files {
+		if ar.files[i].name == name {
+			ar.files[i].data = data
+			return
+		}
+	}
+	ar.files = append(ar.files, archiveFile{name, data})
+}
+
+func (ar *archive) format() []byte {
+	var b bytes.Buffer
+	b.WriteString(ar.comment)
+	for _, f := range ar.files {
+		fmt.Fprintf(&b, "-- %s --\n%s", f.name, f.data)
+		if f.data != "" && !strings.HasSuffix(f.data, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
