@@ -1,8 +1,12 @@
-// Package session holds what every wynot command shares when it searches
-// for a failure cause: the test settings, the tester set up from the
-// original failure, the counters, the progress line, log and events, the
-// exit statuses and the safe writing of results. It starts no process
-// itself; the runner does.
+// Package command holds what every wynot command shares: the Command
+// value and the prologue it runs (flags, JSON summary, HTML report, exit
+// status), and the session, which owns a run's lifecycle: the checks of
+// the failing original and of the passing side, the searches, the final
+// confirmation, the counters, the progress line, log and events, and the
+// closing lines. A command supplies a Job; the session does the rest the
+// same way for every command. Commands test candidates only through the
+// session, which tests them through the runner; it starts no process
+// itself.
 package command
 
 import (

@@ -270,4 +270,3 @@ func (ar *archive) format() []byte {
 	}
 	return b.Bytes()
 }
-

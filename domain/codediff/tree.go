@@ -1,4 +1,4 @@
-// Package changes finds the changes between two versions of a source
+// Package codediff finds the changes between two versions of a source
 // tree, as delta debugging of code changes needs them (FSE 1999,
 // "Yesterday, my program worked. Today, it does not. Why?"): the hunks of
 // each changed text file, files added, deleted or renamed, and binary

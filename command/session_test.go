@@ -1,0 +1,245 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// target is a formula target: a run fails (as a Go panic) when the
+// candidate file holds every byte of want; flip, when set, makes every
+// run pass (a test that stops failing).
+type target struct {
+	want string
+	flip atomic.Bool
+	runs atomic.Int32
+}
+
+func (tg *target) exec(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
+	tg.runs.Add(1)
+	data, err := os.ReadFile(filepath.Join(dir, "in"))
+	if err != nil {
+		return runner.Run{}, err
+	}
+	for _, b := range []byte(tg.want) {
+		if !bytes.ContainsRune(data, rune(b)) || tg.flip.Load() {
+			return runner.Run{}, nil
+		}
+	}
+	return runner.Run{Exit: 2, Stderr: []byte("panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n")}, nil
+}
+
+// job is a small ddmin job over the bytes of input.
+type job struct {
+	input, passing string
+	result         []byte
+	search         func(ctx context.Context, s *Session, j *job) (Found, error)
+	closing        Closing
+	ended          End
+}
+
+func file(data []byte) runner.Candidate {
+	return runner.Candidate{Files: []runner.File{{Name: "in", Data: data}}}
+}
+
+func (j *job) Begin() Begin {
+	b := Begin{Failing: file([]byte(j.input)), What: "original input", Size: len(j.input), Algorithm: "ddmin"}
+	if j.passing != "" {
+		p := file([]byte(j.passing))
+		b.Passing, b.PassingWhat = &p, "the passing input"
+	}
+	return b
+}
+
+func (j *job) Search(ctx context.Context, s *Session) (Found, error) {
+	if j.search != nil {
+		return j.search(ctx, s, j)
+	}
+	pick := func(c dd.Config) []byte {
+		var out []byte
+		for _, i := range c {
+			out = append(out, j.input[i])
+		}
+		return out
+	}
+	res, err := s.Search(ctx, "bytes", len(j.input), dd.Minimize, dd.Options{},
+		func(c dd.Config) runner.Candidate { return file(pick(c)) }, nil)
+	j.result = pick(res.Fail)
+	return Found{Minimal: res.Minimal, Kept: "the smallest so far is kept",
+		Confirm: []Check{{Candidate: file(j.result), Want: dd.Fail, What: "the result"}}}, err
+}
+
+func (j *job) Close(sum *report.Summary, end End) Closing {
+	j.ended = end
+	sum.SizeBefore, sum.SizeAfter = len(j.input), len(j.result)
+	c := j.closing
+	c.Head = []string{fmt.Sprintf("reduced to %q", j.result)}
+	c.Verdict = []string{fmt.Sprintf("minimal %v", end.Minimal)}
+	c.Unconfirmed = "not again"
+	c.Tail = []string{"done"}
+	return c
+}
+
+func run(t *testing.T, tg *target, j *job, ctx context.Context) (*report.Summary, string, error) {
+	t.Helper()
+	var stderr bytes.Buffer
+	s, err := Open(Config{Command: "test", Test: Test{Argv: []string{"prog", "{}"}}, Output: Output{Stderr: &stderr},
+		Jobs: 1, Files: 1, Size: len(j.input), Fake: tg.exec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sum := &report.Summary{}
+	_, err = s.Run(ctx, j, sum)
+	return sum, stderr.String(), err
+}
+
+func TestRun(t *testing.T) {
+	tg := &target{want: "bd"}
+	j := &job{input: "abcdef"}
+	sum, stderr, err := run(t, tg, j, context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(j.result) != "bd" || !sum.Minimal || !sum.Confirmed || sum.Command != "test" || sum.Algorithm != "ddmin" {
+		t.Errorf("result %q, summary %+v", j.result, sum)
+	}
+	// Two runs of the original and one of the result are checks; every
+	// run is counted once.
+	if sum.Checks != 3 || int(tg.runs.Load()) != sum.Tests || sum.Tests != sum.Outcomes.Pass+sum.Outcomes.Fail+sum.Outcomes.Unresolved+sum.Checks {
+		t.Errorf("%d runs; summary: %d tests, %d checks, outcomes %+v", tg.runs.Load(), sum.Tests, sum.Checks, sum.Outcomes)
+	}
+	want := "wynot: reduced to \"bd\"\nwynot: minimal true\nwynot: done\n"
+	if stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+}
+
+func TestRunUnconfirmed(t *testing.T) {
+	tg := &target{want: "bd"}
+	j := &job{input: "abcdef"}
+	search := j.Search
+	j.search = func(ctx context.Context, s *Session, j *job) (Found, error) {
+		j.search = nil
+		f, err := search(ctx, s)
+		tg.flip.Store(true) // the test stops failing
+		return f, err
+	}
+	sum, stderr, err := run(t, tg, j, context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Confirmed || j.ended.Confirmed {
+		t.Error("confirmed, although the result passed when run again")
+	}
+	for _, l := range []string{"wynot: warning: run again, the result gave PASS; the test may be flaky\n", "wynot: minimal true\nwynot: warning: not again\nwynot: done\n"} {
+		if !strings.Contains(stderr, l) {
+			t.Errorf("stderr lacks %q:\n%s", l, stderr)
+		}
+	}
+}
+
+func TestRunInterrupted(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  func() error
+		want string
+	}{
+		{"context", func() error { return context.Canceled }, "interrupted; the smallest so far is kept"},
+		{"job's word", func() error { return &ExitError{ExitInterrupted, errors.New("interrupted while doing X")} }, "interrupted while doing X"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			j := &job{input: "abcdef", search: func(ctx context.Context, s *Session, j *job) (Found, error) {
+				j.result = []byte("abc")
+				cancel()
+				return Found{Minimal: true, Kept: "the smallest so far is kept", Confirm: []Check{{Candidate: file(j.result), Want: dd.Fail, What: "the result"}}}, c.err()
+			}}
+			sum, stderr, err := run(t, &target{want: "b"}, j, ctx)
+			if ExitCode(err) != ExitInterrupted || err.Error() != c.want {
+				t.Fatalf("error %v (exit %d), want %q", err, ExitCode(err), c.want)
+			}
+			if !sum.Interrupted || sum.Minimal || !j.ended.Interrupted || sum.Checks != 2 {
+				t.Errorf("summary %+v, end %+v: want interrupted, not minimal, no confirmation run", sum, j.ended)
+			}
+			if !strings.Contains(stderr, "wynot: minimal false\n") || strings.Contains(stderr, "warning") {
+				t.Errorf("stderr:\n%s", stderr)
+			}
+		})
+	}
+}
+
+func TestRunCloseError(t *testing.T) {
+	j := &job{input: "abcdef", closing: Closing{Err: Unverified("nothing verified")}}
+	_, stderr, err := run(t, &target{want: "b"}, j, context.Background())
+	if ExitCode(err) != ExitUnverified || !strings.Contains(stderr, "wynot: done\n") {
+		t.Errorf("error %v (exit %d), stderr:\n%s", err, ExitCode(err), stderr)
+	}
+}
+
+func TestRunChecks(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		input, passing string
+		want           string
+	}{
+		{"original passes", "ac", "", "the original input does not fail: exit status 0, with no output"},
+		{"passing side fails", "abcd", "bd", "the passing input does not pass (FAIL): exit status 2; its output ends:\n    panic: boom"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			searched := false
+			j := &job{input: c.input, passing: c.passing, search: func(ctx context.Context, s *Session, j *job) (Found, error) {
+				searched = true
+				return Found{}, nil
+			}}
+			_, _, err := run(t, &target{want: "bd"}, j, context.Background())
+			if ExitCode(err) != ExitNotReproduced || !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("error %q (exit %d), want %q", err, ExitCode(err), c.want)
+			}
+			if searched {
+				t.Error("searched although the checks failed")
+			}
+		})
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want int
+	}{
+		{nil, 0}, {InputError("x"), 1}, {NotReproduced("x"), 2}, {Unverified("x"), 3},
+		{fmt.Errorf("wrapped: %w", context.Canceled), 130}, {interruptedError("kept"), 130}, {errors.New("other"), 1},
+	} {
+		if got := ExitCode(c.err); got != c.want {
+			t.Errorf("ExitCode(%v) = %d, want %d", c.err, got, c.want)
+		}
+	}
+}
+
+func TestFlagMessage(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.SetOutput(new(bytes.Buffer))
+	var p runner.Precision
+	fs.TextVar(&p, "precision", runner.Message, "")
+	err := fs.Parse([]string{"--precision", "loose"})
+	if got, want := flagMessage(err).Error(), `unknown --precision "loose" (want exit, message, stack or exact)`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	other := errors.New("flag provided but not defined: -zz")
+	if flagMessage(other) != other {
+		t.Error("other flag errors are not left alone")
+	}
+}
