@@ -336,6 +336,10 @@ type ChangesDetail struct {
 	Verdict []string `json:"verdict,omitempty"`
 }
 
+// Inline is the Result of a summary whose result is shown in it (Diff)
+// rather than written to a file.
+const Inline = "inline"
+
 // WriteJSON writes s as indented JSON.
 func (s *Summary) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)

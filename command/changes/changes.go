@@ -462,7 +462,7 @@ type outcome struct {
 	// version without the patch's hunks, the hunks of a failing
 	// configuration disjoint from them, and (--git) what the good
 	// revision with the patch gave.
-	complement string
+	complement *dd.Outcome // nil when not tested
 	other      []string
 	onGood     string
 }
@@ -634,7 +634,7 @@ func (e *search) differs(run runner.Run) string {
 
 // complement tests the new version without the hunks of the verified
 // patch, for the report.
-func (e *search) complement(ctx context.Context, res outcome) (string, error) {
+func (e *search) complement(ctx context.Context, res outcome) (*dd.Outcome, error) {
 	in := map[int]bool{}
 	for _, i := range res.hunkSet {
 		in[i] = true
@@ -647,9 +647,9 @@ func (e *search) complement(ctx context.Context, res outcome) (string, error) {
 	}
 	rec, _, err := e.testWithResolution(ctx, res.hunks, rest)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return rec.Outcome.String(), nil
+	return &rec.Outcome, nil
 }
 
 // tryOnGood tests the good revision (the workspace base) with the patch
@@ -804,14 +804,14 @@ func (e *search) verdict(res outcome, interrupted bool) []string {
 	if res.needed > 0 {
 		v = append(v, fmt.Sprintf("%s of these %s the others need to build (added by failure resolution)", report.Plural(res.needed, res.lv.unit), map[bool]string{true: "is one", false: "are ones"}[res.needed == 1]))
 	}
-	switch res.complement {
-	case "":
-	case "PASS":
+	switch c := res.complement; {
+	case c == nil:
+	case *c == dd.Pass:
 		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" passes")
-	case "FAIL":
+	case *c == dd.Fail:
 		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" still fails: the failure has another cause besides these changes")
 	default:
-		v = append(v, "the new version without "+hunks(len(res.hunkSet))+": "+res.complement+" (it does not build without them, or other changes matter too)")
+		v = append(v, "the new version without "+hunks(len(res.hunkSet))+": "+c.String()+" (it does not build without them, or other changes matter too)")
 	}
 	if res.onGood != "" {
 		v = append(v, res.onGood)
@@ -841,13 +841,16 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 		sum.Diff = e.patch
 		sum.Result = e.Output
 		if sum.Result == "" && len(res.patch) > 0 {
-			sum.Result = "inline"
+			sum.Result = report.Inline
 		}
 		for _, i := range res.patch {
 			d.Hunks = append(d.Hunks, res.lv.set.Changes[i].String())
 		}
 	}
-	d.Complement, d.OtherCause, d.Needed = res.complement, res.other, res.needed
+	if res.complement != nil {
+		d.Complement = res.complement.String()
+	}
+	d.OtherCause, d.Needed = res.other, res.needed
 	d.Verdict = e.verdict(*res, end.Interrupted)
 	sum.ChangesDetail = d
 

@@ -11,6 +11,7 @@ package golang
 
 import (
 	"fmt"
+	"github.com/wynot/wynot/internal/enum"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -20,6 +21,43 @@ import (
 
 	"github.com/wynot/wynot/domain/decomp"
 )
+
+// Transform is one kind of change a pass proposes for a node: the node
+// goes, or is replaced by a part of itself or by something smaller.
+type Transform int
+
+// The transforms of Go syntax trees.
+const (
+	DeleteDecl     Transform = iota // a declaration, with its comment
+	DeleteSpec                      // a spec of a grouped declaration (import, const, type, var)
+	EmptyBody                       // a function body emptied (a return of zero values where one is needed)
+	DeleteField                     // a struct field
+	DeleteMethod                    // an interface method
+	DeleteParam                     // a parameter, with the argument at every call
+	DeleteComment                   // a comment group
+	DeleteClause                    // a case clause
+	DeleteStmt                      // a statement
+	IfToThen                        // an if statement by its then-branch
+	IfToElse                        // an if statement by its else-branch
+	DeleteElse                      // an else-branch
+	LoopToBody                      // a loop by its body
+	BlockToStmts                    // a block by its statements
+	LabelToStmt                     // a labeled statement by the statement
+	GoToCall                        // a go statement by its call
+	DeferToCall                     // a defer statement by its call
+	SwitchToClause                  // a switch by one clause's body
+	DeleteElement                   // an element of a composite literal
+	ExprToFalse                     // a boolean expression by false
+	ExprToTrue                      // a boolean expression by true
+	ExprToZero                      // an expression by its type's zero value
+	ExprToOperand                   // an expression by one of its operands
+	ShortenName                     // an identifier shortened at every use
+)
+
+var transformNames = []string{"declaration → nothing", "spec → nothing", "function → empty body", "field → nothing", "method → nothing", "parameter → nothing", "comment → nothing", "clause → nothing", "statement → nothing", "if → then", "if → else", "else → nothing", "loop → body", "block → statements", "label → statement", "go → call", "defer → call", "switch → clause", "element → nothing", "expression → false", "expression → true", "expression → zero", "expression → operand", "name → shorter"}
+
+// String returns the transform as the log shows it, e.g. "if → then".
+func (t Transform) String() string { return enum.Name(transformNames, t, "Transform") }
 
 // Kind is what a pass transforms.
 type Kind int
@@ -202,12 +240,12 @@ func (a *analysis) text(n ast.Node) string { return string(a.src[a.off(n.Pos()):
 func (a *analysis) ref(n ast.Node) decomp.Part { return decomp.Ref(a.off(n.Pos()), a.off(n.End())) }
 
 // replace is a change with one edit replacing node n.
-func (a *analysis) replace(kind string, n ast.Node, parts ...decomp.Part) decomp.Change {
-	return decomp.Change{Kind: kind, Edits: []decomp.Splice{{From: a.off(n.Pos()), To: a.off(n.End()), Parts: parts}}}
+func (a *analysis) replace(t Transform, n ast.Node, parts ...decomp.Part) decomp.Change {
+	return decomp.Change{Kind: t.String(), Edits: []decomp.Splice{{From: a.off(n.Pos()), To: a.off(n.End()), Parts: parts}}}
 }
 
 // del deletes node n; in a list separated by commas, with its comma.
-func (a *analysis) del(kind string, n ast.Node, list bool) decomp.Change {
+func (a *analysis) del(t Transform, n ast.Node, list bool) decomp.Change {
 	from, to := a.off(n.Pos()), a.off(n.End())
 	if list {
 		rest := a.src[to:]
@@ -219,7 +257,7 @@ func (a *analysis) del(kind string, n ast.Node, list bool) decomp.Change {
 			to += i + 1
 		}
 	}
-	return decomp.Change{Kind: kind, Edits: []decomp.Splice{{From: from, To: to}}}
+	return decomp.Change{Kind: t.String(), Edits: []decomp.Splice{{From: from, To: to}}}
 }
 
 // inner keeps the statements of a block, without its braces.
@@ -244,7 +282,7 @@ func (a *analysis) decls() []decomp.Change {
 		if directive(cg) {
 			continue
 		}
-		chs = append(chs, a.replace("comment → nothing", cg))
+		chs = append(chs, a.replace(DeleteComment, cg))
 	}
 	for _, d := range a.f.Decls {
 		var from ast.Node = d
@@ -258,19 +296,19 @@ func (a *analysis) decls() []decomp.Change {
 				from = d.Doc
 			}
 		}
-		chs = append(chs, decomp.Change{Kind: "declaration → nothing", Edits: []decomp.Splice{{From: a.off(from.Pos()), To: a.off(d.End())}}})
+		chs = append(chs, decomp.Change{Kind: DeleteDecl.String(), Edits: []decomp.Splice{{From: a.off(from.Pos()), To: a.off(d.End())}}})
 		switch d := d.(type) {
 		case *ast.GenDecl:
 			if d.Lparen.IsValid() && len(d.Specs) > 1 {
 				for _, s := range d.Specs {
-					chs = append(chs, a.replace("spec → nothing", s))
+					chs = append(chs, a.replace(DeleteSpec, s))
 				}
 			}
 		case *ast.FuncDecl:
 			if d.Body != nil {
 				body := "{\n" + a.zeroReturn(d.Type) + "}"
 				if strings.Join(strings.Fields(a.text(d.Body)), " ") != strings.Join(strings.Fields(body), " ") {
-					chs = append(chs, a.replace("function → empty body", d.Body, decomp.Lit(body)))
+					chs = append(chs, a.replace(EmptyBody, d.Body, decomp.Lit(body)))
 				}
 			}
 			chs = append(chs, a.params(d)...)
@@ -280,11 +318,11 @@ func (a *analysis) decls() []decomp.Change {
 		switch n := n.(type) {
 		case *ast.StructType:
 			for _, fl := range n.Fields.List {
-				chs = append(chs, a.replace("field → nothing", fl))
+				chs = append(chs, a.replace(DeleteField, fl))
 			}
 		case *ast.InterfaceType:
 			for _, fl := range n.Methods.List {
-				chs = append(chs, a.replace("method → nothing", fl))
+				chs = append(chs, a.replace(DeleteMethod, fl))
 			}
 		}
 		return true
@@ -420,7 +458,7 @@ func (a *analysis) params(fd *ast.FuncDecl) []decomp.Change {
 			}
 			rest = append(rest, s)
 		}
-		ch := decomp.Change{Kind: "parameter → nothing", Edits: []decomp.Splice{{
+		ch := decomp.Change{Kind: DeleteParam.String(), Edits: []decomp.Splice{{
 			From: a.off(fd.Type.Params.Opening) + 1, To: a.off(fd.Type.Params.Closing),
 			Parts: []decomp.Part{decomp.Lit(strings.Join(rest, ", "))},
 		}}}
@@ -455,7 +493,7 @@ func (a *analysis) stmts(d int) []decomp.Change {
 			if isClauseOwner(a.parent[n]) {
 				if a.depth[n] == d {
 					for _, s := range n.List {
-						chs = append(chs, a.replace("clause → nothing", s))
+						chs = append(chs, a.replace(DeleteClause, s))
 					}
 				}
 				return true
@@ -483,38 +521,38 @@ func (a *analysis) stmt(s ast.Stmt) []decomp.Change {
 	if _, ok := s.(*ast.EmptyStmt); ok {
 		return nil
 	}
-	chs := []decomp.Change{a.replace("statement → nothing", s)}
+	chs := []decomp.Change{a.replace(DeleteStmt, s)}
 	switch s := s.(type) {
 	case *ast.IfStmt:
-		chs = append(chs, a.replace("if → then", s, a.withInit(s.Init, a.inner(s.Body))...))
+		chs = append(chs, a.replace(IfToThen, s, a.withInit(s.Init, a.inner(s.Body))...))
 		switch e := s.Else.(type) {
 		case *ast.BlockStmt:
-			chs = append(chs, a.replace("if → else", s, a.withInit(s.Init, a.inner(e))...))
+			chs = append(chs, a.replace(IfToElse, s, a.withInit(s.Init, a.inner(e))...))
 		case *ast.IfStmt:
-			chs = append(chs, a.replace("if → else", s, a.withInit(s.Init, a.ref(e))...))
+			chs = append(chs, a.replace(IfToElse, s, a.withInit(s.Init, a.ref(e))...))
 		}
 		if s.Else != nil {
-			chs = append(chs, decomp.Change{Kind: "else → nothing", Edits: []decomp.Splice{{From: a.off(s.Body.End()), To: a.off(s.Else.End())}}})
+			chs = append(chs, decomp.Change{Kind: DeleteElse.String(), Edits: []decomp.Splice{{From: a.off(s.Body.End()), To: a.off(s.Else.End())}}})
 		}
 	case *ast.ForStmt:
 		if !branches(s.Body) {
-			chs = append(chs, a.replace("loop → body", s, a.withInit(s.Init, a.inner(s.Body))...))
+			chs = append(chs, a.replace(LoopToBody, s, a.withInit(s.Init, a.inner(s.Body))...))
 		}
 	case *ast.RangeStmt:
 		// Without the loop, the variables it declares are undefined.
 		if !branches(s.Body) && (s.Tok != token.DEFINE || (!a.usedIn(s.Key, s.Body) && !a.usedIn(s.Value, s.Body))) {
-			chs = append(chs, a.replace("loop → body", s, a.inner(s.Body)))
+			chs = append(chs, a.replace(LoopToBody, s, a.inner(s.Body)))
 		}
 	case *ast.BlockStmt:
-		chs = append(chs, a.replace("block → statements", s, a.inner(s)))
+		chs = append(chs, a.replace(BlockToStmts, s, a.inner(s)))
 	case *ast.LabeledStmt:
 		if a.uses[a.info.Defs[s.Label]] == 0 {
-			chs = append(chs, a.replace("label → statement", s, a.ref(s.Stmt)))
+			chs = append(chs, a.replace(LabelToStmt, s, a.ref(s.Stmt)))
 		}
 	case *ast.GoStmt:
-		chs = append(chs, a.replace("go → call", s, a.ref(s.Call)))
+		chs = append(chs, a.replace(GoToCall, s, a.ref(s.Call)))
 	case *ast.DeferStmt:
-		chs = append(chs, a.replace("defer → call", s, a.ref(s.Call)))
+		chs = append(chs, a.replace(DeferToCall, s, a.ref(s.Call)))
 	case *ast.SwitchStmt:
 		chs = append(chs, a.clauses(s, s.Init, s.Body)...)
 	case *ast.TypeSwitchStmt:
@@ -594,7 +632,7 @@ func (a *analysis) clauses(s ast.Stmt, init ast.Stmt, body *ast.BlockStmt) []dec
 		if len(list) > 0 {
 			parts = append(parts, decomp.Ref(a.off(colon)+1, a.off(list[len(list)-1].End())))
 		}
-		chs = append(chs, a.replace("switch → clause", s, a.withInit(init, parts...)...))
+		chs = append(chs, a.replace(SwitchToClause, s, a.withInit(init, parts...)...))
 	}
 	return chs
 }
@@ -673,7 +711,7 @@ func (a *analysis) exprs(d int) []decomp.Change {
 		}
 		if cl, ok := e.(*ast.CompositeLit); ok {
 			for _, el := range cl.Elts {
-				chs = append(chs, a.del("element → nothing", el, true))
+				chs = append(chs, a.del(DeleteElement, el, true))
 			}
 		}
 		if !a.valueExpr(e) {
@@ -688,9 +726,9 @@ func (a *analysis) exprs(d int) []decomp.Change {
 func (a *analysis) expr(e ast.Expr) []decomp.Change {
 	var chs []decomp.Change
 	text := a.text(e)
-	lit := func(kind, s string) {
+	lit := func(t Transform, s string) {
 		if s != "" && s != text && len(s) <= len(text) {
-			chs = append(chs, a.replace(kind, e, decomp.Lit(s)))
+			chs = append(chs, a.replace(t, e, decomp.Lit(s)))
 		}
 	}
 	tv, typed := a.info.Types[e]
@@ -712,8 +750,8 @@ func (a *analysis) expr(e ast.Expr) []decomp.Change {
 		boolean = false
 	}
 	if boolean {
-		lit("expression → false", "false")
-		lit("expression → true", "true")
+		lit(ExprToFalse, "false")
+		lit(ExprToTrue, "true")
 	} else if typed && tv.Type != nil && tv.Value == nil || isLit(e) {
 		z := ""
 		if typed && tv.Type != nil {
@@ -727,13 +765,13 @@ func (a *analysis) expr(e ast.Expr) []decomp.Change {
 				z = `""`
 			}
 		}
-		lit("expression → zero", z)
+		lit(ExprToZero, z)
 	}
 	operand := func(o ast.Expr) {
 		if o == nil || !a.sameType(e, o) {
 			return
 		}
-		chs = append(chs, a.replace("expression → operand", e, a.ref(o)))
+		chs = append(chs, a.replace(ExprToOperand, e, a.ref(o)))
 	}
 	switch e := e.(type) {
 	case *ast.BinaryExpr:
@@ -754,7 +792,7 @@ func (a *analysis) expr(e ast.Expr) []decomp.Change {
 	case *ast.FuncLit:
 		body := "{\n" + a.zeroReturn(e.Type) + "}"
 		if strings.Join(strings.Fields(a.text(e.Body)), " ") != strings.Join(strings.Fields(body), " ") {
-			chs = append(chs, a.replace("function → empty body", e.Body, decomp.Lit(body)))
+			chs = append(chs, a.replace(EmptyBody, e.Body, decomp.Lit(body)))
 		}
 	}
 	return chs
@@ -841,7 +879,7 @@ func (a *analysis) names() []decomp.Change {
 			continue
 		}
 		used[name] = true
-		ch := decomp.Change{Kind: "name → shorter"}
+		ch := decomp.Change{Kind: ShortenName.String()}
 		for _, id := range o.ids {
 			ch.Edits = append(ch.Edits, decomp.Splice{From: a.off(id.Pos()), To: a.off(id.End()), Parts: []decomp.Part{decomp.Lit(name)}})
 		}
