@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,7 +57,7 @@ type Flags struct {
 	FailOn     string
 	Script     string
 	Convention runner.Convention
-	Repeat     int
+	Repeat     Repeat
 	Cache      string
 	JSON       bool
 	Log        string
@@ -79,7 +80,7 @@ func (f *Flags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.FailOn, "fail-on", "", "the failure is output matching this regular expression")
 	fs.StringVar(&f.Script, "test", "", "test script, run in the candidate's directory")
 	fs.TextVar(&f.Convention, "convention", runner.CReduce, "creduce or bisect: how the test script's exit status reads")
-	fs.IntVar(&f.Repeat, "repeat", 1, "run each test this many times")
+	fs.TextVar(&f.Repeat, "repeat", Repeat(0), "auto, or run each test this many times")
 	fs.StringVar(&f.Cache, "cache", "", "keep outcomes in this file across runs")
 	fs.BoolVar(&f.JSON, "json", false, "print a JSON summary on standard output")
 	fs.StringVar(&f.Log, "log", "", "write the test log to this file")
@@ -88,6 +89,35 @@ func (f *Flags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.Quiet, "q", false, "no progress and no summary, only errors")
 	fs.StringVar(&f.Output, "o", "", "write the result to this path and leave the inputs alone")
 	fs.StringVar(&f.Report, "report", "", "write an HTML report of the run into this directory")
+}
+
+// Repeat is how many times each test runs: the value of --repeat. Zero is
+// auto: once, until the test shows itself flaky, then AutoRepeat times.
+type Repeat int
+
+// MarshalText returns "auto" or the number.
+func (r Repeat) MarshalText() ([]byte, error) {
+	if r == 0 {
+		return []byte("auto"), nil
+	}
+	return []byte(strconv.Itoa(int(r))), nil
+}
+
+// UnmarshalText reads "auto" or a number from 1 to 100.
+func (r *Repeat) UnmarshalText(b []byte) error {
+	if string(b) == "auto" {
+		*r = 0
+		return nil
+	}
+	n, err := strconv.Atoi(string(b))
+	if err != nil {
+		return fmt.Errorf("want auto or a number from 1 to 100")
+	}
+	if n < 1 || n > 100 {
+		return fmt.Errorf("--repeat must be between 1 and 100, or auto")
+	}
+	*r = Repeat(n)
+	return nil
 }
 
 // maxJobs bounds -j: each test in flight has a work directory.
@@ -228,6 +258,9 @@ func flagMessage(err error) error {
 		if strings.HasPrefix(why, "want ") {
 			return fmt.Errorf("unknown --%s %q (%s)", name, value, why)
 		}
+		if strings.HasPrefix(why, "--") {
+			return errors.New(why)
+		}
 		return fmt.Errorf("--%s %s: %s", name, value, why)
 	}
 	return err
@@ -237,7 +270,7 @@ func flagMessage(err error) error {
 // opening the files they name.
 func (inv *Invocation) setup(stderr io.Writer) error {
 	f := inv.Flags
-	t := Test{Argv: inv.Argv, Script: f.Script, Timeout: f.Timeout, Repeat: f.Repeat, CacheFile: f.Cache,
+	t := Test{Argv: inv.Argv, Script: f.Script, Timeout: f.Timeout, Repeat: int(f.Repeat), CacheFile: f.Cache,
 		Precision: f.Precision, Convention: f.Convention}
 	out := Output{Stderr: stderr, Quiet: f.Quiet}
 	if file, ok := stderr.(*os.File); ok {
@@ -251,9 +284,6 @@ func (inv *Invocation) setup(stderr io.Writer) error {
 	}
 	if f.Jobs < 1 || f.Jobs > maxJobs {
 		return fmt.Errorf("-j must be between 1 and %d", maxJobs)
-	}
-	if f.Repeat < 1 || f.Repeat > 100 {
-		return fmt.Errorf("--repeat must be between 1 and 100")
 	}
 	if f.Timeout < 0 {
 		return fmt.Errorf("--timeout %s is negative; give a time limit per test, or leave it out to have it calibrated from the original run", f.Timeout)

@@ -27,6 +27,14 @@ type Job interface {
 	Close(sum *report.Summary, end End) Closing
 }
 
+// A Restarter is a job that can go back to where it began: when the
+// test shows itself flaky only in the final confirmation, the search
+// starts over from the original, with repetition, instead of ending
+// without a result.
+type Restarter interface {
+	Restart() error
+}
+
 // Begin is what a run starts from.
 type Begin struct {
 	// Failing is the failing original and What names it ("original
@@ -57,6 +65,12 @@ type Found struct {
 	// it counts when Confirm is empty.
 	Confirm  []Check
 	Verified bool
+	// Removals, when the result claims to be 1-minimal, are the result
+	// with one change less each; they are tested again before the claim
+	// is made (unless --repeat 1 says the test is deterministic). A job
+	// that gives none cannot be certified once the test shows itself
+	// flaky.
+	Removals []Removal
 	// Kept says what an interrupted run leaves ("the smallest failing
 	// input so far is kept").
 	Kept string
@@ -68,7 +82,14 @@ type End struct {
 	Confirmed   bool // the result behaved the same when run again
 	Interrupted bool
 	Failed      bool // the run ends with an error
+	// Flaky says why the test is known to be flaky ("" when it is not).
+	Flaky string
 }
+
+// maxSearches bounds the searches of a run: when a result's 1-minimality
+// does not hold up when rechecked (a flaky test), the search goes on from
+// it, with repetition, at most this many times in all.
+const maxSearches = 3
 
 // Closing is what a run tells the user at the end, and the exit it calls
 // for. The lines are written to standard error, each after "wynot: ", in
@@ -97,32 +118,37 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page r
 	b := job.Begin()
 	sum.Algorithm = b.Algorithm
 	var found Found
-	searched := false
+	searched, confirmed, notMinimal := false, false, ""
 	defer func() {
 		interrupted := ctx.Err() != nil
 		if !searched {
 			s.fill(sum, false, false, false)
 			return
 		}
-		confirmed := found.Verified
-		if err == nil && !interrupted && len(found.Confirm) > 0 {
-			confirmed, _, err = s.Confirm(ctx, found.Confirm...)
-			interrupted = ctx.Err() != nil
-		}
-		minimal := found.Minimal && err == nil && !interrupted
+		flaky := s.Flaky()
+		// A result is called minimal only when the search certified it,
+		// it behaved the same when run again, and, once the test showed
+		// itself flaky, its removals were rechecked.
+		minimal := found.Minimal && err == nil && !interrupted && notMinimal == "" && (confirmed || len(found.Confirm) == 0) &&
+			(flaky == "" || len(found.Removals) > 0)
 		s.fill(sum, minimal, confirmed, interrupted)
-		c := job.Close(sum, End{Minimal: minimal, Confirmed: confirmed, Interrupted: interrupted, Failed: err != nil})
+		c := job.Close(sum, End{Minimal: minimal, Confirmed: confirmed, Interrupted: interrupted, Failed: err != nil, Flaky: flaky})
 		s.Progress.Close()
 		page = c.Page
 		if (err == nil || interrupted) && !s.Quiet {
-			s.tell(c, sum, confirmed)
+			s.tell(c, sum, confirmed, notMinimal)
 		}
 		switch {
 		case interrupted && ExitCode(err) != ExitInterrupted || interrupted && errors.Is(err, context.Canceled):
 			// The job's own word on what an interruption leaves stands.
 			err = interruptedError(found.Kept)
-		case err == nil:
+		case err != nil:
+		case c.Err != nil:
 			err = c.Err
+		case !confirmed:
+			err = Unverified("the result did not behave the same when run again: the test is flaky (%s); the result is kept, but it is not certified", flaky)
+		case notMinimal != "":
+			err = Unverified("the result is not 1-minimal: %s; the test is flaky (%s)", notMinimal, flaky)
 		}
 	}()
 	if err := s.CheckOriginal(ctx, b.Failing, b.What); err != nil {
@@ -136,8 +162,40 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page r
 	}
 	s.StartProgress(b.Size, b.Unit)
 	searched = true
-	found, err = job.Search(ctx, s)
-	return page, err
+	for k := 1; ; k++ {
+		notMinimal = ""
+		found, err = job.Search(ctx, s)
+		if err != nil || ctx.Err() != nil {
+			return page, err
+		}
+		confirmed = found.Verified
+		if len(found.Confirm) > 0 {
+			if confirmed, _, err = s.Confirm(ctx, found.Confirm...); err != nil {
+				return page, err
+			}
+			r, ok := job.(Restarter)
+			if !confirmed && ok && k < maxSearches && s.settings.Repeat == 0 {
+				s.Say("the result did not fail again; searching again from the original, with every test run %d times", AutoRepeat)
+				if err = r.Restart(); err != nil {
+					return page, err
+				}
+				continue
+			}
+			if !confirmed {
+				return page, nil
+			}
+		}
+		if !found.Minimal || len(found.Removals) == 0 || s.settings.Repeat == 1 {
+			return page, nil
+		}
+		if notMinimal, err = s.recheck(ctx, found.Removals); err != nil || notMinimal == "" {
+			return page, err
+		}
+		if k == maxSearches {
+			return page, nil
+		}
+		s.Say("the result is not 1-minimal after all: %s; searching on from it", notMinimal)
+	}
 }
 
 // fill fills in the common part of the summary.
@@ -150,7 +208,7 @@ func (s *Session) fill(sum *report.Summary, minimal, confirmed, interrupted bool
 }
 
 // tell writes the closing lines.
-func (s *Session) tell(c Closing, sum *report.Summary, confirmed bool) {
+func (s *Session) tell(c Closing, sum *report.Summary, confirmed bool, notMinimal string) {
 	say := func(lines []string) {
 		for _, l := range lines {
 			fmt.Fprintf(s.Stderr, "wynot: %s\n", l)
@@ -161,6 +219,9 @@ func (s *Session) tell(c Closing, sum *report.Summary, confirmed bool) {
 	say(c.Verdict)
 	if !sum.Interrupted && !confirmed && c.Unconfirmed != "" {
 		say([]string{"warning: " + c.Unconfirmed})
+	}
+	if notMinimal != "" {
+		say([]string{"not 1-minimal: " + notMinimal})
 	}
 	say(c.Tail)
 }

@@ -47,7 +47,10 @@ type Test struct {
 	// 10× its duration, at least 1 s, at most 300 s.
 	Timeout time.Duration
 	// Repeat runs each test this many times and takes an outcome only
-	// when all agree.
+	// when all agree. Zero is auto: each test runs once until the test
+	// shows itself flaky (a candidate that gives two outcomes, a result
+	// that does not fail again, a contradiction of monotony where the
+	// algorithm assumes it), and AutoRepeat times from then on.
 	Repeat int
 	// CacheFile keeps outcomes across runs.
 	CacheFile string
@@ -64,6 +67,11 @@ type Output struct {
 	// report (--report).
 	Report *report.Recorder
 }
+
+// AutoRepeat is how many times each test runs under --repeat auto once
+// the test has shown itself flaky, and how many times the final result is
+// confirmed.
+const AutoRepeat = 3
 
 // calibrationLimit bounds the first runs of the original when no timeout
 // is given; after stillRunning, wynot says that it is waiting.
@@ -117,6 +125,7 @@ type Session struct {
 	mu        sync.Mutex // guards the counters and what follows them
 	stats     Stats
 	fatal     error
+	flaky     string // why the test is known to be flaky ("" while it is not)
 	cancel    context.CancelFunc
 	eventBase int // test numbers of earlier searches, for the events file
 }
@@ -183,7 +192,9 @@ func Open(cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	tester.Repeat = t.Repeat
+	tester.SetRepeat(t.Repeat)
+	// Under --repeat auto, repeated runs decide by a clear majority.
+	tester.Majority = t.Repeat == 0
 	tester.InPlace = cfg.InPlace
 	tester.Fake = cfg.Fake
 	s.tester = tester
@@ -278,6 +289,9 @@ func (s *Session) Say(format string, args ...any) {
 // onTest counts every test the runner answers.
 func (s *Session) onTest(t runner.Test) {
 	s.mu.Lock()
+	if t.Flaky && s.flaky == "" {
+		s.flakyLocked("a candidate gave two outcomes: " + t.Detail)
+	}
 	if t.Cached {
 		s.stats.CacheHits++
 	} else {
@@ -308,6 +322,32 @@ func (s *Session) onTest(t runner.Test) {
 	})
 }
 
+// NoteFlaky records that the test showed itself flaky, and why; under
+// --repeat auto, every test runs AutoRepeat times from then on.
+func (s *Session) NoteFlaky(why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.flaky == "" {
+		s.flakyLocked(why)
+	}
+}
+
+func (s *Session) flakyLocked(why string) {
+	s.flaky = why
+	if s.settings.Repeat == 0 {
+		s.tester.SetRepeat(AutoRepeat)
+		// Say locks the progress line, which never waits for s.mu.
+		s.Say("the test is flaky (%s): from now on every test runs %d times, and an outcome counts only when all runs agree", why, AutoRepeat)
+	}
+}
+
+// Flaky says why the test is known to be flaky, or "".
+func (s *Session) Flaky() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.flaky
+}
+
 // SetFatal records an error that ends the whole search and stops it.
 func (s *Session) SetFatal(err error) {
 	s.mu.Lock()
@@ -335,8 +375,7 @@ func (s *Session) CheckOriginal(ctx context.Context, orig runner.Candidate, what
 	if s.settings.Timeout == 0 {
 		s.tester.Command.Timeout = calibrationLimit
 	}
-	var runs [2]runner.Run
-	for i := range runs {
+	run := func() (runner.Run, error) {
 		var still *time.Timer
 		if s.settings.Timeout == 0 {
 			// Without --timeout, say soon that a slow original may hang,
@@ -352,37 +391,93 @@ func (s *Session) CheckOriginal(ctx context.Context, orig runner.Candidate, what
 		s.count(func(st *Stats) { st.Checks++ })
 		if err != nil {
 			if errors.Is(err, runner.ErrStart) {
-				return InputError("%v", err)
+				return r, InputError("%v", err)
 			}
-			return err
+			return r, err
 		}
 		if r.TimedOut && s.settings.Timeout == 0 {
-			return InputError("the %s did not finish within %s; give --timeout D (if the hang is the failure, timeouts then count as failures)", what, calibrationLimit)
+			return r, InputError("the %s did not finish within %s; give --timeout D (if the hang is the failure, timeouts then count as failures)", what, calibrationLimit)
 		}
-		runs[i] = r
+		return r, nil
 	}
-	var oracle runner.Oracle
-	switch {
-	case s.settings.FailOn != nil:
-		oracle = &runner.RegexOracle{Re: s.settings.FailOn}
-	case s.settings.Script != "" || s.settings.ExitStatus:
-		oracle = &runner.ScriptOracle{Convention: s.settings.Convention}
-	default:
-		sig := runner.Extract(runs[0])
-		if runs[0].Clean() && (sig.Message == "" || s.settings.Precision == runner.Exit) {
-			return NotReproduced("the %s does not fail: %s", what, runs[0].Explain())
-		}
-		oracle = &runner.SignatureOracle{Want: sig, Precision: s.settings.Precision}
-	}
-	for i, r := range runs {
-		o, detail, err := oracle.Classify(r)
+	var runs []runner.Run
+	for range 2 {
+		r, err := run()
 		if err != nil {
-			return NotReproduced("the %s: %v", what, err)
+			return err
 		}
-		if o == dd.Fail {
-			continue
+		runs = append(runs, r)
+	}
+	// ref is the run the failure is taken from: the first that fails.
+	ref := 0
+	oracleFor := func() (runner.Oracle, error) {
+		switch {
+		case s.settings.FailOn != nil:
+			return &runner.RegexOracle{Re: s.settings.FailOn}, nil
+		case s.settings.Script != "" || s.settings.ExitStatus:
+			return &runner.ScriptOracle{Convention: s.settings.Convention}, nil
 		}
-		if i == 0 {
+		for i, r := range runs {
+			if !r.Clean() {
+				ref = i
+				break
+			}
+		}
+		sig := runner.Extract(runs[ref])
+		if runs[ref].Clean() && (sig.Message == "" || s.settings.Precision == runner.Exit) {
+			return nil, NotReproduced("the %s does not fail: %s", what, runs[0].Explain())
+		}
+		return &runner.SignatureOracle{Want: sig, Precision: s.settings.Precision}, nil
+	}
+	classify := func(oracle runner.Oracle) (fails int, firstOther int, err error) {
+		firstOther = -1
+		for i, r := range runs {
+			o, _, err := oracle.Classify(r)
+			if err != nil {
+				return 0, 0, NotReproduced("the %s: %v", what, err)
+			}
+			if o == dd.Fail {
+				fails++
+			} else if firstOther < 0 {
+				firstOther = i
+			}
+		}
+		return fails, firstOther, nil
+	}
+	oracle, err := oracleFor()
+	if err != nil && s.settings.Repeat != 0 {
+		return err
+	}
+	fails, other := 0, 0
+	if err == nil {
+		if fails, other, err = classify(oracle); err != nil {
+			return err
+		}
+	}
+	if s.settings.Repeat == 0 && fails < len(runs) && (fails > 0 || !runs[1].Clean()) {
+		// Under --repeat auto, two runs that disagree are asked again:
+		// a failure that shows in four of five runs is a flaky one, and
+		// the search goes on with repetition.
+		for range 3 {
+			r, err := run()
+			if err != nil {
+				return err
+			}
+			runs = append(runs, r)
+		}
+		if oracle, err = oracleFor(); err != nil {
+			return err
+		}
+		if fails, other, err = classify(oracle); err != nil {
+			return err
+		}
+	} else if err != nil {
+		return err
+	}
+	if fails < len(runs) && !(len(runs) == 5 && fails >= 4) {
+		r := runs[other]
+		o, detail, _ := oracle.Classify(r)
+		if fails == 0 {
 			switch {
 			case s.settings.FailOn != nil:
 				return NotReproduced("the %s does not fail: its output does not match %q; it ended with %s", what, s.settings.FailOn, r.Explain())
@@ -392,10 +487,21 @@ func (s *Session) CheckOriginal(ctx context.Context, orig runner.Candidate, what
 				return NotReproduced("the %s does not fail by the %s convention: %s", what, s.settings.Convention, r.Explain())
 			}
 		}
-		first, _, _ := oracle.Classify(runs[0])
-		return NotReproduced("the failure is flaky: run twice, the %s first gave %s, then %s (%s); --repeat N and a lower --precision may help",
-			what, first, o, detail)
+		if len(runs) == 2 {
+			first, _, _ := oracle.Classify(runs[0])
+			return NotReproduced("the failure is flaky: run twice, the %s first gave %s, then %s (%s); --repeat N and a lower --precision may help",
+				what, first, o, detail)
+		}
+		if detail != "" {
+			detail = ": " + detail
+		}
+		return NotReproduced("the failure is flaky: the %s failed in %d of %d runs (otherwise %s%s); --repeat N and a lower --precision may help",
+			what, fails, len(runs), o, detail)
 	}
+	if fails < len(runs) {
+		defer s.NoteFlaky(fmt.Sprintf("the %s failed in %d of %d runs", what, fails, len(runs)))
+	}
+	runs[0], runs[ref] = runs[ref], runs[0]
 	s.tester.Oracle = oracle
 	s.Original = runs[0]
 	if s.settings.Timeout == 0 {
@@ -454,29 +560,133 @@ type Check struct {
 	What      string // "the result", "the passing result", ...
 }
 
-// Confirm runs each check's candidate once more, without the cache, and
-// counts the runs as checks. It reports whether all gave the outcome
-// they must, says which did not, and returns the runs.
+// Confirm runs each check's candidate again, without the cache, and
+// counts the runs as checks: as many times as --repeat says, at least
+// AutoRepeat times unless --repeat 1 says the test is deterministic. A
+// check holds when every run gives the outcome it must; when one does
+// not, the test is flaky, the candidate runs twice more, and the check
+// holds when all runs but one give the outcome. Confirm reports whether
+// all checks held, says of each that did not how often it gave its
+// outcome, and returns each check's last run.
 func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.Run, error) {
+	n := s.settings.Repeat
+	if n != 1 {
+		n = max(n, AutoRepeat)
+	}
 	ok := true
 	var runs []runner.Run
 	for _, c := range checks {
-		rec, err := s.tester.Retest(ctx, c.Candidate)
-		s.count(func(st *Stats) { st.Checks++ })
+		outs, details, last, err := s.tester.Sample(ctx, c.Candidate, n)
+		s.count(func(st *Stats) { st.Checks += len(outs) })
 		if err != nil {
 			return false, runs, err
 		}
-		runs = append(runs, rec.Run)
-		if rec.Outcome != c.Want {
-			detail := ""
-			if rec.Detail != "" {
-				detail = " (" + rec.Detail + ")"
+		agree, other := tally(outs, c.Want)
+		if agree == len(outs)-1 && n > 1 {
+			// One run of n disagrees: the test is flaky; two runs more
+			// decide whether the result holds in all runs but one.
+			s.NoteFlaky(fmt.Sprintf("run again, %s gave %s in %d of %d runs", c.What, c.Want, agree, len(outs)))
+			more, moreDetails, l, err := s.tester.Sample(ctx, c.Candidate, 2)
+			s.count(func(st *Stats) { st.Checks += len(more) })
+			if err != nil {
+				return false, runs, err
 			}
-			s.Say("warning: run again, %s gave %s%s; the test may be flaky", c.What, rec.Outcome, detail)
-			ok = false
+			outs, details, last = append(outs, more...), append(details, moreDetails...), l
+			agree, other = tally(outs, c.Want)
 		}
+		runs = append(runs, last)
+		if agree >= len(outs)-1 && n > 1 || agree == len(outs) {
+			if agree < len(outs) {
+				s.Say("run again, %s gave %s in %d of %d runs: the test is flaky, but the result holds", c.What, c.Want, agree, len(outs))
+			}
+			continue
+		}
+		ok = false
+		detail := ""
+		if details[other] != "" {
+			detail = " (" + details[other] + ")"
+		}
+		what := fmt.Sprintf("%s gave %s%s", c.What, outs[other], detail)
+		if len(outs) > 1 {
+			what = fmt.Sprintf("%s gave %s in %d of %d runs, %s otherwise%s", c.What, c.Want, agree, len(outs), outs[other], detail)
+		}
+		s.Say("warning: run again, %s; the test may be flaky", what)
+		s.NoteFlaky("run again, " + what)
 	}
 	return ok, runs, nil
+}
+
+// tally counts the outcomes that are want, and finds the first that is not.
+func tally(outs []dd.Outcome, want dd.Outcome) (agree, other int) {
+	other = -1
+	for i, o := range outs {
+		if o == want {
+			agree++
+		} else if other < 0 {
+			other = i
+		}
+	}
+	return agree, other
+}
+
+// Removal is a candidate one change smaller than a result that claims
+// to be 1-minimal: it must not fail.
+type Removal struct {
+	Candidate runner.Candidate
+	What      string // "removing line 3 of bug.txt"
+}
+
+// recheck tests the removals of a result again, without the cache,
+// before the result is called 1-minimal: once each while the test is not
+// known to be flaky; a removal that fails then shows it flaky, and from
+// then on each runs as every test does (under --repeat auto three times,
+// decided by a clear majority). A removal that fails makes the result
+// not 1-minimal; recheck says which ("" when none does).
+func (s *Session) recheck(ctx context.Context, removals []Removal) (string, error) {
+	var mu sync.Mutex
+	found := ""
+	var firstErr error
+	sem := make(chan struct{}, s.Jobs)
+	var wg sync.WaitGroup
+	for _, r := range removals {
+		mu.Lock()
+		stop := found != "" || firstErr != nil
+		mu.Unlock()
+		if stop || ctx.Err() != nil {
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			rec, err := s.retest(ctx, r.Candidate)
+			if err == nil && rec.Outcome == dd.Fail && rec.Runs == 1 && s.settings.Repeat == 0 {
+				// A removal the search saw not fail fails now: the test
+				// is flaky; ask again, with repetition.
+				s.NoteFlaky(r.What + " failed when run again, where it did not before")
+				rec, err = s.retest(ctx, r.Candidate)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err != nil:
+				if firstErr == nil {
+					firstErr = err
+				}
+			case rec.Outcome == dd.Fail && found == "":
+				found = fmt.Sprintf("%s still fails (in %d of %d runs)", r.What, rec.Agreed, rec.Runs)
+			}
+		}()
+	}
+	wg.Wait()
+	return found, firstErr
+}
+
+// retest tests c again without the cache, counting its runs as checks.
+func (s *Session) retest(ctx context.Context, c runner.Candidate) (runner.Test, error) {
+	rec, err := s.tester.Retest(ctx, c)
+	s.count(func(st *Stats) { st.Checks += rec.Runs })
+	return rec, err
 }
 
 // CheckPassing tests that the passing side passes (TSE 2002 §5: the
@@ -581,7 +791,26 @@ func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd
 			next.Observe(e)
 		}
 	})
+	// Where the algorithm assumes monotony (FSE 1999: dd with interference
+	// and dd+), a configuration that fails inside one that passed shows
+	// the test flaky.
+	var mono *monotony
+	if (alg == dd.Interference || alg == dd.Plus) && n <= maxMonotony {
+		mono = &monotony{}
+	}
 	tester := dd.ResolvingTesterFunc(func(ctx context.Context, c dd.Config) (dd.Outcome, dd.Config) {
+		// The whole configuration is what the search holds: it failed in
+		// a real run (and the empty one of an isolation passed). Once the
+		// test is flaky, asking it again could only get a flip, which
+		// would end the search; the known outcome stands.
+		if s.Flaky() != "" {
+			switch {
+			case len(c) == n:
+				return dd.Fail, nil
+			case len(c) == 0 && (alg == dd.Isolate || alg == dd.Maximize):
+				return dd.Pass, nil
+			}
+		}
 		rec, tested, err := test(ctx, c)
 		if err != nil {
 			if ctx.Err() == nil {
@@ -604,6 +833,13 @@ func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd
 			ev.Config = report.Draw(ran, n)
 			s.Report.Record(ev)
 		}
+		if mono != nil && !rec.Predicted {
+			ran := c
+			if tested != nil {
+				ran = tested
+			}
+			mono.add(s, ran, rec.Outcome)
+		}
 		return rec.Outcome, tested
 	})
 	res, err := dd.Run(ctx, n, tester, opts)
@@ -623,6 +859,65 @@ func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd
 		return res, f
 	}
 	return res, err
+}
+
+// maxMonotony bounds the searches whose outcomes are checked against
+// monotony, and the configurations kept for it.
+const maxMonotony = 5000
+
+// monotony keeps the configurations of a search that passed and failed,
+// to find one that contradicts monotony: a failing configuration inside
+// a passing one.
+type monotony struct {
+	mu             sync.Mutex
+	passed, failed []dd.Config
+}
+
+func (m *monotony) add(s *Session, c dd.Config, o dd.Outcome) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var other []dd.Config
+	switch o {
+	case dd.Pass:
+		other = m.failed
+	case dd.Fail:
+		other = m.passed
+	default:
+		return
+	}
+	for _, d := range other {
+		sub, super := d, c // a failing d inside the passing c
+		if o == dd.Fail {
+			sub, super = c, d
+		}
+		if subset(sub, super) {
+			s.NoteFlaky(fmt.Sprintf("a configuration of %d changes failed, inside one of %d that passed", len(sub), len(super)))
+			return
+		}
+	}
+	if o == dd.Pass && len(m.passed) < maxMonotony {
+		m.passed = append(m.passed, c)
+	} else if o == dd.Fail && len(m.failed) < maxMonotony {
+		m.failed = append(m.failed, c)
+	}
+}
+
+// subset reports whether the sorted a is a subset of the sorted b.
+func subset(a, b dd.Config) bool {
+	if len(a) > len(b) {
+		return false
+	}
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j == len(b) || b[j] != x {
+			return false
+		}
+		j++
+	}
+	return true
 }
 
 // renderCandidate shows a candidate in a log line: each file's name and

@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/wynot/wynot/command"
@@ -146,7 +148,9 @@ func normalize(s, dir string) string {
 // rule per line: "fail if all: A B ..." (the run fails like a Go panic
 // when the candidate holds every one of the words), "fail if any: A B
 // ...", "unresolved if all: ...", "unresolved if any: ...". The first
-// rule that matches decides; a run no rule matches passes. The candidate
+// rule that matches decides; a run no rule matches passes. "flip every:
+// N" makes every N-th run answer the other way (pass for fail and fail
+// for pass): a flaky test, deterministic under -j1. The candidate
 // is its argument list, or the files of its work directory.
 func fakeTarget(formula string) (func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error), error) {
 	type rule struct {
@@ -154,6 +158,8 @@ func fakeTarget(formula string) (func(ctx context.Context, dir string, c runner.
 		words     []string
 	}
 	var rules []rule
+	flip, runs := 0, 0
+	var mu sync.Mutex
 	for _, l := range strings.Split(strings.TrimSpace(formula), "\n") {
 		head, words, ok := strings.Cut(l, ":")
 		if !ok {
@@ -161,6 +167,13 @@ func fakeTarget(formula string) (func(ctx context.Context, dir string, c runner.
 		}
 		var r rule
 		switch strings.TrimSpace(head) {
+		case "flip every":
+			n, err := strconv.Atoi(strings.TrimSpace(words))
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("line %q: want flip every: N", l)
+			}
+			flip = n
+			continue
 		case "fail if all":
 			r = rule{fail: true, all: true}
 		case "fail if any":
@@ -195,17 +208,27 @@ func fakeTarget(formula string) (func(ctx context.Context, dir string, c runner.
 			}
 			text += b.String()
 		}
+		mu.Lock()
+		runs++
+		flipped := flip > 0 && runs%flip == 0
+		mu.Unlock()
+		failed := runner.Run{Exit: 2, Stderr: []byte("panic: the target failed\n\ngoroutine 1 [running]:\nmain.main()\n\t/fake/main.go:1 +0x1\n")}
 		for _, r := range rules {
 			match := slices.ContainsFunc(r.words, func(w string) bool { return strings.Contains(text, w) })
 			if r.all {
 				match = !slices.ContainsFunc(r.words, func(w string) bool { return !strings.Contains(text, w) })
 			}
 			switch {
+			case match && r.fail && flipped:
+				return runner.Run{}, nil
 			case match && r.fail:
-				return runner.Run{Exit: 2, Stderr: []byte("panic: the target failed\n\ngoroutine 1 [running]:\nmain.main()\n\t/fake/main.go:1 +0x1\n")}, nil
+				return failed, nil
 			case match:
 				return runner.Run{Exit: 125, Stderr: []byte("cannot build\n")}, nil
 			}
+		}
+		if flipped {
+			return failed, nil
 		}
 		return runner.Run{}, nil
 	}, nil

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -201,7 +202,7 @@ if grep -q x {}; then exit 1; fi`)
 	}
 	defer tester.Close()
 	tester.Cache = NewCache()
-	tester.Repeat = 2
+	tester.SetRepeat(2)
 	ctx := context.Background()
 	x := Candidate{Files: []File{{Name: "in", Data: []byte("x")}}}
 	r1, err := tester.Test(ctx, x)
@@ -310,5 +311,56 @@ func TestCaptureTrim(t *testing.T) {
 	c.f.Write([]byte("next"))
 	if got := string(c.tail(OutputLimit)); got != "next" {
 		t.Errorf("after reset, tail %q", got)
+	}
+}
+
+// TestMajority checks how repeated runs decide: by default any
+// disagreement is unresolved; with Majority, one disagreeing run of three
+// brings two more, and all runs but one decide.
+func TestMajority(t *testing.T) {
+	for _, c := range []struct {
+		seq      string // outcomes of successive runs: F fails, P passes
+		majority bool
+		want     dd.Outcome
+		runs     int
+	}{
+		{"FFF", true, dd.Fail, 3},
+		{"FPF", false, dd.Unresolved, 2},
+		{"FPFFF", true, dd.Fail, 5},
+		{"PFPPP", true, dd.Pass, 5},
+		{"FPFPF", true, dd.Unresolved, 5},
+		{"FPP", true, dd.Pass, 5}, // then PP
+		{"PPP", false, dd.Pass, 3},
+	} {
+		var mu sync.Mutex
+		i := 0
+		seq := c.seq
+		if c.seq == "FPP" {
+			seq = "FPPPP"
+		}
+		tester, err := NewTester(Command{Argv: []string{"prog"}}, &ScriptOracle{Bisect}, 1, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tester.Fake = func(ctx context.Context, dir string, cand Candidate) (Run, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			r := Run{}
+			if seq[i%len(seq)] == 'F' {
+				r.Exit = 1
+			}
+			i++
+			return r, nil
+		}
+		tester.SetRepeat(3)
+		tester.Majority = c.majority
+		rec, err := tester.Retest(context.Background(), Candidate{Files: []File{{Name: "x", Data: []byte("x")}}})
+		tester.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Outcome != c.want || rec.Runs != c.runs || rec.Flaky != (c.seq != "FFF" && c.seq != "PPP") {
+			t.Errorf("%s (majority %v): %s in %d runs (flaky %v), want %s in %d", c.seq, c.majority, rec.Outcome, rec.Runs, rec.Flaky, c.want, c.runs)
+		}
 	}
 }

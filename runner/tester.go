@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -19,9 +21,6 @@ import (
 type Tester struct {
 	Command Command
 	Oracle  Oracle
-	// Repeat runs each test this many times; if the outcomes differ, the
-	// test is unresolved and marked flaky. Zero means once.
-	Repeat int
 	// Cache, if set, answers candidates seen before (in this run or, with
 	// a cache file, an earlier one).
 	Cache *Cache
@@ -31,6 +30,11 @@ type Tester struct {
 	// InPlace runs tests in the current directory instead of private work
 	// directories; candidates then carry arguments, not files.
 	InPlace bool
+	// Majority changes how repeated runs decide (with a repeat of 3 or
+	// more): when exactly one run disagrees, two more run, and the outcome
+	// of all runs but one is taken; otherwise any disagreement makes the
+	// test unresolved. Either way a disagreement marks it flaky.
+	Majority bool
 	// Fake, if set, stands in for the test process: it is called with
 	// the work directory, prepared as for a real run (the candidate's
 	// files written, or its Setup done), and returns what the run did.
@@ -38,9 +42,10 @@ type Tester struct {
 	// processes (as x/tools' cmd/bisect tests do).
 	Fake func(ctx context.Context, dir string, c Candidate) (Run, error)
 
-	root string
-	dirs chan string
-	outs map[string][]*capture // per work directory: its output captures
+	repeat atomic.Int32 // runs per test (SetRepeat)
+	root   string
+	dirs   chan string
+	outs   map[string][]*capture // per work directory: its output captures
 }
 
 // Test records one test of a candidate.
@@ -53,6 +58,8 @@ type Test struct {
 	Run       Run // the (last) run; zero when Cached
 	Cached    bool
 	Flaky     bool
+	Runs      int // how many times the test ran (0 when Cached)
+	Agreed    int // how many of the runs gave Outcome (with Majority: all but one, at least)
 	// Predicted is set when the outcome was predicted without running
 	// the test (a candidate that does not parse is Unresolved).
 	Predicted bool
@@ -116,9 +123,18 @@ func (t *Tester) Close() error {
 	return os.RemoveAll(t.root)
 }
 
+// SetRepeat makes each test run n times from now on; if the outcomes
+// differ, the test is unresolved and marked flaky. Zero means once. It may
+// be called while tests run: outcomes cached from fewer runs are not used
+// after it, since the number of runs is part of a candidate's key.
+func (t *Tester) SetRepeat(n int) { t.repeat.Store(int32(max(n, 1))) }
+
+// Repeat is how many times each test runs.
+func (t *Tester) Repeat() int { return max(int(t.repeat.Load()), 1) }
+
 // contextKey names everything besides the files that decides an outcome.
-func (t *Tester) contextKey() string {
-	return fmt.Sprintf("%q stdin=%v timeout=%s repeat=%d %s", strings.Join(t.Command.Argv, "\x00"), t.Command.Stdin, t.Command.Timeout, max(t.Repeat, 1), t.Oracle.Key())
+func (t *Tester) contextKey(repeat int) string {
+	return fmt.Sprintf("%q stdin=%v timeout=%s repeat=%d %s", strings.Join(t.Command.Argv, "\x00"), t.Command.Stdin, t.Command.Timeout, repeat, t.Oracle.Key())
 }
 
 // Candidate is what a test runs on: files for the work directory and,
@@ -158,7 +174,7 @@ func (t *Tester) Seed(c Candidate, o dd.Outcome, detail string) error {
 	if t.Cache == nil {
 		return nil
 	}
-	return t.Cache.Put(c.key(t.contextKey()), Cached{o, detail})
+	return t.Cache.Put(c.key(t.contextKey(t.Repeat())), Cached{o, detail})
 }
 
 // Exec runs the command once on a candidate in a work directory, without
@@ -217,6 +233,59 @@ func (t *Tester) fake(ctx context.Context, slot string, c Candidate) (Run, error
 	return t.Fake(ctx, slot, c)
 }
 
+// count is how many of outs are o.
+func count(outs []dd.Outcome, o dd.Outcome) int {
+	n := 0
+	for _, x := range outs {
+		if x == o {
+			n++
+		}
+	}
+	return n
+}
+
+// top is the most common outcome of outs, and majority how often it is.
+func top(outs []dd.Outcome) dd.Outcome {
+	best, n := outs[0], 0
+	for _, o := range outs {
+		if k := count(outs, o); k > n {
+			best, n = o, k
+		}
+	}
+	return best
+}
+
+func majority(outs []dd.Outcome) int { return count(outs, top(outs)) }
+
+// Sample runs a candidate n times, without the cache and without calling
+// OnTest, one run at a time in one work directory, and returns each run's
+// outcome and detail, and the last run. It is how a result is confirmed
+// when the test may be flaky: the caller counts the outcomes.
+func (t *Tester) Sample(ctx context.Context, c Candidate, n int) ([]dd.Outcome, []string, Run, error) {
+	var slot string
+	select {
+	case slot = <-t.dirs:
+	case <-ctx.Done():
+		return nil, nil, Run{Exit: -1}, ctx.Err()
+	}
+	defer func() { t.dirs <- slot }()
+	var outs []dd.Outcome
+	var details []string
+	var last Run
+	for range n {
+		run, err := t.run(ctx, slot, c)
+		if err != nil {
+			return outs, details, run, err
+		}
+		o, detail, err := t.Oracle.Classify(run)
+		if err != nil {
+			return outs, details, run, err
+		}
+		outs, details, last = append(outs, o), append(details, detail), run
+	}
+	return outs, details, last, nil
+}
+
 // Retest tests a candidate again to confirm an outcome: without the
 // cache, and without calling OnTest.
 func (t *Tester) Retest(ctx context.Context, c Candidate) (Test, error) {
@@ -224,7 +293,8 @@ func (t *Tester) Retest(ctx context.Context, c Candidate) (Test, error) {
 }
 
 func (t *Tester) test(ctx context.Context, c Candidate, record bool) (Test, error) {
-	rec := Test{Candidate: c, Key: c.key(t.contextKey())}
+	repeat := t.Repeat()
+	rec := Test{Candidate: c, Key: c.key(t.contextKey(repeat))}
 	for _, f := range c.Files {
 		rec.Size += len(f.Data)
 	}
@@ -248,7 +318,10 @@ func (t *Tester) test(ctx context.Context, c Candidate, record bool) (Test, erro
 	}
 	defer func() { t.dirs <- slot }()
 	start := time.Now()
-	for i := range max(t.Repeat, 1) {
+	var outs []dd.Outcome
+	var details []string
+	extended := false
+	for i := 0; i < repeat; i++ {
 		run, err := t.run(ctx, slot, c)
 		rec.Run = run
 		if err != nil {
@@ -258,14 +331,24 @@ func (t *Tester) test(ctx context.Context, c Candidate, record bool) (Test, erro
 		if err != nil {
 			return rec, err
 		}
-		if i == 0 {
-			rec.Outcome, rec.Detail = o, detail
-			continue
+		outs, details = append(outs, o), append(details, detail)
+		if o != outs[0] && !t.Majority {
+			break // one disagreement settles it
 		}
-		if o != rec.Outcome {
-			rec.Detail = fmt.Sprintf("flaky: %s (%s), then %s (%s)", rec.Outcome, rec.Detail, o, detail)
-			rec.Outcome, rec.Flaky = dd.Unresolved, true
-			break
+		if i == repeat-1 && t.Majority && repeat >= 3 && !extended && majority(outs) == len(outs)-1 {
+			repeat, extended = repeat+2, true // one run of them disagrees: two more decide
+		}
+	}
+	rec.Outcome, rec.Detail, rec.Runs, rec.Agreed = outs[0], details[0], len(outs), len(outs)
+	if n := majority(outs); n < len(outs) {
+		rec.Flaky = true
+		if t.Majority && len(outs) >= 5 && n >= len(outs)-1 {
+			i := slices.Index(outs, top(outs))
+			rec.Outcome, rec.Detail, rec.Agreed = outs[i], details[i], n
+		} else {
+			other := slices.IndexFunc(outs, func(o dd.Outcome) bool { return o != outs[0] })
+			rec.Detail = fmt.Sprintf("flaky: %s (%s), then %s (%s)", outs[0], details[0], outs[other], details[other])
+			rec.Outcome, rec.Agreed = dd.Unresolved, 0
 		}
 	}
 	rec.Duration = time.Since(start)

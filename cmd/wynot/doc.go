@@ -130,9 +130,26 @@ after --timeout (default: ten times the original run, at least 1s, at most
 300s); a test exiting with status 124, as timeout(1) does, has timed out
 too. Outcomes are cached by the candidate's content; --cache FILE keeps
 them across runs, so running the same reduction again after an
-interruption repeats no test. --repeat N runs every test N times and
-counts it unresolved unless all runs agree; the final result is always
-run once more to confirm it.
+interruption repeats no test.
+
+A flaky test (one that answers differently when asked again) cannot
+yield a confident wrong answer. Under --repeat auto, the default, each
+test runs once until the test shows itself flaky: two runs of the
+original that disagree (wynot then asks it three times more and goes on
+if it failed in four of five), a candidate that gives two outcomes, a
+result that does not fail again, or, where the algorithm assumes
+monotony (changes), a configuration that fails inside one that passed.
+From then on every test runs three times; when one run of three
+disagrees, two more run and the outcome of all runs but one counts,
+otherwise the test is unresolved. The result is always run three more
+times to confirm it, and before it is called 1-minimal, each result with
+one change less is run again (once; three times once the test is known
+to be flaky). A result that does not fail again makes wynot search once
+more from the original with repetition; a removal that still fails makes
+it search on from the result. --repeat N runs every test N times (an
+outcome counts only when all runs agree) and confirms the result N times;
+--repeat 1 says the test is deterministic: each test and the
+confirmation run once, and the result is not rechecked.
 
 Flags:
 
@@ -148,7 +165,7 @@ Flags:
 	                    errors unresolved without a test
 	--with FILE         copy FILE beside the candidate for the test (repeatable)
 	--variant V         book (default) or tse: the test order of ddmin
-	--repeat N          run each test N times; disagreement is unresolved
+	--repeat N          auto (default; see above), or run each test N times
 	--cache FILE        keep outcomes in FILE across runs
 	-o PATH             write the result to PATH; leave the inputs alone
 	--argv              reduce the command's arguments instead of files
@@ -163,7 +180,10 @@ Flags:
 	-q                  no progress and no summary, only errors
 
 Exit status: 0 when a result was found, 1 on a usage or input error, 2
-when the original input does not fail (or not reproducibly), 130 when
+when the original input does not fail (or not reproducibly), 3 when the
+test is flaky and the result could not be certified: it did not fail
+again in all runs but one, or a result with one change less still fails
+(the result is kept, and the closing lines say what holds), 130 when
 interrupted.
 
 Example: a program crashes on a large HTML page.
@@ -337,7 +357,7 @@ Flags are those of reduce (without --split, --argv), and:
 Exit status: 0 when the changes were found and verified, 1 on a usage or
 input error, 2 when the new version does not fail or the old one does
 not pass, 3 when the search ended but no patch failed again when run
-again (a flaky test: try --repeat 3), 130 when interrupted.
+again (a flaky test), 130 when interrupted.
 
 # Fuzz
 

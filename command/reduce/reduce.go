@@ -399,6 +399,7 @@ type reducer struct {
 	passes    []report.PassStats
 	formatted []string // results printed by their language's formatter
 	elements0 int      // the finest pieces of the originals
+	searched  bool     // Search ran before (it runs again when a flaky test undid a result)
 	mu        sync.Mutex
 }
 
@@ -437,20 +438,24 @@ func (rd *reducer) Begin() command.Begin {
 // shrinks an input; then the result is formatted and written.
 func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Found, error) {
 	rd.s = s
-	found := command.Found{Kept: "the smallest failing input so far is kept",
-		Confirm: []command.Check{{Candidate: rd.candidate(-1, nil), Want: dd.Fail, What: "the result"}}}
+	found := command.Found{Kept: "the smallest failing input so far is kept"}
 	if err := rd.keepOriginals(); err != nil {
 		return found, err
 	}
 	defer rd.dropBackups()
-	rd.elements0 = rd.elements()
+	if !rd.searched {
+		rd.elements0 = rd.elements()
+	}
 	sizeBefore := 0
 	for _, in := range rd.ins {
 		sizeBefore += len(in.orig)
 	}
-	s.Say("the %s fails: %s", rd.what(), s.Signature())
-	s.Say("reducing %s, %s at a time, %s per test at most", report.Plural(sizeBefore, "byte"),
-		report.Plural(s.Jobs, "test"), s.Timeout())
+	if !rd.searched {
+		s.Say("the %s fails: %s", rd.what(), s.Signature())
+		s.Say("reducing %s, %s at a time, %s per test at most", report.Plural(sizeBefore, "byte"),
+			report.Plural(s.Jobs, "test"), s.Timeout())
+	}
+	rd.searched = true
 
 	certified := false
 	var err error
@@ -505,7 +510,79 @@ loop:
 		}
 	}
 	found.Minimal = certified
+	// What to confirm is the result as it is now, after the search.
+	found.Confirm = []command.Check{{Candidate: rd.candidate(-1, nil), Want: dd.Fail, What: "the result"}}
+	if certified && err == nil {
+		found.Removals, err = rd.removals()
+	}
 	return found, err
+}
+
+// Restart goes back to the originals: the inputs' results are written
+// back to what the search began from.
+func (rd *reducer) Restart() error {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	for _, in := range rd.ins {
+		if len(in.data) == len(in.orig) && string(in.data) == string(in.orig) {
+			continue
+		}
+		in.data, in.dirty = in.orig, true
+		if in.written != nil {
+			if err := rd.saveLocked(in, false); err != nil {
+				return err
+			}
+		}
+	}
+	size := rd.size()
+	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
+	return nil
+}
+
+// maxRemovals bounds the removals rechecked before a result is called
+// 1-minimal; a larger result is taken as the search certified it, unless
+// the test has shown itself flaky.
+const maxRemovals = 5000
+
+// removals are the result with one change less, for each change of each
+// pass of the last round: what 1-minimality says must not fail.
+// Candidates a pass rejects (they do not parse) are left out, as the
+// search predicted them; so are duplicates and the result itself.
+func (rd *reducer) removals() ([]command.Removal, error) {
+	var rs []command.Removal
+	seen := map[string]bool{}
+	for fi, in := range rd.ins {
+		// A removal the language's printing undoes (white space in Go)
+		// is no removal.
+		seen[string(in.data)] = true
+		tree, text, err := rd.passList(in)
+		if err != nil {
+			return nil, err
+		}
+		for _, sp := range append(tree, text...) {
+			plan, err := sp.Plan(in.data)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", in.name, sp.Name(), err)
+			}
+			all := dd.All(plan.Len())
+			for i := range plan.Len() {
+				data, err := plan.Apply(slices.Delete(slices.Clone(all), i, i+1))
+				if err != nil || seen[string(data)] {
+					continue
+				}
+				seen[string(data)] = true
+				if len(rs) == maxRemovals {
+					return nil, nil
+				}
+				what := fmt.Sprintf("removing %s %d of %d", sp.Name(), i+1, plan.Len())
+				if len(rd.ins) > 1 {
+					what += " in " + in.name
+				}
+				rs = append(rs, command.Removal{Candidate: rd.candidate(fi, data), What: what})
+			}
+		}
+	}
+	return rs, nil
 }
 
 // format prints each input in a language with a formatter (Go: gofmt)

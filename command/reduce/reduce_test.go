@@ -1,8 +1,16 @@
 package reduce
 
 import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/runner"
 )
 
 func TestSplit(t *testing.T) {
@@ -40,5 +48,44 @@ func TestSplit(t *testing.T) {
 		if got := sp.lang("x.c"); got != c.lang {
 			t.Errorf("%s: the language of x.c is %q, want %q", c.text, got, c.lang)
 		}
+	}
+}
+
+// TestConfirmsTheResult checks that the run after the search confirms the
+// result, not the input it began from: the result runs again (three
+// times, under --repeat auto), the original only in its two checks.
+func TestConfirmsTheResult(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, ".cache"))
+	if err := os.WriteFile("in.txt", []byte("a b c d e f"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	runs := map[string]int{}
+	fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
+		data, err := os.ReadFile(filepath.Join(dir, "in.txt"))
+		if err != nil {
+			return runner.Run{}, err
+		}
+		mu.Lock()
+		runs[string(data)]++
+		mu.Unlock()
+		if strings.Contains(string(data), "b") && strings.Contains(string(data), "e") {
+			return runner.Run{Exit: 2, Stderr: []byte("panic: boom\n")}, nil
+		}
+		return runner.Run{}, nil
+	}
+	var stderr strings.Builder
+	code := Command.Main(context.Background(), []string{"-j1", "--split", "runes", "-o", "out.txt", "in.txt", "--", "prog", "{}"},
+		command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake})
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	if runs["be"] != 1+command.AutoRepeat {
+		t.Errorf("the result ran %d times, want once in the search and %d times to confirm it", runs["be"], command.AutoRepeat)
+	}
+	if runs["a b c d e f"] != 2 {
+		t.Errorf("the original ran %d times, want twice", runs["a b c d e f"])
 	}
 }
