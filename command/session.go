@@ -637,12 +637,35 @@ type Removal struct {
 }
 
 // recheck tests the removals of a result again, without the cache,
-// before the result is called 1-minimal: once each while the test is not
-// known to be flaky; a removal that fails then shows it flaky, and from
-// then on each runs as every test does (under --repeat auto three times,
-// decided by a clear majority). A removal that fails makes the result
-// not 1-minimal; recheck says which ("" when none does).
+// before the result is called 1-minimal: under --repeat auto once each
+// (at most maxProbes of them) while the test is not known to be flaky; a
+// removal that fails then shows it flaky, and from then on each runs three
+// times, decided by a clear majority (with --repeat N, N times). A
+// removal that fails makes the result not 1-minimal; recheck says which
+// ("" when none does).
 func (s *Session) recheck(ctx context.Context, removals []Removal) (string, error) {
+	if s.settings.Repeat == 0 && s.Flaky() == "" && len(removals) > maxProbes {
+		// While the test has shown no flakiness, a sample of the removals,
+		// spread over them, is enough to see whether it answers the same
+		// when asked again (at 10% flipped answers, 32 runs show it with
+		// 97% probability); only then are all asked, with repetition.
+		probes := make([]Removal, maxProbes)
+		for i := range probes {
+			probes[i] = removals[i*len(removals)/maxProbes]
+		}
+		found, err := s.recheckAll(ctx, probes)
+		if err != nil || found != "" || s.Flaky() == "" {
+			return found, err
+		}
+	}
+	return s.recheckAll(ctx, removals)
+}
+
+// maxProbes is how many removals are rechecked while the test has not
+// shown itself flaky.
+const maxProbes = 32
+
+func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, error) {
 	var mu sync.Mutex
 	found := ""
 	var firstErr error
@@ -659,12 +682,19 @@ func (s *Session) recheck(ctx context.Context, removals []Removal) (string, erro
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			rec, err := s.retest(ctx, r.Candidate)
-			if err == nil && rec.Outcome == dd.Fail && rec.Runs == 1 && s.settings.Repeat == 0 {
+			n := s.settings.Repeat
+			if n == 0 {
+				n = 1
+				if s.Flaky() != "" {
+					n = AutoRepeat
+				}
+			}
+			o, agree, runs, err := s.decide(ctx, r.Candidate, n)
+			if err == nil && o == dd.Fail && runs == 1 && s.settings.Repeat == 0 {
 				// A removal the search saw not fail fails now: the test
 				// is flaky; ask again, with repetition.
 				s.NoteFlaky(r.What + " failed when run again, where it did not before")
-				rec, err = s.retest(ctx, r.Candidate)
+				o, agree, runs, err = s.decide(ctx, r.Candidate, AutoRepeat)
 			}
 			mu.Lock()
 			defer mu.Unlock()
@@ -673,8 +703,8 @@ func (s *Session) recheck(ctx context.Context, removals []Removal) (string, erro
 				if firstErr == nil {
 					firstErr = err
 				}
-			case rec.Outcome == dd.Fail && found == "":
-				found = fmt.Sprintf("%s still fails (in %d of %d runs)", r.What, rec.Agreed, rec.Runs)
+			case o == dd.Fail && found == "":
+				found = fmt.Sprintf("%s still fails (in %d of %d runs)", r.What, agree, runs)
 			}
 		}()
 	}
@@ -682,12 +712,40 @@ func (s *Session) recheck(ctx context.Context, removals []Removal) (string, erro
 	return found, firstErr
 }
 
-// retest tests c again without the cache, counting its runs as checks.
-func (s *Session) retest(ctx context.Context, c runner.Candidate) (runner.Test, error) {
-	rec, err := s.tester.Retest(ctx, c)
-	s.count(func(st *Stats) { st.Checks += rec.Runs })
-	return rec, err
+// decide runs c n times without the cache, counted as checks, and
+// takes the outcome all runs give; when exactly one of three or more
+// disagrees, two more run and the outcome of all runs but one is taken;
+// otherwise the outcome is Unresolved. It returns the outcome, how many
+// runs gave it, and how many ran.
+func (s *Session) decide(ctx context.Context, c runner.Candidate, n int) (dd.Outcome, int, int, error) {
+	outs, _, _, err := s.tester.Sample(ctx, c, n)
+	s.count(func(st *Stats) { st.Checks += len(outs) })
+	if err != nil {
+		return dd.Unresolved, 0, len(outs), err
+	}
+	o := outs[0]
+	agree, _ := tally(outs, o)
+	if agree < len(outs) && len(outs) >= 3 {
+		if agree == 1 { // the first run is the one that disagrees
+			o = outs[1]
+			agree, _ = tally(outs, o)
+		}
+		if agree == len(outs)-1 {
+			more, _, _, err := s.tester.Sample(ctx, c, 2)
+			s.count(func(st *Stats) { st.Checks += len(more) })
+			if err != nil {
+				return dd.Unresolved, 0, len(outs), err
+			}
+			outs = append(outs, more...)
+			agree, _ = tally(outs, o)
+		}
+	}
+	if agree < len(outs)-1 || agree < len(outs) && len(outs) < 5 {
+		return dd.Unresolved, agree, len(outs), nil
+	}
+	return o, agree, len(outs), nil
 }
+
 
 // CheckPassing tests that the passing side passes (TSE 2002 §5: the
 // isolation starts from a passing and a failing input); what names it.
