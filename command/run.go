@@ -116,7 +116,10 @@ type Closing struct {
 // also when it returns an error.
 func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page report.Page, err error) {
 	b := job.Begin()
-	sum.Algorithm = b.Algorithm
+	sum.Algorithm, sum.Unit = b.Algorithm, b.Unit
+	if sum.Unit == "" {
+		sum.Unit = "bytes"
+	}
 	var found Found
 	searched, confirmed, notMinimal := false, false, ""
 	defer func() {
@@ -202,7 +205,7 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page r
 func (s *Session) fill(sum *report.Summary, minimal, confirmed, interrupted bool) {
 	st := s.Stats()
 	sum.Command = s.Name
-	sum.Tests, sum.Checks, sum.CacheHits, sum.Predicted, sum.Flaky, sum.Outcomes = st.Tests(), st.Checks, st.CacheHits, st.Predicted, st.Flaky, st.Outcomes
+	sum.Tests, sum.Runs, sum.Checks, sum.CacheHits, sum.Predicted, sum.Flaky, sum.Outcomes = st.Tests(), st.Runs, st.Checks, st.CacheHits, st.Predicted, st.Flaky, st.Outcomes
 	sum.Minimal, sum.Confirmed, sum.Interrupted = minimal, confirmed, interrupted
 	sum.Seconds = time.Since(s.start).Seconds()
 }

@@ -746,7 +746,6 @@ func (s *Session) decide(ctx context.Context, c runner.Candidate, n int) (dd.Out
 	return o, agree, len(outs), nil
 }
 
-
 // CheckPassing tests that the passing side passes (TSE 2002 §5: the
 // isolation starts from a passing and a failing input); what names it.
 func (s *Session) CheckPassing(ctx context.Context, c runner.Candidate, what string) error {
@@ -888,7 +887,7 @@ func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd
 			if tested != nil {
 				ran = tested
 			}
-			ev.Config = report.Draw(ran, n)
+			ev.Config, ev.Changes = report.Draw(ran, n), len(ran)
 			s.Report.Record(ev)
 		}
 		if mono != nil && !rec.Predicted {

@@ -119,8 +119,8 @@ h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}
 table{border-collapse:collapse;font-size:.85em}
 td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
 td.n{text-align:right}
-td.d{max-width:40em;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-.cfg{font-family:ui-monospace,monospace;white-space:pre}
+td.d{max-width:28em;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.cfg{font-family:ui-monospace,monospace;white-space:pre;max-width:36em;overflow:hidden;text-overflow:ellipsis}
 .PASS{background:#d9f2d9}.FAIL{background:#f7d4d4}.UNRESOLVED{background:#e6e6e6}
 .stats td{border:none}
 pre{background:#f6f6f6;padding:8px;overflow:auto;max-height:30em}
@@ -140,8 +140,8 @@ svg{background:#fafafa;border:1px solid #ddd}
 	row := func(k, v string) { fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td></tr>\n", esc(k), esc(v)) }
 	row("algorithm", s.Algorithm)
 	row("failure", s.Signature)
-	row("tests run", fmt.Sprint(s.Tests))
-	row("outcomes", fmt.Sprintf("%d pass, %d fail, %d unresolved", s.Outcomes.Pass, s.Outcomes.Fail, s.Outcomes.Unresolved))
+	row("tests run", fmt.Sprintf("%d: %d of candidates, %d checks of the original and the result", s.Tests, s.Runs, s.Checks))
+	row("outcomes", fmt.Sprintf("%d pass, %d fail, %d unresolved (of the %d tests of candidates)", s.Outcomes.Pass, s.Outcomes.Fail, s.Outcomes.Unresolved, s.Runs))
 	row("cache hits", fmt.Sprint(s.CacheHits))
 	if s.Predicted > 0 {
 		row("predicted", fmt.Sprint(s.Predicted))
@@ -149,7 +149,11 @@ svg{background:#fafafa;border:1px solid #ddd}
 	if s.Resolutions > 0 {
 		row("resolution attempts", fmt.Sprintf("%d (%d resolved)", s.Resolutions, s.Resolved))
 	}
-	row("size", fmt.Sprintf("%d → %d", s.SizeBefore, s.SizeAfter))
+	unit := s.Unit
+	if unit == "" {
+		unit = "bytes"
+	}
+	row("size", fmt.Sprintf("%d → %d %s", s.SizeBefore, s.SizeAfter, unit))
 	row("result", status)
 	row("time", fmt.Sprintf("%.1f s", s.Seconds))
 	b.WriteString("</table>\n")
@@ -165,10 +169,17 @@ svg{background:#fafafa;border:1px solid #ddd}
 		}
 		b.WriteString("</table>\n")
 	}
-	b.WriteString("<h2>Size over the tests</h2>\n")
-	b.WriteString(plot(evs))
+	// The plot counts what the summary's size counts: changes where the
+	// configurations are changes, bytes of the candidate otherwise.
+	byChanges := unit != "bytes"
+	if byChanges {
+		fmt.Fprintf(&b, "<h2>Size over the tests (%s in the configuration)</h2>\n", esc(unit))
+	} else {
+		b.WriteString("<h2>Size over the tests (bytes of the candidate)</h2>\n")
+	}
+	b.WriteString(plot(evs, byChanges))
 	b.WriteString("<h2>Tests</h2>\n")
-	b.WriteString("<table><tr><th>#</th><th>pass</th><th>configuration</th><th>size</th><th>outcome</th><th>detail</th></tr>\n")
+	fmt.Fprintf(&b, "<table><tr><th>#</th><th>pass</th><th>configuration</th><th>%s</th><th>outcome</th><th>detail</th></tr>\n", map[bool]string{true: esc(unit), false: "bytes"}[byChanges])
 	shown := 0
 	for _, e := range evs {
 		if e.Discarded {
@@ -183,8 +194,12 @@ svg{background:#fafafa;border:1px solid #ddd}
 		if e.Cached {
 			out += " (cached)"
 		}
-		fmt.Fprintf(&b, "<tr class=%q><td class=n>%d</td><td>%s</td><td class=cfg>%s</td><td class=n>%d</td><td>%s</td><td class=d>%s</td></tr>\n",
-			e.Outcome, e.Test, esc(e.Pass), esc(e.Config), e.Size, esc(out), esc(e.Detail))
+		size := e.Size
+		if byChanges {
+			size = e.Changes
+		}
+		fmt.Fprintf(&b, "<tr class=%q><td class=n>%d</td><td>%s</td><td class=cfg title=\"%s\">%s</td><td class=n>%d</td><td>%s</td><td class=d title=\"%s\">%s</td></tr>\n",
+			e.Outcome, e.Test, esc(e.Pass), esc(e.Config), esc(e.Config), size, esc(out), esc(e.Detail), esc(e.Detail))
 	}
 	b.WriteString("</table>\n")
 	if p.Result != "" || s.SizeAfter == 0 {
@@ -220,16 +235,23 @@ svg{background:#fafafa;border:1px solid #ddd}
 	return err
 }
 
-// plot draws, as inline SVG, each test's candidate size as a dot colored
-// by outcome and the smallest failing size so far as a line.
-func plot(evs []Event) string {
+// plot draws, as inline SVG, each test's size (the candidate's bytes, or
+// with byChanges the changes of its configuration) as a dot colored by
+// outcome and the smallest failing size so far as a line.
+func plot(evs []Event, byChanges bool) string {
 	const w, h, pad = 900.0, 240.0, 30.0
+	size := func(e Event) int {
+		if byChanges {
+			return e.Changes
+		}
+		return e.Size
+	}
 	var pts []Event
 	maxSize := 1
 	for _, e := range evs {
 		if !e.Discarded {
 			pts = append(pts, e)
-			maxSize = max(maxSize, e.Size)
+			maxSize = max(maxSize, size(e))
 		}
 	}
 	if len(pts) == 0 {
@@ -251,9 +273,9 @@ func plot(evs []Event) string {
 		if c == "" {
 			c = "#888"
 		}
-		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"/>`, x(i), y(e.Size), c)
-		if e.Outcome == "FAIL" && (best < 0 || e.Size < best) {
-			best = e.Size
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"/>`, x(i), y(size(e)), c)
+		if e.Outcome == "FAIL" && (best < 0 || size(e) < best) {
+			best = size(e)
 		}
 		if best >= 0 {
 			line = append(line, fmt.Sprintf("%.1f,%.1f", x(i), y(best)))

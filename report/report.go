@@ -230,7 +230,8 @@ type Event struct {
 	Pass        string  `json:"pass,omitempty"`
 	Key         string  `json:"config"`
 	Config      string  `json:"drawing,omitempty"` // the configuration drawn as in the papers (Draw)
-	Size        int     `json:"size"`
+	Changes     int     `json:"changes,omitempty"` // the changes the configuration holds (for the report)
+	Size        int     `json:"size"`              // the candidate's bytes
 	Outcome     string  `json:"outcome"`
 	Seconds     float64 `json:"seconds"`
 	Cached      bool    `json:"cached,omitempty"`
@@ -279,9 +280,13 @@ type Outcomes struct {
 
 // Summary is the closing report of a run, printed as JSON with --json.
 type Summary struct {
-	Command        string      `json:"command"`
-	Algorithm      string      `json:"algorithm"`
+	Command   string `json:"command"`
+	Algorithm string `json:"algorithm"`
+	// Tests is every run of the test: Runs, the tests of candidates
+	// during the search (the outcome totals add up to them), and Checks,
+	// the runs of the original and of the results.
 	Tests          int         `json:"tests"`
+	Runs           int         `json:"runs"`
 	Checks         int         `json:"checks"`
 	CacheHits      int         `json:"cache_hits"`
 	Predicted      int         `json:"predicted,omitempty"`
@@ -289,6 +294,7 @@ type Summary struct {
 	Outcomes       Outcomes    `json:"outcomes"`
 	SizeBefore     int         `json:"size_before"`
 	SizeAfter      int         `json:"size_after"`
+	Unit           string      `json:"unit"` // what the sizes count: bytes, arguments, changes, ...
 	ElementsBefore int         `json:"elements_before"`
 	ElementsAfter  int         `json:"elements_after"`
 	Granularity    string      `json:"granularity"`

@@ -180,6 +180,11 @@ Flags:
 	                    its difference from the original)
 	-q                  no progress and no summary, only errors
 
+The JSON summary (--json) counts "tests", every run of the test, as
+"runs", the tests of candidates (its "outcomes" add up to them), and
+"checks", the runs of the original and of the result; "size_before" and
+"size_after" count its "unit" (bytes, arguments, or changes).
+
 Exit status: 0 when a result was found, 1 on a usage or input error, 2
 when the original input does not fail (or not reproducibly), 3 when the
 test is flaky and the result could not be certified: it did not fail

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
@@ -78,5 +79,55 @@ func TestReportInChromium(t *testing.T) {
 	}
 	if len(colors) < 20 {
 		t.Errorf("the screenshot is (nearly) blank: %d colors", len(colors))
+	}
+}
+
+// TestReportFitsWidth: at 1400 pixels, the report of a reduce run needs
+// no horizontal scrolling (long configurations and details are cut with
+// an ellipsis, and shown whole on hover). The report itself has no
+// script; a page around it measures it in a real headless Chromium.
+func TestReportFitsWidth(t *testing.T) {
+	browser := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			browser = p
+			break
+		}
+	}
+	if browser == "" {
+		t.Skip("no Chromium installed (Debian: apt-get install chromium)")
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "page.html"), htmlPage())
+	r := wynotRun(t, dir, nil, "reduce", "-q", "--report", "rep", "page.html", "--", prog("printer"))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	write(t, filepath.Join(dir, "measure.html"), []byte(`<!DOCTYPE html><html><head><title>-</title></head><body>
+<iframe id=f src="rep/index.html" width=1400 height=900></iframe>
+<script>
+document.getElementById('f').onload = function() {
+  var d = this.contentDocument.documentElement;
+  document.title = 'scroll=' + d.scrollWidth + ' client=' + d.clientWidth;
+};
+</script></body></html>`))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+		"--virtual-time-budget=5000", "--user-data-dir="+filepath.Join(dir, "profile"), "--dump-dom",
+		"file://"+filepath.Join(dir, "measure.html")).Output()
+	if err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	var scroll, client int
+	i := bytes.Index(out, []byte("<title>scroll="))
+	if i < 0 {
+		t.Fatalf("no measurement in the page:\n%.2000s", out)
+	}
+	if _, err := fmt.Sscanf(string(out[i:]), "<title>scroll=%d client=%d", &scroll, &client); err != nil {
+		t.Fatal(err)
+	}
+	if scroll > client {
+		t.Errorf("the report is %d pixels wide in a %d-pixel window: it scrolls sideways", scroll, client)
 	}
 }

@@ -318,7 +318,7 @@ func maps(a, b map[string]*codediff.File) map[string]*codediff.File {
 // Begin starts from the new version, which must fail, and the old one,
 // which must pass.
 func (e *search) Begin() command.Begin {
-	e.begin.Algorithm = e.Algorithm.String()
+	e.begin.Algorithm, e.begin.Unit = e.Algorithm.String(), "changes"
 	return e.begin
 }
 
