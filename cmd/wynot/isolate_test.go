@@ -153,3 +153,43 @@ func TestIsolateBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestIsolateShowsWindows: on a one-line input of 100 KB, wynot isolate
+// shows a window around the change with its column, not the line twice;
+// on binary input, a hex dump around the first difference. The result
+// files hold everything.
+func TestIsolateShowsWindows(t *testing.T) {
+	dir := t.TempDir()
+	test := []string{"--", "sh", "-c", `if grep -qa BUG "$1"; then echo 'panic: BUG' >&2; exit 2; fi`, "sh", "{}"}
+	line := bytes.Repeat([]byte("abcdefghij"), 10000)
+	fail := append(append(append([]byte(nil), line[:60000]...), "BUG"...), line[60000:]...)
+	write(t, filepath.Join(dir, "long.pass"), line)
+	write(t, filepath.Join(dir, "long.txt"), fail)
+	r := wynotRun(t, dir, nil, append([]string{"isolate", "-o", "out", "long.pass", "long.txt"}, test...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if len(r.stderr) > 3000 || !strings.Contains(r.stderr, "[column 59955 of 60003]") || !strings.Contains(r.stderr, "abcdefghijBUG    [column") {
+		t.Errorf("stderr (%d bytes):\n%.3000s", len(r.stderr), r.stderr)
+	}
+	// The results are whole: the common context and the one difference.
+	if got := read(t, filepath.Join(dir, "out", "long.txt.fail")); !bytes.Equal(got, fail[:60003]) {
+		t.Errorf("long.txt.fail holds %d bytes, want 60003 from the failing input", len(got))
+	}
+
+	bin := make([]byte, 4096)
+	for i := range bin {
+		bin[i] = byte(i * 7 % 251)
+	}
+	binFail := append([]byte(nil), bin...)
+	copy(binFail[2000:], "BUG")
+	write(t, filepath.Join(dir, "bin.pass"), bin)
+	write(t, filepath.Join(dir, "bin.dat"), binFail)
+	r = wynotRun(t, dir, nil, append([]string{"isolate", "-o", "out", "bin.pass", "bin.dat"}, test...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "@@ first difference at offset 2002 (0x7d2) @@") || !strings.Contains(r.stderr, "|BUG.") || len(r.stderr) > 3000 {
+		t.Errorf("stderr:\n%.3000s", r.stderr)
+	}
+}

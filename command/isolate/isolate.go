@@ -405,7 +405,13 @@ func (iso *isolator) Close(sum *report.Summary, end command.End) command.Closing
 		c.Head = []string{fmt.Sprintf("isolated a difference of %s in %s, %.1fs; the common context is %s",
 			report.Plural(sum.ElementsAfter, unitWord(iso.finest)), report.Plural(sum.Tests, "test"), sum.Seconds,
 			report.Plural(len(iso.pass), "byte"))}
-		c.Text = sum.Diff
+		// The terminal shows a window of long lines and a hex dump of
+		// binary inputs; the result files and the JSON summary hold all.
+		if report.IsBinary(iso.pass) || report.IsBinary(iso.fail) {
+			c.Text = report.HexDiff(iso.pass, iso.fail, iso.passPath(), iso.failPath())
+		} else {
+			c.Text = report.ShowDiff(sum.Diff)
+		}
 		c.Tail = []string{fmt.Sprintf("results written to %s (passes) and %s (fails)", iso.passPath(), iso.failPath())}
 	}
 	switch {
