@@ -709,10 +709,7 @@ func (rd *reducer) elements() int {
 		default:
 			sp = decomp.Chars(in.data)
 		}
-		p, err := sp.Cut(in.data)
-		if err == nil {
-			n += p.Len()
-		}
+		n += decomp.Count(sp, in.data)
 	}
 	return n
 }

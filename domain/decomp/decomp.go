@@ -11,6 +11,7 @@
 package decomp
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"unicode/utf8"
@@ -113,6 +114,37 @@ func (c *cutter) done() Pieces {
 		return Pieces{Data: c.data}
 	}
 	return Pieces{Data: c.data, Cuts: append(c.cuts, len(c.data))}
+}
+
+// Count is the number of pieces sp cuts data into: Cut(data).Len(),
+// without the offsets where a count is enough (for bytes, runes, lines
+// and tokens).
+func Count(sp Splitter, data []byte) int {
+	switch sp.(type) {
+	case Bytes:
+		return len(data)
+	case Runes:
+		if utf8.Valid(data) {
+			return utf8.RuneCount(data)
+		}
+	case Lines:
+		n := bytes.Count(data, []byte("\n"))
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			n++
+		}
+		return n
+	case Tokens:
+		n := 0
+		for range scan(data) {
+			n++
+		}
+		return n
+	}
+	p, err := sp.Cut(data)
+	if err != nil {
+		return 0
+	}
+	return p.Len()
 }
 
 // Bytes cuts an input into single bytes.

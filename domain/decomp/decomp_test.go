@@ -136,3 +136,18 @@ func TestChars(t *testing.T) {
 		t.Errorf("an input that is not UTF-8: want Bytes")
 	}
 }
+
+// TestCount checks that Count agrees with Cut on inputs of every kind.
+func TestCount(t *testing.T) {
+	for _, in := range []string{"", "a", "a\n", "a\nb", "\n\n", "héllo wörld\n(x) [y]", "\xff\xfe\n", "f(g(x), \"s\")"} {
+		for _, sp := range []Splitter{Bytes{}, Runes{}, Lines{}, Tokens{}, Brackets{}, Chars([]byte(in))} {
+			p, err := sp.Cut([]byte(in))
+			if err != nil {
+				continue
+			}
+			if got := Count(sp, []byte(in)); got != p.Len() {
+				t.Errorf("Count(%s, %q) = %d, Cut gives %d pieces", sp.Name(), in, got, p.Len())
+			}
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package decomp
 
-import "fmt"
+import (
+	"fmt"
+	"iter"
+)
 
 // Tokens cuts text into lexical tokens, the way most programming and
 // markup languages would: runs of letters, digits and underscores (and
@@ -15,7 +18,7 @@ func (Tokens) Name() string { return "tokens" }
 
 func (Tokens) Cut(data []byte) (Pieces, error) {
 	c := newCutter(data)
-	for _, t := range scan(data) {
+	for t := range scan(data) {
 		c.at(t.start)
 	}
 	return c.done(), nil
@@ -54,9 +57,15 @@ func isPunct(b byte) bool {
 	return !isWordByte(b) && !isSpace(b)
 }
 
-// scan splits data into tokens covering it.
-func scan(data []byte) []token {
-	var ts []token
+// scan yields the tokens that cover data, one by one, so that a caller
+// that needs only some (the brackets) holds none of the others.
+func scan(data []byte) iter.Seq[token] {
+	return func(yield func(token) bool) {
+		scanEach(data, yield)
+	}
+}
+
+func scanEach(data []byte, yield func(token) bool) {
 	for i := 0; i < len(data); {
 		start := i
 		var kind tokenKind
@@ -107,9 +116,10 @@ func scan(data []byte) []token {
 			}
 			kind = tkPunct
 		}
-		ts = append(ts, token{start, i, kind})
+		if !yield(token{start, i, kind}) {
+			return
+		}
 	}
-	return ts
 }
 
 // group is a balanced pair of brackets: tokens open and close.
@@ -129,7 +139,7 @@ func groups(data []byte) []group {
 	}
 	var stack []frame
 	match := map[byte]byte{')': '(', ']': '[', '}': '{'}
-	for _, t := range scan(data) {
+	for t := range scan(data) {
 		switch t.kind {
 		case tkOpen:
 			stack = append(stack, frame{t, data[t.start]})
@@ -152,9 +162,25 @@ func groups(data []byte) []group {
 // MaxDepth returns the number of nesting levels of balanced brackets in
 // data: 0 without brackets, 1 for "f(x)", 2 for "f(g(x))".
 func MaxDepth(data []byte) int {
+	// As groups does, without keeping tokens or groups: the open
+	// brackets on the stack are all it needs.
 	d := 0
-	for _, g := range groups(data) {
-		d = max(d, g.depth+1)
+	var stack []byte
+	match := map[byte]byte{')': '(', ']': '[', '}': '{'}
+	for t := range scan(data) {
+		switch t.kind {
+		case tkOpen:
+			stack = append(stack, data[t.start])
+		case tkClose:
+			want := match[data[t.start]]
+			for k := len(stack) - 1; k >= 0; k-- {
+				if stack[k] == want {
+					d = max(d, k+1)
+					stack = stack[:k]
+					break
+				}
+			}
+		}
 	}
 	return d
 }
