@@ -197,7 +197,7 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 	}
 	sum := &report.Summary{Command: c.Name}
 	job, work, err := maker(ctx, inv)
-	var page report.Page
+	var page func() report.Page
 	if err == nil {
 		limitMemory(work.Size)
 		var s *Session
@@ -213,8 +213,12 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 		return c.usageError(usage.err, env.Stderr)
 	}
 	if recorder != nil && sum.Tests > 0 {
-		page.Summary = sum
-		path, rerr := recorder.WriteReport(f.Report, page)
+		var p report.Page
+		if page != nil {
+			p = page()
+		}
+		p.Summary = sum
+		path, rerr := recorder.WriteReport(f.Report, p)
 		switch {
 		case rerr != nil:
 			fmt.Fprintf(env.Stderr, "wynot: writing the report: %v\n", rerr)

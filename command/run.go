@@ -103,8 +103,9 @@ type Closing struct {
 	// the same when run again ("" for none).
 	Unconfirmed string
 	Tail        []string // where the result is
-	// Page is what the HTML report shows besides the tests.
-	Page report.Page
+	// Page makes what the HTML report shows besides the tests; it is
+	// called only when a report is asked for (it may diff large inputs).
+	Page func() report.Page
 	// Err is the error to exit with although the run ended (the result
 	// could not be verified), or nil.
 	Err error
@@ -114,7 +115,7 @@ type Closing struct {
 // the passing side, the search, the final confirmation, the summary and
 // the closing lines. The summary is filled in as far as the run got,
 // also when it returns an error.
-func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page report.Page, err error) {
+func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page func() report.Page, err error) {
 	b := job.Begin()
 	sum.Algorithm, sum.Unit = b.Algorithm, b.Unit
 	if sum.Unit == "" {

@@ -857,16 +857,16 @@ func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd
 	}
 	tester := dd.ResolvingTesterFunc(func(ctx context.Context, c dd.Config) (dd.Outcome, dd.Config) {
 		// The whole configuration is what the search holds: it failed in
-		// a real run (and the empty one of an isolation passed). Once the
-		// test is flaky, asking it again could only get a flip, which
-		// would end the search; the known outcome stands.
-		if s.Flaky() != "" {
-			switch {
-			case len(c) == n:
-				return dd.Fail, nil
-			case len(c) == 0 && (alg == dd.Isolate || alg == dd.Maximize):
-				return dd.Pass, nil
-			}
+		// a real run, so it is not built (a candidate as large as the
+		// input) nor asked again; once the test is flaky, asking could
+		// only get a flip, which would end the search. Likewise the empty
+		// configuration of an isolation, which passed.
+		switch {
+		case len(c) == n:
+			s.count(func(st *Stats) { st.CacheHits++ })
+			return dd.Fail, nil
+		case len(c) == 0 && (alg == dd.Isolate || alg == dd.Maximize) && s.Flaky() != "":
+			return dd.Pass, nil
 		}
 		rec, tested, err := test(ctx, c)
 		if err != nil {

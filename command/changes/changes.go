@@ -878,7 +878,7 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 	if sum.Diff != "" {
 		c.Head = append(c.Head, fmt.Sprintf("the failure-inducing changes, as a patch to %s:", e.oldName))
 		c.Text = report.ShowDiff(e.patch)
-		c.Page = report.Page{Diff: e.patch}
+		c.Page = func() report.Page { return report.Page{Diff: e.patch} }
 	}
 	c.Verdict = d.Verdict
 	if e.Output != "" && sum.Diff != "" {

@@ -180,7 +180,7 @@ func (f *fuzzer) Close(sum *report.Summary, end command.End) command.Closing {
 	sum.SizeAfter, sum.ElementsAfter = corpus.Size(f.values), len(f.values)
 	sum.Result, sum.Files = f.out, []string{f.out}
 	c := command.Closing{Unconfirmed: "the result did not fail again when rerun; the test may be flaky",
-		Page: report.Page{Result: string(corpus.Format(f.values))}}
+		Page: func() report.Page { return report.Page{Result: string(corpus.Format(f.values))} }}
 	c.Head = []string{fmt.Sprintf("reduced the entry from %s to %s in %s, %.1fs:", report.Plural(sum.SizeBefore, "byte"),
 		report.Plural(sum.SizeAfter, "byte"), report.Plural(sum.Tests, "test"), sum.Seconds)}
 	for _, v := range f.values {

@@ -389,12 +389,13 @@ func (iso *isolator) Close(sum *report.Summary, end command.End) command.Closing
 	sum.Result = iso.passPath()
 	sum.Files = []string{iso.passPath()}
 	c := command.Closing{Unconfirmed: "the results did not behave the same when rerun; the test may be flaky",
-		Page: report.Page{Result: string(iso.pass)}}
+		Page: func() report.Page { return report.Page{Result: string(iso.pass)} }}
 	if !iso.Maximize {
 		sum.Result = iso.failPath()
 		sum.Files = append(sum.Files, iso.failPath())
 		sum.Diff = iso.diff()
-		c.Page = report.Page{Result: string(iso.fail), Diff: sum.Diff}
+		diff := sum.Diff
+		c.Page = func() report.Page { return report.Page{Result: string(iso.fail), Diff: diff} }
 	}
 	if iso.Maximize {
 		c.Head = []string{fmt.Sprintf("the largest passing part of %s has %s of %s (%s), found in %s, %.1fs", iso.Failing,

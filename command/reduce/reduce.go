@@ -144,13 +144,20 @@ type Reduction struct {
 
 // input is one file being reduced.
 type input struct {
-	path   string
-	name   string // its name in the work directory
-	orig   []byte
-	data   []byte // the smallest failing content so far
-	mode   fs.FileMode
-	dest   string // where the result goes
-	backup string // FILE.orig (or FILE.orig.N), when the input is replaced in place
+	path string
+	name string // its name in the work directory
+	// orig is the original content, until a file holds it (origAt: the
+	// backup this run wrote, or the input itself when the result goes
+	// elsewhere), after which it is read again when needed, so that a
+	// large original does not stay in memory beside the reduction.
+	orig     []byte
+	origSize int
+	origSum  string // its digest
+	origAt   string
+	data     []byte // the smallest failing content so far
+	mode     fs.FileMode
+	dest     string // where the result goes
+	backup   string // FILE.orig (or FILE.orig.N), when the input is replaced in place
 	// madeBackup says backup was written by this run; an existing one
 	// is reused only for the same interrupted reduction (see lineage).
 	madeBackup bool
@@ -180,7 +187,7 @@ func (r *Reduction) job() (command.Job, command.Workload, error) {
 	}
 	total := 0
 	for _, in := range ins {
-		total += len(in.orig)
+		total += in.origSize
 	}
 	with, err := r.readWith(ins)
 	if err != nil {
@@ -236,7 +243,7 @@ func (r *Reduction) openInputs() ([]*input, error) {
 			return nil, command.InputError("inputs %s and %s have the same name; the test sees them side by side in one directory", other, p)
 		}
 		names[name] = p
-		in := &input{path: p, name: name, orig: data, data: data, mode: st.Mode()}
+		in := &input{path: p, name: name, orig: data, origSize: len(data), origSum: digest(data), data: data, mode: st.Mode()}
 		if lang := r.Split.lang(p); lang != "" {
 			syn, err := syntax.New(lang, data, r.TypeCheck && lang == "go")
 			switch {
@@ -335,15 +342,15 @@ func backupFor(in *input, out command.Output) (path, sum string) {
 	base := in.path + ".orig"
 	old, err := os.ReadFile(base)
 	if err != nil {
-		return base, digest(in.orig)
+		return base, in.origSum
 	}
-	if lin, ok := readLineage(in.path); ok && lin.Orig == digest(old) && lin.Last == digest(in.orig) {
+	if lin, ok := readLineage(in.path); ok && lin.Orig == digest(old) && lin.Last == in.origSum {
 		say(out, "%s holds the original of an interrupted reduction of %s; keeping it, and reducing %s as it is now", base, in.path, in.path)
 		return base, lin.Orig
 	}
 	p := command.FreePath(base, "")
 	say(out, "%s exists and is not the original of %s; the original will be kept in %s", base, in.path, p)
-	return p, digest(in.orig)
+	return p, in.origSum
 }
 
 // keepOriginals writes the backups of inputs reduced in place, once the
@@ -360,9 +367,34 @@ func (rd *reducer) keepOriginals() error {
 			return command.InputError("cannot keep the original in %s: %v; give -o", in.backup, err)
 		}
 		in.madeBackup = true
-		writeLineage(in.path, lineage{Orig: in.backupSum, Last: digest(in.orig)})
+		writeLineage(in.path, lineage{Orig: in.backupSum, Last: in.origSum})
+	}
+	for _, in := range rd.ins {
+		switch {
+		case in.madeBackup:
+			in.orig, in.origAt = nil, in.backup
+		case in.dest != in.path && replaceable(in.path):
+			in.orig, in.origAt = nil, in.path
+		}
 	}
 	return nil
+}
+
+// original returns the original content: from memory, or read again
+// from the file that holds it, which must still hold it.
+func (in *input) original() ([]byte, error) {
+	if in.orig != nil {
+		return in.orig, nil
+	}
+	for _, p := range []string{in.origAt, in.path} {
+		if p == in.path && in.written != nil {
+			continue // the input holds a result now
+		}
+		if data, err := os.ReadFile(p); err == nil && digest(data) == in.origSum {
+			return data, nil
+		}
+	}
+	return nil, fmt.Errorf("the original of %s is no longer in %s: it changed during the run", in.path, in.origAt)
 }
 
 // dropBackups removes the backups this run made of inputs it left as
@@ -448,7 +480,7 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 	}
 	sizeBefore := 0
 	for _, in := range rd.ins {
-		sizeBefore += len(in.orig)
+		sizeBefore += in.origSize
 	}
 	if !rd.searched {
 		s.Say("the %s fails: %s", rd.what(), s.Signature())
@@ -524,10 +556,14 @@ func (rd *reducer) Restart() error {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
 	for _, in := range rd.ins {
-		if len(in.data) == len(in.orig) && string(in.data) == string(in.orig) {
+		if len(in.data) == in.origSize && digest(in.data) == in.origSum {
 			continue
 		}
-		in.data, in.dirty = in.orig, true
+		orig, err := in.original()
+		if err != nil {
+			return err
+		}
+		in.data, in.dirty = orig, true
 		if in.written != nil {
 			if err := rd.saveLocked(in, false); err != nil {
 				return err
@@ -833,7 +869,7 @@ func (rd *reducer) saveLocked(in *input, sync bool) error {
 func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	for _, in := range rd.ins {
 		sum.Files = append(sum.Files, in.dest)
-		sum.SizeBefore += len(in.orig)
+		sum.SizeBefore += in.origSize
 	}
 	sum.Passes, sum.Formatted = rd.passes, rd.formatted
 	sum.SizeAfter = rd.size()
@@ -844,7 +880,7 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	} else {
 		sum.Result = filepath.Dir(rd.ins[0].dest)
 	}
-	c := command.Closing{Unconfirmed: "the result did not fail again when rerun; the test may be flaky", Page: rd.page()}
+	c := command.Closing{Unconfirmed: "the result did not fail again when rerun; the test may be flaky", Page: rd.page}
 	pct := 100 * float64(sum.SizeAfter) / float64(max(sum.SizeBefore, 1))
 	what := rd.ins[0].path
 	if len(rd.ins) > 1 {
@@ -901,7 +937,11 @@ func (rd *reducer) page() report.Page {
 	if in.backup != "" {
 		orig = in.backup
 	}
-	o, _ := decomp.Lines{}.Cut(in.orig)
+	data, err := in.original()
+	if err != nil {
+		return report.Page{Result: string(in.data)}
+	}
+	o, _ := decomp.Lines{}.Cut(data)
 	n, _ := decomp.Lines{}.Cut(in.data)
 	return report.Page{Result: string(in.data), Diff: decomp.Diff(o, n).Unified(orig, in.dest, 3)}
 }
@@ -967,6 +1007,6 @@ func (ar *argReducer) Close(sum *report.Summary, end command.End) command.Closin
 			report.Plural(len(ar.result), "argument"), report.Plural(sum.Tests, "test"), sum.Seconds),
 			"still failing: " + sum.Result},
 		Unconfirmed: "the result did not fail again when rerun; the test may be flaky",
-		Page:        report.Page{Result: sum.Result + "\n"},
+		Page:        func() report.Page { return report.Page{Result: ar.line() + "\n"} },
 	}
 }
