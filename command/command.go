@@ -239,9 +239,8 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 
 // limitMemory sets a soft limit on the Go heap for large inputs (at
 // least 32 MB): four times the input, so that the garbage collector works
-// harder rather than let a reduction take many times its input in memory
-// (a 50 MB input: 260 MB peak instead of 470 MB, a tenth slower). A
-// GOMEMLIMIT the user set stands.
+// harder rather than let a reduction take many times its input in memory.
+// A GOMEMLIMIT the user set stands.
 func limitMemory(size int) {
 	if size < 32<<20 || os.Getenv("GOMEMLIMIT") != "" {
 		return
