@@ -141,15 +141,15 @@ result that does not fail again, or, where the algorithm assumes
 monotony (changes), a configuration that fails inside one that passed.
 From then on every test runs three times; when one run of three
 disagrees, two more run and the outcome of all runs but one counts,
-otherwise the test is unresolved. The result is always run three more
-times to confirm it, and before it is called 1-minimal, results with one
+otherwise the test is unresolved. The result is run three more times to
+confirm it, and before it is called 1-minimal, results with one
 change less are run again: up to 32 of them, spread over them, once
 each; all of them, three times each, once the test is known to be
 flaky. A result that does not fail again makes wynot search once
 more from the original with repetition; a removal that still fails makes
 it search on from the result. --repeat N runs every test N times (an
-outcome counts only when all runs agree) and confirms the result N times;
---repeat 1 says the test is deterministic: each test and the
+outcome counts only when all runs agree) and confirms the result N
+times, at least three; --repeat 1 says the test is deterministic: each test and the
 confirmation run once, and the result is not rechecked.
 
 Flags:
