@@ -333,7 +333,8 @@ with uncommitted changes is refused unless --allow-dirty.
 The result is a patch that applies to the old version (git apply, or
 patch -p1), printed and, with -o FILE, written to FILE. Every patch
 reported has been verified: the old version with the patch applied is
-run again without the cache and must fail. If the search's own result
+run again without the cache, three times (see --repeat under reduce),
+and must fail. If the search's own result
 does not fail again (a flaky test), the smallest configurations that
 failed during the search are tried, and the first that fails again is
 reported as such; if none does, no patch is reported. The new version
