@@ -149,7 +149,7 @@ func (r *Isolation) job() (command.Job, command.Workload, error) {
 		return nil, command.Workload{}, err
 	}
 	iso := &isolator{Isolation: r, name: filepath.Base(r.Failing), alg: alg,
-		pass: pass, fail: fail, size0: len(fail), outDir: outDir, passName: passName}
+		pass: pass, fail: fail, pass0: pass, fail0: fail, size0: len(fail), outDir: outDir, passName: passName}
 	iso.chooseNames()
 	return iso, command.Workload{InPlace: r.Args, Files: 1, Size: max(len(pass), len(fail))}, nil
 }
@@ -199,7 +199,10 @@ type isolator struct {
 	name       string // the candidate's file name
 	alg        dd.Algorithm
 	pass, fail []byte
-	size0      int // the failing input's size at the start
+	searched   bool   // Search ran before (it runs again when a flaky test undid a result)
+	pass0      []byte // the passing input at the start
+	fail0      []byte // the failing input at the start
+	size0      int    // the failing input's size at the start
 	passName   string
 	outDir     string
 	suffix     string // ".k" when NAME.pass or NAME.fail exist already
@@ -255,6 +258,13 @@ func (iso *isolator) Begin() command.Begin {
 		Size: len(iso.fail) - len(iso.pass), Algorithm: iso.alg.String()}
 }
 
+// Restart goes back to the inputs the search began from, when its
+// results did not hold up (a flaky test).
+func (iso *isolator) Restart() error {
+	iso.pass, iso.fail, iso.passes = iso.pass0, iso.fail0, nil
+	return nil
+}
+
 // Search runs the passes from coarse to fine and writes the results.
 func (iso *isolator) Search(ctx context.Context, s *command.Session) (command.Found, error) {
 	iso.s = s
@@ -262,7 +272,10 @@ func (iso *isolator) Search(ctx context.Context, s *command.Session) (command.Fo
 	if iso.Args {
 		what = "failing command"
 	}
-	s.Say("the %s fails: %s; %s passes", what, s.Signature(), iso.passName)
+	if !iso.searched {
+		s.Say("the %s fails: %s; %s passes", what, s.Signature(), iso.passName)
+	}
+	iso.searched = true
 	minimal := true
 	var err error
 	for k, sp := range iso.splitters() {
