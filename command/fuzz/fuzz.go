@@ -112,7 +112,7 @@ func (r *Fuzz) job(ctx context.Context, inv *command.Invocation) (command.Job, c
 		return nil, none, command.InputError("go test -c %s failed: %s", pkg, run.Explain())
 	}
 	inv.Test.Argv = []string{bin, "-test.run=^" + r.Target + "$/^wynot$", "-test.count=1"}
-	f := &fuzzer{Fuzz: r, values: values, path: path, dir: dir, pkg: pkg}
+	f := &fuzzer{Fuzz: r, values: values, values0: append([]corpus.Value(nil), values...), path: path, dir: dir, pkg: pkg}
 	f.size0, f.count0 = corpus.Size(values), len(values)
 	return f, command.Workload{Files: 2, Size: len(data)}, nil
 }
@@ -150,10 +150,11 @@ type fuzzer struct {
 	*Fuzz
 	s             *command.Session
 	values        []corpus.Value
-	path, dir     string // the entry, and its directory
-	pkg           string // the package as go test names it
-	out           string // where the result goes
-	size0, count0 int    // the entry's size and its number of values at the start
+	values0       []corpus.Value // the entry's values at the start
+	path, dir     string         // the entry, and its directory
+	pkg           string         // the package as go test names it
+	out           string         // where the result goes
+	size0, count0 int            // the entry's size and its number of values at the start
 }
 
 // Begin starts from the entry.
@@ -161,12 +162,23 @@ func (f *fuzzer) Begin() command.Begin {
 	return command.Begin{Failing: f.candidate(f.values), What: "corpus entry " + f.path, Size: f.size0, Algorithm: dd.Minimize.String()}
 }
 
+// Restart goes back to the entry's values, when the result did not hold
+// up (a flaky test).
+func (f *fuzzer) Restart() error {
+	f.values = append([]corpus.Value(nil), f.values0...)
+	return nil
+}
+
 // Search reduces the values and writes the result beside the entry.
 func (f *fuzzer) Search(ctx context.Context, s *command.Session) (command.Found, error) {
+	if f.s == nil {
+		s.Say("the corpus entry %s fails: %s", f.path, s.Signature())
+	}
 	f.s = s
-	s.Say("the corpus entry %s fails: %s", f.path, s.Signature())
 	minimal, err := f.reduce(ctx)
-	f.out = command.FreePath(filepath.Join(f.dir, f.Entry+"-min"), "")
+	if f.out == "" {
+		f.out = command.FreePath(filepath.Join(f.dir, f.Entry+"-min"), "")
+	}
 	if werr := command.WriteAtomic(f.out, corpus.Format(f.values), 0o644); werr != nil && err == nil {
 		err = werr
 	}
