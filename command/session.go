@@ -562,12 +562,11 @@ type Check struct {
 
 // Confirm runs each check's candidate again, without the cache, and
 // counts the runs as checks: as many times as --repeat says, at least
-// AutoRepeat times unless --repeat 1 says the test is deterministic. A
-// check holds when every run gives the outcome it must; when one does
-// not, the test is flaky, the candidate runs twice more, and the check
-// holds when all runs but one give the outcome. Confirm reports whether
-// all checks held, says of each that did not how often it gave its
-// outcome, and returns each check's last run.
+// AutoRepeat times unless --repeat 1 says the test is deterministic
+// (decided as decide does). A check holds when the outcome decided is
+// the one it must give. Confirm reports whether all held, says of each
+// that did not how often it gave its outcome, and returns each check's
+// last run.
 func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.Run, error) {
 	n := s.settings.Repeat
 	if n != 1 {
@@ -576,44 +575,75 @@ func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.
 	ok := true
 	var runs []runner.Run
 	for _, c := range checks {
-		outs, details, last, err := s.tester.Sample(ctx, c.Candidate, n)
-		s.count(func(st *Stats) { st.Checks += len(outs) })
+		v, err := s.decide(ctx, c.Candidate, n, c.What)
 		if err != nil {
 			return false, runs, err
 		}
-		agree, other := tally(outs, c.Want)
-		if agree == len(outs)-1 && n > 1 {
-			// One run of n disagrees: the test is flaky; two runs more
-			// decide whether the result holds in all runs but one.
-			s.NoteFlaky(fmt.Sprintf("run again, %s gave %s in %d of %d runs", c.What, c.Want, agree, len(outs)))
-			more, moreDetails, l, err := s.tester.Sample(ctx, c.Candidate, 2)
-			s.count(func(st *Stats) { st.Checks += len(more) })
-			if err != nil {
-				return false, runs, err
-			}
-			outs, details, last = append(outs, more...), append(details, moreDetails...), l
-			agree, other = tally(outs, c.Want)
-		}
-		runs = append(runs, last)
-		if agree >= len(outs)-1 && n > 1 || agree == len(outs) {
-			if agree < len(outs) {
-				s.Say("run again, %s gave %s in %d of %d runs: the test is flaky, but the result holds", c.What, c.Want, agree, len(outs))
+		runs = append(runs, v.last)
+		agree, other := tally(v.outs, c.Want)
+		if v.outcome == c.Want {
+			if agree < len(v.outs) {
+				s.Say("run again, %s gave %s in %d of %d runs: the test is flaky, but the result holds", c.What, c.Want, agree, len(v.outs))
 			}
 			continue
 		}
 		ok = false
 		detail := ""
-		if details[other] != "" {
-			detail = " (" + details[other] + ")"
+		if v.details[other] != "" {
+			detail = " (" + v.details[other] + ")"
 		}
-		what := fmt.Sprintf("%s gave %s%s", c.What, outs[other], detail)
-		if len(outs) > 1 {
-			what = fmt.Sprintf("%s gave %s in %d of %d runs, %s otherwise%s", c.What, c.Want, agree, len(outs), outs[other], detail)
+		what := fmt.Sprintf("%s gave %s%s", c.What, v.outs[other], detail)
+		if len(v.outs) > 1 {
+			what = fmt.Sprintf("%s gave %s in %d of %d runs, %s otherwise%s", c.What, c.Want, agree, len(v.outs), v.outs[other], detail)
 		}
 		s.Say("warning: run again, %s; the test may be flaky", what)
 		s.NoteFlaky("run again, " + what)
 	}
 	return ok, runs, nil
+}
+
+// verdict is what several runs of a candidate decided.
+type verdict struct {
+	outcome dd.Outcome // Unresolved when the runs did not decide
+	outs    []dd.Outcome
+	details []string
+	last    runner.Run
+}
+
+// decide runs c n times without the cache, counted as checks, and takes
+// the outcome all runs give; when exactly one of three or more disagrees
+// (the test is flaky: what names c for that note), two more run and the
+// outcome of all runs but one is taken; otherwise it is Unresolved.
+func (s *Session) decide(ctx context.Context, c runner.Candidate, n int, what string) (verdict, error) {
+	outs, details, last, err := s.tester.Sample(ctx, c, n)
+	s.count(func(st *Stats) { st.Checks += len(outs) })
+	v := verdict{outcome: dd.Unresolved, outs: outs, details: details, last: last}
+	if err != nil {
+		return v, err
+	}
+	o := outs[0]
+	agree, _ := tally(outs, o)
+	if agree == 1 && len(outs) >= 3 { // the first run is the one that disagrees
+		o = outs[1]
+		agree, _ = tally(outs, o)
+	}
+	if agree < len(outs) {
+		s.NoteFlaky(fmt.Sprintf("run again, %s gave %s in %d of %d runs", what, o, agree, len(outs)))
+		if agree == len(outs)-1 && len(outs) >= 3 {
+			more, moreDetails, l, err := s.tester.Sample(ctx, c, 2)
+			s.count(func(st *Stats) { st.Checks += len(more) })
+			v.outs, v.details = append(v.outs, more...), append(v.details, moreDetails...)
+			if err != nil {
+				return v, err
+			}
+			v.last = l
+			agree, _ = tally(v.outs, o)
+		}
+	}
+	if agree == len(v.outs) || agree == len(v.outs)-1 && len(v.outs) >= 5 {
+		v.outcome = o
+	}
+	return v, nil
 }
 
 // tally counts the outcomes that are want, and finds the first that is not.
@@ -689,12 +719,12 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, e
 					n = AutoRepeat
 				}
 			}
-			o, agree, runs, err := s.decide(ctx, r.Candidate, n)
-			if err == nil && o == dd.Fail && runs == 1 && s.settings.Repeat == 0 {
+			v, err := s.decide(ctx, r.Candidate, n, r.What)
+			if err == nil && v.outcome == dd.Fail && len(v.outs) == 1 && s.settings.Repeat == 0 {
 				// A removal the search saw not fail fails now: the test
 				// is flaky; ask again, with repetition.
 				s.NoteFlaky(r.What + " failed when run again, where it did not before")
-				o, agree, runs, err = s.decide(ctx, r.Candidate, AutoRepeat)
+				v, err = s.decide(ctx, r.Candidate, AutoRepeat, r.What)
 			}
 			mu.Lock()
 			defer mu.Unlock()
@@ -703,47 +733,14 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, e
 				if firstErr == nil {
 					firstErr = err
 				}
-			case o == dd.Fail && found == "":
-				found = fmt.Sprintf("%s still fails (in %d of %d runs)", r.What, agree, runs)
+			case v.outcome == dd.Fail && found == "":
+				agree, _ := tally(v.outs, dd.Fail)
+				found = fmt.Sprintf("%s still fails (in %d of %d runs)", r.What, agree, len(v.outs))
 			}
 		}()
 	}
 	wg.Wait()
 	return found, firstErr
-}
-
-// decide runs c n times without the cache, counted as checks, and
-// takes the outcome all runs give; when exactly one of three or more
-// disagrees, two more run and the outcome of all runs but one is taken;
-// otherwise the outcome is Unresolved. It returns the outcome, how many
-// runs gave it, and how many ran.
-func (s *Session) decide(ctx context.Context, c runner.Candidate, n int) (dd.Outcome, int, int, error) {
-	outs, _, _, err := s.tester.Sample(ctx, c, n)
-	s.count(func(st *Stats) { st.Checks += len(outs) })
-	if err != nil {
-		return dd.Unresolved, 0, len(outs), err
-	}
-	o := outs[0]
-	agree, _ := tally(outs, o)
-	if agree < len(outs) && len(outs) >= 3 {
-		if agree == 1 { // the first run is the one that disagrees
-			o = outs[1]
-			agree, _ = tally(outs, o)
-		}
-		if agree == len(outs)-1 {
-			more, _, _, err := s.tester.Sample(ctx, c, 2)
-			s.count(func(st *Stats) { st.Checks += len(more) })
-			if err != nil {
-				return dd.Unresolved, 0, len(outs), err
-			}
-			outs = append(outs, more...)
-			agree, _ = tally(outs, o)
-		}
-	}
-	if agree < len(outs)-1 || agree < len(outs) && len(outs) < 5 {
-		return dd.Unresolved, agree, len(outs), nil
-	}
-	return o, agree, len(outs), nil
 }
 
 // CheckPassing tests that the passing side passes (TSE 2002 §5: the

@@ -34,16 +34,7 @@ func TestReportInChromium(t *testing.T) {
 			t.Errorf("the report is not self-contained: it holds %q", banned)
 		}
 	}
-	browser := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			browser = p
-			break
-		}
-	}
-	if browser == "" {
-		t.Skip("no Chromium installed (Debian: apt-get install chromium): the report is not checked in a browser")
-	}
+	browser := chromium(t)
 	shot := filepath.Join(dir, "shot.png")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -87,16 +78,7 @@ func TestReportInChromium(t *testing.T) {
 // an ellipsis, and shown whole on hover). The report itself has no
 // script; a page around it measures it in a real headless Chromium.
 func TestReportFitsWidth(t *testing.T) {
-	browser := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			browser = p
-			break
-		}
-	}
-	if browser == "" {
-		t.Skip("no Chromium installed (Debian: apt-get install chromium)")
-	}
+	browser := chromium(t)
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "page.html"), htmlPage())
 	r := wynotRun(t, dir, nil, "reduce", "-q", "--report", "rep", "page.html", "--", prog("printer"))
@@ -130,4 +112,17 @@ document.getElementById('f').onload = function() {
 	if scroll > client {
 		t.Errorf("the report is %d pixels wide in a %d-pixel window: it scrolls sideways", scroll, client)
 	}
+}
+
+// chromium returns the path of a Chromium to check the report in, or
+// skips the test.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no Chromium installed (Debian: apt-get install chromium): the report is not checked in a browser")
+	return ""
 }
