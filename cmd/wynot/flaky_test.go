@@ -97,8 +97,10 @@ func TestFlakyOracle(t *testing.T) {
 				}
 			case r.code == 3:
 				tl.exit3++
-			default:
+			case r.code == 2:
 				tl.other++
+			default:
+				t.Errorf("--repeat %s: exit %d\n%s", mode, r.code, r.stderr)
 			}
 		}
 	}

@@ -387,8 +387,8 @@ func (in *input) original() ([]byte, error) {
 		return in.orig, nil
 	}
 	for _, p := range []string{in.origAt, in.path} {
-		if p == in.path && in.written != nil {
-			continue // the input holds a result now
+		if p == in.dest && in.written != nil {
+			continue // the file holds a result now
 		}
 		if data, err := os.ReadFile(p); err == nil && digest(data) == in.origSum {
 			return data, nil

@@ -89,3 +89,50 @@ func TestConfirmsTheResult(t *testing.T) {
 		t.Errorf("the original ran %d times, want twice", runs["a b c d e f"])
 	}
 }
+
+// TestRestartFromOriginal: when the result does not fail again (here the
+// test passes it on its second and third runs), the search starts over
+// from the original, which -o left in the input file, and the result
+// that holds up is written.
+func TestRestartFromOriginal(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, ".cache"))
+	if err := os.WriteFile("in.txt", []byte("a b c d e f"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	runs := map[string]int{}
+	fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
+		data, err := os.ReadFile(filepath.Join(dir, "in.txt"))
+		if err != nil {
+			return runner.Run{}, err
+		}
+		mu.Lock()
+		runs[string(data)]++
+		k := runs[string(data)]
+		mu.Unlock()
+		if string(data) == "be" && (k == 2 || k == 3) {
+			return runner.Run{}, nil // a flake
+		}
+		if strings.Contains(string(data), "b") && strings.Contains(string(data), "e") {
+			return runner.Run{Exit: 2, Stderr: []byte("panic: boom\n")}, nil
+		}
+		return runner.Run{}, nil
+	}
+	var stderr strings.Builder
+	code := Command.Main(context.Background(), []string{"-j1", "--split", "runes", "-o", "out.txt", "in.txt", "--", "prog", "{}"},
+		command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake})
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "searching again from the original") {
+		t.Errorf("no restart:\n%s", stderr.String())
+	}
+	if got, _ := os.ReadFile("out.txt"); string(got) != "be" {
+		t.Errorf("result %q", got)
+	}
+	if got, _ := os.ReadFile("in.txt"); string(got) != "a b c d e f" {
+		t.Errorf("the input became %q", got)
+	}
+}
