@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -725,6 +726,12 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, e
 				// is flaky; ask again, with repetition.
 				s.NoteFlaky(r.What + " failed when run again, where it did not before")
 				v, err = s.decide(ctx, r.Candidate, AutoRepeat, r.What)
+			}
+			if err == nil && v.outcome != dd.Unresolved {
+				// What the runs decided stands for the search that goes
+				// on from the result: it is not asked again.
+				detail := v.details[slices.Index(v.outs, v.outcome)]
+				err = s.tester.Seed(r.Candidate, v.outcome, detail)
 			}
 			mu.Lock()
 			defer mu.Unlock()
