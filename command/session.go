@@ -580,22 +580,22 @@ func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.
 		if err != nil {
 			return false, runs, err
 		}
-		runs = append(runs, v.last)
-		agree, other := tally(v.outs, c.Want)
-		if v.outcome == c.Want {
-			if agree < len(v.outs) {
-				s.Say("run again, %s gave %s in %d of %d runs: the test is flaky, but the result holds", c.What, c.Want, agree, len(v.outs))
+		runs = append(runs, v.Run)
+		agree, other := tally(v.Outcomes, c.Want)
+		if v.Outcome == c.Want {
+			if agree < len(v.Outcomes) {
+				s.Say("run again, %s gave %s in %d of %d runs: the test is flaky, but the result holds", c.What, c.Want, agree, len(v.Outcomes))
 			}
 			continue
 		}
 		ok = false
 		detail := ""
-		if v.details[other] != "" {
-			detail = " (" + v.details[other] + ")"
+		if v.Details[other] != "" {
+			detail = " (" + v.Details[other] + ")"
 		}
-		what := fmt.Sprintf("%s gave %s%s", c.What, v.outs[other], detail)
-		if len(v.outs) > 1 {
-			what = fmt.Sprintf("%s gave %s in %d of %d runs, %s otherwise%s", c.What, c.Want, agree, len(v.outs), v.outs[other], detail)
+		what := fmt.Sprintf("%s gave %s%s", c.What, v.Outcomes[other], detail)
+		if len(v.Outcomes) > 1 {
+			what = fmt.Sprintf("%s gave %s in %d of %d runs, %s otherwise%s", c.What, c.Want, agree, len(v.Outcomes), v.Outcomes[other], detail)
 		}
 		s.Say("warning: run again, %s; the test may be flaky", what)
 		s.NoteFlaky("run again, " + what)
@@ -603,61 +603,25 @@ func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.
 	return ok, runs, nil
 }
 
-// verdict is what several runs of a candidate decided.
-type verdict struct {
-	outcome dd.Outcome // Unresolved when the runs did not decide
-	outs    []dd.Outcome
-	details []string
-	last    runner.Run
-}
-
-// decide runs c n times without the cache, counted as checks, and takes
-// the outcome all runs give; when exactly one of three or more disagrees
-// (the test is flaky: what names c for that note), two more run and the
-// outcome of all runs but one is taken; otherwise it is Unresolved.
-func (s *Session) decide(ctx context.Context, c runner.Candidate, n int, what string) (verdict, error) {
-	outs, details, last, err := s.tester.Sample(ctx, c, n)
-	s.count(func(st *Stats) { st.Checks += len(outs) })
-	v := verdict{outcome: dd.Unresolved, outs: outs, details: details, last: last}
-	if err != nil {
-		return v, err
-	}
-	o := outs[0]
-	agree, _ := tally(outs, o)
-	if agree == 1 && len(outs) >= 3 { // the first run is the one that disagrees
-		o = outs[1]
-		agree, _ = tally(outs, o)
-	}
-	if agree < len(outs) {
-		s.NoteFlaky(fmt.Sprintf("run again, %s gave %s in %d of %d runs", what, o, agree, len(outs)))
-		if agree == len(outs)-1 && len(outs) >= 3 {
-			more, moreDetails, l, err := s.tester.Sample(ctx, c, 2)
-			s.count(func(st *Stats) { st.Checks += len(more) })
-			v.outs, v.details = append(v.outs, more...), append(v.details, moreDetails...)
-			if err != nil {
-				return v, err
-			}
-			v.last = l
-			agree, _ = tally(v.outs, o)
+// decide runs c n times without the cache, counted as checks, and
+// decides its outcome as runner.Tester.Decide does; a disagreement shows
+// the test flaky (what names c for that note).
+func (s *Session) decide(ctx context.Context, c runner.Candidate, n int, what string) (runner.Test, error) {
+	rec, err := s.tester.Decide(ctx, c, n)
+	s.count(func(st *Stats) { st.Checks += len(rec.Outcomes) })
+	if err == nil && rec.Flaky {
+		o := rec.Outcome
+		if o == dd.Unresolved {
+			o = rec.Outcomes[0]
 		}
+		s.NoteFlaky(fmt.Sprintf("run again, %s gave %s in %d of %d runs", what, o, runner.Count(rec.Outcomes, o), len(rec.Outcomes)))
 	}
-	if agree == len(v.outs) || agree == len(v.outs)-1 && len(v.outs) >= 5 {
-		v.outcome = o
-	}
-	return v, nil
+	return rec, err
 }
 
 // tally counts the outcomes that are want, and finds the first that is not.
 func tally(outs []dd.Outcome, want dd.Outcome) (agree, other int) {
-	other = -1
-	for i, o := range outs {
-		if o == want {
-			agree++
-		} else if other < 0 {
-			other = i
-		}
-	}
-	return agree, other
+	return runner.Count(outs, want), slices.IndexFunc(outs, func(o dd.Outcome) bool { return o != want })
 }
 
 // Removal is a candidate one change smaller than a result that claims
@@ -721,17 +685,16 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, e
 				}
 			}
 			v, err := s.decide(ctx, r.Candidate, n, r.What)
-			if err == nil && v.outcome == dd.Fail && len(v.outs) == 1 && s.settings.Repeat == 0 {
+			if err == nil && v.Outcome == dd.Fail && len(v.Outcomes) == 1 && s.settings.Repeat == 0 {
 				// A removal the search saw not fail fails now: the test
 				// is flaky; ask again, with repetition.
 				s.NoteFlaky(r.What + " failed when run again, where it did not before")
 				v, err = s.decide(ctx, r.Candidate, AutoRepeat, r.What)
 			}
-			if err == nil && v.outcome != dd.Unresolved {
+			if err == nil && v.Outcome != dd.Unresolved {
 				// What the runs decided stands for the search that goes
 				// on from the result: it is not asked again.
-				detail := v.details[slices.Index(v.outs, v.outcome)]
-				err = s.tester.Seed(r.Candidate, v.outcome, detail)
+				err = s.tester.Seed(r.Candidate, v.Outcome, v.Detail)
 			}
 			mu.Lock()
 			defer mu.Unlock()
@@ -740,9 +703,8 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, e
 				if firstErr == nil {
 					firstErr = err
 				}
-			case v.outcome == dd.Fail && found == "":
-				agree, _ := tally(v.outs, dd.Fail)
-				found = fmt.Sprintf("%s still fails (in %d of %d runs)", r.What, agree, len(v.outs))
+			case v.Outcome == dd.Fail && found == "":
+				found = fmt.Sprintf("%s still fails (in %d of %d runs)", r.What, v.Agreed, v.Runs)
 			}
 		}()
 	}

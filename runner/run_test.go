@@ -354,7 +354,7 @@ func TestMajority(t *testing.T) {
 		}
 		tester.SetRepeat(3)
 		tester.Majority = c.majority
-		rec, err := tester.Retest(context.Background(), Candidate{Files: []File{{Name: "x", Data: []byte("x")}}})
+		rec, err := tester.Test(context.Background(), Candidate{Files: []File{{Name: "x", Data: []byte("x")}}})
 		tester.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -60,6 +60,9 @@ type Test struct {
 	Flaky     bool
 	Runs      int // how many times the test ran (0 when Cached)
 	Agreed    int // how many of the runs gave Outcome (with Majority: all but one, at least)
+	// Outcomes and Details are what each run gave.
+	Outcomes []dd.Outcome
+	Details  []string
 	// Predicted is set when the outcome was predicted without running
 	// the test (a candidate that does not parse is Unresolved).
 	Predicted bool
@@ -165,7 +168,37 @@ func (c Candidate) key(context string) Key {
 // one that no other candidate would avoid either (the test cannot be
 // started, the oracle aborts).
 func (t *Tester) Test(ctx context.Context, c Candidate) (Test, error) {
-	return t.test(ctx, c, true)
+	repeat := t.Repeat()
+	rec := Test{Candidate: c, Key: c.key(t.contextKey(repeat))}
+	for _, f := range c.Files {
+		rec.Size += len(f.Data)
+	}
+	for _, a := range c.Args {
+		rec.Size += len(a)
+	}
+	if t.Cache != nil {
+		if c, ok := t.Cache.Get(rec.Key); ok {
+			rec.Outcome, rec.Detail, rec.Cached = c.Outcome, c.Detail, true
+			if t.OnTest != nil {
+				t.OnTest(rec)
+			}
+			return rec, nil
+		}
+	}
+	start := time.Now()
+	if err := t.repeatRuns(ctx, c, repeat, t.Majority, &rec); err != nil {
+		return rec, err
+	}
+	rec.Duration = time.Since(start)
+	if t.Cache != nil {
+		if err := t.Cache.Put(rec.Key, Cached{rec.Outcome, rec.Detail}); err != nil {
+			return rec, fmt.Errorf("writing the cache: %w", err)
+		}
+	}
+	if t.OnTest != nil {
+		t.OnTest(rec)
+	}
+	return rec, nil
 }
 
 // Seed records an outcome known for a candidate, as if it had been
@@ -233,8 +266,59 @@ func (t *Tester) fake(ctx context.Context, slot string, c Candidate) (Run, error
 	return t.Fake(ctx, slot, c)
 }
 
-// count is how many of outs are o.
-func count(outs []dd.Outcome, o dd.Outcome) int {
+// repeatRuns runs c n times in one work directory and decides its
+// outcome into rec (Outcome, Detail, Run, Runs, Agreed, Flaky, Outcomes,
+// Details). All runs agreeing decide. Otherwise, without majority, the
+// first disagreement stops the runs and the test is unresolved; with
+// majority (and n of 3 or more), one disagreeing run of n brings two
+// more, and the outcome of all runs but one decides; anything else is
+// unresolved. Either way a disagreement marks the test flaky.
+func (t *Tester) repeatRuns(ctx context.Context, c Candidate, n int, majority bool, rec *Test) error {
+	var slot string
+	select {
+	case slot = <-t.dirs:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { t.dirs <- slot }()
+	outs, details := rec.Outcomes[:0], rec.Details[:0]
+	extended := false
+	for i := 0; i < n; i++ {
+		run, err := t.run(ctx, slot, c)
+		rec.Run = run
+		if err != nil {
+			return err
+		}
+		o, detail, err := t.Oracle.Classify(run)
+		if err != nil {
+			return err
+		}
+		outs, details = append(outs, o), append(details, detail)
+		if o != outs[0] && !majority {
+			break // one disagreement settles it
+		}
+		if i == n-1 && majority && n >= 3 && !extended && mostCommon(outs) == len(outs)-1 {
+			n, extended = n+2, true // one run of them disagrees: two more decide
+		}
+	}
+	rec.Outcomes, rec.Details = outs, details
+	rec.Outcome, rec.Detail, rec.Runs, rec.Agreed = outs[0], details[0], len(outs), len(outs)
+	if k := mostCommon(outs); k < len(outs) {
+		rec.Flaky = true
+		if majority && len(outs) >= 5 && k >= len(outs)-1 {
+			i := slices.Index(outs, top(outs))
+			rec.Outcome, rec.Detail, rec.Agreed = outs[i], details[i], k
+		} else {
+			other := slices.IndexFunc(outs, func(o dd.Outcome) bool { return o != outs[0] })
+			rec.Detail = fmt.Sprintf("flaky: %s (%s), then %s (%s)", outs[0], details[0], outs[other], details[other])
+			rec.Outcome, rec.Agreed = dd.Unresolved, 0
+		}
+	}
+	return nil
+}
+
+// Count is how many of outs are o.
+func Count(outs []dd.Outcome, o dd.Outcome) int {
 	n := 0
 	for _, x := range outs {
 		if x == o {
@@ -244,126 +328,28 @@ func count(outs []dd.Outcome, o dd.Outcome) int {
 	return n
 }
 
-// top is the most common outcome of outs, and majority how often it is.
+// top is the most common outcome of outs; mostCommon how often it is.
 func top(outs []dd.Outcome) dd.Outcome {
 	best, n := outs[0], 0
 	for _, o := range outs {
-		if k := count(outs, o); k > n {
+		if k := Count(outs, o); k > n {
 			best, n = o, k
 		}
 	}
 	return best
 }
 
-func majority(outs []dd.Outcome) int { return count(outs, top(outs)) }
+func mostCommon(outs []dd.Outcome) int { return Count(outs, top(outs)) }
 
-// Sample runs a candidate n times, without the cache and without calling
-// OnTest, one run at a time in one work directory, and returns each run's
-// outcome and detail, and the last run. It is how a result is confirmed
-// when the test may be flaky: the caller counts the outcomes.
-func (t *Tester) Sample(ctx context.Context, c Candidate, n int) ([]dd.Outcome, []string, Run, error) {
-	var slot string
-	select {
-	case slot = <-t.dirs:
-	case <-ctx.Done():
-		return nil, nil, Run{Exit: -1}, ctx.Err()
-	}
-	defer func() { t.dirs <- slot }()
-	var outs []dd.Outcome
-	var details []string
-	var last Run
-	for range n {
-		run, err := t.run(ctx, slot, c)
-		if err != nil {
-			return outs, details, run, err
-		}
-		o, detail, err := t.Oracle.Classify(run)
-		if err != nil {
-			return outs, details, run, err
-		}
-		outs, details, last = append(outs, o), append(details, detail), run
-	}
-	return outs, details, last, nil
-}
-
-// Retest tests a candidate again to confirm an outcome: without the
-// cache, and without calling OnTest.
-func (t *Tester) Retest(ctx context.Context, c Candidate) (Test, error) {
-	return t.test(ctx, c, false)
-}
-
-func (t *Tester) test(ctx context.Context, c Candidate, record bool) (Test, error) {
-	repeat := t.Repeat()
-	rec := Test{Candidate: c, Key: c.key(t.contextKey(repeat))}
-	for _, f := range c.Files {
-		rec.Size += len(f.Data)
-	}
-	for _, a := range c.Args {
-		rec.Size += len(a)
-	}
-	if t.Cache != nil && record {
-		if c, ok := t.Cache.Get(rec.Key); ok {
-			rec.Outcome, rec.Detail, rec.Cached = c.Outcome, c.Detail, true
-			if t.OnTest != nil {
-				t.OnTest(rec)
-			}
-			return rec, nil
-		}
-	}
-	var slot string
-	select {
-	case slot = <-t.dirs:
-	case <-ctx.Done():
-		return rec, ctx.Err()
-	}
-	defer func() { t.dirs <- slot }()
-	start := time.Now()
-	var outs []dd.Outcome
-	var details []string
-	extended := false
-	for i := 0; i < repeat; i++ {
-		run, err := t.run(ctx, slot, c)
-		rec.Run = run
-		if err != nil {
-			return rec, err
-		}
-		o, detail, err := t.Oracle.Classify(run)
-		if err != nil {
-			return rec, err
-		}
-		outs, details = append(outs, o), append(details, detail)
-		if o != outs[0] && !t.Majority {
-			break // one disagreement settles it
-		}
-		if i == repeat-1 && t.Majority && repeat >= 3 && !extended && majority(outs) == len(outs)-1 {
-			repeat, extended = repeat+2, true // one run of them disagrees: two more decide
-		}
-	}
-	rec.Outcome, rec.Detail, rec.Runs, rec.Agreed = outs[0], details[0], len(outs), len(outs)
-	if n := majority(outs); n < len(outs) {
-		rec.Flaky = true
-		if t.Majority && len(outs) >= 5 && n >= len(outs)-1 {
-			i := slices.Index(outs, top(outs))
-			rec.Outcome, rec.Detail, rec.Agreed = outs[i], details[i], n
-		} else {
-			other := slices.IndexFunc(outs, func(o dd.Outcome) bool { return o != outs[0] })
-			rec.Detail = fmt.Sprintf("flaky: %s (%s), then %s (%s)", outs[0], details[0], outs[other], details[other])
-			rec.Outcome, rec.Agreed = dd.Unresolved, 0
-		}
-	}
-	rec.Duration = time.Since(start)
-	if !record {
-		return rec, nil
-	}
-	if t.Cache != nil {
-		if err := t.Cache.Put(rec.Key, Cached{rec.Outcome, rec.Detail}); err != nil {
-			return rec, fmt.Errorf("writing the cache: %w", err)
-		}
-	}
-	if t.OnTest != nil {
-		t.OnTest(rec)
-	}
-	return rec, nil
+// Decide runs a candidate n times, without the cache and without calling
+// OnTest, and decides its outcome by a clear majority, as repeated tests
+// do with Majority: how a result is confirmed, or a removal of it
+// rechecked, when the test may be flaky. The Test's Outcomes and Details
+// say what each run gave.
+func (t *Tester) Decide(ctx context.Context, c Candidate, n int) (Test, error) {
+	rec := Test{Candidate: c}
+	err := t.repeatRuns(ctx, c, n, true, &rec)
+	return rec, err
 }
 
 // MkdirTemp makes a private directory (mode 0700) in parent ("" for
