@@ -804,6 +804,8 @@ func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd
 				used[e.Test] = true
 				mu.Unlock()
 			}
+		case dd.Contradiction:
+			s.NoteFlaky(fmt.Sprintf("a configuration of %d changes failed, inside one of %d that passed", len(e.Failed), len(e.Passed)))
 		case dd.TestStarted:
 			mu.Lock()
 			speculative[e.Test] = e.Speculative
@@ -817,10 +819,7 @@ func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd
 	// Where the algorithm assumes monotony (FSE 1999: dd with interference
 	// and dd+), a configuration that fails inside one that passed shows
 	// the test flaky.
-	var mono *monotony
-	if (alg == dd.Interference || alg == dd.Plus) && n <= maxMonotony {
-		mono = &monotony{}
-	}
+	opts.WatchMonotony = alg == dd.Interference || alg == dd.Plus
 	tester := dd.ResolvingTesterFunc(func(ctx context.Context, c dd.Config) (dd.Outcome, dd.Config) {
 		// The whole configuration is what the search holds: it failed in
 		// a real run, so it is not built (a candidate as large as the
@@ -856,13 +855,6 @@ func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd
 			ev.Config, ev.Changes = report.Draw(ran, n), len(ran)
 			s.Report.Record(ev)
 		}
-		if mono != nil && !rec.Predicted {
-			ran := c
-			if tested != nil {
-				ran = tested
-			}
-			mono.add(s, ran, rec.Outcome)
-		}
 		return rec.Outcome, tested
 	})
 	res, err := dd.Run(ctx, n, tester, opts)
@@ -882,65 +874,6 @@ func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd
 		return res, f
 	}
 	return res, err
-}
-
-// maxMonotony bounds the searches whose outcomes are checked against
-// monotony, and the configurations kept for it.
-const maxMonotony = 5000
-
-// monotony keeps the configurations of a search that passed and failed,
-// to find one that contradicts monotony: a failing configuration inside
-// a passing one.
-type monotony struct {
-	mu             sync.Mutex
-	passed, failed []dd.Config
-}
-
-func (m *monotony) add(s *Session, c dd.Config, o dd.Outcome) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var other []dd.Config
-	switch o {
-	case dd.Pass:
-		other = m.failed
-	case dd.Fail:
-		other = m.passed
-	default:
-		return
-	}
-	for _, d := range other {
-		sub, super := d, c // a failing d inside the passing c
-		if o == dd.Fail {
-			sub, super = c, d
-		}
-		if subset(sub, super) {
-			s.NoteFlaky(fmt.Sprintf("a configuration of %d changes failed, inside one of %d that passed", len(sub), len(super)))
-			return
-		}
-	}
-	if o == dd.Pass && len(m.passed) < maxMonotony {
-		m.passed = append(m.passed, c)
-	} else if o == dd.Fail && len(m.failed) < maxMonotony {
-		m.failed = append(m.failed, c)
-	}
-}
-
-// subset reports whether the sorted a is a subset of the sorted b.
-func subset(a, b dd.Config) bool {
-	if len(a) > len(b) {
-		return false
-	}
-	j := 0
-	for _, x := range a {
-		for j < len(b) && b[j] < x {
-			j++
-		}
-		if j == len(b) || b[j] != x {
-			return false
-		}
-		j++
-	}
-	return true
 }
 
 // renderCandidate shows a candidate in a log line: each file's name and

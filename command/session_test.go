@@ -243,28 +243,3 @@ func TestFlagMessage(t *testing.T) {
 		t.Error("other flag errors are not left alone")
 	}
 }
-
-func TestMonotony(t *testing.T) {
-	for _, c := range []struct {
-		a, b dd.Config
-		want bool
-	}{
-		{nil, dd.Config{1}, true}, {dd.Config{1, 3}, dd.Config{0, 1, 2, 3}, true},
-		{dd.Config{1, 4}, dd.Config{0, 1, 2, 3}, false}, {dd.Config{0, 1}, dd.Config{1}, false},
-	} {
-		if got := subset(c.a, c.b); got != c.want {
-			t.Errorf("subset(%v, %v) = %v", c.a, c.b, got)
-		}
-	}
-	s := &Session{settings: Test{Repeat: 1}, Output: Output{Stderr: new(bytes.Buffer)}}
-	m := &monotony{}
-	m.add(s, dd.Config{0, 1, 2}, dd.Pass)
-	m.add(s, dd.Config{3, 4}, dd.Fail)
-	if s.Flaky() != "" {
-		t.Fatalf("flaky without a contradiction: %s", s.Flaky())
-	}
-	m.add(s, dd.Config{0, 2}, dd.Fail) // inside {0, 1, 2}, which passed
-	if !strings.Contains(s.Flaky(), "a configuration of 2 changes failed, inside one of 3 that passed") {
-		t.Errorf("flaky: %q", s.Flaky())
-	}
-}

@@ -431,24 +431,52 @@ func (e *engine) lookup(c cand, j int) (Outcome, Config, error) {
 	}
 	f.consumed = true
 	o, tested := f.outcome, f.tested
+	ran := cfg
 	if tested != nil {
-		e.remember(tested, o)
-	} else {
-		e.remember(cfg, o)
+		ran = tested
 	}
+	contradiction := e.contradiction(ran, o)
+	e.remember(ran, o)
 	if e.opts.NoCache {
 		delete(e.cache, c.key)
 	}
 	e.fill()
 	e.mu.Unlock()
 	e.emit(Lookup{Config: cfg, Tested: tested, Outcome: o, Source: Tested, Test: f.test})
+	if contradiction != nil {
+		e.emit(*contradiction)
+	}
 	return o, tested, nil
+}
+
+// contradiction finds a kept outcome that the tested outcome o of cfg
+// contradicts under monotony (Options.WatchMonotony), or nil. Called with
+// e.mu held.
+func (e *engine) contradiction(cfg Config, o Outcome) *Contradiction {
+	if !e.opts.WatchMonotony {
+		return nil
+	}
+	switch o {
+	case Fail:
+		for _, p := range e.passed {
+			if subset(cfg, p) {
+				return &Contradiction{Failed: cfg, Passed: p}
+			}
+		}
+	case Pass:
+		for _, f := range e.failed {
+			if subset(f, cfg) {
+				return &Contradiction{Failed: f, Passed: cfg}
+			}
+		}
+	}
+	return nil
 }
 
 // remember keeps a looked-up outcome for monotony. Called with e.mu held;
 // cfg is owned by the engine.
 func (e *engine) remember(cfg Config, o Outcome) {
-	if !e.opts.Monotone {
+	if !e.opts.Monotone && !e.opts.WatchMonotony {
 		return
 	}
 	switch o {

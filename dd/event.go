@@ -83,6 +83,13 @@ type Lookup struct {
 	Test    int
 }
 
+// Contradiction says that the tested outcomes contradict monotony
+// (Options.WatchMonotony): Failed failed, although it lies inside Passed,
+// which passed.
+type Contradiction struct {
+	Failed, Passed Config
+}
+
 // Rule names a step of an algorithm.
 type Rule int
 
@@ -149,5 +156,6 @@ func (Start) event()        {}
 func (TestStarted) event()  {}
 func (TestFinished) event() {}
 func (Lookup) event()       {}
+func (Contradiction) event() {}
 func (Step) event()         {}
 func (Granularity) event()  {}

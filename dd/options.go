@@ -213,6 +213,13 @@ type Options struct {
 	// a monotone failure.
 	Monotone bool
 
+	// WatchMonotony keeps the tested outcomes as Monotone does, without
+	// answering from them, to report a Contradiction when a configuration
+	// fails inside one that passed, or passes around one that failed.
+	// Where the failure is monotone (as FSE 1999 assumes of code
+	// changes), that only happens when the test is flaky.
+	WatchMonotony bool
+
 	// Predict, when set, is asked before each test (FSE 1999 §6).
 	Predict Predictor
 

@@ -51,50 +51,13 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-// TestConfirmsTheResult checks that the run after the search confirms the
-// result, not the input it began from: the result runs again (three
-// times, under --repeat auto), the original only in its two checks.
-func TestConfirmsTheResult(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, ".cache"))
-	if err := os.WriteFile("in.txt", []byte("a b c d e f"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	runs := map[string]int{}
-	fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
-		data, err := os.ReadFile(filepath.Join(dir, "in.txt"))
-		if err != nil {
-			return runner.Run{}, err
-		}
-		mu.Lock()
-		runs[string(data)]++
-		mu.Unlock()
-		if strings.Contains(string(data), "b") && strings.Contains(string(data), "e") {
-			return runner.Run{Exit: 2, Stderr: []byte("panic: boom\n")}, nil
-		}
-		return runner.Run{}, nil
-	}
-	var stderr strings.Builder
-	code := Command.Main(context.Background(), []string{"-j1", "--split", "runes", "-o", "out.txt", "in.txt", "--", "prog", "{}"},
-		command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake})
-	if code != 0 {
-		t.Fatalf("exit %d\n%s", code, stderr.String())
-	}
-	if runs["be"] != 1+command.AutoRepeat {
-		t.Errorf("the result ran %d times, want once in the search and %d times to confirm it", runs["be"], command.AutoRepeat)
-	}
-	if runs["a b c d e f"] != 2 {
-		t.Errorf("the original ran %d times, want twice", runs["a b c d e f"])
-	}
-}
-
-// TestRestartFromOriginal: when the result does not fail again (here the
-// test passes it on its second and third runs), the search starts over
-// from the original, which -o left in the input file, and the result
-// that holds up is written.
-func TestRestartFromOriginal(t *testing.T) {
+// reduceBE reduces "a b c d e f" in a fresh directory to out.txt (-j1,
+// by runes) with a target that fails while the input holds b and e,
+// except on the runs flake says (given the content and how often it ran).
+// It returns the exit status, what wynot said, and how often each content
+// ran.
+func reduceBE(t *testing.T, flake func(data string, k int) bool) (int, string, map[string]int) {
+	t.Helper()
 	dir := t.TempDir()
 	t.Chdir(dir)
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, ".cache"))
@@ -112,8 +75,8 @@ func TestRestartFromOriginal(t *testing.T) {
 		runs[string(data)]++
 		k := runs[string(data)]
 		mu.Unlock()
-		if string(data) == "be" && (k == 2 || k == 3) {
-			return runner.Run{}, nil // a flake
+		if flake(string(data), k) {
+			return runner.Run{}, nil
 		}
 		if strings.Contains(string(data), "b") && strings.Contains(string(data), "e") {
 			return runner.Run{Exit: 2, Stderr: []byte("panic: boom\n")}, nil
@@ -123,11 +86,36 @@ func TestRestartFromOriginal(t *testing.T) {
 	var stderr strings.Builder
 	code := Command.Main(context.Background(), []string{"-j1", "--split", "runes", "-o", "out.txt", "in.txt", "--", "prog", "{}"},
 		command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake})
+	return code, stderr.String(), runs
+}
+
+// TestConfirmsTheResult checks that the run after the search confirms the
+// result, not the input it began from: the result runs again (three
+// times, under --repeat auto), the original only in its two checks.
+func TestConfirmsTheResult(t *testing.T) {
+	code, stderr, runs := reduceBE(t, func(string, int) bool { return false })
 	if code != 0 {
-		t.Fatalf("exit %d\n%s", code, stderr.String())
+		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(stderr.String(), "searching again from the original") {
-		t.Errorf("no restart:\n%s", stderr.String())
+	if runs["be"] != 1+command.AutoRepeat {
+		t.Errorf("the result ran %d times, want once in the search and %d times to confirm it", runs["be"], command.AutoRepeat)
+	}
+	if runs["a b c d e f"] != 2 {
+		t.Errorf("the original ran %d times, want twice", runs["a b c d e f"])
+	}
+}
+
+// TestRestartFromOriginal: when the result does not fail again (here the
+// test passes it on its second and third runs), the search starts over
+// from the original, which -o left in the input file, and the result
+// that holds up is written.
+func TestRestartFromOriginal(t *testing.T) {
+	code, stderr, _ := reduceBE(t, func(data string, k int) bool { return data == "be" && (k == 2 || k == 3) })
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "searching again from the original") {
+		t.Errorf("no restart:\n%s", stderr)
 	}
 	if got, _ := os.ReadFile("out.txt"); string(got) != "be" {
 		t.Errorf("result %q", got)
