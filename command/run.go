@@ -129,7 +129,7 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 			s.fill(sum, false, false, false)
 			return
 		}
-		flaky := s.Flaky()
+		flaky := s.flakiness()
 		// A result is called minimal only when the search certified it,
 		// it behaved the same when run again, and, once the test showed
 		// itself flaky, its removals were rechecked.
@@ -155,12 +155,12 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 			err = Unverified("the result is not 1-minimal: %s; the test is flaky (%s)", notMinimal, flaky)
 		}
 	}()
-	if err := s.CheckOriginal(ctx, b.Failing, b.What); err != nil {
+	if err := s.checkOriginal(ctx, b.Failing, b.What); err != nil {
 		return page, err
 	}
 	sum.Signature = s.Signature()
 	if b.Passing != nil {
-		if err := s.CheckPassing(ctx, *b.Passing, b.PassingWhat); err != nil {
+		if err := s.checkPassing(ctx, *b.Passing, b.PassingWhat); err != nil {
 			return page, err
 		}
 	}

@@ -323,9 +323,9 @@ func (s *Session) onTest(t runner.Test) {
 	})
 }
 
-// NoteFlaky records that the test showed itself flaky, and why; under
+// noteFlaky records that the test showed itself flaky, and why; under
 // --repeat auto, every test runs AutoRepeat times from then on.
-func (s *Session) NoteFlaky(why string) {
+func (s *Session) noteFlaky(why string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.flaky == "" {
@@ -342,8 +342,8 @@ func (s *Session) flakyLocked(why string) {
 	}
 }
 
-// Flaky says why the test is known to be flaky, or "".
-func (s *Session) Flaky() string {
+// flakiness says why the test is known to be flaky, or "".
+func (s *Session) flakiness() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.flaky
@@ -367,11 +367,11 @@ func (s *Session) fatalErr() error {
 	return s.fatal
 }
 
-// CheckOriginal runs the original candidate twice (TSE 2002 Axiom 4, and
+// checkOriginal runs the original candidate twice (TSE 2002 Axiom 4, and
 // the Debugging Book's check_reproducibility), sets up the oracle from
 // what it does, and calibrates the timeout. It returns the error a
 // command should exit with when the failure does not reproduce.
-func (s *Session) CheckOriginal(ctx context.Context, orig runner.Candidate, what string) error {
+func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what string) error {
 	s.tester.Command.Timeout = s.settings.Timeout
 	if s.settings.Timeout == 0 {
 		s.tester.Command.Timeout = calibrationLimit
@@ -500,7 +500,7 @@ func (s *Session) CheckOriginal(ctx context.Context, orig runner.Candidate, what
 			what, fails, len(runs), o, detail)
 	}
 	if fails < len(runs) {
-		defer s.NoteFlaky(fmt.Sprintf("the %s failed in %d of %d runs", what, fails, len(runs)))
+		defer s.noteFlaky(fmt.Sprintf("the %s failed in %d of %d runs", what, fails, len(runs)))
 	}
 	runs[0], runs[ref] = runs[ref], runs[0]
 	s.tester.Oracle = oracle
@@ -598,7 +598,7 @@ func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.
 			what = fmt.Sprintf("%s gave %s in %d of %d runs, %s otherwise%s", c.What, c.Want, agree, len(v.Outcomes), v.Outcomes[other], detail)
 		}
 		s.Say("warning: run again, %s; the test may be flaky", what)
-		s.NoteFlaky("run again, " + what)
+		s.noteFlaky("run again, " + what)
 	}
 	return ok, runs, nil
 }
@@ -614,7 +614,7 @@ func (s *Session) decide(ctx context.Context, c runner.Candidate, n int, what st
 		if o == dd.Unresolved {
 			o = rec.Outcomes[0]
 		}
-		s.NoteFlaky(fmt.Sprintf("run again, %s gave %s in %d of %d runs", what, o, runner.Count(rec.Outcomes, o), len(rec.Outcomes)))
+		s.noteFlaky(fmt.Sprintf("run again, %s gave %s in %d of %d runs", what, o, runner.Count(rec.Outcomes, o), len(rec.Outcomes)))
 	}
 	return rec, err
 }
@@ -639,7 +639,7 @@ type Removal struct {
 // removal that fails makes the result not 1-minimal; recheck says which
 // ("" when none does).
 func (s *Session) recheck(ctx context.Context, removals []Removal) (string, error) {
-	if s.settings.Repeat == 0 && s.Flaky() == "" && len(removals) > maxProbes {
+	if s.settings.Repeat == 0 && s.flakiness() == "" && len(removals) > maxProbes {
 		// While the test has shown no flakiness, a sample of the removals,
 		// spread over them, is enough to see whether it answers the same
 		// when asked again (at 10% flipped answers, 32 runs show it with
@@ -649,7 +649,7 @@ func (s *Session) recheck(ctx context.Context, removals []Removal) (string, erro
 			probes[i] = removals[i*len(removals)/maxProbes]
 		}
 		found, err := s.recheckAll(ctx, probes)
-		if err != nil || found != "" || s.Flaky() == "" {
+		if err != nil || found != "" || s.flakiness() == "" {
 			return found, err
 		}
 	}
@@ -680,7 +680,7 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, e
 			n := s.settings.Repeat
 			if n == 0 {
 				n = 1
-				if s.Flaky() != "" {
+				if s.flakiness() != "" {
 					n = AutoRepeat
 				}
 			}
@@ -688,7 +688,7 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, e
 			if err == nil && v.Outcome == dd.Fail && len(v.Outcomes) == 1 && s.settings.Repeat == 0 {
 				// A removal the search saw not fail fails now: the test
 				// is flaky; ask again, with repetition.
-				s.NoteFlaky(r.What + " failed when run again, where it did not before")
+				s.noteFlaky(r.What + " failed when run again, where it did not before")
 				v, err = s.decide(ctx, r.Candidate, AutoRepeat, r.What)
 			}
 			if err == nil && v.Outcome != dd.Unresolved {
@@ -712,9 +712,9 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, e
 	return found, firstErr
 }
 
-// CheckPassing tests that the passing side passes (TSE 2002 §5: the
+// checkPassing tests that the passing side passes (TSE 2002 §5: the
 // isolation starts from a passing and a failing input); what names it.
-func (s *Session) CheckPassing(ctx context.Context, c runner.Candidate, what string) error {
+func (s *Session) checkPassing(ctx context.Context, c runner.Candidate, what string) error {
 	rec, err := s.tester.Test(ctx, c)
 	if err != nil {
 		return err
@@ -805,7 +805,7 @@ func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd
 				mu.Unlock()
 			}
 		case dd.Contradiction:
-			s.NoteFlaky(fmt.Sprintf("a configuration of %d changes failed, inside one of %d that passed", len(e.Failed), len(e.Passed)))
+			s.noteFlaky(fmt.Sprintf("a configuration of %d changes failed, inside one of %d that passed", len(e.Failed), len(e.Passed)))
 		case dd.TestStarted:
 			mu.Lock()
 			speculative[e.Test] = e.Speculative
@@ -830,7 +830,7 @@ func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd
 		case len(c) == n:
 			s.count(func(st *Stats) { st.CacheHits++ })
 			return dd.Fail, nil
-		case len(c) == 0 && (alg == dd.Isolate || alg == dd.Maximize) && s.Flaky() != "":
+		case len(c) == 0 && (alg == dd.Isolate || alg == dd.Maximize) && s.flakiness() != "":
 			return dd.Pass, nil
 		}
 		rec, tested, err := test(ctx, c)
