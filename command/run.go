@@ -81,9 +81,6 @@ type End struct {
 	Minimal     bool // the search completed and certified its result
 	Confirmed   bool // the result behaved the same when run again
 	Interrupted bool
-	Failed      bool // the run ends with an error
-	// Flaky says why the test is known to be flaky ("" when it is not).
-	Flaky string
 }
 
 // maxSearches bounds the searches of a run: when a result's 1-minimality
@@ -133,10 +130,10 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		// A result is called minimal only when the search certified it,
 		// it behaved the same when run again, and, once the test showed
 		// itself flaky, its removals were rechecked.
-		minimal := found.Minimal && err == nil && !interrupted && notMinimal == "" && (confirmed || len(found.Confirm) == 0) &&
+		minimal := found.Minimal && err == nil && !interrupted && notMinimal == "" && confirmed &&
 			(flaky == "" || len(found.Removals) > 0)
 		s.fill(sum, minimal, confirmed, interrupted)
-		c := job.Close(sum, End{Minimal: minimal, Confirmed: confirmed, Interrupted: interrupted, Failed: err != nil, Flaky: flaky})
+		c := job.Close(sum, End{Minimal: minimal, Confirmed: confirmed, Interrupted: interrupted})
 		s.Progress.Close()
 		page = c.Page
 		if (err == nil || interrupted) && !s.Quiet {
@@ -179,7 +176,7 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 			}
 			r, ok := job.(Restarter)
 			if !confirmed && ok && k < maxSearches && s.settings.Repeat == 0 {
-				s.Say("the result did not fail again; searching again from the original, with every test run %d times", AutoRepeat)
+				s.Say("the result did not behave the same when run again; searching again from the original, with every test run %d times", AutoRepeat)
 				if err = r.Restart(); err != nil {
 					return page, err
 				}
