@@ -96,10 +96,7 @@ type Closing struct {
 	Text string   // the result itself: a diff, a patch, values
 	// Verdict says what is certified of the result (1-minimal, or not).
 	Verdict []string
-	// Unconfirmed is the warning to give when the result did not behave
-	// the same when run again ("" for none).
-	Unconfirmed string
-	Tail        []string // where the result is
+	Tail    []string // where the result is
 	// Page makes what the HTML report shows besides the tests; it is
 	// called only when a report is asked for (it may diff large inputs).
 	Page func() report.Page
@@ -137,7 +134,7 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		s.Progress.Close()
 		page = c.Page
 		if (err == nil || interrupted) && !s.Quiet {
-			s.tell(c, sum, confirmed, notMinimal)
+			s.tell(c, notMinimal)
 		}
 		switch {
 		case interrupted && ExitCode(err) != ExitInterrupted || interrupted && errors.Is(err, context.Canceled):
@@ -209,7 +206,7 @@ func (s *Session) fill(sum *report.Summary, minimal, confirmed, interrupted bool
 }
 
 // tell writes the closing lines.
-func (s *Session) tell(c Closing, sum *report.Summary, confirmed bool, notMinimal string) {
+func (s *Session) tell(c Closing, notMinimal string) {
 	say := func(lines []string) {
 		for _, l := range lines {
 			fmt.Fprintf(s.Stderr, "wynot: %s\n", l)
@@ -218,9 +215,6 @@ func (s *Session) tell(c Closing, sum *report.Summary, confirmed bool, notMinima
 	say(c.Head)
 	fmt.Fprint(s.Stderr, c.Text)
 	say(c.Verdict)
-	if !sum.Interrupted && !confirmed && c.Unconfirmed != "" {
-		say([]string{"warning: " + c.Unconfirmed})
-	}
 	if notMinimal != "" {
 		say([]string{"not 1-minimal: " + notMinimal})
 	}

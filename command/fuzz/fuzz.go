@@ -191,7 +191,7 @@ func (f *fuzzer) Close(sum *report.Summary, end command.End) command.Closing {
 	sum.SizeBefore, sum.ElementsBefore = f.size0, f.count0
 	sum.SizeAfter, sum.ElementsAfter = corpus.Size(f.values), len(f.values)
 	sum.Result, sum.Files = f.out, []string{f.out}
-	c := command.Closing{Unconfirmed: "the result did not fail again when rerun; the test may be flaky",
+	c := command.Closing{
 		Page: func() report.Page { return report.Page{Result: string(corpus.Format(f.values))} }}
 	c.Head = []string{fmt.Sprintf("reduced the entry from %s to %s in %s, %.1fs:", report.Plural(sum.SizeBefore, "byte"),
 		report.Plural(sum.SizeAfter, "byte"), report.Plural(sum.Tests, "test"), sum.Seconds)}

@@ -401,7 +401,7 @@ func (iso *isolator) Close(sum *report.Summary, end command.End) command.Closing
 	sum.Granularity = iso.finest
 	sum.Result = iso.passPath()
 	sum.Files = []string{iso.passPath()}
-	c := command.Closing{Unconfirmed: "the results did not behave the same when rerun; the test may be flaky",
+	c := command.Closing{
 		Page: func() report.Page { return report.Page{Result: string(iso.pass)} }}
 	if !iso.Maximize {
 		sum.Result = iso.failPath()

@@ -880,7 +880,7 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	} else {
 		sum.Result = filepath.Dir(rd.ins[0].dest)
 	}
-	c := command.Closing{Unconfirmed: "the result did not fail again when rerun; the test may be flaky", Page: rd.page}
+	c := command.Closing{Page: rd.page}
 	pct := 100 * float64(sum.SizeAfter) / float64(max(sum.SizeBefore, 1))
 	what := rd.ins[0].path
 	if len(rd.ins) > 1 {
@@ -1006,7 +1006,6 @@ func (ar *argReducer) Close(sum *report.Summary, end command.End) command.Closin
 		Head: []string{fmt.Sprintf("reduced %s to %s in %s, %.1fs", report.Plural(len(ar.args), "argument"),
 			report.Plural(len(ar.result), "argument"), report.Plural(sum.Tests, "test"), sum.Seconds),
 			"still failing: " + sum.Result},
-		Unconfirmed: "the result did not fail again when rerun; the test may be flaky",
-		Page:        func() report.Page { return report.Page{Result: ar.line() + "\n"} },
+		Page: func() report.Page { return report.Page{Result: ar.line() + "\n"} },
 	}
 }
