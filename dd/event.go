@@ -152,10 +152,10 @@ type Granularity struct {
 	N, Delta int
 }
 
-func (Start) event()        {}
-func (TestStarted) event()  {}
-func (TestFinished) event() {}
-func (Lookup) event()       {}
+func (Start) event()         {}
+func (TestStarted) event()   {}
+func (TestFinished) event()  {}
+func (Lookup) event()        {}
 func (Contradiction) event() {}
-func (Step) event()         {}
-func (Granularity) event()  {}
+func (Step) event()          {}
+func (Granularity) event()   {}
