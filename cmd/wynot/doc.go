@@ -231,7 +231,10 @@ The results go next to FAILING (or into -o DIR, or into the current
 directory when FAILING is not a regular file): FAILING.pass, the
 maximized passing input, and FAILING.fail, the minimized failing one.
 wynot prints their difference as a unified diff, and the size of the
-common context, FAILING.pass. Existing files are never written over: when
+common context, FAILING.pass; a line longer than 160 characters is shown
+as a window around the change with its column, and binary inputs as a
+hex dump around the first difference (the files and --json hold all of
+it). Existing files are never written over: when
 FAILING.pass or FAILING.fail exists, the results go to FAILING.1.pass and
 FAILING.1.fail (or the next free number), and wynot says so.
 
