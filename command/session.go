@@ -55,6 +55,16 @@ type Test struct {
 	Repeat int
 	// CacheFile keeps outcomes across runs.
 	CacheFile string
+	// Reproduce, when set, makes the outcome the question whether a run
+	// reproduces the failing original's output (runner.OutputOracle):
+	// wynot trace's test. The original must do the same twice.
+	Reproduce *runner.Observation
+	// Env, Dir and Input, when set, are the test's environment (with
+	// "{}" for the candidate's first file), the directory it runs in
+	// instead of the work directory, and its standard input.
+	Env   []string
+	Dir   string
+	Input []byte
 }
 
 // Output says where messages go.
@@ -185,10 +195,14 @@ func Open(cfg Config) (*Session, error) {
 		cmd.Argv = []string{abs}
 	case len(t.Argv) == 0:
 		return nil, InputError("no test: give a command after -- or --test SCRIPT")
+	case t.Dir != "":
+		// The test runs where the user is: its arguments stay as given.
+		cmd.Argv = t.Argv
 	default:
 		cmd.Argv = absolutePaths(t.Argv)
 		cmd.Stdin = !cfg.InPlace && cfg.Files == 1 && !hasPlaceholder(t.Argv)
 	}
+	cmd.Env, cmd.Dir, cmd.Input = t.Env, t.Dir, t.Input
 	tester, err := runner.NewTester(cmd, nil, s.Jobs, runner.WorkDirParent(cfg.Size))
 	if err != nil {
 		return nil, err
@@ -413,6 +427,8 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 	ref := 0
 	oracleFor := func() (runner.Oracle, error) {
 		switch {
+		case s.settings.Reproduce != nil:
+			return &runner.OutputOracle{Observe: *s.settings.Reproduce, Want: runs[0]}, nil
 		case s.settings.FailOn != nil:
 			return &runner.RegexOracle{Re: s.settings.FailOn}, nil
 		case s.settings.Script != "" || s.settings.ExitStatus:
@@ -488,6 +504,9 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 				return NotReproduced("the %s does not fail by the %s convention: %s", what, s.settings.Convention, r.Explain())
 			}
 		}
+		if s.settings.Reproduce != nil {
+			return NotReproduced("the %s's output is not deterministic: two runs of it differ (%s); wynot trace needs a run that does the same every time, or --observe to compare only what does not change", what, detail)
+		}
 		if len(runs) == 2 {
 			first, _, _ := oracle.Classify(runs[0])
 			return NotReproduced("the failure is flaky: run twice, the %s first gave %s, then %s (%s); --repeat N and a lower --precision may help",
@@ -525,6 +544,8 @@ func (s *Session) Signature() string {
 		return o.Want.String()
 	case *runner.RegexOracle:
 		return "output matches " + o.Re.String()
+	case *runner.OutputOracle:
+		return "the original run's " + o.Observe.String()
 	case *runner.ScriptOracle:
 		if s.settings.Script == "" {
 			return "the command's exit status, by the " + o.Convention.String() + " convention"

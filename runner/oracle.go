@@ -1,11 +1,13 @@
 package runner
 
 import (
+	"bytes"
 	"fmt"
-	"github.com/wynot/wynot/internal/enum"
 	"regexp"
+	"strings"
 
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/internal/enum"
 )
 
 // An Oracle tells from a run whether the failure occurred.
@@ -124,3 +126,134 @@ func (o *ScriptOracle) Classify(r Run) (dd.Outcome, string, error) {
 }
 
 func (o *ScriptOracle) Key() string { return "script " + o.Convention.String() }
+
+// Observation is what of a run an OutputOracle compares: standard
+// output, standard error, the exit status, or (Lines) only the lines of
+// both outputs that match a regular expression.
+type Observation struct {
+	Stdout, Stderr, Exit bool
+	Lines                *regexp.Regexp
+}
+
+// String says what is observed, as --observe takes it.
+func (o Observation) String() string {
+	if o.Lines != nil {
+		return "lines matching " + o.Lines.String()
+	}
+	var parts []string
+	for _, p := range []struct {
+		on   bool
+		name string
+	}{{o.Stdout, "stdout"}, {o.Stderr, "stderr"}, {o.Exit, "exit"}} {
+		if p.on {
+			parts = append(parts, p.name)
+		}
+	}
+	return strings.Join(parts, "+")
+}
+
+// OutputOracle asks whether a run reproduces what a reference run did
+// (STRIPE's test, AADEBUG 2000 §6): the observed output reproduced is
+// Fail (the behavior under study is still there), another output is
+// Pass, and a run that crashes where the reference did not, or hangs, is
+// Unresolved.
+type OutputOracle struct {
+	Observe Observation
+	Want    Run
+}
+
+func (o *OutputOracle) Classify(r Run) (dd.Outcome, string, error) {
+	if r.TimedOut {
+		return dd.Unresolved, "timed out", nil
+	}
+	if o.same(r) {
+		return dd.Fail, "reproduced", nil
+	}
+	if crashed(r) && !(crashed(o.Want) && r.Exit == o.Want.Exit && r.Signal == o.Want.Signal) {
+		return dd.Unresolved, "crashed: " + FailureLine(r), nil
+	}
+	return dd.Pass, o.difference(r), nil
+}
+
+func (o *OutputOracle) Key() string {
+	return fmt.Sprintf("output %s %x", o.Observe, o.observed(o.Want))
+}
+
+// crashed reports whether a run ended by a signal or a Go runtime crash
+// (a panic, a fatal error), or a wynot trace runtime error (status 125).
+func crashed(r Run) bool {
+	if r.Signal != 0 || r.Exit == 125 {
+		return true
+	}
+	return r.Exit == 2 && (bytes.Contains(r.Stderr, []byte("panic: ")) || bytes.Contains(r.Stderr, []byte("fatal error: ")))
+}
+
+// observed is what of r is compared.
+func (o *OutputOracle) observed(r Run) []byte {
+	var b bytes.Buffer
+	if o.Observe.Lines != nil {
+		for _, out := range [][]byte{r.Stdout, r.Stderr} {
+			for _, l := range bytes.SplitAfter(out, []byte("\n")) {
+				if o.Observe.Lines.Match(l) {
+					b.Write(l)
+				}
+			}
+			b.WriteByte(0)
+		}
+		return b.Bytes()
+	}
+	if o.Observe.Stdout {
+		b.Write(r.Stdout)
+	}
+	b.WriteByte(0)
+	if o.Observe.Stderr {
+		b.Write(r.Stderr)
+	}
+	b.WriteByte(0)
+	if o.Observe.Exit {
+		fmt.Fprintf(&b, "%d %d", r.Exit, r.Signal)
+	}
+	return b.Bytes()
+}
+
+func (o *OutputOracle) same(r Run) bool { return bytes.Equal(o.observed(r), o.observed(o.Want)) }
+
+// difference says in a few words how r differs from the reference.
+func (o *OutputOracle) difference(r Run) string {
+	if o.Observe.Exit && (r.Exit != o.Want.Exit || r.Signal != o.Want.Signal) {
+		return fmt.Sprintf("%s instead of %s", r.Describe(), o.Want.Describe())
+	}
+	if o.Observe.Lines != nil {
+		return "other lines matching " + o.Observe.Lines.String()
+	}
+	for _, p := range []struct {
+		on        bool
+		name      string
+		got, want []byte
+	}{{o.Observe.Stdout, "stdout", r.Stdout, o.Want.Stdout}, {o.Observe.Stderr, "stderr", r.Stderr, o.Want.Stderr}} {
+		if !p.on || bytes.Equal(p.got, p.want) {
+			continue
+		}
+		gl, wl := bytes.Split(p.got, []byte("\n")), bytes.Split(p.want, []byte("\n"))
+		for i := 0; i < max(len(gl), len(wl)); i++ {
+			var g, w []byte
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if i < len(wl) {
+				w = wl[i]
+			}
+			if !bytes.Equal(g, w) {
+				return fmt.Sprintf("%s line %d: %q instead of %q", p.name, i+1, clip(g), clip(w))
+			}
+		}
+	}
+	return "other output"
+}
+
+func clip(b []byte) string {
+	if len(b) > 60 {
+		return string(b[:57]) + "..."
+	}
+	return string(b)
+}

@@ -43,8 +43,15 @@ type Command struct {
 	// Timeout bounds each run; the process group is killed when it
 	// expires. Zero means no limit.
 	Timeout time.Duration
-	// Env is the environment; nil inherits wynot's.
+	// Env is the environment; nil inherits wynot's. Every "{}" in it is
+	// replaced as in Argv.
 	Env []string
+	// Dir, when set, is where the test runs instead of the work
+	// directory, which still holds the candidate's files (a program run
+	// in the user's directory that finds its candidate through Env).
+	Dir string
+	// Input, when set, is the test's standard input (instead of Stdin).
+	Input []byte
 }
 
 // Run is what one run of a test did.
@@ -145,18 +152,28 @@ func (c *Command) exec(ctx context.Context, dir string, outs []*capture, files [
 	} else if err := prepare(dir, files); err != nil {
 		return Run{Exit: -1}, err
 	}
-	argv := c.Argv
+	argv, env := c.Argv, c.Env
 	if len(files) > 0 {
-		argv = substitute(argv, filepath.Join(dir, files[0].Name))
+		path := filepath.Join(dir, files[0].Name)
+		argv, env = substitute(argv, path), substitute(env, path)
 	}
 	var stdin []byte
 	if c.Stdin && len(files) > 0 {
 		stdin = files[0].Data
 	}
-	return execute(ctx, dir, outs, argv, stdin, c.Env, c.Timeout)
+	if c.Input != nil {
+		stdin = c.Input
+	}
+	if c.Dir != "" {
+		dir = c.Dir
+	}
+	return execute(ctx, dir, outs, argv, stdin, env, c.Timeout)
 }
 
 func substitute(argv []string, path string) []string {
+	if argv == nil {
+		return nil
+	}
 	out := make([]string, len(argv))
 	for i, a := range argv {
 		out[i] = strings.ReplaceAll(a, Placeholder, path)
