@@ -313,6 +313,35 @@ type Summary struct {
 	ReduceDetail
 	IsolateDetail
 	ChangesDetail
+	TraceDetail
+}
+
+// TraceDetail is the part of the summary of wynot trace.
+type TraceDetail struct {
+	Observe string `json:"observe,omitempty"` // what of the original run is reproduced
+	// Slice is the critical slice: the statements with instances kept,
+	// in source order.
+	Slice []SliceLine `json:"slice,omitempty"`
+	// Skipped is the plan of the reduced run: per element, the instances
+	// it skips ("12: 1-4 7").
+	Skipped    []string `json:"skipped,omitempty"`
+	Unguarded  int      `json:"unguarded,omitempty"` // statements that could not be guarded and always run
+	BuildSecs  float64  `json:"build_seconds,omitempty"`
+	Hierarchy  string   `json:"hierarchy,omitempty"`   // "calls and iterations, then statements", or "flat"
+	UnitsKept  *int     `json:"units_kept,omitempty"`  // calls and loop iterations kept by the first level
+	UnitsTotal *int     `json:"units_total,omitempty"` // calls and loop iterations of the original run
+}
+
+// SliceLine is one statement of a critical slice.
+type SliceLine struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Text string `json:"text"`
+	Ran  int    `json:"ran"`  // executions in the reduced run
+	Kept []int  `json:"kept"` // the instances kept (k-th execution)
+	// Times are the kept instances' times in the reduced run (the
+	// seed's line_time notation), when the run's timeline was recorded.
+	Times []int `json:"times,omitempty"`
 }
 
 // ReduceDetail is the part of the summary of wynot reduce.

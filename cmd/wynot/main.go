@@ -17,6 +17,7 @@ import (
 	fuzzcmd "github.com/wynot/wynot/command/fuzz"
 	"github.com/wynot/wynot/command/isolate"
 	"github.com/wynot/wynot/command/reduce"
+	"github.com/wynot/wynot/command/trace"
 )
 
 //go:embed doc.go
@@ -27,7 +28,7 @@ func main() {
 }
 
 // commands are wynot's commands, in the order of the manual.
-var commands = []*command.Command{reduce.Command, isolate.Isolate, isolate.Maximize, changes.Command, fuzzcmd.Command}
+var commands = []*command.Command{reduce.Command, isolate.Isolate, isolate.Maximize, changes.Command, fuzzcmd.Command, trace.Command}
 
 func lookup(name string) *command.Command {
 	for _, c := range commands {

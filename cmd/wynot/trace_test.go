@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/importer"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/wynot/wynot/domain/instrument"
+	"github.com/wynot/wynot/report"
+)
+
+// traceModule makes a module of one main package from a program.
+func traceModule(t *testing.T, src string) string {
+	t.Helper()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/p\n\ngo 1.24\n"))
+	write(t, filepath.Join(dir, "main.go"), read(t, src))
+	return dir
+}
+
+// replayer runs the program instrumented independently of wynot (the
+// same instrumentation gives the same element ids), with plans.
+type replayer struct {
+	t    *testing.T
+	prog *instrument.Program
+	bin  string
+	dir  string
+	args []string
+}
+
+func newReplayer(t *testing.T, dir string, args ...string) *replayer {
+	t.Helper()
+	src := read(t, filepath.Join(dir, "main.go"))
+	p, err := instrument.Instrument([]instrument.Package{{ImportPath: "example.com/p", Files: []instrument.File{{Path: filepath.Join(dir, "main.go"), Src: src}}}},
+		instrument.Options{Importer: importer.ForCompiler(token.NewFileSet(), "gc", nil), Module: "example.com/p", ModuleDir: dir, GoVersion: "go1.24"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	ov, err := p.WriteOverlay(dir, work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(work, "prog")
+	if out, err := exec.Command("go", "-C", dir, "build", "-overlay", ov, "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return &replayer{t, p, bin, dir, args}
+}
+
+// run runs the program with a plan and returns what it printed and how
+// it ended.
+func (r *replayer) run(p instrument.Plan) string {
+	r.t.Helper()
+	f := filepath.Join(r.t.TempDir(), "plan")
+	write(r.t, f, p.Encode())
+	cmd := exec.Command(r.bin, r.args...)
+	cmd.Dir = r.dir
+	cmd.Env = append(os.Environ(), instrument.PlanEnv+"="+f)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	code := 0
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		r.t.Fatal(err)
+	}
+	return fmt.Sprintf("stdout %q stderr %q exit %d", out.String(), errb.String(), code)
+}
+
+// counts records a run's counts.
+func (r *replayer) counts(p instrument.Plan) []uint32 {
+	r.t.Helper()
+	p.Record = filepath.Join(r.t.TempDir(), "counts")
+	r.run(p)
+	return instrument.ReadCounts(read(r.t, p.Record))
+}
+
+// parseSkipped reads the summary's plan ("12: 1-4 7" is "12 1-4 7" in
+// the plan file).
+func parseSkipped(t *testing.T, lines []string) map[int][]uint32 {
+	t.Helper()
+	skip := map[int][]uint32{}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		id, err := strconv.Atoi(f[0])
+		if err != nil {
+			t.Fatalf("bad skipped line %q", l)
+		}
+		for _, r := range f[1:] {
+			a, b, ok := strings.Cut(r, "-")
+			from, _ := strconv.Atoi(a)
+			to := from
+			if ok {
+				to, _ = strconv.Atoi(b)
+			}
+			for k := from; k <= to; k++ {
+				skip[id] = append(skip[id], uint32(k))
+			}
+		}
+	}
+	return skip
+}
+
+// checkSlice replays a slice independently: its plan (the calls and
+// iterations skipped first, which set the reference counts, then the
+// statement instances) reproduces the original output, and skipping any
+// one kept instance more does not (AADEBUG 2000 §6: 1-minimality).
+func checkSlice(t *testing.T, r *replayer, s report.Summary, observe func(string) string) {
+	t.Helper()
+	skip := parseSkipped(t, s.Skipped)
+	units := map[int][]uint32{}
+	for id, ks := range skip {
+		if r.prog.Stmt(id).Kind != instrument.Statement {
+			units[id] = ks
+		}
+	}
+	orig := r.counts(instrument.Plan{})
+	ref := orig
+	if len(units) > 0 {
+		ref = r.counts(instrument.Plan{Skip: units, Limit: orig})
+	}
+	want := observe(r.run(instrument.Plan{}))
+	if got := observe(r.run(instrument.Plan{Skip: skip, Limit: ref})); got != want {
+		t.Fatalf("replaying the slice's plan: %s, want %s", got, want)
+	}
+	kept := 0
+	for _, l := range s.Slice {
+		id := 0
+		for _, st := range r.prog.Stmts {
+			if st.File == l.File && st.Line == l.Line && st.Kind == instrument.Statement {
+				id = st.ID
+			}
+		}
+		if id == 0 {
+			t.Fatalf("no statement at %s:%d", l.File, l.Line)
+		}
+		for _, k := range l.Kept {
+			kept++
+			more := map[int][]uint32{}
+			for i, ks := range skip {
+				more[i] = append([]uint32(nil), ks...)
+			}
+			more[id] = append(more[id], uint32(k))
+			if got := observe(r.run(instrument.Plan{Skip: more, Limit: ref})); got == want {
+				t.Errorf("skipping %s:%d#%d too still reproduces the output: not 1-minimal", l.File, l.Line, k)
+			}
+		}
+	}
+	if kept != s.ElementsAfter {
+		t.Errorf("the slice shows %d instances, the summary says %d", kept, s.ElementsAfter)
+	}
+}
+
+// keptOn is how many instances of the statement on a line the slice keeps.
+func keptOn(s report.Summary, line int) int {
+	for _, l := range s.Slice {
+		if l.Line == line {
+			return len(l.Kept)
+		}
+	}
+	return -1
+}
+
+// TestTraceSample is AADEBUG 2000 §6's sample.pl in Go, run with a = 0,
+// b = 5: the critical slice with respect to the whole output, to the
+// sum alone and to the product alone (Fig. 6's columns).
+func TestTraceSample(t *testing.T) {
+	dir := traceModule(t, "testdata/trace/sample.go")
+	r := newReplayer(t, dir, "0", "5")
+	lines := func(name string) func(string) string {
+		re := regexp.MustCompile(name + ` = -?[0-9]+`)
+		return func(out string) string { return strings.Join(re.FindAllString(out, -1), "|") }
+	}
+	whole := func(out string) string { return out }
+	const (
+		sumInit, mulInit, readA, readB = 13, 14, 15, 16
+		sumAdd, mulMul, aInc           = 18, 19, 20
+		printSum, printMul             = 22, 23
+	)
+	for _, c := range []struct {
+		name    string
+		args    []string
+		observe func(string) string
+		want    map[int]int // line -> instances kept
+	}{
+		// With a = 0, mul is 0 whatever it starts as: its initialization
+		// and all its updates go (the seed's footnote); the first sum
+		// update adds 0; the loop must run as often as it did.
+		{"whole output", nil, whole, map[int]int{sumInit: 0, mulInit: 0, readA: 0, readB: 1, sumAdd: 5, mulMul: 0, aInc: 6, printSum: 1, printMul: 1}},
+		// Only the sum: the product's output goes as well.
+		{"sum alone", []string{"--observe", "^sum"}, lines("sum"), map[int]int{mulInit: 0, mulMul: 0, sumAdd: 5, aInc: 6, printSum: 1, printMul: 0}},
+		// Only the product: next to nothing remains (seed: the initial
+		// assignment and the output).
+		{"mul alone", []string{"--observe", "^mul"}, lines("mul"), map[int]int{sumAdd: 0, mulMul: 0, printSum: 0, printMul: 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"trace", "--json", "-j2"}, c.args...)
+			res := wynotRun(t, dir, nil, append(args, ".", "--", "0", "5")...)
+			if res.code != 0 {
+				t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+			}
+			s := res.summary(t)
+			if s.ElementsBefore != 24 || !s.Minimal || !s.Confirmed {
+				t.Errorf("before %d, minimal %v, confirmed %v", s.ElementsBefore, s.Minimal, s.Confirmed)
+			}
+			for line, n := range c.want {
+				if got := keptOn(s, line); got != n {
+					t.Errorf("line %d: %d instances kept, want %d\n%s", line, got, n, res.stderr)
+				}
+			}
+			checkSlice(t, r, s, c.observe)
+			if !strings.Contains(res.stderr, "main.go:18  sum = sum + a") {
+				t.Errorf("no slice table in the output:\n%s", res.stderr)
+			}
+		})
+	}
+}
+
+// TestTraceScale reduces a run of more than 10⁵ statement instances
+// through the hierarchy, within a bounded number of tests, and leaves
+// the user's module as it was.
+func TestTraceScale(t *testing.T) {
+	dir := traceModule(t, "testdata/trace/scale/main.go")
+	before := treeDigest(t, dir)
+	res := wynotRun(t, dir, nil, "trace", "--json", "-j2", ".")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s := res.summary(t)
+	t.Logf("%d instances -> %d in %d tests (%d calls and iterations -> %d), %.1fs", s.ElementsBefore, s.ElementsAfter, s.Tests,
+		*s.UnitsTotal, *s.UnitsKept, s.Seconds)
+	if s.ElementsBefore < 100000 {
+		t.Errorf("only %d instances", s.ElementsBefore)
+	}
+	if s.Tests > 2000 {
+		t.Errorf("%d tests: the hierarchy should need far fewer", s.Tests)
+	}
+	if !s.Minimal || !s.Confirmed || s.ElementsAfter == 0 || s.ElementsAfter > 200 {
+		t.Errorf("minimal %v, confirmed %v, %d instances kept", s.Minimal, s.Confirmed, s.ElementsAfter)
+	}
+	if after := treeDigest(t, dir); after != before {
+		t.Error("the module's files changed")
+	}
+	checkSlice(t, newReplayer(t, dir), s, func(out string) string { return out })
+}
+
+func TestTraceBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/bad\n\ngo 1.24\n"))
+	write(t, filepath.Join(dir, "lib/lib.go"), []byte("package lib\n\nfunc F() int { return 1 }\n"))
+	write(t, filepath.Join(dir, "broken/main.go"), []byte("package main\n\nfunc main() {\n\tx := 1\n}\n"))
+	write(t, filepath.Join(dir, "clock/main.go"), []byte(`package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: clock N")
+		os.Exit(2)
+	}
+	fmt.Println(time.Now().UnixNano())
+}
+`))
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"./lib"}, 1, "./lib is package lib, not a main package"},
+		{[]string{"./broken"}, 1, "./broken does not build:\n# example.com/bad/broken\n./main.go:4:2: declared and not used: x"},
+		{[]string{"./broken/main.go"}, 1, "is not a directory: give the directory of a Go main package"},
+		{[]string{"./clock", "--", "1"}, 2, "the original run's output is not deterministic: two runs of it differ"},
+		{[]string{"./clock"}, 0, "wynot: the original run executed 2 statement instances and ended with exit status 2; its output ends:\n    usage: clock N\nif that is not"},
+		{[]string{"--observe", "(", "./clock"}, 1, "--observe \"(\": not all, stdout, stderr or exit, and not a regular expression"},
+		{[]string{"--fail-on", "x", "./clock"}, 1, "--fail-on does not apply"},
+		{[]string{"./lib", "./clock"}, 1, "give the program: wynot trace [flags] PKGDIR -- ARG..."},
+	} {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			res := wynotRun(t, dir, nil, append([]string{"trace"}, c.args...)...)
+			if res.code != c.code || !strings.Contains(res.stderr, c.want) {
+				t.Errorf("exit %d, want %d; stderr:\n%s\nwant it to contain %q", res.code, c.code, res.stderr, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,180 @@
+package trace
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/domain/instrument"
+	"github.com/wynot/wynot/report"
+)
+
+// maxShown bounds the instances shown on one line of the slice.
+const maxShown = 12
+
+// slice is the critical slice by statement, in source order: every
+// statement the original run executed, with the instances kept.
+func (t *Trace) slice() []report.SliceLine {
+	// Times of the kept instances, from the reduced run's timeline (as
+	// the confirmation recorded it): the position among the statement
+	// instances it executed or skipped.
+	times := map[inst]int{}
+	ran := map[int]int{}
+	if counts, tl, complete, err := t.recorded("result"); err == nil {
+		for id, n := range counts {
+			ran[id] = int(n)
+		}
+		if complete {
+			seen := make([]uint32, len(counts))
+			now := 0
+			for _, id := range tl {
+				if id == 0 || int(id) >= len(counts) || t.prog.Stmt(int(id)).Kind != instrument.Statement {
+					continue
+				}
+				now++
+				seen[id]++
+				times[inst{int(id), seen[id]}] = now
+			}
+		}
+	}
+	byID := map[int][]inst{}
+	for _, x := range t.kept {
+		byID[x.id] = append(byID[x.id], x)
+	}
+	var out []report.SliceLine
+	for _, st := range t.prog.Stmts {
+		ks := byID[st.ID]
+		if len(ks) == 0 && t.origCounts[st.ID] == 0 || st.Kind != instrument.Statement {
+			continue
+		}
+		l := report.SliceLine{File: st.File, Line: st.Line, Text: st.Text, Ran: ran[st.ID], Kept: []int{}}
+		if l.Ran == 0 {
+			l.Ran = int(t.origCounts[st.ID])
+		}
+		slices.SortFunc(ks, func(a, b inst) int { return int(a.k) - int(b.k) })
+		for _, x := range ks {
+			l.Kept = append(l.Kept, int(x.k))
+			if tm, ok := times[x]; ok {
+				l.Times = append(l.Times, tm)
+			}
+		}
+		if len(l.Times) != len(l.Kept) {
+			l.Times = nil
+		}
+		out = append(out, l)
+	}
+	slices.SortStableFunc(out, func(a, b report.SliceLine) int {
+		if a.File != b.File {
+			return strings.Compare(a.File, b.File)
+		}
+		return a.Line - b.Line
+	})
+	return out
+}
+
+// table writes the slice as the seed's Fig. 6 shows it: each statement,
+// its kept instances as line_time (the instance's time in the reduced
+// run), and how many of its executions are kept.
+func table(lines []report.SliceLine) string {
+	var b strings.Builder
+	wLoc, wText := 0, 0
+	for _, l := range lines {
+		wLoc = max(wLoc, len(fmt.Sprintf("%s:%d", l.File, l.Line)))
+		wText = max(wText, len([]rune(l.Text)))
+	}
+	wText = min(wText, 48)
+	for _, l := range lines {
+		text := l.Text
+		if r := []rune(text); len(r) > wText {
+			text = string(r[:wText-1]) + "…"
+		}
+		var inst []string
+		for i, k := range l.Kept {
+			if i == maxShown {
+				inst = append(inst, fmt.Sprintf("… (+%d)", len(l.Kept)-maxShown))
+				break
+			}
+			if l.Times != nil {
+				inst = append(inst, fmt.Sprintf("%d%s", l.Line, subscript(l.Times[i])))
+			} else {
+				inst = append(inst, fmt.Sprintf("#%d", k))
+			}
+		}
+		shown := "·"
+		if len(inst) > 0 {
+			shown = strings.Join(inst, " ")
+		}
+		loc := fmt.Sprintf("%s:%d", l.File, l.Line)
+		fmt.Fprintf(&b, "  %-*s  %-*s  %d of %d  %s\n", wLoc, loc, wText, text, len(l.Kept), l.Ran, shown)
+	}
+	return b.String()
+}
+
+// Close fills in the summary and shows the slice.
+func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
+	sum.SizeBefore, sum.ElementsBefore = t.before, t.before
+	sum.SizeAfter, sum.ElementsAfter = len(t.kept), len(t.kept)
+	sum.Unit, sum.Granularity = "instances", "statement instances"
+	sum.Observe = t.obs.String()
+	sum.Slice = t.slice()
+	sum.Unguarded = len(t.prog.Unguarded)
+	sum.BuildSecs = t.buildTime.Seconds()
+	if t.hierarchy {
+		sum.Hierarchy = "calls and iterations, then statements"
+		sum.UnitsKept, sum.UnitsTotal = &t.unitsAfter, &t.unitsBefore
+	} else {
+		sum.Hierarchy = "flat"
+	}
+	for _, id := range sortedKeys(t.skip) {
+		p := instrument.Plan{Skip: map[int][]uint32{id: t.skip[id]}}.Encode()
+		line := strings.TrimSpace(string(p[strings.IndexByte(string(p), '\n')+1:]))
+		sum.Skipped = append(sum.Skipped, strings.TrimPrefix(line, "skip "))
+	}
+	text := table(sum.Slice)
+	sum.Result = report.Inline
+	what := "the original run's output"
+	if t.obs.Lines != nil || !(t.obs.Stdout && t.obs.Stderr && t.obs.Exit) {
+		what = "the original run's " + t.obs.String()
+	}
+	c := command.Closing{
+		Head: []string{fmt.Sprintf("critical slice: %s of %s matter for %s (%s, %.1fs)",
+			report.Plural(len(t.kept), "statement instance"), report.Plural(t.before, "executed instance"), what,
+			report.Plural(sum.Tests, "test"), sum.Seconds)},
+		Text: text,
+		Page: func() report.Page { return report.Page{Result: text} },
+	}
+	if t.hierarchy && t.unitsBefore > 1 {
+		c.Head = append(c.Head, fmt.Sprintf("first level: %d of %d calls and loop iterations kept", t.unitsAfter, t.unitsBefore))
+	}
+	switch {
+	case end.Interrupted:
+		c.Verdict = []string{"interrupted: the slice is the smallest found so far, not 1-minimal"}
+	case end.Minimal:
+		c.Verdict = []string{"the slice is 1-minimal: skipping any single one of its instances changes " + what}
+	default:
+		c.Verdict = []string{"the slice is not certified 1-minimal"}
+	}
+	if n := len(t.prog.Unguarded); n > 0 {
+		c.Tail = append(c.Tail, fmt.Sprintf("%s could not be guarded and always ran (see --log)", report.Plural(n, "statement")))
+	}
+	if t.Output != "" {
+		if err := command.WriteAtomic(t.Output, []byte(text), 0o644); err != nil {
+			c.Err = command.InputError("writing %s: %v", t.Output, err)
+		} else {
+			c.Tail = append(c.Tail, "the slice is in "+t.Output)
+		}
+	}
+	return c
+}
+
+func sortedKeys(m map[int][]uint32) []int {
+	ks := make([]int, 0, len(m))
+	for k, v := range m {
+		if len(v) > 0 {
+			ks = append(ks, k)
+		}
+	}
+	slices.Sort(ks)
+	return ks
+}

@@ -1,0 +1,467 @@
+// Package trace is wynot trace: which executed statement instances of a
+// program matter for its output. It skips subsets of them, reruns the
+// program, and keeps only the instances without which the observed
+// output changes: the critical slice of "Finding Failure Causes through
+// Automated Testing" (AADEBUG 2000, §6, STRIPE), 1-minimal by ddmin
+// ("Simplifying and Isolating Failure-Inducing Input", TSE 2002, Fig. 5).
+//
+// Go programs are instrumented once (package instrument) and built with
+// an overlay; every test runs that one binary with a plan of instances to
+// skip. To make long runs practical, whole calls and loop iterations are
+// reduced first, then the statement instances inside the survivors
+// (hierarchical delta debugging over the executed units; --flat turns
+// it off).
+package trace
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"go/importer"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/instrument"
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// Command is wynot trace.
+var Command = &command.Command{Name: "trace", Section: "Trace", Flags: flags}
+
+// timelineCap bounds the timeline a run records (4 bytes each): beyond
+// it, instances are ordered by statement rather than by time.
+const timelineCap = 1 << 22
+
+func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
+	t := &Trace{}
+	fs.StringVar(&t.StdinFile, "stdin", "", "a `FILE` for the program's standard input")
+	fs.StringVar(&t.Observe, "observe", "all", "what must be reproduced: all (stdout, stderr and exit status), stdout, stderr, exit, or a REGEX (the output lines matching it)")
+	fs.BoolVar(&t.Flat, "flat", false, "ddmin over all statement instances at once, without reducing calls and loop iterations first")
+	fs.BoolVar(&t.GDB, "gdb", false, "trace a C program (built with -g -O0) under gdb, by source line")
+	return func(ctx context.Context, inv *command.Invocation) (command.Job, command.Workload, error) {
+		for _, name := range []string{"fail-on", "test", "precision", "convention"} {
+			if inv.IsSet(name) {
+				return nil, command.Workload{}, command.UsageError("--%s does not apply: wynot trace asks whether a partial run reproduces the original run's output (--observe says which part)", name)
+			}
+		}
+		if len(inv.Args) != 1 {
+			return nil, command.Workload{}, command.UsageError("give the program: wynot trace [flags] PKGDIR -- ARG... (a Go main package's directory), or wynot trace --gdb [flags] BINARY -- ARG...")
+		}
+		t.Test, t.Out, t.Output = inv.Test, inv.Output, inv.Flags.Output
+		obs, err := observation(t.Observe)
+		if err != nil {
+			return nil, command.Workload{}, command.UsageError("%v", err)
+		}
+		t.obs = obs
+		if t.StdinFile != "" {
+			if t.input, err = os.ReadFile(t.StdinFile); err != nil {
+				return nil, command.Workload{}, command.InputError("--stdin: %v", err)
+			}
+		} else {
+			t.input = []byte{}
+		}
+		work, err := os.MkdirTemp(runner.WorkDirParent(0), "wynot-trace-")
+		if err != nil {
+			return nil, command.Workload{}, err
+		}
+		inv.Defer(func() { os.RemoveAll(work) })
+		t.work = work
+		if t.GDB {
+			return nil, command.Workload{}, command.InputError("--gdb: the C backend is not available in this version of wynot trace; Go programs are traced by their package directory")
+		}
+		if err := t.prepare(ctx, inv.Args[0], inv); err != nil {
+			return nil, command.Workload{}, err
+		}
+		cwd, err := os.Getwd()
+		if err != nil {
+			return nil, command.Workload{}, err
+		}
+		inv.Test.Argv = append([]string{t.bin}, inv.Argv...)
+		inv.Test.Env = append(os.Environ(), instrument.PlanEnv+"="+runner.Placeholder)
+		inv.Test.Dir = cwd
+		inv.Test.Input = t.input
+		inv.Test.Reproduce = &t.obs
+		t.Test = inv.Test
+		return t, command.Workload{Files: 1}, nil
+	}
+}
+
+// observation reads --observe.
+func observation(s string) (runner.Observation, error) {
+	switch s {
+	case "all", "":
+		return runner.Observation{Stdout: true, Stderr: true, Exit: true}, nil
+	}
+	var o runner.Observation
+	words := true
+	for _, w := range strings.Split(s, "+") {
+		switch w {
+		case "stdout":
+			o.Stdout = true
+		case "stderr":
+			o.Stderr = true
+		case "exit":
+			o.Exit = true
+		default:
+			words = false
+		}
+	}
+	if words {
+		return o, nil
+	}
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return o, fmt.Errorf("--observe %q: not all, stdout, stderr or exit, and not a regular expression: %v", s, err)
+	}
+	return runner.Observation{Lines: re}, nil
+}
+
+// Trace is a run of wynot trace.
+type Trace struct {
+	StdinFile string
+	Observe   string
+	Flat      bool
+	GDB       bool
+	Test      command.Test
+	Out       command.Output
+	Output    string // -o: where the slice is written
+
+	obs       runner.Observation
+	input     []byte
+	work      string // the build, plans' record files
+	bin       string
+	prog      *instrument.Program
+	pkg       string // the main package's import path
+	buildTime time.Duration
+
+	origCounts                      []uint32
+	before, unitsBefore, unitsAfter int
+	hierarchy                       bool
+	skip                            map[int][]uint32 // the result's plan
+	limit                           []uint32
+	kept                            []inst // the result's statement instances
+	minimal                         bool
+}
+
+// inst is one instance: the k-th execution of element id.
+type inst struct {
+	id int
+	k  uint32
+}
+
+// listTemplate is what go list says of each package, one line each.
+const listTemplate = `{{.ImportPath}}	{{.Name}}	{{.Dir}}	{{.Export}}	{{if .Module}}{{.Module.Main}}	{{.Module.Path}}	{{.Module.Dir}}	{{.Module.GoVersion}}{{else}}false			{{end}}	{{join .GoFiles ","}}	{{join .CgoFiles ","}}	{{.DepOnly}}`
+
+type listed struct {
+	path, name, dir, export string
+	main                    bool
+	modPath, modDir, goVer  string
+	goFiles, cgoFiles       []string
+	depOnly                 bool
+}
+
+// prepare lists, instruments and builds the program.
+func (t *Trace) prepare(ctx context.Context, dir string, inv *command.Invocation) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return command.InputError("%v", err)
+	}
+	if !st.IsDir() {
+		return command.InputError("%s is not a directory: give the directory of a Go main package (or --gdb BINARY for a C program)", dir)
+	}
+	abs, _ := filepath.Abs(dir)
+	start := time.Now()
+	list := runner.Command{Argv: []string{"go", "-C", abs, "list", "-deps", "-export", "-f", listTemplate, "."}, Timeout: 10 * time.Minute}
+	r, err := list.Exec(ctx, "", nil)
+	if err != nil {
+		return command.InputError("go list: %v", err)
+	}
+	if !r.Clean() {
+		return command.InputError("%s does not build:\n%s", dir, strings.TrimRight(string(r.Stderr), "\n"))
+	}
+	var pkgs []listed
+	exports := map[string]string{}
+	var target *listed
+	for _, line := range strings.Split(strings.TrimSpace(string(r.Stdout)), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 11 {
+			return fmt.Errorf("go list: unexpected line %q", line)
+		}
+		l := listed{path: f[0], name: f[1], dir: f[2], export: f[3], main: f[4] == "true", modPath: f[5], modDir: f[6], goVer: f[7],
+			goFiles: split(f[8]), cgoFiles: split(f[9]), depOnly: f[10] == "true"}
+		exports[l.path] = l.export
+		pkgs = append(pkgs, l)
+		if !l.depOnly {
+			target = &pkgs[len(pkgs)-1]
+		}
+	}
+	if target == nil {
+		return command.InputError("go list found no package in %s", dir)
+	}
+	if target.name != "main" {
+		return command.InputError("%s is package %s, not a main package: wynot trace runs a program (give the directory of its package main)", dir, target.name)
+	}
+	if !target.main {
+		return command.InputError("%s is not in a module: wynot trace instruments the packages of the main module (run go mod init)", dir)
+	}
+	t.pkg = target.path
+	fset := token.NewFileSet()
+	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		e, ok := exports[path]
+		if !ok || e == "" {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(e)
+	})
+	var ins []instrument.Package
+	for _, l := range pkgs {
+		if !l.main || len(l.cgoFiles) > 0 || len(l.goFiles) == 0 {
+			continue
+		}
+		p := instrument.Package{ImportPath: l.path}
+		for _, name := range l.goFiles {
+			path := filepath.Join(l.dir, name)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return command.InputError("%v", err)
+			}
+			p.Files = append(p.Files, instrument.File{Path: path, Src: src})
+		}
+		ins = append(ins, p)
+	}
+	goVer := ""
+	if target.goVer != "" {
+		goVer = "go" + target.goVer
+	}
+	prog, err := instrument.Instrument(ins, instrument.Options{Importer: imp, Module: target.modPath, ModuleDir: target.modDir, GoVersion: goVer})
+	if err != nil {
+		return command.InputError("instrumenting %s: %v", dir, err)
+	}
+	t.prog = prog
+	ovPath, err := prog.WriteOverlay(target.modDir, t.work)
+	if err != nil {
+		return err
+	}
+	t.bin = filepath.Join(t.work, "prog")
+	b := runner.Command{Argv: []string{"go", "-C", abs, "build", "-overlay", ovPath, "-o", t.bin, "."}, Timeout: 10 * time.Minute}
+	r, err = b.Exec(ctx, "", nil)
+	if err != nil {
+		return err
+	}
+	if !r.Clean() {
+		return fmt.Errorf("building the instrumented program failed; this is a bug in wynot trace (please report it with the program):\n%s", strings.TrimRight(string(r.Stderr), "\n"))
+	}
+	t.buildTime = time.Since(start)
+	inv.Say("instrumented %s in %s (%s); built once in %.1fs", report.Plural(len(ins), "package"), target.path,
+		report.Plural(len(prog.Stmts), "guarded element"), t.buildTime.Seconds())
+	return nil
+}
+
+func split(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+// candidate is the test of one plan: its file in the work directory,
+// named by PlanEnv.
+func candidate(p instrument.Plan) runner.Candidate {
+	return runner.Candidate{Files: []runner.File{{Name: "plan", Data: p.Encode()}}}
+}
+
+// record is a plan that records counts and the timeline into files
+// named after tag.
+func (t *Trace) record(tag string, p instrument.Plan) instrument.Plan {
+	p.Record, p.Timeline, p.TimelineCap = filepath.Join(t.work, tag+".counts"), filepath.Join(t.work, tag+".timeline"), timelineCap
+	return p
+}
+
+// recorded reads what a recording run wrote.
+func (t *Trace) recorded(tag string) (counts []uint32, timeline []uint32, complete bool, err error) {
+	data, err := os.ReadFile(filepath.Join(t.work, tag+".counts"))
+	if err != nil {
+		return nil, nil, false, err
+	}
+	counts = instrument.ReadCounts(data)
+	if len(counts) != len(t.prog.Stmts)+1 {
+		return nil, nil, false, fmt.Errorf("the run recorded %d counts for %d elements", len(counts), len(t.prog.Stmts))
+	}
+	tl, err := os.ReadFile(filepath.Join(t.work, tag+".timeline"))
+	if err != nil {
+		return counts, nil, false, nil
+	}
+	timeline, complete = instrument.ReadTimeline(tl)
+	return counts, timeline, complete, nil
+}
+
+// instances lists the instances of the elements whose kind want accepts:
+// in the order they ran when the timeline is complete, else by element.
+func (t *Trace) instances(counts, timeline []uint32, complete bool, want func(instrument.Kind) bool) []inst {
+	var out []inst
+	if complete {
+		seen := make([]uint32, len(counts))
+		for _, id := range timeline {
+			if int(id) >= len(counts) || id == 0 {
+				continue
+			}
+			seen[id]++
+			if want(t.prog.Stmt(int(id)).Kind) {
+				out = append(out, inst{int(id), seen[id]})
+			}
+		}
+		return out
+	}
+	for id := 1; id < len(counts); id++ {
+		if !want(t.prog.Stmt(id).Kind) {
+			continue
+		}
+		for k := uint32(1); k <= counts[id]; k++ {
+			out = append(out, inst{id, k})
+		}
+	}
+	return out
+}
+
+// plan is the plan that skips base and the elements of all not in c,
+// within the reference run's counts.
+func plan(base map[int][]uint32, all []inst, c dd.Config, limit []uint32) instrument.Plan {
+	skip := map[int][]uint32{}
+	for id, ks := range base {
+		skip[id] = append(skip[id], ks...)
+	}
+	in := make([]bool, len(all))
+	for _, i := range c {
+		in[i] = true
+	}
+	for i, x := range all {
+		if !in[i] {
+			skip[x.id] = append(skip[x.id], x.k)
+		}
+	}
+	return instrument.Plan{Skip: skip, Limit: limit}
+}
+
+func isUnit(k instrument.Kind) bool { return k != instrument.Statement }
+func isStmt(k instrument.Kind) bool { return k == instrument.Statement }
+
+// Begin starts from the original run, recording what it executes.
+func (t *Trace) Begin() command.Begin {
+	alg := "ddmin over calls and loop iterations, then statement instances"
+	if t.Flat {
+		alg = "ddmin over statement instances"
+	}
+	return command.Begin{Failing: candidate(t.record("original", instrument.Plan{})), What: "original run", Unit: "instances", Algorithm: alg}
+}
+
+// Search reduces the calls and loop iterations, then the statement
+// instances that still run.
+func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, error) {
+	counts, tl, complete, err := t.recorded("original")
+	if err != nil {
+		return command.Found{}, fmt.Errorf("reading what the original run executed: %v", err)
+	}
+	t.origCounts = counts
+	stmts := t.instances(counts, tl, complete, isStmt)
+	t.before = len(stmts)
+	if t.before == 0 {
+		return command.Found{}, command.InputError("the original run executed none of the statements of %s (it ended with %s): are the arguments right?", t.pkg, s.Original.Describe())
+	}
+	if o := s.Original; !o.Clean() && t.before < 10 {
+		s.Say("the original run executed %s and ended with %s\nif that is not the run you meant, check the arguments after --",
+			report.Plural(t.before, "statement instance"), o.Explain())
+	}
+	var base map[int][]uint32
+	limit := counts // what the statement instances are numbered in
+	t.hierarchy = !t.Flat
+	if t.hierarchy {
+		units := t.instances(counts, tl, complete, isUnit)
+		t.unitsBefore, t.unitsAfter = len(units), len(units)
+		if len(units) > 1 {
+			s.StartProgress(len(units), "calls and iterations")
+			res, err := s.Search(ctx, "calls and iterations", len(units), dd.Minimize, dd.Options{},
+				func(c dd.Config) runner.Candidate { return candidate(plan(nil, units, c, counts)) },
+				func(st dd.Step) {
+					n := len(st.Config)
+					s.Progress.Update(func(ps *report.Status) { ps.Size = n })
+				})
+			if err != nil {
+				return command.Found{Kept: "nothing is kept"}, err
+			}
+			if res.Fail != nil && len(res.Fail) < len(units) {
+				p := plan(nil, units, res.Fail, counts)
+				rec, err := s.TestOne(ctx, "recording", candidate(t.record("units", p)))
+				if err != nil {
+					return command.Found{}, err
+				}
+				if rec.Outcome == dd.Fail {
+					if c2, tl2, complete2, err := t.recorded("units"); err == nil {
+						base, t.unitsAfter, limit = p.Skip, len(res.Fail), c2
+						stmts = t.instances(c2, tl2, complete2, isStmt)
+					}
+				} else {
+					s.Say("the run without the calls and iterations found unneeded did not reproduce the output when recorded (%s); reducing all statement instances", rec.Detail)
+				}
+			}
+		}
+	}
+	s.StartProgress(len(stmts), "instances")
+	res, err := s.Search(ctx, "statement instances", len(stmts), dd.Minimize, dd.Options{},
+		func(c dd.Config) runner.Candidate { return candidate(plan(base, stmts, c, limit)) },
+		func(st dd.Step) {
+			n := len(st.Config)
+			s.Progress.Update(func(ps *report.Status) { ps.Size = n })
+		})
+	keep := res.Fail
+	if keep == nil {
+		keep = make(dd.Config, len(stmts))
+		for i := range keep {
+			keep[i] = i
+		}
+	}
+	t.kept = make([]inst, len(keep))
+	for i, x := range keep {
+		t.kept[i] = stmts[x]
+	}
+	final := plan(base, stmts, keep, limit)
+	t.skip, t.limit = final.Skip, limit
+	t.minimal = res.Minimal
+	if err != nil {
+		return command.Found{Kept: "the smallest slice found so far is shown"}, err
+	}
+	found := command.Found{Minimal: res.Minimal, Kept: "the smallest slice found so far is shown",
+		Confirm: []command.Check{{Candidate: candidate(t.record("result", final)), Want: dd.Fail, What: "the critical slice"}}}
+	for i, x := range t.kept {
+		rest := slices.Delete(slices.Clone(keep), i, i+1)
+		found.Removals = append(found.Removals, command.Removal{Candidate: candidate(plan(base, stmts, rest, limit)),
+			What: fmt.Sprintf("skipping %s", t.name(x, 0))})
+	}
+	return found, nil
+}
+
+// name is an instance as the output writes it: file:line, then the
+// time subscript (the seed's line_time) or #k.
+func (t *Trace) name(x inst, time int) string {
+	st := t.prog.Stmt(x.id)
+	if time > 0 {
+		return fmt.Sprintf("%s:%d%s", st.File, st.Line, subscript(time))
+	}
+	return fmt.Sprintf("%s:%d#%d", st.File, st.Line, x.k)
+}
+
+func subscript(n int) string {
+	var b strings.Builder
+	for _, r := range fmt.Sprint(n) {
+		b.WriteRune('₀' + (r - '0'))
+	}
+	return b.String()
+}
