@@ -1,0 +1,215 @@
+// Command trace measures wynot trace: the instrumented program's speed
+// against the native one on a tight loop (nothing skipped; recording),
+// the build, the cost of a test next to a bare run, and flat ddmin
+// against the hierarchy on a run of about 10⁵ statement instances. It
+// prints markdown tables for bench/RESULTS.md.
+//
+//	go run ./bench/trace [-runs 5]
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/importer"
+	"go/token"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/wynot/wynot/domain/instrument"
+)
+
+const tight = `package main
+
+import "fmt"
+
+func main() {
+	sum, cnt := 0, 0
+	for i := 0; i < 200000000; i++ {
+		sum += i * i
+		if sum%7 == 0 {
+			cnt++
+		}
+	}
+	fmt.Println(sum, cnt)
+}
+`
+
+// calls is a loop around a small function: a call and a loop iteration
+// per step, the instrumented units.
+const calls = `package main
+
+import "fmt"
+
+func step(x, i int) int {
+	x ^= i
+	x = x*31 + 7
+	return x
+}
+
+func main() {
+	x := 0
+	for i := 0; i < 50000000; i++ {
+		x = step(x, i)
+	}
+	fmt.Println(x)
+}
+`
+
+var runs = flag.Int("runs", 5, "runs per measurement (the best is taken)")
+
+func main() {
+	flag.Parse()
+	root, err := filepath.Abs(".")
+	if err != nil {
+		log.Fatal(err)
+	}
+	tmp, err := os.MkdirTemp("", "wynot-bench-trace-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	wynot := filepath.Join(tmp, "wynot")
+	must(cmd(root, "go", "build", "-o", wynot, "./cmd/wynot"))
+
+	fmt.Println("### Instrumented run, nothing skipped, against the native run (best of", *runs, "runs)")
+	fmt.Println()
+	fmt.Println("| program | native | instrumented | ratio | recording | ratio | build (instrumented) |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, p := range []struct{ name, src string }{{"tight loop (2·10⁸ iterations, 3 statements)", tight}, {"call per iteration (5·10⁷)", calls}} {
+		dir := module(tmp, p.src)
+		native := filepath.Join(dir, "native")
+		must(cmd(dir, "go", "build", "-o", native, "."))
+		start := time.Now()
+		inst := instrumented(dir)
+		build := time.Since(start)
+		tn := best(func() { must(cmd(dir, native)) })
+		ti := best(func() { must(cmd(dir, inst)) })
+		plan := filepath.Join(dir, "plan")
+		if err := os.WriteFile(plan, instrument.Plan{Record: filepath.Join(dir, "counts")}.Encode(), 0o644); err != nil {
+			log.Fatal(err)
+		}
+		tr := best(func() { must(cmdEnv(dir, []string{instrument.PlanEnv + "=" + plan}, inst)) })
+		fmt.Printf("| %s | %.3fs | %.3fs | %.1f× | %.3fs | %.1f× | %.2fs |\n", p.name, tn.Seconds(), ti.Seconds(),
+			ti.Seconds()/tn.Seconds(), tr.Seconds(), tr.Seconds()/tn.Seconds(), build.Seconds())
+	}
+	fmt.Println()
+
+	fmt.Println("### Flat ddmin against the hierarchy (calls and iterations, then statements), -j2")
+	fmt.Println()
+	fmt.Println("| program | mode | instances | kept | tests | seconds (after the build) | per test | bare run | build |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	for _, p := range []struct{ name, dir string }{{"sample (AADEBUG 2000 §6), 0 5", "sample"}, {"scale (1500 records)", "scale"}} {
+		src, err := os.ReadFile(filepath.Join(root, "cmd/wynot/testdata/trace", p.dir, "main.go"))
+		if err != nil {
+			src, err = os.ReadFile(filepath.Join(root, "cmd/wynot/testdata/trace", p.dir+".go"))
+		}
+		if err != nil {
+			log.Fatal(err)
+		}
+		dir := module(tmp, string(src))
+		native := filepath.Join(dir, "native")
+		must(cmd(dir, "go", "build", "-o", native, "."))
+		var args []string
+		if p.dir == "sample" {
+			args = []string{"0", "5"}
+		}
+		bare := best(func() { must(cmd(dir, native, args...)) })
+		for _, flat := range []bool{false, true} {
+			a := []string{"trace", "-j2", "--json", "-q"}
+			mode := "hierarchy"
+			if flat {
+				a, mode = append(a, "--flat"), "flat"
+			}
+			a = append(a, ".", "--")
+			c := exec.Command(wynot, append(a, args...)...)
+			c.Dir = dir
+			out, err := c.Output()
+			if err != nil {
+				log.Fatalf("wynot %v: %v", a, err)
+			}
+			var sum struct {
+				Tests, Runs                   int
+				ElementsBefore, ElementsAfter int `json:"-"`
+				Seconds, BuildSeconds         float64
+			}
+			var raw map[string]any
+			_ = json.Unmarshal(out, &raw)
+			_ = json.Unmarshal(out, &sum)
+			sum.ElementsBefore, sum.ElementsAfter = int(raw["elements_before"].(float64)), int(raw["elements_after"].(float64))
+			sum.BuildSeconds = raw["build_seconds"].(float64)
+			search := sum.Seconds // from the first run of the original: the build is before
+			fmt.Printf("| %s | %s | %d | %d | %d | %.1fs | %.1fms | %.1fms | %.2fs |\n", p.name, mode, sum.ElementsBefore, sum.ElementsAfter,
+				sum.Tests, sum.Seconds, 1000*search/float64(sum.Tests), 1000*bare.Seconds(), sum.BuildSeconds)
+		}
+	}
+}
+
+func module(tmp, src string) string {
+	dir, err := os.MkdirTemp(tmp, "m")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.24\n"), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	return dir
+}
+
+// instrumented builds the module's program instrumented.
+func instrumented(dir string) string {
+	src, err := os.ReadFile(filepath.Join(dir, "main.go"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := instrument.Instrument([]instrument.Package{{ImportPath: "example.com/m", Files: []instrument.File{{Path: filepath.Join(dir, "main.go"), Src: src}}}},
+		instrument.Options{Importer: importer.ForCompiler(token.NewFileSet(), "gc", nil), Module: "example.com/m", ModuleDir: dir})
+	if err != nil {
+		log.Fatal(err)
+	}
+	of, err := p.WriteOverlay(dir, filepath.Join(dir, "overlay"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	bin := filepath.Join(dir, "instrumented")
+	must(cmd(dir, "go", "build", "-overlay", of, "-o", bin, "."))
+	return bin
+}
+
+func best(f func()) time.Duration {
+	var ds []time.Duration
+	for range *runs {
+		start := time.Now()
+		f()
+		ds = append(ds, time.Since(start))
+	}
+	return slices.Min(ds)
+}
+
+func cmd(dir, name string, args ...string) error { return cmdEnv(dir, nil, name, args...) }
+
+func cmdEnv(dir string, env []string, name string, args ...string) error {
+	c := exec.Command(name, args...)
+	c.Dir = dir
+	c.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	if err := c.Run(); err != nil {
+		return fmt.Errorf("%s %v: %v\n%s", name, args, err, stderr.String())
+	}
+	return nil
+}
+
+func must(err error) {
+	if err != nil {
+		log.Fatal(err)
+	}
+}
