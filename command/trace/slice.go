@@ -10,8 +10,14 @@ import (
 	"github.com/wynot/wynot/report"
 )
 
-// maxShown bounds the instances shown on one line of the slice.
-const maxShown = 12
+// maxShown bounds the instances shown on one line of the slice;
+// maxRows the rows before statements without kept instances are left
+// out; maxUnguarded the unguarded statements listed.
+const (
+	maxShown     = 12
+	maxRows      = 40
+	maxUnguarded = 5
+)
 
 // slice is the critical slice by statement, in source order: every
 // statement the original run executed, with the instances kept.
@@ -131,7 +137,21 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 		line := strings.TrimSpace(string(p[strings.IndexByte(string(p), '\n')+1:]))
 		sum.Skipped = append(sum.Skipped, strings.TrimPrefix(line, "skip "))
 	}
-	text := table(sum.Slice)
+	rows, dropped := sum.Slice, 0
+	if len(rows) > maxRows {
+		rows = nil
+		for _, l := range sum.Slice {
+			if len(l.Kept) > 0 {
+				rows = append(rows, l)
+			} else {
+				dropped++
+			}
+		}
+	}
+	text := table(rows)
+	if dropped > 0 {
+		text += fmt.Sprintf("  (and %s that ran with no instance in the slice; --json lists every one)\n", report.Plural(dropped, "statement"))
+	}
 	sum.Result = report.Inline
 	what := "the original run's output"
 	if t.obs.Lines != nil || !(t.obs.Stdout && t.obs.Stderr && t.obs.Exit) {
@@ -156,7 +176,14 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 		c.Verdict = []string{"the slice is not certified 1-minimal"}
 	}
 	if n := len(t.prog.Unguarded); n > 0 {
-		c.Tail = append(c.Tail, fmt.Sprintf("%s could not be guarded and always ran (see --log)", report.Plural(n, "statement")))
+		c.Tail = append(c.Tail, fmt.Sprintf("%s could not be guarded and always ran:", report.Plural(n, "statement")))
+		for i, u := range t.prog.Unguarded {
+			if i == maxUnguarded {
+				c.Tail = append(c.Tail, fmt.Sprintf("  and %d more", n-maxUnguarded))
+				break
+			}
+			c.Tail = append(c.Tail, fmt.Sprintf("  %s:%d: %s", u.File, u.Line, u.Why))
+		}
 	}
 	if t.Output != "" {
 		if err := command.WriteAtomic(t.Output, []byte(text), 0o644); err != nil {

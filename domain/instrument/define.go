@@ -165,6 +165,7 @@ func (rw *rewriter) typesOf(ids []*ast.Ident) ([]string, bool) {
 			return nil, false
 		}
 		t := obj.Type()
+		rw.at = id.Pos()
 		if !rw.nameable(t, map[types.Type]bool{}) {
 			return nil, false
 		}
@@ -264,9 +265,14 @@ func (rw *rewriter) objNameable(o *types.TypeName) bool {
 		return true // error, comparable, any
 	}
 	if p == rw.pkg {
-		// A type declared inside a function is nameable only in its
-		// scope; a type declared there is used only there.
-		return true
+		// The name must mean the type where the declaration goes: a
+		// parameter or a local declaration may shadow it.
+		scope := rw.pkg.Scope().Innermost(rw.at)
+		if scope == nil {
+			return false
+		}
+		_, found := scope.LookupParent(o.Name(), rw.at)
+		return found == o
 	}
 	return o.Exported() && importable(rw.pkg.Path(), p.Path())
 }

@@ -183,6 +183,9 @@ func Instrument(pkgs []Package, opt Options) (*Program, error) {
 			Types: map[ast.Expr]types.TypeAndValue{},
 			Defs:  map[*ast.Ident]types.Object{},
 			Uses:  map[*ast.Ident]types.Object{},
+			// Scopes tell whether a type's name means the type where a
+			// declaration is written (a parameter may shadow it).
+			Scopes: map[ast.Node]*types.Scope{},
 		}
 		conf := types.Config{Importer: opt.Importer, GoVersion: opt.GoVersion}
 		tpkg, err := conf.Check(p.pkg.ImportPath, fset, p.files, info)
@@ -223,7 +226,8 @@ type rewriter struct {
 	edits   []edit
 	temps   int
 	guarded bool
-	fn      []string // enclosing functions, innermost last
+	at      token.Pos // where the type names being written go
+	fn      []string  // enclosing functions, innermost last
 	lits    map[string]int
 }
 
