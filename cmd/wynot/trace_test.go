@@ -299,3 +299,71 @@ func main() {
 		})
 	}
 }
+
+// cSample builds the sample program in C, statically, with debugging
+// information and without optimization.
+func cSample(t *testing.T) (dir, bin string) {
+	t.Helper()
+	if _, err := exec.LookPath("gdb"); err != nil {
+		t.Skip("no gdb")
+	}
+	dir = t.TempDir()
+	write(t, filepath.Join(dir, "sample.c"), read(t, "testdata/trace/sample.c"))
+	bin = filepath.Join(dir, "sample")
+	if out, err := exec.Command("gcc", "-g", "-O0", "-static", "-o", bin, filepath.Join(dir, "sample.c")).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	return dir, bin
+}
+
+// TestTraceGDBSample is the sample program in C under the GDB backend:
+// a critical slice of the same shape as the Go program's, by line.
+func TestTraceGDBSample(t *testing.T) {
+	dir, _ := cSample(t)
+	res := wynotRun(t, dir, nil, "trace", "--gdb", "--json", "-j2", "./sample", "--", "0", "5")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s := res.summary(t)
+	if s.ElementsBefore != 26 || !s.Minimal || !s.Confirmed {
+		t.Errorf("before %d, minimal %v, confirmed %v\n%s", s.ElementsBefore, s.Minimal, s.Confirmed, res.stderr)
+	}
+	const (
+		mulInit, readB, sumAdd, mulMul, aInc, printSum, printMul = 8, 10, 12, 13, 14, 16, 17
+	)
+	// With a = 0 the product is 0 whatever mul starts as: its
+	// initialization goes, and of its updates at most the first (a = 0)
+	// stays, as in the seed's Fig. 6.
+	for line, want := range map[int]int{mulInit: 0, readB: 1, sumAdd: 5, aInc: 6, printSum: 1, printMul: 1} {
+		if got := keptOn(s, line); got != want {
+			t.Errorf("line %d: %d instances kept, want %d\n%s", line, got, want, res.stderr)
+		}
+	}
+	if got := keptOn(s, mulMul); got > 1 {
+		t.Errorf("mul = mul * a: %d instances kept, want at most the first\n%s", got, res.stderr)
+	}
+}
+
+func TestTraceGDBBadInput(t *testing.T) {
+	dir, _ := cSample(t)
+	if out, err := exec.Command("gcc", "-O0", "-o", filepath.Join(dir, "nodebug"), filepath.Join(dir, "sample.c")).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	empty := t.TempDir()
+	for _, c := range []struct {
+		env  []string
+		args []string
+		want string
+	}{
+		{nil, []string{"./nodebug", "--", "0", "5"}, "has no debugging information for source files of its own: build it with -g -O0"},
+		{nil, []string{"./sample.c"}, "./sample.c is not an executable program"},
+		{[]string{"PATH=" + empty}, []string{"./sample", "--", "0", "5"}, "--gdb needs gdb, which is not on PATH"},
+	} {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			res := wynotRun(t, dir, c.env, append([]string{"trace", "--gdb"}, c.args...)...)
+			if res.code != 1 || !strings.Contains(res.stderr, c.want) {
+				t.Errorf("exit %d; stderr:\n%s\nwant it to contain %q", res.code, res.stderr, c.want)
+			}
+		})
+	}
+}

@@ -15,6 +15,8 @@ package trace
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"go/importer"
@@ -75,20 +77,25 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		}
 		inv.Defer(func() { os.RemoveAll(work) })
 		t.work = work
-		if t.GDB {
-			return nil, command.Workload{}, command.InputError("--gdb: the C backend is not available in this version of wynot trace; Go programs are traced by their package directory")
-		}
-		if err := t.prepare(ctx, inv.Args[0], inv); err != nil {
-			return nil, command.Workload{}, err
-		}
 		cwd, err := os.Getwd()
 		if err != nil {
 			return nil, command.Workload{}, err
 		}
-		inv.Test.Argv = append([]string{t.bin}, inv.Argv...)
-		inv.Test.Env = append(os.Environ(), instrument.PlanEnv+"="+runner.Placeholder)
+		if t.GDB {
+			if err := t.prepareGDB(ctx, inv.Args[0], inv.Argv, cwd, inv); err != nil {
+				return nil, command.Workload{}, err
+			}
+			inv.Test.Argv = gdbArgv(t.script)
+			inv.Test.Env = append(os.Environ(), instrument.GDBEnv+"="+t.gdbConfig, instrument.PlanEnv+"="+runner.Placeholder)
+		} else {
+			if err := t.prepare(ctx, inv.Args[0], inv); err != nil {
+				return nil, command.Workload{}, err
+			}
+			inv.Test.Argv = append([]string{t.bin}, inv.Argv...)
+			inv.Test.Env = append(os.Environ(), instrument.PlanEnv+"="+runner.Placeholder)
+			inv.Test.Input = t.input
+		}
 		inv.Test.Dir = cwd
-		inv.Test.Input = t.input
 		inv.Test.Reproduce = &t.obs
 		t.Test = inv.Test
 		return t, command.Workload{Files: 1}, nil
@@ -139,6 +146,8 @@ type Trace struct {
 	input     []byte
 	work      string // the build, plans' record files
 	bin       string
+	script    string // --gdb: the gdb script and its settings
+	gdbConfig string
 	prog      *instrument.Program
 	pkg       string // the main package's import path
 	buildTime time.Duration
@@ -263,6 +272,77 @@ func (t *Trace) prepare(ctx context.Context, dir string, inv *command.Invocation
 	t.buildTime = time.Since(start)
 	inv.Say("instrumented %s in %s (%s); built once in %.1fs", report.Plural(len(ins), "package"), target.path,
 		report.Plural(len(prog.Stmts), "guarded element"), t.buildTime.Seconds())
+	return nil
+}
+
+// gdbArgv runs gdb on the script, quietly, without the user's gdbinit.
+func gdbArgv(script string) []string {
+	return []string{"gdb", "-q", "-batch", "-nx", "-x", script}
+}
+
+// prepareGDB lists the lines of a C program built with debugging
+// information, with one run of gdb, and writes the settings of the runs
+// to come.
+func (t *Trace) prepareGDB(ctx context.Context, binary string, args []string, cwd string, inv *command.Invocation) error {
+	st, err := os.Stat(binary)
+	if err != nil {
+		return command.InputError("%v", err)
+	}
+	if st.IsDir() || st.Mode().Perm()&0o111 == 0 {
+		return command.InputError("%s is not an executable program: --gdb traces a C program built with -g -O0", binary)
+	}
+	abs, _ := filepath.Abs(binary)
+	start := time.Now()
+	t.script = filepath.Join(t.work, "trace.py")
+	if err := os.WriteFile(t.script, instrument.GDBScript(), 0o644); err != nil {
+		return err
+	}
+	cfg := instrument.GDBConfig{Mode: "list", Binary: abs, Args: args, ElementsFile: filepath.Join(t.work, "lines.json")}
+	if t.StdinFile != "" {
+		cfg.Stdin, _ = filepath.Abs(t.StdinFile)
+	}
+	t.gdbConfig = filepath.Join(t.work, "gdb.json")
+	write := func() error {
+		js, err := json.Marshal(cfg)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(t.gdbConfig, js, 0o644)
+	}
+	if err := write(); err != nil {
+		return err
+	}
+	list := runner.Command{Argv: gdbArgv(t.script), Env: append(os.Environ(), instrument.GDBEnv+"="+t.gdbConfig), Timeout: 5 * time.Minute}
+	r, err := list.Exec(ctx, "", nil)
+	if errors.Is(err, runner.ErrStart) {
+		return command.InputError("--gdb needs gdb, which is not on PATH (on Debian: apt-get install gdb)")
+	}
+	if err != nil {
+		return err
+	}
+	data, rerr := os.ReadFile(cfg.ElementsFile)
+	if !r.Clean() || rerr != nil {
+		return command.InputError("gdb could not list the lines of %s: %s", binary, r.Explain())
+	}
+	lines, err := instrument.ReadGDBLines(data)
+	if err != nil {
+		return err
+	}
+	if len(lines) == 0 {
+		return command.InputError("%s has no debugging information for source files of its own: build it with -g -O0 (gcc -g -O0 -static makes runs under gdb far cheaper)", binary)
+	}
+	cfg.Mode, cfg.ElementsFile, cfg.Elements = "run", "", lines
+	if err := write(); err != nil {
+		return err
+	}
+	t.prog = instrument.GDBProgram(lines, cwd)
+	t.pkg = binary
+	t.buildTime = time.Since(start)
+	files := map[string]bool{}
+	for _, l := range lines {
+		files[l.File] = true
+	}
+	inv.Say("%s: %s with code in %s, traced under gdb by line", binary, report.Plural(len(lines), "line"), report.Plural(len(files), "source file"))
 	return nil
 }
 
