@@ -84,10 +84,11 @@ func (t *Trace) slice() []report.SliceLine {
 // run), and how many of its executions are kept.
 func table(lines []report.SliceLine) string {
 	var b strings.Builder
-	wLoc, wText := 0, 0
+	wLoc, wText, wCount := 0, 0, 0
 	for _, l := range lines {
 		wLoc = max(wLoc, len(fmt.Sprintf("%s:%d", l.File, l.Line)))
 		wText = max(wText, len([]rune(l.Text)))
+		wCount = max(wCount, len(fmt.Sprintf("%d of %d", len(l.Kept), l.Ran)))
 	}
 	wText = min(wText, 48)
 	for _, l := range lines {
@@ -112,7 +113,8 @@ func table(lines []report.SliceLine) string {
 			shown = strings.Join(inst, " ")
 		}
 		loc := fmt.Sprintf("%s:%d", l.File, l.Line)
-		fmt.Fprintf(&b, "  %-*s  %-*s  %d of %d  %s\n", wLoc, loc, wText, text, len(l.Kept), l.Ran, shown)
+		count := fmt.Sprintf("%d of %d", len(l.Kept), l.Ran)
+		fmt.Fprintf(&b, "  %-*s  %-*s  %*s  %s\n", wLoc, loc, wText, text, wCount, count, shown)
 	}
 	return b.String()
 }
