@@ -61,7 +61,38 @@ func main() {
 }
 `
 
-var runs = flag.Int("runs", 5, "runs per measurement (the best is taken)")
+var (
+	runs = flag.Int("runs", 5, "runs per measurement (the best is taken)")
+	real = flag.Bool("real", true, "also trace BurntSushi/toml's tomlv, from the module proxy")
+)
+
+const tomlInput = `title = "example"
+[owner]
+name = "Tom"
+dob = 1979-05-27T07:32:00-08:00
+[database]
+ports = [ 8000, 8001, 8002 ]
+enabled = true
+`
+
+// tomlModule copies a released version of BurntSushi/toml, from the
+// module proxy, into a module of its own.
+func tomlModule(tmp string) string {
+	c := exec.Command("go", "mod", "download", "-json", "github.com/BurntSushi/toml@v1.4.0")
+	c.Dir = tmp
+	out, err := c.Output()
+	if err != nil {
+		log.Fatalf("go mod download: %v", err)
+	}
+	var m struct{ Dir string }
+	if err := json.Unmarshal(out, &m); err != nil {
+		log.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "toml")
+	must(cmd(tmp, "cp", "-r", m.Dir, dir))
+	must(cmd(tmp, "chmod", "-R", "u+w", dir))
+	return dir
+}
 
 func main() {
 	flag.Parse()
@@ -100,33 +131,49 @@ func main() {
 	}
 	fmt.Println()
 
+	backends(root, tmp, wynot)
+
 	fmt.Println("### Flat ddmin against the hierarchy (calls and iterations, then statements), -j2")
 	fmt.Println()
 	fmt.Println("| program | mode | instances | kept | tests | seconds (after the build) | per test | bare run | build |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
-	for _, p := range []struct{ name, dir string }{{"sample (AADEBUG 2000 §6), 0 5", "sample"}, {"scale (1500 records)", "scale"}} {
-		src, err := os.ReadFile(filepath.Join(root, "cmd/wynot/testdata/trace", p.dir, "main.go"))
-		if err != nil {
-			src, err = os.ReadFile(filepath.Join(root, "cmd/wynot/testdata/trace", p.dir+".go"))
-		}
-		if err != nil {
-			log.Fatal(err)
-		}
-		dir := module(tmp, string(src))
-		native := filepath.Join(dir, "native")
-		must(cmd(dir, "go", "build", "-o", native, "."))
+	for _, p := range []struct{ name, dir string }{{"sample (AADEBUG 2000 §6), 0 5", "sample"}, {"scale (1500 records)", "scale"},
+		{"BurntSushi/toml v1.4.0: tomlv -types on a 7-line file", "toml"}} {
+		var dir, pkg string
 		var args []string
-		if p.dir == "sample" {
-			args = []string{"0", "5"}
+		if p.dir == "toml" {
+			if !*real {
+				continue
+			}
+			dir, pkg = tomlModule(tmp), "./cmd/tomlv"
+			file := filepath.Join(tmp, "t.toml")
+			if err := os.WriteFile(file, []byte(tomlInput), 0o644); err != nil {
+				log.Fatal(err)
+			}
+			args = []string{"-types", file}
+		} else {
+			src, err := os.ReadFile(filepath.Join(root, "cmd/wynot/testdata/trace", p.dir, "main.go"))
+			if err != nil {
+				src, err = os.ReadFile(filepath.Join(root, "cmd/wynot/testdata/trace", p.dir+".go"))
+			}
+			if err != nil {
+				log.Fatal(err)
+			}
+			dir, pkg = module(tmp, string(src)), "."
+			if p.dir == "sample" {
+				args = []string{"0", "5"}
+			}
 		}
+		native := filepath.Join(dir, "native")
+		must(cmd(dir, "go", "build", "-o", native, pkg))
 		bare := best(func() { must(cmd(dir, native, args...)) })
 		for _, flat := range []bool{false, true} {
-			a := []string{"trace", "-j2", "--json", "-q"}
+			a := []string{"trace", "-j2", "--json", "-q", "--hierarchy", "on"}
 			mode := "hierarchy"
 			if flat {
-				a, mode = append(a, "--flat"), "flat"
+				a, mode = []string{"trace", "-j2", "--json", "-q", "--hierarchy", "off"}, "flat"
 			}
-			a = append(a, ".", "--")
+			a = append(a, pkg, "--")
 			c := exec.Command(wynot, append(a, args...)...)
 			c.Dir = dir
 			out, err := c.Output()
@@ -148,6 +195,55 @@ func main() {
 				sum.Tests, sum.Seconds, 1000*search/float64(sum.Tests), 1000*bare.Seconds(), sum.BuildSeconds)
 		}
 	}
+}
+
+// backends compares the cost of a test under the Go backend and under
+// gdb (static and dynamic builds) on the sample program.
+func backends(root, tmp, wynot string) {
+	fmt.Println("### Cost per test: Go backend against the GDB backend, sample program (0 5), -j2")
+	fmt.Println()
+	if _, err := exec.LookPath("gdb"); err != nil {
+		fmt.Println("(gdb is not installed: skipped)")
+		return
+	}
+	fmt.Println("| backend | instances | kept | tests | seconds | per test |")
+	fmt.Println("|---|---|---|---|---|---|")
+	src, err := os.ReadFile(filepath.Join(root, "cmd/wynot/testdata/trace/sample.go"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	godir := module(tmp, string(src))
+	cdir, err := os.MkdirTemp(tmp, "c")
+	if err != nil {
+		log.Fatal(err)
+	}
+	csrc := filepath.Join(root, "cmd/wynot/testdata/trace/sample.c")
+	must(cmd(cdir, "gcc", "-g", "-O0", "-static", "-o", "static", csrc))
+	must(cmd(cdir, "gcc", "-g", "-O0", "-o", "dynamic", csrc))
+	for _, b := range []struct {
+		name string
+		dir  string
+		args []string
+	}{
+		{"Go (instrumented)", godir, []string{"."}},
+		{"gdb, static -g -O0", cdir, []string{"--gdb", "./static"}},
+		{"gdb, dynamic -g -O0", cdir, []string{"--gdb", "./dynamic"}},
+	} {
+		c := exec.Command(wynot, append(append([]string{"trace", "-j2", "--json", "-q"}, b.args...), "--", "0", "5")...)
+		c.Dir = b.dir
+		out, err := c.Output()
+		if err != nil {
+			log.Fatalf("wynot trace %v: %v", b.args, err)
+		}
+		var raw map[string]any
+		if err := json.Unmarshal(out, &raw); err != nil {
+			log.Fatal(err)
+		}
+		tests, secs := raw["tests"].(float64), raw["seconds"].(float64)
+		fmt.Printf("| %s | %.0f | %.0f | %.0f | %.1fs | %.1fms |\n", b.name, raw["elements_before"].(float64), raw["elements_after"].(float64),
+			tests, secs, 1000*secs/tests)
+	}
+	fmt.Println()
 }
 
 func module(tmp, src string) string {

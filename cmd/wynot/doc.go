@@ -15,6 +15,8 @@ Usage:
 	wynot changes  [flags] OLD_DIR NEW_DIR -- CMD [ARG...]
 	wynot changes  [flags] --git GOOD BAD -- CMD [ARG...]
 	wynot fuzz     [flags] PACKAGE_DIR FuzzXxx [ENTRY]
+	wynot trace    [flags] PKGDIR [-- ARG...]
+	wynot trace    [flags] --gdb BINARY [-- ARG...]
 	wynot help [COMMAND]
 	wynot version
 
@@ -22,7 +24,8 @@ reduce makes a failing input as small as possible; isolate finds the
 smallest difference between a passing and a failing input; maximize finds
 the largest part of a failing input that still passes; changes finds the
 code changes that make a new version of a program fail where the old one
-passed; fuzz reduces a crashing entry of a Go fuzz corpus.
+passed; fuzz reduces a crashing entry of a Go fuzz corpus; trace finds
+which executed statements of a run matter for its output.
 
 Run "wynot COMMAND --help" for the flags of a command.
 
@@ -393,5 +396,80 @@ kept), ready to commit as a regression test, and printed as Go values.
 
 Flags: -j, --timeout, --precision, --repeat, --cache, --json, --log,
 --events, --report, -q and -v, as for reduce.
+
+# Trace
+
+wynot trace runs a program, then runs it again and again while skipping
+some of the statements it executed, and keeps only the executions
+without which its output changes: the critical slice of the run (STRIPE,
+"Finding Failure Causes through Automated Testing", AADEBUG 2000, §6).
+It is real causality, found by running the program, not the potential
+causality of a static or dynamic slice: a statement that ran but whose
+effect did not matter is not in it. The result is 1-minimal: skipping any
+single one of its statement executions more changes the output.
+
+	wynot trace [flags] PKGDIR [-- ARG...]
+	wynot trace [flags] --gdb BINARY [-- ARG...]
+
+PKGDIR is the directory of a Go main package; ARG... are the program's
+arguments, and it runs in the current directory with the standard input
+of --stdin FILE (else empty). The packages of its module are
+instrumented (each statement guarded, its executions counted) and built
+once with go build -overlay: the module's files are never written. An
+instance of a statement is one execution of it; "skipping" instance k of
+a statement means that its k-th execution does nothing, as if the
+statement were not there that time (a skipped x := e leaves x zero). Whole
+function calls and loop iterations are skipped first, then the statement
+executions of the calls and iterations that matter (--flat: all
+statement executions at once). Control statements (if, for, switch),
+return and branch statements are not skipped: the program's own state
+decides where it goes. A run that executes a statement more often than
+the original run did has left the original trace (a skipped loop update
+that makes a loop run on) and is stopped at once as unresolved, as is one
+that crashes where the original did not, or hangs (--timeout).
+
+By default a partial run must reproduce the original run's standard
+output, standard error and exit status. --observe narrows that: stdout,
+stderr, exit (joined with +, as stdout+exit), or a regular expression,
+and then only the output lines matching it must be the same: the
+critical slice with respect to one output.
+
+The result shows each statement that ran, how many of its executions
+the slice keeps, and which: as line_time, the line and the time of the
+execution in the partial run (its position among all statement
+executions), or #k, its k-th execution, when the run was too long to
+record its order.
+
+  main.go:18  sum = sum + a   5 of 6  18₈ 18₁₁ 18₁₄ 18₁₇ 18₂₀
+
+With --gdb, BINARY is a C (or C++) program built with debugging
+information and without optimization (gcc -g -O0). It runs under gdb
+(which must be installed), with a breakpoint on every source line with
+code of the program's own files; an instance is one hit of a line, and a
+skipped instance jumps to the end of that line's code. Each test is one
+run of gdb, so a test costs far more than under the Go backend. Build the
+program statically (gcc -g -O0 -static): gdb then need not load the
+shared libraries and their symbols for every test, which made a test of
+a small program about 3 times cheaper.
+
+The program's output must be the same every time it runs with the same
+arguments: wynot says so when two runs of the original differ. Under
+real concurrency, which execution of a statement is the k-th is as
+nondeterministic as the scheduling.
+
+Flags:
+
+	--stdin FILE     the program's standard input
+	--observe WHAT   all (default), stdout, stderr, exit, or a REGEX
+	--hierarchy H    auto (default), on or off: calls and iterations first
+	--flat           the same as --hierarchy off
+	--gdb            BINARY is a C program, traced under gdb by line
+	-o FILE          also write the slice to FILE
+
+and -j, --timeout, --repeat, --cache, --json, --log, --events,
+--report, -q and -v, as for reduce. The JSON summary has the slice
+(slice: file, line, text, ran, kept, times), the plan of the partial run
+(skipped: element, then instance ranges), elements_before and
+elements_after (statement executions).
 */
 package main

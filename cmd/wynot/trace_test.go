@@ -289,6 +289,8 @@ func main() {
 		{[]string{"./clock"}, 0, "wynot: the original run executed 2 statement instances and ended with exit status 2; its output ends:\n    usage: clock N\nif that is not"},
 		{[]string{"--observe", "(", "./clock"}, 1, "--observe \"(\": not all, stdout, stderr or exit, and not a regular expression"},
 		{[]string{"--fail-on", "x", "./clock"}, 1, "--fail-on does not apply"},
+		{[]string{"--flat", "--hierarchy", "on", "./clock"}, 1, "--flat and --hierarchy on contradict each other"},
+		{[]string{"--hierarchy", "deep", "./clock"}, 1, `unknown --hierarchy "deep" (want auto, on or off)`},
 		{[]string{"./lib", "./clock"}, 1, "give the program: wynot trace [flags] PKGDIR -- ARG..."},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

@@ -128,7 +128,9 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 	sum.Slice = t.slice()
 	sum.Unguarded = len(t.prog.Unguarded)
 	sum.BuildSecs = t.buildTime.Seconds()
+	sum.Algorithm = "ddmin over statement instances"
 	if t.hierarchy {
+		sum.Algorithm = "ddmin over calls and loop iterations, then statement instances"
 		sum.Hierarchy = "calls and iterations, then statements"
 		sum.UnitsKept, sum.UnitsTotal = &t.unitsAfter, &t.unitsBefore
 	} else {

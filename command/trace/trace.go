@@ -39,6 +39,10 @@ import (
 // Command is wynot trace.
 var Command = &command.Command{Name: "trace", Section: "Trace", Flags: flags}
 
+// hierarchyFrom is the size of a run (statement instances) from which
+// --hierarchy auto reduces calls and iterations first.
+const hierarchyFrom = 10000
+
 // timelineCap bounds the timeline a run records (4 bytes each): beyond
 // it, instances are ordered by statement rather than by time.
 const timelineCap = 1 << 22
@@ -47,7 +51,8 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	t := &Trace{}
 	fs.StringVar(&t.StdinFile, "stdin", "", "a `FILE` for the program's standard input")
 	fs.StringVar(&t.Observe, "observe", "all", "what must be reproduced: all (stdout, stderr and exit status), stdout, stderr, exit, or a REGEX (the output lines matching it)")
-	fs.BoolVar(&t.Flat, "flat", false, "ddmin over all statement instances at once, without reducing calls and loop iterations first")
+	fs.StringVar(&t.Hierarchy, "hierarchy", "auto", "on: reduce calls and loop iterations first, then statement instances; off: all statement instances at once; auto: on for runs of 10,000 statement instances or more")
+	fs.BoolVar(&t.Flat, "flat", false, "the same as --hierarchy off")
 	fs.BoolVar(&t.GDB, "gdb", false, "trace a C program (built with -g -O0) under gdb, by source line")
 	return func(ctx context.Context, inv *command.Invocation) (command.Job, command.Workload, error) {
 		for _, name := range []string{"fail-on", "test", "precision", "convention"} {
@@ -59,6 +64,14 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 			return nil, command.Workload{}, command.UsageError("give the program: wynot trace [flags] PKGDIR -- ARG... (a Go main package's directory), or wynot trace --gdb [flags] BINARY -- ARG...")
 		}
 		t.Test, t.Out, t.Output = inv.Test, inv.Output, inv.Flags.Output
+		switch {
+		case t.Flat && inv.IsSet("hierarchy") && t.Hierarchy != "off":
+			return nil, command.Workload{}, command.UsageError("--flat and --hierarchy %s contradict each other", t.Hierarchy)
+		case t.Flat:
+			t.Hierarchy = "off"
+		case t.Hierarchy != "auto" && t.Hierarchy != "on" && t.Hierarchy != "off":
+			return nil, command.Workload{}, command.UsageError("unknown --hierarchy %q (want auto, on or off)", t.Hierarchy)
+		}
 		obs, err := observation(t.Observe)
 		if err != nil {
 			return nil, command.Workload{}, command.UsageError("%v", err)
@@ -136,6 +149,7 @@ func observation(s string) (runner.Observation, error) {
 type Trace struct {
 	StdinFile string
 	Observe   string
+	Hierarchy string // auto, on or off
 	Flat      bool
 	GDB       bool
 	Test      command.Test
@@ -436,11 +450,7 @@ func isStmt(k instrument.Kind) bool { return k == instrument.Statement }
 
 // Begin starts from the original run, recording what it executes.
 func (t *Trace) Begin() command.Begin {
-	alg := "ddmin over calls and loop iterations, then statement instances"
-	if t.Flat {
-		alg = "ddmin over statement instances"
-	}
-	return command.Begin{Failing: candidate(t.record("original", instrument.Plan{})), What: "original run", Unit: "instances", Algorithm: alg}
+	return command.Begin{Failing: candidate(t.record("original", instrument.Plan{})), What: "original run", Unit: "instances", Algorithm: "ddmin"}
 }
 
 // Search reduces the calls and loop iterations, then the statement
@@ -462,7 +472,10 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 	}
 	var base map[int][]uint32
 	limit := counts // what the statement instances are numbered in
-	t.hierarchy = !t.Flat
+	// The hierarchy pays off on long runs, where whole calls and
+	// iterations go at once; on short ones, where most of them matter,
+	// it costs more tests than it saves (bench/RESULTS.md).
+	t.hierarchy = t.Hierarchy == "on" || t.Hierarchy == "auto" && t.before >= hierarchyFrom
 	if t.hierarchy {
 		units := t.instances(counts, tl, complete, isUnit)
 		t.unitsBefore, t.unitsAfter = len(units), len(units)
