@@ -440,7 +440,7 @@ execution in the partial run (its position among all statement
 executions), or #k, its k-th execution, when the run was too long to
 record its order.
 
-  main.go:18  sum = sum + a   5 of 6  18₈ 18₁₁ 18₁₄ 18₁₇ 18₂₀
+	main.go:18  sum = sum + a   5 of 6  18₈ 18₁₁ 18₁₄ 18₁₇ 18₂₀
 
 With --gdb, BINARY is a C (or C++) program built with debugging
 information and without optimization (gcc -g -O0). It runs under gdb
