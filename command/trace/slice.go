@@ -162,8 +162,8 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 		what = "the original run's " + t.obs.String()
 	}
 	c := command.Closing{
-		Head: []string{fmt.Sprintf("critical slice: %s of %s matter for %s (%s, %.1fs)",
-			report.Plural(len(t.kept), "statement instance"), report.Plural(t.before, "executed instance"), what,
+		Head: []string{fmt.Sprintf("critical slice: %d of %s matter for %s (%s, %.1fs)",
+			len(t.kept), report.Plural(t.before, "executed statement instance"), what,
 			report.Plural(sum.Tests, "test"), sum.Seconds)},
 		Text: text,
 		Page: func() report.Page { return report.Page{Result: text} },

@@ -202,7 +202,7 @@ func Instrument(pkgs []Package, opt Options) (*Program, error) {
 			}
 		}
 	}
-	prog.Overlay[filepath.Join(opt.ModuleDir, rtDir, "rt.go")] = runtimeSource(len(prog.Stmts))
+	prog.Overlay[filepath.Join(opt.ModuleDir, rtDir, "rt.go")] = runtimeSource(prog.Stmts)
 	return prog, nil
 }
 

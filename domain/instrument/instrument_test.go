@@ -207,7 +207,7 @@ func TestSkips(t *testing.T) {
 		{"x := e skipped leaves x zero", map[int][]uint32{id(16): {1}}, result{stdout: "sum = 0\nmul = 0\n"}},
 		{"all of mul's updates but the first", map[int][]uint32{id(19): {2, 3, 4, 5, 6}}, result{stdout: "sum = 15\nmul = 0\n"}},
 		{"the loop runs longer than the reference run", map[int][]uint32{id(20): {1}},
-			result{stderr: fmt.Sprintf("wynot trace runtime: the run diverged: element %d ran more often than in the reference run\n", loopID), exit: 125}},
+			result{stderr: fmt.Sprintf("wynot trace runtime: the run diverged: main.go:%d ran more often than in the reference run\n", p.Stmt(loopID).Line), exit: 125}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := run(t, bin, Plan{Skip: c.skip, Limit: limit}.Encode(), "0", "5"); got != c.want {

@@ -13,7 +13,16 @@ import (
 //go:embed rt.go.txt
 var runtimeTemplate []byte
 
-// runtimeSource is the runtime package for a program of n elements.
-func runtimeSource(n int) []byte {
-	return bytes.Replace(runtimeTemplate, []byte("const elements = 0"), fmt.Appendf(nil, "const elements = %d", n), 1)
+// runtimeSource is the runtime package for a program's elements: their
+// number, and where each is, for the message of a run that leaves the
+// reference trace.
+func runtimeSource(stmts []Stmt) []byte {
+	var where bytes.Buffer
+	where.WriteString("var where = [...]string{\"\"")
+	for _, s := range stmts {
+		fmt.Fprintf(&where, ", %q", fmt.Sprintf("%s:%d", s.File, s.Line))
+	}
+	where.WriteString("}")
+	src := bytes.Replace(runtimeTemplate, []byte("const elements = 0"), fmt.Appendf(nil, "const elements = %d", len(stmts)), 1)
+	return bytes.Replace(src, []byte(`var where = [...]string{""}`), where.Bytes(), 1)
 }
