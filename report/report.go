@@ -324,12 +324,21 @@ type TraceDetail struct {
 	Slice []SliceLine `json:"slice,omitempty"`
 	// Skipped is the plan of the reduced run: per element, the instances
 	// it skips ("12: 1-4 7").
-	Skipped    []string `json:"skipped,omitempty"`
-	Unguarded  int      `json:"unguarded,omitempty"` // statements that could not be guarded and always run
-	BuildSecs  float64  `json:"build_seconds,omitempty"`
-	Hierarchy  string   `json:"hierarchy,omitempty"`   // "calls and iterations, then statements", or "flat"
-	UnitsKept  *int     `json:"units_kept,omitempty"`  // calls and loop iterations kept by the first level
-	UnitsTotal *int     `json:"units_total,omitempty"` // calls and loop iterations of the original run
+	Skipped   []string `json:"skipped,omitempty"`
+	Unguarded int      `json:"unguarded,omitempty"` // statements that could not be guarded and always run
+	BuildSecs float64  `json:"build_seconds,omitempty"`
+	Hierarchy string   `json:"hierarchy,omitempty"` // "on" or "off"
+	// Levels are the levels the search went through, coarse to fine.
+	Levels []Level `json:"levels,omitempty"`
+}
+
+// Level is one level of a hierarchical search: how many of its elements
+// there were and were kept, in how many tests.
+type Level struct {
+	Name   string `json:"name"`
+	Before int    `json:"before"`
+	After  int    `json:"after"`
+	Tests  int    `json:"tests"`
 }
 
 // SliceLine is one statement of a critical slice.

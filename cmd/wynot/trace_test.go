@@ -239,8 +239,10 @@ func TestTraceScale(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
 	}
 	s := res.summary(t)
-	t.Logf("%d instances -> %d in %d tests (%d calls and iterations -> %d), %.1fs", s.ElementsBefore, s.ElementsAfter, s.Tests,
-		*s.UnitsTotal, *s.UnitsKept, s.Seconds)
+	t.Logf("%d instances -> %d in %d tests, %.1fs; levels %+v", s.ElementsBefore, s.ElementsAfter, s.Tests, s.Seconds, s.Levels)
+	if len(s.Levels) != 4 || s.Levels[1].Name != "calls and iterations" || s.Levels[1].After >= s.Levels[1].Before {
+		t.Errorf("levels %+v: want four, the calls and iterations reduced", s.Levels)
+	}
 	if s.ElementsBefore < 100000 {
 		t.Errorf("only %d instances", s.ElementsBefore)
 	}

@@ -128,13 +128,10 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 	sum.Slice = t.slice()
 	sum.Unguarded = len(t.prog.Unguarded)
 	sum.BuildSecs = t.buildTime.Seconds()
-	sum.Algorithm = "ddmin over statement instances"
+	sum.Algorithm, sum.Hierarchy, sum.Levels = "ddmin over statement instances", "off", t.levels
 	if t.hierarchy {
-		sum.Algorithm = "ddmin over calls and loop iterations, then statement instances"
-		sum.Hierarchy = "calls and iterations, then statements"
-		sum.UnitsKept, sum.UnitsTotal = &t.unitsAfter, &t.unitsBefore
-	} else {
-		sum.Hierarchy = "flat"
+		sum.Algorithm = "hierarchical ddmin: functions and loops, calls and iterations, statements, statement instances"
+		sum.Hierarchy = "on"
 	}
 	for _, id := range sortedKeys(t.skip) {
 		p := instrument.Plan{Skip: map[int][]uint32{id: t.skip[id]}}.Encode()
@@ -168,8 +165,12 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 		Text: text,
 		Page: func() report.Page { return report.Page{Result: text} },
 	}
-	if t.hierarchy && t.unitsBefore > 1 {
-		c.Head = append(c.Head, fmt.Sprintf("first level: %d of %d calls and loop iterations kept", t.unitsAfter, t.unitsBefore))
+	if t.hierarchy {
+		var ls []string
+		for _, l := range t.levels {
+			ls = append(ls, fmt.Sprintf("%s %d → %d (%s)", l.Name, l.Before, l.After, report.Plural(l.Tests, "test")))
+		}
+		c.Head = append(c.Head, "levels: "+strings.Join(ls, ", "))
 	}
 	switch {
 	case end.Interrupted:

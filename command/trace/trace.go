@@ -166,13 +166,14 @@ type Trace struct {
 	pkg       string // the main package's import path
 	buildTime time.Duration
 
-	origCounts                      []uint32
-	before, unitsBefore, unitsAfter int
-	hierarchy                       bool
-	skip                            map[int][]uint32 // the result's plan
-	limit                           []uint32
-	kept                            []inst // the result's statement instances
-	minimal                         bool
+	origCounts []uint32
+	before     int
+	hierarchy  bool
+	levels     []report.Level
+	skip       map[int][]uint32 // the result's plan
+	limit      []uint32
+	kept       []inst // the result's statement instances
+	minimal    bool
 }
 
 // inst is one instance: the k-th execution of element id.
@@ -426,23 +427,76 @@ func (t *Trace) instances(counts, timeline []uint32, complete bool, want func(in
 	return out
 }
 
-// plan is the plan that skips base and the elements of all not in c,
-// within the reference run's counts.
-func plan(base map[int][]uint32, all []inst, c dd.Config, limit []uint32) instrument.Plan {
+// plan is the plan that skips base and the groups not in c, within the
+// reference run's counts.
+func plan(base map[int][]uint32, groups [][]inst, c dd.Config, limit []uint32) instrument.Plan {
 	skip := map[int][]uint32{}
 	for id, ks := range base {
 		skip[id] = append(skip[id], ks...)
 	}
-	in := make([]bool, len(all))
+	in := make([]bool, len(groups))
 	for _, i := range c {
 		in[i] = true
 	}
-	for i, x := range all {
+	for i, g := range groups {
 		if !in[i] {
-			skip[x.id] = append(skip[x.id], x.k)
+			for _, x := range g {
+				skip[x.id] = append(skip[x.id], x.k)
+			}
 		}
 	}
 	return instrument.Plan{Skip: skip, Limit: limit}
+}
+
+// A level of the hierarchy says what its elements are: every instance of
+// one guarded element (whole), or single instances; of units (function
+// and loop bodies) or of statements.
+type level struct {
+	name  string
+	kinds func(instrument.Kind) bool
+	whole bool
+}
+
+// levels are the levels of the hierarchy, coarse to fine (hierarchical
+// delta debugging, Misherghi and Su, ICSE 2006, over the levels of a
+// run): whole functions and loops, then single calls and iterations,
+// then whole statements, then single statement instances. Each level
+// reduces what the one before left; only the last one is flat ddmin.
+var levels = []level{
+	{"functions and loops", isUnit, true},
+	{"calls and iterations", isUnit, false},
+	{"statements", isStmt, true},
+	{"statement instances", isStmt, false},
+}
+
+// groups are a level's elements in a recorded run.
+func (t *Trace) groups(r recording, l level) [][]inst {
+	all := t.instances(r.counts, r.timeline, r.complete, l.kinds)
+	if !l.whole {
+		out := make([][]inst, len(all))
+		for i, x := range all {
+			out[i] = []inst{x}
+		}
+		return out
+	}
+	var out [][]inst
+	at := map[int]int{} // element id -> its group, in order of first instance
+	for _, x := range all {
+		g, ok := at[x.id]
+		if !ok {
+			g = len(out)
+			at[x.id] = g
+			out = append(out, nil)
+		}
+		out[g] = append(out[g], x)
+	}
+	return out
+}
+
+// recording is what a recording run wrote.
+type recording struct {
+	counts, timeline []uint32
+	complete         bool
 }
 
 func isUnit(k instrument.Kind) bool { return k != instrument.Statement }
@@ -470,62 +524,81 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 		s.Say("the original run executed %s and ended with %s\nif that is not the run you meant, check the arguments after --",
 			report.Plural(t.before, "statement instance"), o.Explain())
 	}
-	var base map[int][]uint32
-	limit := counts // what the statement instances are numbered in
 	// The hierarchy pays off on long runs, where whole calls and
 	// iterations go at once; on short ones, where most of them matter,
 	// it costs more tests than it saves (bench/RESULTS.md).
 	t.hierarchy = t.Hierarchy == "on" || t.Hierarchy == "auto" && t.before >= hierarchyFrom
+	todo := levels[len(levels)-1:]
 	if t.hierarchy {
-		units := t.instances(counts, tl, complete, isUnit)
-		t.unitsBefore, t.unitsAfter = len(units), len(units)
-		if len(units) > 1 {
-			s.StartProgress(len(units), "calls and iterations")
-			res, err := s.Search(ctx, "calls and iterations", len(units), dd.Minimize, dd.Options{},
-				func(c dd.Config) runner.Candidate { return candidate(plan(nil, units, c, counts)) },
-				func(st dd.Step) {
-					n := len(st.Config)
-					s.Progress.Update(func(ps *report.Status) { ps.Size = n })
-				})
-			if err != nil {
-				return command.Found{Kept: "nothing is kept"}, err
-			}
-			if res.Fail != nil && len(res.Fail) < len(units) {
-				p := plan(nil, units, res.Fail, counts)
-				rec, err := s.TestOne(ctx, "recording", candidate(t.record("units", p)))
-				if err != nil {
-					return command.Found{}, err
-				}
-				if rec.Outcome == dd.Fail {
-					if c2, tl2, complete2, err := t.recorded("units"); err == nil {
-						base, t.unitsAfter, limit = p.Skip, len(res.Fail), c2
-						stmts = t.instances(c2, tl2, complete2, isStmt)
-					}
-				} else {
-					s.Say("the run without the calls and iterations found unneeded did not reproduce the output when recorded (%s); reducing all statement instances", rec.Detail)
-				}
-			}
-		}
+		todo = levels
 	}
-	s.StartProgress(len(stmts), "instances")
-	res, err := s.Search(ctx, "statement instances", len(stmts), dd.Minimize, dd.Options{},
-		func(c dd.Config) runner.Candidate { return candidate(plan(base, stmts, c, limit)) },
-		func(st dd.Step) {
-			n := len(st.Config)
-			s.Progress.Update(func(ps *report.Status) { ps.Size = n })
-		})
+	ref := recording{counts, tl, complete} // the run instances are numbered in
+	var base map[int][]uint32              // what earlier levels skip
+	var groups [][]inst
+	var res dd.Result
+	for i, l := range todo {
+		last := i == len(todo)-1
+		groups = t.groups(ref, l)
+		if !last && len(groups) < 2 {
+			continue
+		}
+		n := 0
+		for _, g := range groups {
+			n += len(g)
+		}
+		before := s.Stats().Tests()
+		s.StartProgress(len(groups), l.name)
+		res, err = s.Search(ctx, l.name, len(groups), dd.Minimize, dd.Options{},
+			func(c dd.Config) runner.Candidate { return candidate(plan(base, groups, c, ref.counts)) },
+			func(st dd.Step) {
+				n := len(st.Config)
+				s.Progress.Update(func(ps *report.Status) { ps.Size = n })
+			})
+		kept := len(groups)
+		if res.Fail != nil {
+			kept = len(res.Fail)
+		}
+		t.levels = append(t.levels, report.Level{Name: l.name, Before: len(groups), After: kept, Tests: s.Stats().Tests() - before})
+		if last || err != nil {
+			break
+		}
+		if kept == len(groups) {
+			continue
+		}
+		// Renumber: record the run without what this level skips.
+		p := plan(base, groups, res.Fail, ref.counts)
+		tag := fmt.Sprintf("level%d", i)
+		rec, err := s.TestOne(ctx, "recording", candidate(t.record(tag, p)))
+		if err != nil {
+			return command.Found{}, err
+		}
+		r2 := recording{}
+		if rec.Outcome == dd.Fail {
+			r2.counts, r2.timeline, r2.complete, err = t.recorded(tag)
+		}
+		if rec.Outcome != dd.Fail || err != nil {
+			s.Say("the run without the %s found unneeded did not reproduce the output when recorded (%s); going on without that level", l.name, rec.Detail)
+			continue
+		}
+		base, ref = p.Skip, r2
+	}
+	insts := make([]inst, len(groups)) // the last level's: one instance each
+	for i, g := range groups {
+		insts[i] = g[0]
+	}
+	limit := ref.counts
 	keep := res.Fail
 	if keep == nil {
-		keep = make(dd.Config, len(stmts))
+		keep = make(dd.Config, len(insts))
 		for i := range keep {
 			keep[i] = i
 		}
 	}
 	t.kept = make([]inst, len(keep))
 	for i, x := range keep {
-		t.kept[i] = stmts[x]
+		t.kept[i] = insts[x]
 	}
-	final := plan(base, stmts, keep, limit)
+	final := plan(base, groups, keep, limit)
 	t.skip, t.limit = final.Skip, limit
 	t.minimal = res.Minimal
 	if err != nil {
@@ -535,7 +608,7 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 		Confirm: []command.Check{{Candidate: candidate(t.record("result", final)), Want: dd.Fail, What: "the critical slice"}}}
 	for i, x := range t.kept {
 		rest := slices.Delete(slices.Clone(keep), i, i+1)
-		found.Removals = append(found.Removals, command.Removal{Candidate: candidate(plan(base, stmts, rest, limit)),
+		found.Removals = append(found.Removals, command.Removal{Candidate: candidate(plan(base, groups, rest, limit)),
 			What: fmt.Sprintf("skipping %s", t.name(x, 0))})
 	}
 	return found, nil

@@ -34,8 +34,8 @@ func TestObservation(t *testing.T) {
 // TestPlan: a configuration keeps its instances and skips the others,
 // on top of what an earlier level skipped.
 func TestPlan(t *testing.T) {
-	all := []inst{{1, 1}, {2, 1}, {2, 2}, {3, 1}, {2, 3}}
-	p := plan(map[int][]uint32{4: {2}}, all, dd.Config{0, 3}, []uint32{0, 1, 3, 1, 2})
+	groups := [][]inst{{{1, 1}}, {{2, 1}, {2, 2}}, {{3, 1}}, {{2, 3}}}
+	p := plan(map[int][]uint32{4: {2}}, groups, dd.Config{0, 2}, []uint32{0, 1, 3, 1, 2})
 	got := string(p.Encode())
 	want := "wynot-trace-plan 1\nlimit 1 3 1 2\nskip 2 1-3\nskip 4 2\n"
 	if got != want {
