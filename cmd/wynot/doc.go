@@ -418,10 +418,14 @@ instrumented (each statement guarded, its executions counted) and built
 once with go build -overlay: the module's files are never written. An
 instance of a statement is one execution of it; "skipping" instance k of
 a statement means that its k-th execution does nothing, as if the
-statement were not there that time (a skipped x := e leaves x zero). Whole
-function calls and loop iterations are skipped first, then the statement
-executions of the calls and iterations that matter (--flat: all
-statement executions at once). Control statements (if, for, switch),
+statement were not there that time (a skipped x := e leaves x zero). On long runs (10,000
+statement executions or more; --hierarchy on|off decides otherwise) the
+search goes from coarse to fine: whole functions and loops (every call,
+every iteration), then single calls and loop iterations, then whole
+statements, then single statement executions, each level within what
+the one before kept. On shorter runs, where most calls matter, that
+costs more tests than it saves, and all statement executions are
+reduced at once. Control statements (if, for, switch),
 return and branch statements are not skipped: the program's own state
 decides where it goes. A run that executes a statement more often than
 the original run did has left the original trace (a skipped loop update
@@ -461,7 +465,7 @@ Flags:
 
 	--stdin FILE     the program's standard input
 	--observe WHAT   all (default), stdout, stderr, exit, or a REGEX
-	--hierarchy H    auto (default), on or off: calls and iterations first
+	--hierarchy H    auto (default), on or off: coarse to fine
 	--flat           the same as --hierarchy off
 	--gdb            BINARY is a C program, traced under gdb by line
 	-o FILE          also write the slice to FILE
