@@ -418,19 +418,19 @@ instrumented (each statement guarded, its executions counted) and built
 once with go build -overlay: the module's files are never written. An
 instance of a statement is one execution of it; "skipping" instance k of
 a statement means that its k-th execution does nothing, as if the
-statement were not there that time (a skipped x := e leaves x zero). On long runs (10,000
-statement executions or more; --hierarchy on|off decides otherwise) the
-search goes from coarse to fine: whole functions and loops (every call,
-every iteration), then single calls and loop iterations, then whole
-statements, then single statement executions, each level within what
-the one before kept. On shorter runs, where most calls matter, that
-costs more tests than it saves, and all statement executions are
-reduced at once. Control statements (if, for, switch),
+statement were not there that time (a skipped x := e leaves x zero). On
+long runs (10,000 statement executions or more; --hierarchy on|off
+decides otherwise) the search goes from coarse to fine: whole functions
+and loops (every call, every iteration), then single calls and loop
+iterations, then whole statements, then single statement executions,
+each level within what the one before kept. On shorter runs, where most
+calls matter, that costs more tests than it saves, and all statement
+executions are reduced at once. Control statements (if, for, switch),
 return and branch statements are not skipped: the program's own state
 decides where it goes. A run that executes a statement more often than
 the original run did has left the original trace (a skipped loop update
-that makes a loop run on) and is stopped at once as unresolved, as is one
-that crashes where the original did not, or hangs (--timeout).
+that makes a loop run on) and is stopped at once as unresolved, as is
+one that crashes where the original did not, or hangs (--timeout).
 
 By default a partial run must reproduce the original run's standard
 output, standard error and exit status. --observe narrows that: stdout,
