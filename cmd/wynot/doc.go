@@ -457,7 +457,10 @@ shared libraries and their symbols for every test, which made a test of
 a small program about 3 times cheaper.
 
 The program's output must be the same every time it runs with the same
-arguments: wynot says so when two runs of the original differ. Under
+arguments: wynot says so when two runs of the original differ. Every
+test runs the program in the current directory, -j at a time: a program
+that writes files there should be traced with -j1, or from a directory
+of its own. Under
 real concurrency, which execution of a statement is the k-th is as
 nondeterministic as the scheduling.
 

@@ -165,6 +165,10 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 		Text: text,
 		Page: func() report.Page { return report.Page{Result: text} },
 	}
+	if end.Interrupted {
+		c.Head[0] = fmt.Sprintf("interrupted after %s: the slice so far keeps %d of %s (%.1fs)", report.Plural(sum.Tests, "test"),
+			len(t.kept), report.Plural(t.before, "executed statement instance"), sum.Seconds)
+	}
 	if t.hierarchy {
 		var ls []string
 		for _, l := range t.levels {

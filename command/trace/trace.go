@@ -559,7 +559,14 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 			kept = len(res.Fail)
 		}
 		t.levels = append(t.levels, report.Level{Name: l.name, Before: len(groups), After: kept, Tests: s.Stats().Tests() - before})
-		if last || err != nil {
+		if err != nil && !last {
+			// Interrupted before the statement instances: nothing of
+			// the slice is reduced yet.
+			t.kept = t.instances(counts, tl, complete, isStmt)
+			t.skip, t.limit = nil, counts
+			return command.Found{Kept: "no statement instance was reduced yet"}, err
+		}
+		if last {
 			break
 		}
 		if kept == len(groups) {
