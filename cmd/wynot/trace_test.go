@@ -371,3 +371,50 @@ func TestTraceGDBBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestTraceStdinObserveExit: the program reads --stdin, and the slice is
+// taken with respect to its exit status alone.
+func TestTraceStdinObserveExit(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/p\n\ngo 1.24\n"))
+	write(t, filepath.Join(dir, "main.go"), []byte(`package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+func main() {
+	sc := bufio.NewScanner(os.Stdin)
+	sum, n := 0, 0
+	for sc.Scan() {
+		v, _ := strconv.Atoi(sc.Text())
+		sum += v
+		n++
+	}
+	fmt.Println("read", n, "numbers")
+	if sum%2 == 1 {
+		os.Exit(3)
+	}
+}
+`))
+	write(t, filepath.Join(dir, "in.txt"), []byte("4\n7\n10\n"))
+	res := wynotRun(t, dir, nil, "trace", "--json", "--stdin", "in.txt", "--observe", "exit", ".")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s := res.summary(t)
+	// Only the odd number's addition and the exit matter for the exit
+	// status: the even ones, the count and the message do not.
+	want := map[int]int{15: 1, 16: 0, 18: 0, 20: 1}
+	for line, n := range want {
+		if got := keptOn(s, line); got != n {
+			t.Errorf("line %d: %d instances kept, want %d\n%s", line, got, n, res.stderr)
+		}
+	}
+	if s.Observe != "exit" || !s.Minimal {
+		t.Errorf("observe %q, minimal %v", s.Observe, s.Minimal)
+	}
+}
