@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"strings"
 )
 
@@ -92,12 +93,7 @@ func (rw *rewriter) declare(s *ast.DeclStmt) {
 		return
 	}
 	if g.Lparen.IsValid() || len(g.Specs) != 1 {
-		for _, sp := range g.Specs {
-			if vs := sp.(*ast.ValueSpec); len(vs.Values) > 0 {
-				rw.unguarded(s, "a parenthesized var declaration")
-				break
-			}
-		}
+		rw.declareGroup(s, g)
 		return
 	}
 	vs := g.Specs[0].(*ast.ValueSpec)
@@ -138,6 +134,93 @@ func (rw *rewriter) declare(s *ast.DeclStmt) {
 
 // mentions reports whether an identifier named like one of names occurs
 // in es.
+// declareGroup guards a parenthesized var declaration whose values
+// each fit on their line: the values leave the specs, which keep the
+// names and their types, and are assigned in order, in one guarded
+// statement on the line of the closing parenthesis:
+//
+//	var (            var (
+//	    a = 1            a int
+//	    b = f(a)   →     b T
+//	)                ); if rt.Do(s) { a = 1; b = f(a) }
+func (rw *rewriter) declareGroup(s *ast.DeclStmt, g *ast.GenDecl) {
+	var specs []*ast.ValueSpec
+	for _, sp := range g.Specs {
+		if vs := sp.(*ast.ValueSpec); len(vs.Values) > 0 {
+			specs = append(specs, vs)
+		}
+	}
+	if len(specs) == 0 {
+		return // declarations only: nothing runs
+	}
+	why := ""
+	var later []*ast.Ident // names of this spec and the ones after it
+	for i := len(g.Specs) - 1; i >= 0; i-- {
+		vs := g.Specs[i].(*ast.ValueSpec)
+		later = append(later, vs.Names...)
+		if len(vs.Values) == 0 {
+			continue
+		}
+		if rw.line(vs.Values[0].Pos()) != rw.line(vs.Values[len(vs.Values)-1].End()) {
+			why = "a parenthesized var declaration with a value on several lines"
+		}
+		if mentions(vs.Values, later) {
+			why = "a parenthesized var declaration whose value refers to a variable of the same name or a later one"
+		}
+	}
+	if why != "" {
+		rw.unguarded(s, why)
+		return
+	}
+	type edit struct {
+		from, to token.Pos
+		text     string
+	}
+	var edits []edit
+	var assigns []string
+	saved := maps.Clone(rw.imports)
+	for _, vs := range specs {
+		var names []string
+		for _, n := range vs.Names {
+			names = append(names, n.Name)
+		}
+		typ := ""
+		if vs.Type == nil {
+			var typed []*ast.Ident
+			for _, n := range vs.Names {
+				if n.Name != "_" {
+					typed = append(typed, n)
+				}
+			}
+			typs, ok := rw.typesOf(typed)
+			if !ok || len(typs) != len(vs.Names) {
+				rw.imports = saved
+				rw.unguarded(s, "a parenthesized var declaration of a type not nameable here")
+				return
+			}
+			for _, t := range typs[1:] {
+				if t != typs[0] {
+					rw.imports = saved
+					rw.unguarded(s, "a parenthesized var declaration of names of different types in one line")
+					return
+				}
+			}
+			typ = " " + typs[0]
+		}
+		end := vs.Names[len(vs.Names)-1].End()
+		if vs.Type != nil {
+			end = vs.Type.End()
+		}
+		edits = append(edits, edit{end, vs.Values[len(vs.Values)-1].End(), typ})
+		assigns = append(assigns, fmt.Sprintf("%s = %s", strings.Join(names, ", "), rw.text(vs.Values[0].Pos(), vs.Values[len(vs.Values)-1].End())))
+	}
+	id := rw.element(Statement, s, rw.text(s.Pos(), g.Lparen+1)+" … )")
+	for _, e := range edits {
+		rw.replace(e.from, e.to, e.text)
+	}
+	rw.insert(g.Rparen+1, -1, fmt.Sprintf("; if %s.Do(%d) { %s }", rw.rt(), id, strings.Join(assigns, "; ")))
+}
+
 func mentions(es []ast.Expr, names []*ast.Ident) bool {
 	want := map[string]bool{}
 	for _, n := range names {
@@ -159,14 +242,16 @@ func mentions(es []ast.Expr, names []*ast.Ident) bool {
 // spelled in this file, importing their packages under generated names.
 func (rw *rewriter) typesOf(ids []*ast.Ident) ([]string, bool) {
 	var out []string
+	saved := maps.Clone(rw.imports)
 	for _, id := range ids {
 		obj := rw.info.Defs[id]
-		if obj == nil {
-			return nil, false
+		t := types.Type(nil)
+		if obj != nil {
+			t = obj.Type()
 		}
-		t := obj.Type()
 		rw.at = id.Pos()
-		if !rw.nameable(t, map[types.Type]bool{}) {
+		if t == nil || !rw.nameable(t, map[types.Type]bool{}) {
+			rw.imports = saved // no import for a declaration not written
 			return nil, false
 		}
 		out = append(out, types.TypeString(t, rw.qualifier))
