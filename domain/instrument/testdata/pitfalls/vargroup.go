@@ -11,8 +11,8 @@ func main() {
 		lines = strings.Split("a\nb\nc", "\n")
 		n     = len(lines) // an earlier name of the group
 		y     int          // a declaration only
-		b     = new(strings.Builder)
-		total float64 = 1.5
+		b                  = new(strings.Builder)
+		total float64      = 1.5
 	)
 	{
 		var (
