@@ -2,6 +2,8 @@ package trace
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -96,21 +98,9 @@ func table(lines []report.SliceLine) string {
 		if r := []rune(text); len(r) > wText {
 			text = string(r[:wText-1]) + "…"
 		}
-		var inst []string
-		for i, k := range l.Kept {
-			if i == maxShown {
-				inst = append(inst, fmt.Sprintf("… (+%d)", len(l.Kept)-maxShown))
-				break
-			}
-			if l.Times != nil {
-				inst = append(inst, fmt.Sprintf("%d%s", l.Line, subscript(l.Times[i])))
-			} else {
-				inst = append(inst, fmt.Sprintf("#%d", k))
-			}
-		}
 		shown := "·"
-		if len(inst) > 0 {
-			shown = strings.Join(inst, " ")
+		if len(l.Kept) > 0 {
+			shown = instances(l)
 		}
 		loc := fmt.Sprintf("%s:%d", l.File, l.Line)
 		count := fmt.Sprintf("%d of %d", len(l.Kept), l.Ran)
@@ -163,7 +153,7 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 			len(t.kept), report.Plural(t.before, "executed statement instance"), what,
 			report.Plural(sum.Tests, "test"), sum.Seconds)},
 		Text: text,
-		Page: func() report.Page { return report.Page{Result: text} },
+		Page: func() report.Page { return report.Page{Result: text + "\n" + annotated(sum.Slice, t.root)} },
 	}
 	if end.Interrupted {
 		c.Head[0] = fmt.Sprintf("interrupted after %s: the slice so far keeps %d of %s (%.1fs)", report.Plural(sum.Tests, "test"),
@@ -213,4 +203,100 @@ func sortedKeys(m map[int][]uint32) []int {
 	}
 	slices.Sort(ks)
 	return ks
+}
+
+// contextLines is how many lines around the statements that ran the
+// annotated source shows.
+const contextLines = 2
+
+// annotated is the source of the files the slice's statements are in,
+// each line that ran with its kept instances beside it, with a few lines
+// of context (for the report).
+func annotated(lines []report.SliceLine, root string) string {
+	byFile := map[string]map[int][]report.SliceLine{}
+	var files []string
+	for _, l := range lines {
+		if byFile[l.File] == nil {
+			byFile[l.File] = map[int][]report.SliceLine{}
+			files = append(files, l.File)
+		}
+		byFile[l.File][l.Line] = append(byFile[l.File][l.Line], l)
+	}
+	var b strings.Builder
+	for _, f := range files {
+		path := f
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(root, f)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		src := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		show := make([]bool, len(src)+1)
+		for n := range byFile[f] {
+			for i := max(1, n-contextLines); i <= min(len(src), n+contextLines); i++ {
+				show[i] = true
+			}
+		}
+		fmt.Fprintf(&b, "── %s\n", f)
+		gap := false
+		for n := 1; n <= len(src); n++ {
+			if !show[n] {
+				gap = true
+				continue
+			}
+			if gap {
+				b.WriteString("   ⋮\n")
+				gap = false
+			}
+			note := ""
+			for _, l := range byFile[f][n] {
+				if note != "" {
+					note += "; "
+				}
+				note += fmt.Sprintf("%d of %d", len(l.Kept), l.Ran)
+				if len(l.Kept) > 0 {
+					note += " " + instances(l)
+				}
+			}
+			mark := " "
+			if note != "" {
+				mark = "·"
+				for _, l := range byFile[f][n] {
+					if len(l.Kept) > 0 {
+						mark = "●"
+					}
+				}
+			}
+			text := strings.ReplaceAll(src[n-1], "\t", "    ")
+			if note != "" {
+				fmt.Fprintf(&b, "%s %5d  %-60s  %s\n", mark, n, text, note)
+			} else {
+				fmt.Fprintf(&b, "%s %5d  %s\n", mark, n, text)
+			}
+		}
+		if gap {
+			b.WriteString("   ⋮\n")
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// instances writes a line's kept instances as the table does.
+func instances(l report.SliceLine) string {
+	var out []string
+	for i, k := range l.Kept {
+		if i == maxShown {
+			out = append(out, fmt.Sprintf("… (+%d)", len(l.Kept)-maxShown))
+			break
+		}
+		if l.Times != nil {
+			out = append(out, fmt.Sprintf("%d%s", l.Line, subscript(l.Times[i])))
+		} else {
+			out = append(out, fmt.Sprintf("#%d", k))
+		}
+	}
+	return strings.Join(out, " ")
 }

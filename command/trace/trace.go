@@ -164,6 +164,7 @@ type Trace struct {
 	gdbConfig string
 	prog      *instrument.Program
 	pkg       string // the main package's import path
+	root      string // what the elements' file names are relative to
 	buildTime time.Duration
 
 	origCounts []uint32
@@ -270,7 +271,7 @@ func (t *Trace) prepare(ctx context.Context, dir string, inv *command.Invocation
 	if err != nil {
 		return command.InputError("instrumenting %s: %v", dir, err)
 	}
-	t.prog = prog
+	t.prog, t.root = prog, target.modDir
 	ovPath, err := prog.WriteOverlay(target.modDir, t.work)
 	if err != nil {
 		return err
@@ -350,7 +351,7 @@ func (t *Trace) prepareGDB(ctx context.Context, binary string, args []string, cw
 	if err := write(); err != nil {
 		return err
 	}
-	t.prog = instrument.GDBProgram(lines, cwd)
+	t.prog, t.root = instrument.GDBProgram(lines, cwd), cwd
 	t.pkg = binary
 	t.buildTime = time.Since(start)
 	files := map[string]bool{}

@@ -82,3 +82,32 @@ func TestTable(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestAnnotated shows the source around the statements that ran, each
+// with its kept instances.
+func TestAnnotated(t *testing.T) {
+	dir := t.TempDir()
+	src := "package main\n\nfunc main() {\n\tx := 1\n\ty := 2\n\t_ = y\n\tprintln(x)\n}\n\n\n\nfunc f() {}\n"
+	if err := os.WriteFile(dir+"/main.go", []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := annotated([]report.SliceLine{
+		{File: "main.go", Line: 4, Ran: 1, Kept: []int{1}, Times: []int{1}},
+		{File: "main.go", Line: 5, Ran: 1, Kept: []int{}},
+		{File: "main.go", Line: 7, Ran: 1, Kept: []int{1}, Times: []int{3}},
+	}, dir)
+	const golden = "testdata/annotated.golden"
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := string(data)
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
