@@ -152,10 +152,11 @@ func main() {
 			}
 			args = []string{"-types", file}
 		} else {
-			src, err := os.ReadFile(filepath.Join(root, "cmd/wynot/testdata/trace", p.dir, "main.go"))
-			if err != nil {
-				src, err = os.ReadFile(filepath.Join(root, "cmd/wynot/testdata/trace", p.dir+".go"))
+			path := filepath.Join(root, "cmd/wynot/testdata/trace", p.dir, "main.go")
+			if p.dir == "sample" {
+				path = filepath.Join(root, "examples/sample/main.go")
 			}
+			src, err := os.ReadFile(path)
 			if err != nil {
 				log.Fatal(err)
 			}
@@ -208,7 +209,7 @@ func backends(root, tmp, wynot string) {
 	}
 	fmt.Println("| backend | instances | kept | tests | seconds | per test |")
 	fmt.Println("|---|---|---|---|---|---|")
-	src, err := os.ReadFile(filepath.Join(root, "cmd/wynot/testdata/trace/sample.go"))
+	src, err := os.ReadFile(filepath.Join(root, "examples/sample/main.go"))
 	if err != nil {
 		log.Fatal(err)
 	}

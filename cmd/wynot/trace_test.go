@@ -177,7 +177,7 @@ func keptOn(s report.Summary, line int) int {
 // b = 5: the critical slice with respect to the whole output, to the
 // sum alone and to the product alone (Fig. 6's columns).
 func TestTraceSample(t *testing.T) {
-	dir := traceModule(t, "testdata/trace/sample.go")
+	dir := traceModule(t, "../../examples/sample/main.go")
 	r := newReplayer(t, dir, "0", "5")
 	lines := func(name string) func(string) string {
 		re := regexp.MustCompile(name + ` = -?[0-9]+`)

@@ -67,14 +67,18 @@ func TestTable(t *testing.T) {
 		{File: "lex.go", Line: 87, Text: "lx.state = lx.state(lx) // a statement longer than the column is wide, cut", Ran: 20,
 			Kept: []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}},
 	}
-	got := table(lines)
-	const golden = "testdata/table.golden"
+	golden(t, "testdata/table.golden", table(lines))
+}
+
+// golden compares got with a golden file (go test -update writes it).
+func golden(t *testing.T, path, got string) {
+	t.Helper()
 	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want, err := os.ReadFile(golden)
+	want, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,18 +100,5 @@ func TestAnnotated(t *testing.T) {
 		{File: "main.go", Line: 5, Ran: 1, Kept: []int{}},
 		{File: "main.go", Line: 7, Ran: 1, Kept: []int{1}, Times: []int{3}},
 	}, dir)
-	const golden = "testdata/annotated.golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := string(data)
-	if got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
+	golden(t, "testdata/annotated.golden", got)
 }

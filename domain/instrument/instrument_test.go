@@ -162,7 +162,7 @@ func TestPitfalls(t *testing.T) {
 // skipped instance does not happen, the others do, and a run that
 // leaves the reference run's trace ends at once.
 func TestSkips(t *testing.T) {
-	src, err := os.ReadFile("testdata/sample.go")
+	src, err := os.ReadFile("../../examples/sample/main.go")
 	if err != nil {
 		t.Fatal(err)
 	}
