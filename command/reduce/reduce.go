@@ -654,8 +654,9 @@ func (rd *reducer) format(ctx context.Context) error {
 // of an input in a known language (none for text), and the text passes:
 // for auto, coarse to fine, lines, bracket groups (whole, then contents)
 // at each depth, tokens, and characters (bytes for input that is not
-// UTF-8); for an input in a known language only tokens and characters,
-// and only where they leave it parsing.
+// UTF-8), then replacements (decomp.Replacements); for an input in a
+// known language only tokens and characters, and only where they leave
+// it parsing.
 func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 	data := in.data
 	if in.syn != nil {
@@ -698,6 +699,11 @@ func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 	}
 	for _, sp := range sps {
 		text = append(text, decomp.Split(sp, nil))
+	}
+	if rd.Split.Kind == Auto {
+		// Text in no known language: then smaller alternatives for its
+		// words, numbers, strings and bracket groups.
+		text = append(text, decomp.Replacements{})
 	}
 	return nil, text, nil
 }
@@ -905,6 +911,8 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 		v = "the result is 1-minimal: making any single one of its remaining syntax tree transformations makes the failure go away"
 	case end.Minimal && slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil }):
 		v = fmt.Sprintf("the result is 1-minimal: making any single one of its remaining syntax tree transformations, or removing any single one of its tokens or %s, makes the failure go away or leaves source that does not parse", rd.granularity())
+	case end.Minimal && rd.Split.Kind == Auto:
+		v = fmt.Sprintf("the result is 1-minimal: removing any single one of its %s, or any single replacement of a word, number, string or bracket group by a smaller one, makes the failure go away", rd.granularity())
 	case end.Minimal:
 		v = fmt.Sprintf("the result is 1-minimal: removing any single one of its %s makes the failure go away", rd.granularity())
 	default:
