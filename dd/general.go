@@ -52,7 +52,7 @@ func (e *engine) general() (pass, fail Config, err error) {
 		return cPass, cFail, &NotFailingError{Config: cFail, N: e.n, Outcome: o}
 	}
 
-	n, offset := 2, 0
+	n, offset := max(2, e.opts.Start), 0
 	for {
 		delta := cFail // configurations are never modified, so sharing is safe
 		if len(cPass) > 0 {

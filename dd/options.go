@@ -227,6 +227,15 @@ type Options struct {
 	// serialized; the observer need not be safe for concurrent use.
 	Observer Observer
 
+	// Start is the granularity the first step divides Δ into (at least 2,
+	// at most |Δ|); zero means 2, as in the papers. Starting at |Δ| tests
+	// every single change first: for a plan of a few changes of which
+	// probably none can go (the transformations of one level of a deep
+	// syntax tree), that takes |Δ| tests instead of the subsets and
+	// complements of every granularity on the way. The result is
+	// 1-minimal either way: the last step is at n = |Δ| (Prop. 11).
+	Start int
+
 	// Partition, when set, replaces the way the difference Δ is divided
 	// into n subsets (TSE 2002 §8: "the implementation can choose how to
 	// partition"). It must return n non-empty, pairwise disjoint subsets

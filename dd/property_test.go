@@ -126,7 +126,12 @@ func TestPropertiesRandomOracles(t *testing.T) {
 					if bisect && alg != dd.Isolate {
 						continue
 					}
-					opts := dd.Options{Algorithm: alg, Variant: variant, Bisect: bisect}
+					// Every other oracle starts at a random granularity.
+					start := 0
+					if k%4 >= 2 {
+						start = rng.IntN(o.n + 2)
+					}
+					opts := dd.Options{Algorithm: alg, Variant: variant, Bisect: bisect, Start: start}
 					res, err := dd.Run(context.Background(), o.n, o, opts)
 					if err != nil {
 						t.Fatalf("%v %v: %v", o, opts, err)
@@ -335,5 +340,33 @@ func TestParallelSameDecisions(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestStartAtSingleChanges: when every change is needed, starting at
+// n = |Δ| costs one test per change (each left out once), against the
+// subsets and complements of every granularity from 2 on.
+func TestStartAtSingleChanges(t *testing.T) {
+	const n = 8
+	allNeeded := dd.TesterFunc(func(_ context.Context, c dd.Config) dd.Outcome {
+		if len(c) == n {
+			return dd.Fail
+		}
+		return dd.Pass
+	})
+	from2, err := dd.Run(context.Background(), n, allNeeded, dd.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromN, err := dd.Run(context.Background(), n, allNeeded, dd.Options{Start: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fromN.Fail) != n || !fromN.Minimal || len(from2.Fail) != n {
+		t.Fatalf("results %v, %v", from2.Fail, fromN.Fail)
+	}
+	// The two preconditions, then the n complements.
+	if fromN.Stats.Tests != n+2 || from2.Stats.Tests <= fromN.Stats.Tests {
+		t.Errorf("from n = 2: %d tests; from n = |Δ|: %d, want %d", from2.Stats.Tests, fromN.Stats.Tests, n+2)
 	}
 }

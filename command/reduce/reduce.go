@@ -512,7 +512,7 @@ loop:
 					}
 					shrankHere := false
 					for _, sp := range ps {
-						minimal, shrank, perr := rd.pass(ctx, fi, sp)
+						minimal, shrank, perr := rd.pass(ctx, fi, sp, phase == 1)
 						shrankHere = shrankHere || shrank
 						allMinimal = allMinimal && minimal
 						if perr != nil {
@@ -756,12 +756,16 @@ func (rd *reducer) elements() int {
 	return n
 }
 
+// singlesFirst is the most transformations of a syntax tree pass for
+// which ddmin starts by testing each alone (dd.Options.Start).
+const singlesFirst = 16
+
 // pass runs ddmin on one input decomposed by one pass. It reports whether
 // the search completed (the result is 1-minimal for this decomposition)
 // and whether the input shrank. Candidates the plan rejects (they do not
 // parse) are predicted Unresolved without a test (Debugging Book,
 // "Reducing Failure-Inducing Inputs": predicting test outcomes).
-func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass) (minimal, shrank bool, err error) {
+func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, tree bool) (minimal, shrank bool, err error) {
 	in, s := rd.ins[fi], rd.s
 	plan, err := sp.Plan(in.data)
 	if err != nil {
@@ -784,7 +788,13 @@ func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass) (minimal, s
 		data, err := plan.Apply(c)
 		return data, err == nil
 	}
-	res, err := s.SearchTests(ctx, name, plan.Len(), dd.Minimize, dd.Options{Variant: rd.Variant},
+	opts := dd.Options{Variant: rd.Variant}
+	if tree && plan.Len() <= singlesFirst {
+		// A level of a syntax tree with few transformations: test each
+		// alone first (most levels of a deep tree have none to make).
+		opts.Start = plan.Len()
+	}
+	res, err := s.SearchTests(ctx, name, plan.Len(), dd.Minimize, opts,
 		func(ctx context.Context, c dd.Config) (runner.Test, error) {
 			data, err := plan.Apply(c)
 			if err != nil {
