@@ -75,6 +75,10 @@ type Page struct {
 	Summary *Summary
 	Result  string // the result's content (shown up to 64 KB)
 	Diff    string // the difference between the original and the result, unified
+	// Outcomes, when set, are the words for PASS, FAIL and UNRESOLVED
+	// where the command asks another question than "does it fail?"
+	// (wynot trace: does the run reproduce the original output?).
+	Outcomes map[string]string
 }
 
 // WriteReport writes dir/index.html for a run and returns its path.
@@ -141,7 +145,14 @@ svg{background:#fafafa;border:1px solid #ddd}
 	row("algorithm", s.Algorithm)
 	row("failure", s.Signature)
 	row("tests run", fmt.Sprintf("%d: %d of candidates, %d checks of the original and the result", s.Tests, s.Runs, s.Checks))
-	row("outcomes", fmt.Sprintf("%d pass, %d fail, %d unresolved (of the %d tests of candidates)", s.Outcomes.Pass, s.Outcomes.Fail, s.Outcomes.Unresolved, s.Runs))
+	word := func(o string) string {
+		if w, ok := p.Outcomes[o]; ok {
+			return w
+		}
+		return o
+	}
+	row("outcomes", fmt.Sprintf("%d %s, %d %s, %d %s (of the %d tests of candidates)", s.Outcomes.Pass, strings.ToLower(word("PASS")),
+		s.Outcomes.Fail, strings.ToLower(word("FAIL")), s.Outcomes.Unresolved, strings.ToLower(word("UNRESOLVED")), s.Runs))
 	row("cache hits", fmt.Sprint(s.CacheHits))
 	if s.Predicted > 0 {
 		row("predicted", fmt.Sprint(s.Predicted))
@@ -190,7 +201,7 @@ svg{background:#fafafa;border:1px solid #ddd}
 			break
 		}
 		shown++
-		out := e.Outcome
+		out := word(e.Outcome)
 		if e.Cached {
 			out += " (cached)"
 		}

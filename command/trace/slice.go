@@ -109,6 +109,11 @@ func table(lines []report.SliceLine) string {
 	return b.String()
 }
 
+// outcomeWords say in the report what the outcomes of wynot trace's
+// tests mean: a partial run that reproduces the original output is the
+// "failure" ddmin keeps.
+var outcomeWords = map[string]string{"PASS": "DIFFERS", "FAIL": "REPRODUCED"}
+
 // Close fills in the summary and shows the slice.
 func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 	sum.SizeBefore, sum.ElementsBefore = t.before, t.before
@@ -153,7 +158,9 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 			len(t.kept), report.Plural(t.before, "executed statement instance"), what,
 			report.Plural(sum.Tests, "test"), sum.Seconds)},
 		Text: text,
-		Page: func() report.Page { return report.Page{Result: text + "\n" + annotated(sum.Slice, t.root)} },
+		Page: func() report.Page {
+			return report.Page{Result: text + "\n" + annotated(sum.Slice, t.root), Outcomes: outcomeWords}
+		},
 	}
 	if end.Interrupted {
 		c.Head[0] = fmt.Sprintf("interrupted after %s: the slice so far keeps %d of %s (%.1fs)", report.Plural(sum.Tests, "test"),

@@ -549,7 +549,13 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 		}
 		before := s.Stats().Tests()
 		s.StartProgress(len(groups), l.name)
-		res, err = s.Search(ctx, l.name, len(groups), dd.Minimize, dd.Options{},
+		opts := dd.Options{}
+		if l.whole && len(groups) <= 16 {
+			// A few functions, loops or statements, most of which
+			// probably matter: each alone first (dd.Options.Start).
+			opts.Start = len(groups)
+		}
+		res, err = s.Search(ctx, l.name, len(groups), dd.Minimize, opts,
 			func(c dd.Config) runner.Candidate { return candidate(plan(base, groups, c, ref.counts)) },
 			func(st dd.Step) {
 				n := len(st.Config)
