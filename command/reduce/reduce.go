@@ -512,7 +512,8 @@ loop:
 					}
 					shrankHere := false
 					for _, sp := range ps {
-						minimal, shrank, perr := rd.pass(ctx, fi, sp, phase == 1)
+						_, replace := sp.(decomp.Replacements)
+						minimal, shrank, perr := rd.pass(ctx, fi, sp, phase == 1 || replace)
 						shrankHere = shrankHere || shrank
 						allMinimal = allMinimal && minimal
 						if perr != nil {
@@ -756,8 +757,9 @@ func (rd *reducer) elements() int {
 	return n
 }
 
-// singlesFirst is the most transformations of a syntax tree pass for
-// which ddmin starts by testing each alone (dd.Options.Start).
+// singlesFirst is the most transformations of a syntax tree pass (or of
+// replacements) for which ddmin starts by testing each alone
+// (dd.Options.Start).
 const singlesFirst = 16
 
 // pass runs ddmin on one input decomposed by one pass. It reports whether
@@ -765,7 +767,7 @@ const singlesFirst = 16
 // and whether the input shrank. Candidates the plan rejects (they do not
 // parse) are predicted Unresolved without a test (Debugging Book,
 // "Reducing Failure-Inducing Inputs": predicting test outcomes).
-func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, tree bool) (minimal, shrank bool, err error) {
+func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, transforms bool) (minimal, shrank bool, err error) {
 	in, s := rd.ins[fi], rd.s
 	plan, err := sp.Plan(in.data)
 	if err != nil {
@@ -789,9 +791,10 @@ func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, tree bool) 
 		return data, err == nil
 	}
 	opts := dd.Options{Variant: rd.Variant}
-	if tree && plan.Len() <= singlesFirst {
-		// A level of a syntax tree with few transformations: test each
-		// alone first (most levels of a deep tree have none to make).
+	if transforms && plan.Len() <= singlesFirst {
+		// A level of a syntax tree, or replacements, with few
+		// transformations: test each alone first (most levels of a deep
+		// tree have none to make).
 		opts.Start = plan.Len()
 	}
 	res, err := s.SearchTests(ctx, name, plan.Len(), dd.Minimize, opts,
