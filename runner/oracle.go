@@ -207,13 +207,29 @@ func (o *OutputOracle) observed(r Run) []byte {
 	}
 	b.WriteByte(0)
 	if o.Observe.Stderr {
-		b.Write(r.Stderr)
+		b.Write(stableTraceback(r.Stderr))
 	}
 	b.WriteByte(0)
 	if o.Observe.Exit {
 		fmt.Fprintf(&b, "%d %d", r.Exit, r.Signal)
 	}
 	return b.Bytes()
+}
+
+// reTraceback finds where a Go crash report's traceback begins: the
+// signal line or the first goroutine header.
+var reTraceback = regexp.MustCompile(`(?m)^(\[signal |goroutine \d+ \[)`)
+
+// stableTraceback replaces the hexadecimal numbers of a Go traceback on
+// standard error (argument words, addresses, which differ from run to
+// run) by "0x?", so that two runs of the same crash compare equal.
+func stableTraceback(stderr []byte) []byte {
+	loc := reTraceback.FindIndex(stderr)
+	if loc == nil {
+		return stderr
+	}
+	out := append([]byte(nil), stderr[:loc[0]]...)
+	return append(out, reHex.ReplaceAll(stderr[loc[0]:], []byte("0x?"))...)
 }
 
 func (o *OutputOracle) same(r Run) bool { return bytes.Equal(o.observed(r), o.observed(o.Want)) }

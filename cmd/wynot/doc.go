@@ -436,7 +436,9 @@ By default a partial run must reproduce the original run's standard
 output, standard error and exit status. --observe narrows that: stdout,
 stderr, exit (joined with +, as stdout+exit), or a regular expression,
 and then only the output lines matching it must be the same: the
-critical slice with respect to one output.
+critical slice with respect to one output. A Go crash report on standard
+error compares without the hexadecimal numbers of its traceback
+(argument words and addresses differ from run to run).
 
 The result shows each statement that ran, how many of its executions
 the slice keeps, and which: as line_time, the line and the time of the

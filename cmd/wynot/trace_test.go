@@ -418,3 +418,47 @@ func main() {
 		t.Errorf("observe %q, minimal %v", s.Observe, s.Minimal)
 	}
 }
+
+// TestTraceCrash: the slice of a run that panics. The addresses in the
+// traceback differ from run to run; they do not make the output
+// nondeterministic.
+func TestTraceCrash(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/p\n\ngo 1.24\n"))
+	write(t, filepath.Join(dir, "main.go"), []byte(`package main
+
+import (
+	"fmt"
+	"os"
+)
+
+type T struct{ m map[string]int }
+
+func (t *T) add(k string, v int) { t.m[k] = v }
+
+func main() {
+	ts := []*T{{m: map[string]int{}}, {}}
+	for i, t := range ts {
+		t.add(os.Args[1], i)
+		fmt.Println("added", i)
+	}
+}
+`))
+	res := wynotRun(t, dir, nil, "trace", "--json", ".", "--", "key")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s := res.summary(t)
+	// The panic needs the T values (line 13), the second call of add
+	// (line 15, into the nil map; the first one can go) and the
+	// assignment that panics (line 10); the first iteration's message
+	// (line 16) is output that must stay.
+	for line, want := range map[int]int{10: 1, 13: 1, 15: 1, 16: 1} {
+		if got := keptOn(s, line); got != want {
+			t.Errorf("line %d: %d instances kept, want %d\n%s", line, got, want, res.stderr)
+		}
+	}
+	if strings.Contains(res.stderr, "check the arguments") {
+		t.Errorf("a crash is not a usage message:\n%s", res.stderr)
+	}
+}

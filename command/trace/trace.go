@@ -14,6 +14,7 @@
 package trace
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -521,7 +522,8 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 	if t.before == 0 {
 		return command.Found{}, command.InputError("the original run executed none of the statements of %s (it ended with %s): are the arguments right?", t.pkg, s.Original.Describe())
 	}
-	if o := s.Original; !o.Clean() && t.before < 10 {
+	if o := s.Original; !o.Clean() && o.Signal == 0 && !bytes.Contains(o.Stderr, []byte("\ngoroutine ")) && t.before < 10 {
+		// An exit at once, not a crash: perhaps a usage message.
 		s.Say("the original run executed %s and ended with %s\nif that is not the run you meant, check the arguments after --",
 			report.Plural(t.before, "statement instance"), o.Explain())
 	}
