@@ -133,7 +133,7 @@ func main() {
 
 	backends(root, tmp, wynot)
 
-	fmt.Println("### Flat ddmin against the hierarchy (calls and iterations, then statements), -j2")
+	fmt.Println("### Flat ddmin against the hierarchy (functions and loops, calls and iterations, statements, statement instances), -j2")
 	fmt.Println()
 	fmt.Println("| program | mode | instances | kept | tests | seconds (after the build) | per test | bare run | build |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
