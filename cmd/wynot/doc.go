@@ -456,7 +456,7 @@ skipped instance jumps to the end of that line's code. Each test is one
 run of gdb, so a test costs far more than under the Go backend. Build the
 program statically (gcc -g -O0 -static): gdb then need not load the
 shared libraries and their symbols for every test, which made a test of
-a small program about 3 times cheaper.
+a small program 3 to 4 times cheaper.
 
 The program's output must be the same every time it runs with the same
 arguments: wynot says so when two runs of the original differ. Every
