@@ -162,6 +162,7 @@ type OutputOracle struct {
 	Want    Run
 }
 
+// Classify compares r with the reference run.
 func (o *OutputOracle) Classify(r Run) (dd.Outcome, string, error) {
 	if r.TimedOut {
 		return dd.Unresolved, "timed out", nil
@@ -175,6 +176,7 @@ func (o *OutputOracle) Classify(r Run) (dd.Outcome, string, error) {
 	return dd.Pass, o.difference(r), nil
 }
 
+// Key identifies the observation and the reference output.
 func (o *OutputOracle) Key() string {
 	return fmt.Sprintf("output %s %x", o.Observe, o.observed(o.Want))
 }

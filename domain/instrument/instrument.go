@@ -65,6 +65,7 @@ const (
 	Func
 )
 
+// String names the kind: statement, loop or func.
 func (k Kind) String() string {
 	switch k {
 	case Loop:
