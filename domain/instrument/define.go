@@ -41,6 +41,10 @@ func (rw *rewriter) define(s *ast.AssignStmt) {
 	}
 	typs, ok := rw.typesOf(news)
 	if !ok {
+		if !rw.generics {
+			rw.unguarded(s, "a short variable declaration of a type not nameable here, in a module older than Go 1.18")
+			return
+		}
 		if redeclared {
 			rw.unguarded(s, "a short variable declaration that also assigns declared variables, of a type not nameable here")
 			return

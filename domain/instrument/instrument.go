@@ -42,6 +42,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"go/version"
 	"os"
 	"path/filepath"
 	"sort"
@@ -196,7 +197,8 @@ func Instrument(pkgs []Package, opt Options) (*Program, error) {
 		for i, f := range p.files {
 			rel, _ := filepath.Rel(opt.ModuleDir, p.pkg.Files[i].Path)
 			rw := &rewriter{fset: fset, src: p.pkg.Files[i].Src, file: f, info: info, pkg: tpkg,
-				prog: prog, rel: filepath.ToSlash(rel), prefix: prefix, imports: map[string]string{}}
+				prog: prog, rel: filepath.ToSlash(rel), prefix: prefix, imports: map[string]string{},
+				generics: opt.GoVersion == "" || version.Compare(opt.GoVersion, "go1.18") >= 0}
 			out := rw.rewrite()
 			if out != nil {
 				prog.Overlay[p.pkg.Files[i].Path] = out
@@ -215,21 +217,22 @@ type edit struct {
 }
 
 type rewriter struct {
-	fset    *token.FileSet
-	src     []byte
-	file    *ast.File
-	info    *types.Info
-	pkg     *types.Package
-	prog    *Program
-	rel     string
-	prefix  string
-	imports map[string]string // import path -> alias
-	edits   []edit
-	temps   int
-	guarded bool
-	at      token.Pos // where the type names being written go
-	fn      []string  // enclosing functions, innermost last
-	lits    map[string]int
+	fset     *token.FileSet
+	src      []byte
+	file     *ast.File
+	info     *types.Info
+	pkg      *types.Package
+	prog     *Program
+	rel      string
+	prefix   string
+	imports  map[string]string // import path -> alias
+	edits    []edit
+	temps    int
+	guarded  bool
+	generics bool      // the module's language has type parameters (rt.Zero)
+	at       token.Pos // where the type names being written go
+	fn       []string  // enclosing functions, innermost last
+	lits     map[string]int
 }
 
 func (rw *rewriter) off(p token.Pos) int { return rw.fset.Position(p).Offset }

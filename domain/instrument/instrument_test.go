@@ -246,3 +246,29 @@ func TestPlanEncode(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestOldLanguageVersion: a module that declares Go 1.16 builds
+// instrumented: the runtime's file states the version it needs, and no
+// rewrite uses type parameters in the module's files.
+func TestOldLanguageVersion(t *testing.T) {
+	src, err := os.ReadFile("testdata/pitfalls/shadowtype.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := module(t, src)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/p\n\ngo 1.16\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Instrument([]Package{{ImportPath: "example.com/p", Files: []File{{Path: filepath.Join(dir, "main.go"), Src: src}}}},
+		Options{Importer: importer.ForCompiler(token.NewFileSet(), "gc", nil), Module: "example.com/p", ModuleDir: dir, GoVersion: "go1.16"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(p.Overlay[filepath.Join(dir, "main.go")], []byte(".Zero(")) || len(p.Unguarded) != 1 {
+		t.Errorf("in a Go 1.16 module: %d unguarded, source:\n%s", len(p.Unguarded), p.Overlay[filepath.Join(dir, "main.go")])
+	}
+	orig := run(t, build(t, dir, nil), nil)
+	if got := run(t, build(t, dir, p), nil); got != orig {
+		t.Errorf("instrumented run differs:\n got %+v\nwant %+v", got, orig)
+	}
+}
