@@ -91,8 +91,11 @@ zero value of its type or one operand (a call one of its arguments); a
 name becomes a shorter one, renamed everywhere. Imports and local
 variables that a transformation leaves unused go with it. Every candidate
 is printed by go/format; one that does not parse is predicted unresolved
-without a test, and with --typecheck also one that has type errors the
-original did not have (go/types; imports from the standard library only).
+without a test, and so is one that has type errors the original did not
+have (go/types; imports from the standard library only), once the first
+three such candidates were run and did not fail; when one of them fails,
+the test does not need code that type-checks (a grep, a formatter), and
+wynot runs such candidates too (--typecheck=false: from the start).
 The result is gofmt-clean. --split go stops there; auto goes on to single
 tokens and characters (candidates printed by go/format), which costs more
 tests.
@@ -165,8 +168,8 @@ Flags:
 	--convention C      creduce (default) or bisect: how --test's exit status reads
 	--split S           auto (default), text, go, tree:LANG, lines, brackets,
 	                    tokens, runes or bytes
-	--typecheck         with Go input: predict candidates with new type
-	                    errors unresolved without a test
+	--typecheck=false   with Go input: run candidates with new type errors
+	                    too (by default they are predicted unresolved)
 	--with FILE         copy FILE beside the candidate for the test (repeatable)
 	--variant V         book (default) or tse: the test order of ddmin
 	--repeat N          auto (default; see above), or run each test N times

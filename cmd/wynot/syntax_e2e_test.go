@@ -189,6 +189,11 @@ func main() {
 	}
 	got := read(t, filepath.Join(dir, "prog.go"))
 	t.Logf("reduced to:\n%s", got)
+	// The test only greps: ill-typed candidates still fail, which the
+	// probe before the search finds out.
+	if !strings.Contains(r.stderr, "still fails: the test does not need code that type-checks") {
+		t.Errorf("no word of the type check probe:\n%s", r.stderr)
+	}
 	if f, err := format.Source(got); err != nil || !bytes.Equal(f, got) {
 		t.Errorf("result is not gofmt-clean Go (%v)", err)
 	}

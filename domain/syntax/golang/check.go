@@ -33,6 +33,14 @@ type Checker struct {
 	repairVars bool
 }
 
+// TypeError is the error of Finish for a candidate that parses but has a
+// type error the original does not have. Finish returns the candidate
+// with it, so that a caller that doubts the prediction (a test that
+// never compiles the code) can run the test on it all the same.
+type TypeError struct{ Msg string }
+
+func (e *TypeError) Error() string { return "does not type-check: " + e.Msg }
+
 // NewChecker describes the original src, which must parse.
 func NewChecker(src []byte, typeCheck bool) (*Checker, error) {
 	fset := token.NewFileSet()
@@ -70,7 +78,7 @@ func (c *Checker) Finish(data []byte) ([]byte, error) {
 	if c.TypeCheck {
 		for _, e := range typeErrors(fset, f, nil) {
 			if !c.known[e] {
-				return nil, fmt.Errorf("does not type-check: %s", e)
+				return out, &TypeError{Msg: e}
 			}
 		}
 	}
