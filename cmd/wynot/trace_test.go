@@ -18,12 +18,18 @@ import (
 	"github.com/wynot/wynot/report"
 )
 
-// traceModule makes a module of one main package from a program.
-func traceModule(t *testing.T, src string) string {
+// traceModule makes a module of one main package from a program's file.
+func traceModule(t *testing.T, file string) string {
+	t.Helper()
+	return goModule(t, string(read(t, file)))
+}
+
+// goModule makes a module of one main package from its source.
+func goModule(t *testing.T, src string) string {
 	t.Helper()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/p\n\ngo 1.24\n"))
-	write(t, filepath.Join(dir, "main.go"), read(t, src))
+	write(t, filepath.Join(dir, "main.go"), []byte(src))
 	return dir
 }
 
@@ -375,9 +381,7 @@ func TestTraceGDBBadInput(t *testing.T) {
 // TestTraceStdinObserveExit: the program reads --stdin, and the slice is
 // taken with respect to its exit status alone.
 func TestTraceStdinObserveExit(t *testing.T) {
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/p\n\ngo 1.24\n"))
-	write(t, filepath.Join(dir, "main.go"), []byte(`package main
+	dir := goModule(t, `package main
 
 import (
 	"bufio"
@@ -399,7 +403,7 @@ func main() {
 		os.Exit(3)
 	}
 }
-`))
+`)
 	write(t, filepath.Join(dir, "in.txt"), []byte("4\n7\n10\n"))
 	res := wynotRun(t, dir, nil, "trace", "--json", "--stdin", "in.txt", "--observe", "exit", ".")
 	if res.code != 0 {
@@ -423,9 +427,7 @@ func main() {
 // traceback differ from run to run; they do not make the output
 // nondeterministic.
 func TestTraceCrash(t *testing.T) {
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/p\n\ngo 1.24\n"))
-	write(t, filepath.Join(dir, "main.go"), []byte(`package main
+	dir := goModule(t, `package main
 
 import (
 	"fmt"
@@ -443,7 +445,7 @@ func main() {
 		fmt.Println("added", i)
 	}
 }
-`))
+`)
 	res := wynotRun(t, dir, nil, "trace", "--json", ".", "--", "key")
 	if res.code != 0 {
 		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
