@@ -456,8 +456,8 @@ information and without optimization (gcc -g -O0). It runs under gdb
 (which must be installed), with a breakpoint on every source line with
 code of the program's own files; an instance is one hit of a line, and a
 skipped instance jumps to the end of that line's code. Each test is one
-run of gdb, so a test costs far more than under the Go backend. Build the
-program statically (gcc -g -O0 -static): gdb then need not load the
+run of gdb, so a test costs far more than under the Go backend. Build
+the program statically (gcc -g -O0 -static): gdb then need not load the
 shared libraries and their symbols for every test, which made a test of
 a small program 3 to 4 times cheaper.
 
@@ -465,9 +465,8 @@ The program's output must be the same every time it runs with the same
 arguments: wynot says so when two runs of the original differ. Every
 test runs the program in the current directory, -j at a time: a program
 that writes files there should be traced with -j1, or from a directory
-of its own. Under
-real concurrency, which execution of a statement is the k-th is as
-nondeterministic as the scheduling.
+of its own. Under real concurrency, which execution of a statement is
+the k-th is as nondeterministic as the scheduling.
 
 Flags:
 
