@@ -464,3 +464,42 @@ func main() {
 		t.Errorf("a crash is not a usage message:\n%s", res.stderr)
 	}
 }
+
+// TestTraceGDBStdin: a C program under gdb reads --stdin.
+func TestTraceGDBStdin(t *testing.T) {
+	if _, err := exec.LookPath("gdb"); err != nil {
+		t.Skip("no gdb")
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "sum.c"), []byte(`#include <stdio.h>
+
+int main(void) {
+	int x, sum = 0, n = 0;
+	while (scanf("%d", &x) == 1) {
+		sum += x;
+		n++;
+	}
+	printf("sum = %d\n", sum);
+	return 0;
+}
+`))
+	write(t, filepath.Join(dir, "in.txt"), []byte("4\n0\n5\n"))
+	if out, err := exec.Command("gcc", "-g", "-O0", "-static", "-o", filepath.Join(dir, "sum"), filepath.Join(dir, "sum.c")).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	res := wynotRun(t, dir, nil, "trace", "--gdb", "--json", "--stdin", "in.txt", "./sum")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s := res.summary(t)
+	// Adding 0 does not matter; the count n does not either.
+	if got := keptOn(s, 6); got != 2 {
+		t.Errorf("sum += x: %d instances kept, want 2 (not the 0)\n%s", got, res.stderr)
+	}
+	if got := keptOn(s, 7); got != 0 {
+		t.Errorf("n++: %d instances kept, want 0\n%s", got, res.stderr)
+	}
+	if !s.Minimal || !strings.Contains(res.stderr, "sum.c:9") {
+		t.Errorf("minimal %v:\n%s", s.Minimal, res.stderr)
+	}
+}

@@ -53,12 +53,16 @@ func (t *Trace) slice() []report.SliceLine {
 	var out []report.SliceLine
 	for _, st := range t.prog.Stmts {
 		ks := byID[st.ID]
-		if len(ks) == 0 && t.origCounts[st.ID] == 0 || st.Kind != instrument.Statement {
+		orig := 0
+		if st.ID < len(t.origCounts) {
+			orig = int(t.origCounts[st.ID])
+		}
+		if len(ks) == 0 && orig == 0 || st.Kind != instrument.Statement {
 			continue
 		}
 		l := report.SliceLine{File: st.File, Line: st.Line, Text: st.Text, Ran: ran[st.ID], Kept: []int{}}
 		if l.Ran == 0 {
-			l.Ran = int(t.origCounts[st.ID])
+			l.Ran = orig
 		}
 		slices.SortFunc(ks, func(a, b inst) int { return int(a.k) - int(b.k) })
 		for _, x := range ks {

@@ -314,7 +314,7 @@ func (t *Trace) prepareGDB(ctx context.Context, binary string, args []string, cw
 	if err := os.WriteFile(t.script, instrument.GDBScript(), 0o644); err != nil {
 		return err
 	}
-	cfg := instrument.GDBConfig{Mode: "list", Binary: abs, Args: args, ElementsFile: filepath.Join(t.work, "lines.json")}
+	cfg := instrument.GDBConfig{Mode: "list", Binary: abs, Args: append([]string{}, args...), ElementsFile: filepath.Join(t.work, "lines.json")}
 	if t.StdinFile != "" {
 		cfg.Stdin, _ = filepath.Abs(t.StdinFile)
 	}
@@ -512,9 +512,12 @@ func (t *Trace) Begin() command.Begin {
 // Search reduces the calls and loop iterations, then the statement
 // instances that still run.
 func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, error) {
+	if bytes.Contains(s.Original.Stderr, []byte("wynot trace runtime: ")) {
+		return command.Found{}, fmt.Errorf("the instrumented original run failed in wynot's own part of it (a bug in wynot trace; please report it with the program): %s", s.Original.Explain())
+	}
 	counts, tl, complete, err := t.recorded("original")
 	if err != nil {
-		return command.Found{}, fmt.Errorf("reading what the original run executed: %v", err)
+		return command.Found{}, fmt.Errorf("reading what the original run executed: %v; the run ended with %s", err, s.Original.Explain())
 	}
 	t.origCounts = counts
 	stmts := t.instances(counts, tl, complete, isStmt)
