@@ -170,7 +170,7 @@ func (o *OutputOracle) Classify(r Run) (dd.Outcome, string, error) {
 	if o.same(r) {
 		return dd.Fail, "reproduced", nil
 	}
-	if crashed(r) && !(crashed(o.Want) && r.Exit == o.Want.Exit && r.Signal == o.Want.Signal) {
+	if Crashed(r) && !(Crashed(o.Want) && r.Exit == o.Want.Exit && r.Signal == o.Want.Signal) {
 		return dd.Unresolved, "crashed: " + FailureLine(r), nil
 	}
 	return dd.Pass, o.difference(r), nil
@@ -181,13 +181,14 @@ func (o *OutputOracle) Key() string {
 	return fmt.Sprintf("output %s %x", o.Observe, o.observed(o.Want))
 }
 
-// crashed reports whether a run ended by a signal or a Go runtime crash
-// (a panic, a fatal error), or a wynot trace runtime error (status 125).
-func crashed(r Run) bool {
+// Crashed reports whether a run ended by a signal or a Go runtime crash
+// (a panic or a fatal error reported on standard error, exit status 2),
+// or by a wynot trace runtime error (status 125).
+func Crashed(r Run) bool {
 	if r.Signal != 0 || r.Exit == 125 {
 		return true
 	}
-	return r.Exit == 2 && (bytes.Contains(r.Stderr, []byte("panic: ")) || bytes.Contains(r.Stderr, []byte("fatal error: ")))
+	return r.Exit == 2 && reGoPanic.Match(r.Stderr)
 }
 
 // observed is what of r is compared.

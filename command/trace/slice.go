@@ -29,20 +29,13 @@ func (t *Trace) slice() []report.SliceLine {
 	// instances it executed or skipped.
 	times := map[inst]int{}
 	ran := map[int]int{}
-	if counts, tl, complete, err := t.recorded("result"); err == nil {
-		for id, n := range counts {
+	if r, err := t.recorded("result"); err == nil {
+		for id, n := range r.counts {
 			ran[id] = int(n)
 		}
-		if complete {
-			seen := make([]uint32, len(counts))
-			now := 0
-			for _, id := range tl {
-				if id == 0 || int(id) >= len(counts) || t.prog.Stmt(int(id)).Kind != instrument.Statement {
-					continue
-				}
-				now++
-				seen[id]++
-				times[inst{int(id), seen[id]}] = now
+		if r.complete {
+			for i, x := range t.instances(r, isStmt) {
+				times[x] = i + 1
 			}
 		}
 	}

@@ -64,7 +64,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		if len(inv.Args) != 1 {
 			return nil, command.Workload{}, command.UsageError("give the program: wynot trace [flags] PKGDIR -- ARG... (a Go main package's directory), or wynot trace --gdb [flags] BINARY -- ARG...")
 		}
-		t.Test, t.Out, t.Output = inv.Test, inv.Output, inv.Flags.Output
+		t.Output = inv.Flags.Output
 		switch {
 		case t.Flat && inv.IsSet("hierarchy") && t.Hierarchy != "off":
 			return nil, command.Workload{}, command.UsageError("--flat and --hierarchy %s contradict each other", t.Hierarchy)
@@ -111,7 +111,6 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		}
 		inv.Test.Dir = cwd
 		inv.Test.Reproduce = &t.obs
-		t.Test = inv.Test
 		return t, command.Workload{Files: 1}, nil
 	}
 }
@@ -153,8 +152,6 @@ type Trace struct {
 	Hierarchy string // auto, on or off
 	Flat      bool
 	GDB       bool
-	Test      command.Test
-	Out       command.Output
 	Output    string // -o: where the slice is written
 
 	obs       runner.Observation
@@ -172,10 +169,8 @@ type Trace struct {
 	before     int
 	hierarchy  bool
 	levels     []report.Level
-	skip       map[int][]uint32 // the result's plan
-	limit      []uint32
-	kept       []inst // the result's statement instances
-	minimal    bool
+	skip       map[int][]uint32 // what the result's plan skips
+	kept       []inst           // the result's statement instances
 }
 
 // inst is one instance: the k-th execution of element id.
@@ -383,32 +378,38 @@ func (t *Trace) record(tag string, p instrument.Plan) instrument.Plan {
 	return p
 }
 
+// recording is what a recording run wrote: its counts per element and,
+// when complete, the order it executed them in.
+type recording struct {
+	counts, timeline []uint32
+	complete         bool
+}
+
 // recorded reads what a recording run wrote.
-func (t *Trace) recorded(tag string) (counts []uint32, timeline []uint32, complete bool, err error) {
+func (t *Trace) recorded(tag string) (recording, error) {
 	data, err := os.ReadFile(filepath.Join(t.work, tag+".counts"))
 	if err != nil {
-		return nil, nil, false, err
+		return recording{}, err
 	}
-	counts = instrument.ReadCounts(data)
-	if len(counts) != len(t.prog.Stmts)+1 {
-		return nil, nil, false, fmt.Errorf("the run recorded %d counts for %d elements", len(counts), len(t.prog.Stmts))
+	r := recording{counts: instrument.ReadCounts(data)}
+	if len(r.counts) != len(t.prog.Stmts)+1 {
+		return recording{}, fmt.Errorf("the run recorded %d counts for %d elements", len(r.counts), len(t.prog.Stmts))
 	}
-	tl, err := os.ReadFile(filepath.Join(t.work, tag+".timeline"))
-	if err != nil {
-		return counts, nil, false, nil
+	if tl, err := os.ReadFile(filepath.Join(t.work, tag+".timeline")); err == nil {
+		r.timeline, r.complete = instrument.ReadTimeline(tl)
 	}
-	timeline, complete = instrument.ReadTimeline(tl)
-	return counts, timeline, complete, nil
+	return r, nil
 }
 
 // instances lists the instances of the elements whose kind want accepts:
-// in the order they ran when the timeline is complete, else by element.
-func (t *Trace) instances(counts, timeline []uint32, complete bool, want func(instrument.Kind) bool) []inst {
+// in the order they ran when the timeline is complete (the i-th is then
+// the i-th of those kinds in time), else by element.
+func (t *Trace) instances(r recording, want func(instrument.Kind) bool) []inst {
 	var out []inst
-	if complete {
-		seen := make([]uint32, len(counts))
-		for _, id := range timeline {
-			if int(id) >= len(counts) || id == 0 {
+	if r.complete {
+		seen := make([]uint32, len(r.counts))
+		for _, id := range r.timeline {
+			if int(id) >= len(r.counts) || id == 0 {
 				continue
 			}
 			seen[id]++
@@ -418,11 +419,11 @@ func (t *Trace) instances(counts, timeline []uint32, complete bool, want func(in
 		}
 		return out
 	}
-	for id := 1; id < len(counts); id++ {
+	for id := 1; id < len(r.counts); id++ {
 		if !want(t.prog.Stmt(id).Kind) {
 			continue
 		}
-		for k := uint32(1); k <= counts[id]; k++ {
+		for k := uint32(1); k <= r.counts[id]; k++ {
 			out = append(out, inst{id, k})
 		}
 	}
@@ -473,7 +474,7 @@ var levels = []level{
 
 // groups are a level's elements in a recorded run.
 func (t *Trace) groups(r recording, l level) [][]inst {
-	all := t.instances(r.counts, r.timeline, r.complete, l.kinds)
+	all := t.instances(r, l.kinds)
 	if !l.whole {
 		out := make([][]inst, len(all))
 		for i, x := range all {
@@ -495,12 +496,6 @@ func (t *Trace) groups(r recording, l level) [][]inst {
 	return out
 }
 
-// recording is what a recording run wrote.
-type recording struct {
-	counts, timeline []uint32
-	complete         bool
-}
-
 func isUnit(k instrument.Kind) bool { return k != instrument.Statement }
 func isStmt(k instrument.Kind) bool { return k == instrument.Statement }
 
@@ -515,17 +510,17 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 	if bytes.Contains(s.Original.Stderr, []byte("wynot trace runtime: ")) {
 		return command.Found{}, fmt.Errorf("the instrumented original run failed in wynot's own part of it (a bug in wynot trace; please report it with the program): %s", s.Original.Explain())
 	}
-	counts, tl, complete, err := t.recorded("original")
+	orig, err := t.recorded("original")
 	if err != nil {
 		return command.Found{}, fmt.Errorf("reading what the original run executed: %v; the run ended with %s", err, s.Original.Explain())
 	}
-	t.origCounts = counts
-	stmts := t.instances(counts, tl, complete, isStmt)
+	t.origCounts = orig.counts
+	stmts := t.instances(orig, isStmt)
 	t.before = len(stmts)
 	if t.before == 0 {
 		return command.Found{}, command.InputError("the original run executed none of the statements of %s (it ended with %s): are the arguments right?", t.pkg, s.Original.Describe())
 	}
-	if o := s.Original; !o.Clean() && o.Signal == 0 && !bytes.Contains(o.Stderr, []byte("\ngoroutine ")) && t.before < 10 {
+	if o := s.Original; !o.Clean() && !runner.Crashed(o) && t.before < 10 {
 		// An exit at once, not a crash: perhaps a usage message.
 		s.Say("the original run executed %s and ended with %s\nif that is not the run you meant, check the arguments after --",
 			report.Plural(t.before, "statement instance"), o.Explain())
@@ -538,8 +533,8 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 	if t.hierarchy {
 		todo = levels
 	}
-	ref := recording{counts, tl, complete} // the run instances are numbered in
-	var base map[int][]uint32              // what earlier levels skip
+	ref := orig               // the run instances are numbered in
+	var base map[int][]uint32 // what earlier levels skip
 	var groups [][]inst
 	var res dd.Result
 	for i, l := range todo {
@@ -574,8 +569,7 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 		if err != nil && !last {
 			// Interrupted before the statement instances: nothing of
 			// the slice is reduced yet.
-			t.kept = t.instances(counts, tl, complete, isStmt)
-			t.skip, t.limit = nil, counts
+			t.kept, t.skip = stmts, nil
 			return command.Found{Kept: "no statement instance was reduced yet"}, err
 		}
 		if last {
@@ -591,9 +585,9 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 		if err != nil {
 			return command.Found{}, err
 		}
-		r2 := recording{}
+		var r2 recording
 		if rec.Outcome == dd.Fail {
-			r2.counts, r2.timeline, r2.complete, err = t.recorded(tag)
+			r2, err = t.recorded(tag)
 		}
 		if rec.Outcome != dd.Fail || err != nil {
 			s.Say("the run without the %s found unneeded did not reproduce the output when recorded (%s); going on without that level", l.name, rec.Detail)
@@ -618,8 +612,7 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 		t.kept[i] = insts[x]
 	}
 	final := plan(base, groups, keep, limit)
-	t.skip, t.limit = final.Skip, limit
-	t.minimal = res.Minimal
+	t.skip = final.Skip
 	if err != nil {
 		return command.Found{Kept: "the smallest slice found so far is shown"}, err
 	}

@@ -50,10 +50,10 @@ func TestInstances(t *testing.T) {
 	counts := []uint32{0, 1, 2, 2}
 	timeline := []uint32{1, 2, 3, 2, 3}
 	stmts := func(k instrument.Kind) bool { return k == instrument.Statement }
-	if got := tr.instances(counts, timeline, true, stmts); len(got) != 3 || got[0] != (inst{1, 1}) || got[1] != (inst{3, 1}) || got[2] != (inst{3, 2}) {
+	if got := tr.instances(recording{counts, timeline, true}, stmts); len(got) != 3 || got[0] != (inst{1, 1}) || got[1] != (inst{3, 1}) || got[2] != (inst{3, 2}) {
 		t.Errorf("by time: %v", got)
 	}
-	if got := tr.instances(counts, timeline, false, isUnit); len(got) != 2 || got[0] != (inst{2, 1}) || got[1] != (inst{2, 2}) {
+	if got := tr.instances(recording{counts, timeline, false}, isUnit); len(got) != 2 || got[0] != (inst{2, 1}) || got[1] != (inst{2, 2}) {
 		t.Errorf("by element: %v", got)
 	}
 }
