@@ -70,15 +70,19 @@ means the failure is reproduced, 125 that the test cannot tell, anything
 else that it passed. --convention bisect reads the status as git bisect
 run does instead (0 pass, 125 skip, 1-127 fail, 128 and above abort).
 
-With --split auto (the default) the input is reduced in passes from coarse
-to fine until none makes it smaller. Text is cut into lines, then balanced
-bracket groups ( ) [ ] { } at each depth (whole groups, then their
-contents), then tokens, then characters. Source code in a known language
-(by its file name's extension: .go; .c and .h, .js, .py, .json) is reduced
-as a syntax tree first, level by level from the top, and then by tokens
-and characters, where only candidates that still parse are tested. HTML
-is reduced as text (browsers read any text) unless --split tree:html asks
-for its tree. Several FILEs are reduced in turns until none shrinks.
+With --split auto (the default) the input is reduced in passes from
+coarse to fine until none makes it smaller. Text is cut into lines, then
+balanced bracket groups ( ) [ ] { } at each depth (whole groups, then
+their contents), then tokens, then characters; then words, numbers,
+strings and bracket groups are replaced by smaller ones (a word
+shortened at every occurrence, a number of two digits or more by 0 or 1,
+a string emptied, a bracket group by its first element). Source code in
+a known language (by its file name's extension: .go; .c and .h, .js,
+.py, .json) is reduced as a syntax tree first, level by level from the
+top, and then by tokens and characters, where only candidates that still
+parse are tested. HTML is reduced as text (browsers read any text)
+unless --split tree:html asks for its tree. Several FILEs are reduced in
+turns until none shrinks.
 
 --split go reduces Go source through go/ast, with these transformations,
 each of which ddmin makes or not: a declaration, statement, comment,
@@ -203,8 +207,8 @@ Example: a program crashes on a large HTML page.
 	$ wynot reduce page.html -- ./printer
 	wynot: the original input fails: exit status 2: panic: assignment to entry in nil map [main.layoutSelect < main.layout < main.main]
 	wynot: reducing 43625 bytes, 2 tests at a time, 1s per test at most
-	wynot: reduced page.html from 43625 bytes to 8 bytes (0.018%) in 59 tests, 0.2s
-	wynot: the result is 1-minimal: removing any single one of its characters makes the failure go away
+	wynot: reduced page.html from 43625 bytes to 8 bytes (0.018%) in 72 tests, 0.2s
+	wynot: the result is 1-minimal: removing any single one of its characters, or any single replacement of a word, number, string or bracket group by a smaller one, makes the failure go away
 	wynot: page.html now holds the result; the original is in page.html.orig
 	$ cat page.html
 	<SELECT>
