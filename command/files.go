@@ -96,3 +96,58 @@ func CheckWritable(dir string) error {
 	f.Close()
 	return os.Remove(f.Name())
 }
+
+// ShellSplit splits a command line into words by the rules of the POSIX
+// shell for quoting: 'single quotes' keep everything, "double quotes"
+// keep everything but \\, \" and \$ escapes, a backslash outside quotes
+// keeps the next character. Nothing is expanded.
+func ShellSplit(s string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	in := false // a word is under way (even an empty one: '')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if in {
+				words = append(words, w.String())
+				w.Reset()
+				in = false
+			}
+		case c == '\\':
+			if i+1 == len(s) {
+				return nil, fmt.Errorf("%q ends with a backslash", s)
+			}
+			i++
+			w.WriteByte(s[i])
+			in = true
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("%q has an unterminated single quote", s)
+			}
+			w.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			in = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\\\"$`", s[i+1]) >= 0 {
+					i++
+				}
+				w.WriteByte(s[i])
+			}
+			if i == len(s) {
+				return nil, fmt.Errorf("%q has an unterminated double quote", s)
+			}
+			in = true
+		default:
+			w.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words, nil
+}

@@ -153,6 +153,11 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		return page, err
 	}
 	sum.Signature = s.Signature()
+	if b.Passing != nil && s.settings.Reproduce != nil {
+		if err := s.referencePassing(ctx, *b.Passing, b.PassingWhat); err != nil {
+			return page, err
+		}
+	}
 	if b.Passing != nil {
 		if err := s.checkPassing(ctx, *b.Passing, b.PassingWhat); err != nil {
 			return page, err

@@ -39,8 +39,11 @@ type Test struct {
 	// Convention too, as if it were a test script (wynot changes, where
 	// the git bisect convention is the default).
 	ExitStatus bool
-	// FailOn states the failure as a regular expression over the output.
+	// FailOn states the failure as a regular expression over the output;
+	// PassOn, when set, the passing behavior (a run matching neither is
+	// unresolved).
 	FailOn *regexp.Regexp
+	PassOn *regexp.Regexp
 	// Precision is how closely a candidate's failure must match the
 	// original's (without Script and FailOn).
 	Precision runner.Precision
@@ -430,7 +433,7 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 		case s.settings.Reproduce != nil:
 			return &runner.OutputOracle{Observe: *s.settings.Reproduce, Want: runs[0]}, nil
 		case s.settings.FailOn != nil:
-			return &runner.RegexOracle{Re: s.settings.FailOn}, nil
+			return &runner.RegexOracle{Re: s.settings.FailOn, Pass: s.settings.PassOn}, nil
 		case s.settings.Script != "" || s.settings.ExitStatus:
 			return &runner.ScriptOracle{Convention: s.settings.Convention}, nil
 		}
@@ -731,6 +734,33 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, e
 	}
 	wg.Wait()
 	return found, firstErr
+}
+
+// referencePassing runs the passing side twice and makes its output the
+// output oracle's passing reference (wynot chain: a run that reproduces
+// neither run's output is unresolved).
+func (s *Session) referencePassing(ctx context.Context, c runner.Candidate, what string) error {
+	o, ok := s.tester.Oracle.(*runner.OutputOracle)
+	if !ok {
+		return nil
+	}
+	var runs [2]runner.Run
+	for i := range runs {
+		r, err := s.tester.Exec(ctx, c)
+		s.count(func(st *Stats) { st.Checks++ })
+		if err != nil {
+			return err
+		}
+		runs[i] = r
+	}
+	if !o.Same(runs[0], runs[1]) {
+		return NotReproduced("%s's output is not deterministic: two runs of it differ; the output can only tell the runs apart when each does the same every time (--observe compares only what does not change)", what)
+	}
+	if o.Same(runs[0], o.Want) {
+		return NotReproduced("%s does the same as the failing run (%s): there is no difference in behavior to explain", what, runs[0].Describe())
+	}
+	o.Pass = &runs[0]
+	return nil
 }
 
 // checkPassing tests that the passing side passes (TSE 2002 §5: the

@@ -49,8 +49,13 @@ func (o *SignatureOracle) Key() string {
 // RegexOracle states the failure explicitly: a run whose output (standard
 // output and error) matches Re fails; a clean exit without a match passes;
 // anything else is unresolved.
+//
+// With Pass set, the passing behavior is stated too: a run whose output
+// matches Pass (and not Re) passes, whatever its exit, and one that
+// matches neither is unresolved.
 type RegexOracle struct {
-	Re *regexp.Regexp
+	Re   *regexp.Regexp
+	Pass *regexp.Regexp
 }
 
 func (o *RegexOracle) Classify(r Run) (dd.Outcome, string, error) {
@@ -60,13 +65,24 @@ func (o *RegexOracle) Classify(r Run) (dd.Outcome, string, error) {
 	if m := o.Re.Find(r.Stdout); m != nil {
 		return dd.Fail, string(m), nil
 	}
+	if o.Pass != nil {
+		if o.Pass.Match(r.Stdout) || o.Pass.Match(r.Stderr) {
+			return dd.Pass, "", nil
+		}
+		return dd.Unresolved, "neither output: " + r.Describe(), nil
+	}
 	if r.Clean() {
 		return dd.Pass, "", nil
 	}
 	return dd.Unresolved, r.Describe(), nil
 }
 
-func (o *RegexOracle) Key() string { return "regex " + o.Re.String() }
+func (o *RegexOracle) Key() string {
+	if o.Pass != nil {
+		return "regex " + o.Re.String() + " pass " + o.Pass.String()
+	}
+	return "regex " + o.Re.String()
+}
 
 // Convention is how a test script's exit status reads.
 type Convention int
@@ -152,14 +168,51 @@ func (o Observation) String() string {
 	return strings.Join(parts, "+")
 }
 
+// ParseObservation reads what an OutputOracle observes, as --observe
+// takes it: all, stdout, stderr, exit, sums of them (stdout+exit), or a
+// regular expression for the lines to compare.
+func ParseObservation(s string) (Observation, error) {
+	switch s {
+	case "all", "":
+		return Observation{Stdout: true, Stderr: true, Exit: true}, nil
+	}
+	var o Observation
+	words := true
+	for _, w := range strings.Split(s, "+") {
+		switch w {
+		case "stdout":
+			o.Stdout = true
+		case "stderr":
+			o.Stderr = true
+		case "exit":
+			o.Exit = true
+		default:
+			words = false
+		}
+	}
+	if words {
+		return o, nil
+	}
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return o, fmt.Errorf("--observe %q: not all, stdout, stderr or exit, and not a regular expression: %v", s, err)
+	}
+	return Observation{Lines: re}, nil
+}
+
 // OutputOracle asks whether a run reproduces what a reference run did
 // (STRIPE's test, AADEBUG 2000 §6): the observed output reproduced is
 // Fail (the behavior under study is still there), another output is
 // Pass, and a run that crashes where the reference did not, or hangs, is
 // Unresolved.
+//
+// With Pass set (a passing run of the same program), the passing
+// behavior is a reference too: a run that reproduces it passes, and one
+// that reproduces neither is unresolved.
 type OutputOracle struct {
 	Observe Observation
 	Want    Run
+	Pass    *Run
 }
 
 // Classify compares r with the reference run.
@@ -170,6 +223,15 @@ func (o *OutputOracle) Classify(r Run) (dd.Outcome, string, error) {
 	if o.same(r) {
 		return dd.Fail, "reproduced", nil
 	}
+	if o.Pass != nil {
+		if bytes.Equal(o.observed(r), o.observed(*o.Pass)) {
+			return dd.Pass, "the passing output", nil
+		}
+		if Crashed(r) && !Crashed(o.Want) {
+			return dd.Unresolved, "crashed: " + FailureLine(r), nil
+		}
+		return dd.Unresolved, "neither output: " + o.difference(r), nil
+	}
 	if Crashed(r) && !(Crashed(o.Want) && r.Exit == o.Want.Exit && r.Signal == o.Want.Signal) {
 		return dd.Unresolved, "crashed: " + FailureLine(r), nil
 	}
@@ -178,8 +240,15 @@ func (o *OutputOracle) Classify(r Run) (dd.Outcome, string, error) {
 
 // Key identifies the observation and the reference output.
 func (o *OutputOracle) Key() string {
+	if o.Pass != nil {
+		return fmt.Sprintf("output %s %x pass %x", o.Observe, o.observed(o.Want), o.observed(*o.Pass))
+	}
 	return fmt.Sprintf("output %s %x", o.Observe, o.observed(o.Want))
 }
+
+// Same says whether two runs are the same as far as the oracle observes
+// them.
+func (o *OutputOracle) Same(a, b Run) bool { return bytes.Equal(o.observed(a), o.observed(b)) }
 
 // Crashed reports whether a run ended by a signal or a Go runtime crash
 // (a panic or a fatal error reported on standard error, exit status 2),

@@ -41,3 +41,61 @@ func TestOutputOracle(t *testing.T) {
 		}
 	}
 }
+
+func TestObservation(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"all", "stdout+stderr+exit"},
+		{"", "stdout+stderr+exit"},
+		{"stdout", "stdout"},
+		{"stderr+exit", "stderr+exit"},
+		{"^sum", "lines matching ^sum"},
+		{"stdout+x", "lines matching stdout+x"},
+	} {
+		o, err := ParseObservation(c.in)
+		if err != nil || o.String() != c.want {
+			t.Errorf("ParseObservation(%q) = %s, %v; want %s", c.in, o, err, c.want)
+		}
+	}
+	if _, err := ParseObservation("("); err == nil {
+		t.Error(`ParseObservation("(") = nil error`)
+	}
+}
+
+// TestTwoReferences: with the passing run's output (or --pass-on) as a
+// reference too, a run that does neither is unresolved.
+func TestTwoReferences(t *testing.T) {
+	fail := Run{Stdout: []byte("alice 50\n")}
+	pass := Run{Stdout: []byte("alice 90\n")}
+	out := &OutputOracle{Observe: Observation{Stdout: true, Exit: true}, Want: fail, Pass: &pass}
+	re := &RegexOracle{Re: regexp.MustCompile(`alice 50`), Pass: regexp.MustCompile(`alice 90`)}
+	for _, c := range []struct {
+		r    Run
+		want dd.Outcome
+	}{
+		{fail, dd.Fail},
+		{pass, dd.Pass},
+		{Run{Stdout: []byte("alice 70\n")}, dd.Unresolved},
+		{Run{Stdout: []byte("alice 90\n"), Exit: 1}, dd.Unresolved},
+		{Run{TimedOut: true, Exit: -1}, dd.Unresolved},
+	} {
+		if o, _, _ := out.Classify(c.r); o != c.want {
+			t.Errorf("output oracle: %q exit %d: %s, want %s", c.r.Stdout, c.r.Exit, o, c.want)
+		}
+	}
+	for _, c := range []struct {
+		r    Run
+		want dd.Outcome
+	}{
+		{fail, dd.Fail},
+		{pass, dd.Pass},
+		{Run{Stdout: []byte("alice 90\n"), Exit: 1}, dd.Pass},
+		{Run{Stdout: []byte("alice 70\n")}, dd.Unresolved},
+	} {
+		if o, _, _ := re.Classify(c.r); o != c.want {
+			t.Errorf("regex oracle: %q exit %d: %s, want %s", c.r.Stdout, c.r.Exit, o, c.want)
+		}
+	}
+	if out.Key() == (&OutputOracle{Observe: out.Observe, Want: fail}).Key() {
+		t.Error("the passing reference is not part of the oracle's key")
+	}
+}

@@ -170,9 +170,9 @@ func TestOracles(t *testing.T) {
 		{sig, Run{Exit: 2, Stderr: []byte("panic: nil map\n")}, dd.Unresolved},
 		{sig, Run{Exit: 0}, dd.Pass},
 		{sig, Run{Exit: -1, Signal: syscall.SIGKILL, TimedOut: true}, dd.Unresolved},
-		{&RegexOracle{regexp.MustCompile(`out of range`)}, panicRun, dd.Fail},
-		{&RegexOracle{regexp.MustCompile(`nil map`)}, panicRun, dd.Unresolved},
-		{&RegexOracle{regexp.MustCompile(`nil map`)}, Run{}, dd.Pass},
+		{&RegexOracle{Re: regexp.MustCompile(`out of range`)}, panicRun, dd.Fail},
+		{&RegexOracle{Re: regexp.MustCompile(`nil map`)}, panicRun, dd.Unresolved},
+		{&RegexOracle{Re: regexp.MustCompile(`nil map`)}, Run{}, dd.Pass},
 		{&ScriptOracle{CReduce}, Run{Exit: 0}, dd.Fail},
 		{&ScriptOracle{CReduce}, Run{Exit: 1}, dd.Pass},
 		{&ScriptOracle{CReduce}, Run{Exit: 125}, dd.Unresolved},
@@ -261,7 +261,7 @@ func TestCacheFile(t *testing.T) {
 // TestTesterReusesOutputFiles: the output of one test does not leak into
 // the next one in the same work directory.
 func TestTesterReusesOutputFiles(t *testing.T) {
-	tester, err := NewTester(sh(`cat {} >&2`), &RegexOracle{regexp.MustCompile(`^second\n$`)}, 1, "")
+	tester, err := NewTester(sh(`cat {} >&2`), &RegexOracle{Re: regexp.MustCompile(`^second\n$`)}, 1, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,12 +20,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"go/importer"
-	"go/token"
-	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -73,7 +69,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		case t.Hierarchy != "auto" && t.Hierarchy != "on" && t.Hierarchy != "off":
 			return nil, command.Workload{}, command.UsageError("unknown --hierarchy %q (want auto, on or off)", t.Hierarchy)
 		}
-		obs, err := observation(t.Observe)
+		obs, err := runner.ParseObservation(t.Observe)
 		if err != nil {
 			return nil, command.Workload{}, command.UsageError("%v", err)
 		}
@@ -115,36 +111,6 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	}
 }
 
-// observation reads --observe.
-func observation(s string) (runner.Observation, error) {
-	switch s {
-	case "all", "":
-		return runner.Observation{Stdout: true, Stderr: true, Exit: true}, nil
-	}
-	var o runner.Observation
-	words := true
-	for _, w := range strings.Split(s, "+") {
-		switch w {
-		case "stdout":
-			o.Stdout = true
-		case "stderr":
-			o.Stderr = true
-		case "exit":
-			o.Exit = true
-		default:
-			words = false
-		}
-	}
-	if words {
-		return o, nil
-	}
-	re, err := regexp.Compile(s)
-	if err != nil {
-		return o, fmt.Errorf("--observe %q: not all, stdout, stderr or exit, and not a regular expression: %v", s, err)
-	}
-	return runner.Observation{Lines: re}, nil
-}
-
 // Trace is a run of wynot trace.
 type Trace struct {
 	StdinFile string
@@ -179,17 +145,6 @@ type inst struct {
 	k  uint32
 }
 
-// listTemplate is what go list says of each package, one line each.
-const listTemplate = `{{.ImportPath}}	{{.Name}}	{{.Dir}}	{{.Export}}	{{if .Module}}{{.Module.Main}}	{{.Module.Path}}	{{.Module.Dir}}	{{.Module.GoVersion}}{{else}}false			{{end}}	{{join .GoFiles ","}}	{{join .CgoFiles ","}}	{{.DepOnly}}`
-
-type listed struct {
-	path, name, dir, export string
-	main                    bool
-	modPath, modDir, goVer  string
-	goFiles, cgoFiles       []string
-	depOnly                 bool
-}
-
 // prepare lists, instruments and builds the program.
 func (t *Trace) prepare(ctx context.Context, dir string, inv *command.Invocation) error {
 	st, err := os.Stat(dir)
@@ -201,7 +156,7 @@ func (t *Trace) prepare(ctx context.Context, dir string, inv *command.Invocation
 	}
 	abs, _ := filepath.Abs(dir)
 	start := time.Now()
-	list := runner.Command{Argv: []string{"go", "-C", abs, "list", "-deps", "-export", "-f", listTemplate, "."}, Timeout: 10 * time.Minute}
+	list := runner.Command{Argv: instrument.ListArgv(abs), Timeout: 10 * time.Minute}
 	r, err := list.Exec(ctx, "", nil)
 	if err != nil {
 		return command.InputError("go list: %v", err)
@@ -209,71 +164,29 @@ func (t *Trace) prepare(ctx context.Context, dir string, inv *command.Invocation
 	if !r.Clean() {
 		return command.InputError("%s does not build:\n%s", dir, strings.TrimRight(string(r.Stderr), "\n"))
 	}
-	var pkgs []listed
-	exports := map[string]string{}
-	var target *listed
-	for _, line := range strings.Split(strings.TrimSpace(string(r.Stdout)), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) != 11 {
-			return fmt.Errorf("go list: unexpected line %q", line)
-		}
-		l := listed{path: f[0], name: f[1], dir: f[2], export: f[3], main: f[4] == "true", modPath: f[5], modDir: f[6], goVer: f[7],
-			goFiles: split(f[8]), cgoFiles: split(f[9]), depOnly: f[10] == "true"}
-		exports[l.path] = l.export
-		pkgs = append(pkgs, l)
-		if !l.depOnly {
-			target = &pkgs[len(pkgs)-1]
-		}
+	ls, err := instrument.ReadList(r.Stdout)
+	if err != nil {
+		return command.InputError("%s: %v", dir, err)
 	}
-	if target == nil {
-		return command.InputError("go list found no package in %s", dir)
+	if ls.Name != "main" {
+		return command.InputError("%s is package %s, not a main package: wynot trace runs a program (give the directory of its package main)", dir, ls.Name)
 	}
-	if target.name != "main" {
-		return command.InputError("%s is package %s, not a main package: wynot trace runs a program (give the directory of its package main)", dir, target.name)
-	}
-	if !target.main {
+	if !ls.InModule {
 		return command.InputError("%s is not in a module: wynot trace instruments the packages of the main module (run go mod init)", dir)
 	}
-	t.pkg = target.path
-	fset := token.NewFileSet()
-	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
-		e, ok := exports[path]
-		if !ok || e == "" {
-			return nil, fmt.Errorf("no export data for %s", path)
-		}
-		return os.Open(e)
-	})
-	var ins []instrument.Package
-	for _, l := range pkgs {
-		if !l.main || len(l.cgoFiles) > 0 || len(l.goFiles) == 0 {
-			continue
-		}
-		p := instrument.Package{ImportPath: l.path}
-		for _, name := range l.goFiles {
-			path := filepath.Join(l.dir, name)
-			src, err := os.ReadFile(path)
-			if err != nil {
-				return command.InputError("%v", err)
-			}
-			p.Files = append(p.Files, instrument.File{Path: path, Src: src})
-		}
-		ins = append(ins, p)
-	}
-	goVer := ""
-	if target.goVer != "" {
-		goVer = "go" + target.goVer
-	}
-	prog, err := instrument.Instrument(ins, instrument.Options{Importer: imp, Module: target.modPath, ModuleDir: target.modDir, GoVersion: goVer})
+	t.pkg = ls.ImportPath
+	ins := ls.Packages
+	prog, err := instrument.Instrument(ins, ls.Options)
 	if err != nil {
 		return command.InputError("instrumenting %s: %v", dir, err)
 	}
-	t.prog, t.root = prog, target.modDir
-	ovPath, err := prog.WriteOverlay(target.modDir, t.work)
+	t.prog, t.root = prog, ls.Options.ModuleDir
+	ovPath, err := prog.WriteOverlay(ls.Options.ModuleDir, t.work)
 	if err != nil {
 		return err
 	}
 	t.bin = filepath.Join(t.work, "prog")
-	b := runner.Command{Argv: []string{"go", "-C", abs, "build", "-overlay", ovPath, "-o", t.bin, "."}, Timeout: 10 * time.Minute}
+	b := runner.Command{Argv: instrument.BuildArgv(abs, ovPath, t.bin), Timeout: 10 * time.Minute}
 	r, err = b.Exec(ctx, "", nil)
 	if err != nil {
 		return err
@@ -282,7 +195,7 @@ func (t *Trace) prepare(ctx context.Context, dir string, inv *command.Invocation
 		return fmt.Errorf("building the instrumented program failed; this is a bug in wynot trace (please report it with the program):\n%s", strings.TrimRight(string(r.Stderr), "\n"))
 	}
 	t.buildTime = time.Since(start)
-	inv.Say("instrumented %s in %s (%s); built once in %.1fs", report.Plural(len(ins), "package"), target.path,
+	inv.Say("instrumented %s in %s (%s); built once in %.1fs", report.Plural(len(ins), "package"), ls.ImportPath,
 		report.Plural(len(prog.Stmts), "guarded element"), t.buildTime.Seconds())
 	return nil
 }
@@ -356,13 +269,6 @@ func (t *Trace) prepareGDB(ctx context.Context, binary string, args []string, cw
 	}
 	inv.Say("%s: %s with code in %s, traced under gdb by line", binary, report.Plural(len(lines), "line"), report.Plural(len(files), "source file"))
 	return nil
-}
-
-func split(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, ",")
 }
 
 // candidate is the test of one plan: its file in the work directory,

@@ -12,25 +12,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-func TestObservation(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"all", "stdout+stderr+exit"},
-		{"", "stdout+stderr+exit"},
-		{"stdout", "stdout"},
-		{"stderr+exit", "stderr+exit"},
-		{"^sum", "lines matching ^sum"},
-		{"stdout+x", "lines matching stdout+x"},
-	} {
-		o, err := observation(c.in)
-		if err != nil || o.String() != c.want {
-			t.Errorf("observation(%q) = %s, %v; want %s", c.in, o, err, c.want)
-		}
-	}
-	if _, err := observation("("); err == nil {
-		t.Error(`observation("(") = nil error`)
-	}
-}
-
 // TestPlan: a configuration keeps its instances and skips the others,
 // on top of what an earlier level skipped.
 func TestPlan(t *testing.T) {

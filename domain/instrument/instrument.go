@@ -142,13 +142,48 @@ func (p *Program) Stmt(id int) Stmt { return p.Stmts[id-1] }
 
 // Instrument type-checks the packages and rewrites them.
 func Instrument(pkgs []Package, opt Options) (*Program, error) {
+	c, err := check(pkgs, opt)
+	if err != nil {
+		return nil, err
+	}
+	prog := &Program{Overlay: map[string][]byte{}, Runtime: opt.Module + "/" + c.rtDir}
+	for _, p := range c.pkgs {
+		for i, f := range p.files {
+			rel, _ := filepath.Rel(opt.ModuleDir, p.pkg.Files[i].Path)
+			rw := &rewriter{fset: c.fset, src: p.pkg.Files[i].Src, file: f, info: p.info, pkg: p.tpkg,
+				prog: prog, rel: filepath.ToSlash(rel), prefix: c.prefix, imports: map[string]string{},
+				generics: opt.GoVersion == "" || version.Compare(opt.GoVersion, "go1.18") >= 0}
+			out := rw.rewrite()
+			if out != nil {
+				prog.Overlay[p.pkg.Files[i].Path] = out
+			}
+		}
+	}
+	prog.Overlay[filepath.Join(opt.ModuleDir, c.rtDir, "rt.go")] = runtimeSource(prog.Stmts)
+	return prog, nil
+}
+
+// checked are type-checked packages, with a prefix for generated names
+// that no identifier of theirs starts with and the directory of the
+// runtime package.
+type checked struct {
+	fset          *token.FileSet
+	prefix, rtDir string
+	pkgs          []checkedPkg
+}
+
+type checkedPkg struct {
+	pkg   Package
+	files []*ast.File
+	info  *types.Info
+	tpkg  *types.Package
+}
+
+// check parses and type-checks the packages.
+func check(pkgs []Package, opt Options) (*checked, error) {
 	fset := token.NewFileSet()
 	prefix := "_wynot"
-	type parsed struct {
-		pkg   Package
-		files []*ast.File
-	}
-	var all []parsed
+	var all []checkedPkg
 	for _, p := range pkgs {
 		var files []*ast.File
 		for _, f := range p.Files {
@@ -158,7 +193,7 @@ func Instrument(pkgs []Package, opt Options) (*Program, error) {
 			}
 			files = append(files, af)
 		}
-		all = append(all, parsed{p, files})
+		all = append(all, checkedPkg{pkg: p, files: files})
 	}
 	// Generated names start with a prefix no identifier of the program
 	// starts with.
@@ -178,35 +213,26 @@ func Instrument(pkgs []Package, opt Options) (*Program, error) {
 			prefix += "X"
 		}
 	}
-	rtDir := strings.ToLower(strings.TrimPrefix(prefix, "_")) + "rt"
-	prog := &Program{Overlay: map[string][]byte{}, Runtime: opt.Module + "/" + rtDir}
-	for _, p := range all {
-		info := &types.Info{
+	for i := range all {
+		p := &all[i]
+		p.info = &types.Info{
 			Types: map[ast.Expr]types.TypeAndValue{},
 			Defs:  map[*ast.Ident]types.Object{},
 			Uses:  map[*ast.Ident]types.Object{},
 			// Scopes tell whether a type's name means the type where a
-			// declaration is written (a parameter may shadow it).
-			Scopes: map[ast.Node]*types.Scope{},
+			// declaration is written (a parameter may shadow it), and
+			// which variables are in scope at a statement.
+			Scopes:    map[ast.Node]*types.Scope{},
+			Implicits: map[ast.Node]types.Object{},
 		}
 		conf := types.Config{Importer: opt.Importer, GoVersion: opt.GoVersion}
-		tpkg, err := conf.Check(p.pkg.ImportPath, fset, p.files, info)
+		tpkg, err := conf.Check(p.pkg.ImportPath, fset, p.files, p.info)
 		if err != nil {
 			return nil, fmt.Errorf("type-checking %s: %v", p.pkg.ImportPath, err)
 		}
-		for i, f := range p.files {
-			rel, _ := filepath.Rel(opt.ModuleDir, p.pkg.Files[i].Path)
-			rw := &rewriter{fset: fset, src: p.pkg.Files[i].Src, file: f, info: info, pkg: tpkg,
-				prog: prog, rel: filepath.ToSlash(rel), prefix: prefix, imports: map[string]string{},
-				generics: opt.GoVersion == "" || version.Compare(opt.GoVersion, "go1.18") >= 0}
-			out := rw.rewrite()
-			if out != nil {
-				prog.Overlay[p.pkg.Files[i].Path] = out
-			}
-		}
+		p.tpkg = tpkg
 	}
-	prog.Overlay[filepath.Join(opt.ModuleDir, rtDir, "rt.go")] = runtimeSource(prog.Stmts)
-	return prog, nil
+	return &checked{fset: fset, prefix: prefix, rtDir: strings.ToLower(strings.TrimPrefix(prefix, "_")) + "rt", pkgs: all}, nil
 }
 
 // edit replaces src[off:off+del] by text.

@@ -1,0 +1,108 @@
+package instrument
+
+import (
+	"fmt"
+	"go/importer"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// listTemplate is what go list says of each package, one line each.
+const listTemplate = `{{.ImportPath}}	{{.Name}}	{{.Dir}}	{{.Export}}	{{if .Module}}{{.Module.Main}}	{{.Module.Path}}	{{.Module.Dir}}	{{.Module.GoVersion}}{{else}}false			{{end}}	{{join .GoFiles ","}}	{{join .CgoFiles ","}}	{{.DepOnly}}`
+
+// ListArgv is the command that lists the package in dir (absolute) and
+// its dependencies with their export data, for ReadList.
+func ListArgv(dir string) []string {
+	return []string{"go", "-C", dir, "list", "-deps", "-export", "-f", listTemplate, "."}
+}
+
+// BuildArgv is the command that builds the package in dir (absolute)
+// with an overlay into out.
+func BuildArgv(dir, overlay, out string) []string {
+	return []string{"go", "-C", dir, "build", "-overlay", overlay, "-o", out, "."}
+}
+
+// Listing is a Go package and what instrumenting it needs: the packages
+// of its main module among its dependencies, read, and an importer for
+// the others.
+type Listing struct {
+	// ImportPath and Name are the listed package's; InModule says that
+	// it belongs to a main module (the packages of which are Packages).
+	ImportPath, Name string
+	InModule         bool
+	Packages         []Package
+	Options          Options
+}
+
+// ReadList reads the output of ListArgv and the main module's files.
+func ReadList(out []byte) (*Listing, error) {
+	type listed struct {
+		path, name, dir, export string
+		main                    bool
+		modPath, modDir, goVer  string
+		goFiles, cgoFiles       []string
+		depOnly                 bool
+	}
+	split := func(s string) []string {
+		if s == "" {
+			return nil
+		}
+		return strings.Split(s, ",")
+	}
+	var pkgs []listed
+	exports := map[string]string{}
+	var target *listed
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 11 {
+			return nil, fmt.Errorf("go list: unexpected line %q", line)
+		}
+		l := listed{path: f[0], name: f[1], dir: f[2], export: f[3], main: f[4] == "true", modPath: f[5], modDir: f[6], goVer: f[7],
+			goFiles: split(f[8]), cgoFiles: split(f[9]), depOnly: f[10] == "true"}
+		exports[l.path] = l.export
+		pkgs = append(pkgs, l)
+		if !l.depOnly {
+			target = &pkgs[len(pkgs)-1]
+		}
+	}
+	if target == nil {
+		return nil, fmt.Errorf("go list found no package")
+	}
+	ls := &Listing{ImportPath: target.path, Name: target.name, InModule: target.main}
+	if !target.main {
+		return ls, nil
+	}
+	fset := token.NewFileSet()
+	var imp types.Importer = importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		e, ok := exports[path]
+		if !ok || e == "" {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(e)
+	})
+	for _, l := range pkgs {
+		if !l.main || len(l.cgoFiles) > 0 || len(l.goFiles) == 0 {
+			continue
+		}
+		p := Package{ImportPath: l.path}
+		for _, name := range l.goFiles {
+			path := filepath.Join(l.dir, name)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return nil, err
+			}
+			p.Files = append(p.Files, File{Path: path, Src: src})
+		}
+		ls.Packages = append(ls.Packages, p)
+	}
+	goVer := ""
+	if target.goVer != "" {
+		goVer = "go" + target.goVer
+	}
+	ls.Options = Options{Importer: imp, Module: target.modPath, ModuleDir: target.modDir, GoVersion: goVer}
+	return ls, nil
+}
