@@ -79,6 +79,10 @@ type Page struct {
 	// where the command asks another question than "does it fail?"
 	// (wynot trace: does the run reproduce the original output?).
 	Outcomes map[string]string
+	// HTML, when set, is markup the command draws its result with (wynot
+	// chain: the states and transitions), shown after the result; the
+	// command escapes what it puts in it.
+	HTML string
 }
 
 // WriteReport writes dir/index.html for a run and returns its path.
@@ -130,6 +134,12 @@ td.d{max-width:28em;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 pre{background:#f6f6f6;padding:8px;overflow:auto;max-height:30em}
 .add{color:#176a17}.del{color:#a11}
 svg{background:#fafafa;border:1px solid #ddd}
+.chain .state{border:1px solid #999;border-radius:6px;padding:6px 10px;margin:4px 0;max-width:60em}
+.chain .where{font-weight:bold;font-family:ui-monospace,monospace}
+.chain .var{font-family:ui-monospace,monospace;background:#f7d4d4}
+.chain .new{font-family:ui-monospace,monospace;color:#a11}.chain .old{font-family:ui-monospace,monospace;color:#176a17}
+.chain .note,.chain .sizes{color:#666;font-size:.85em}
+.chain .transition{margin:2px 0 2px 2em;color:#555}.chain .suggested{color:#a11;font-weight:bold}
 </style></head><body>
 `)
 	fmt.Fprintf(&b, "<h1>wynot %s</h1>\n", esc(s.Command))
@@ -221,6 +231,10 @@ svg{background:#fafafa;border:1px solid #ddd}
 		}
 		b.WriteString(esc(res))
 		b.WriteString("</pre>\n")
+	}
+	if p.HTML != "" {
+		b.WriteString(p.HTML)
+		b.WriteString("\n")
 	}
 	if p.Diff != "" {
 		b.WriteString("<h2>Difference</h2>\n<pre>")

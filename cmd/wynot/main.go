@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/command/chain"
 	"github.com/wynot/wynot/command/changes"
 	fuzzcmd "github.com/wynot/wynot/command/fuzz"
 	"github.com/wynot/wynot/command/isolate"
@@ -28,7 +29,7 @@ func main() {
 }
 
 // commands are wynot's commands, in the order of the manual.
-var commands = []*command.Command{reduce.Command, isolate.Isolate, isolate.Maximize, changes.Command, fuzzcmd.Command, trace.Command}
+var commands = []*command.Command{reduce.Command, isolate.Isolate, isolate.Maximize, changes.Command, fuzzcmd.Command, trace.Command, chain.Command}
 
 func lookup(name string) *command.Command {
 	for _, c := range commands {

@@ -1,0 +1,183 @@
+package chain
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/report"
+)
+
+// outcomeWords are the outcomes as a transplant's test reads them.
+var outcomeWords = map[string]string{"FAIL": "FAILS", "PASS": "PASSES", "UNRESOLVED": "NEITHER"}
+
+// Close writes the chain and the transitions.
+func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
+	links := c.chain()
+	relevant, matched := 0, 0
+	for _, l := range links {
+		sum.Chain = append(sum.Chain, l.Link)
+		if !l.bot {
+			relevant++
+		}
+		if l.Matched {
+			matched++
+		}
+	}
+	sum.Transitions = c.trans
+	sum.MaxVertices = c.MaxVertices
+	sum.Unit, sum.Granularity, sum.Algorithm = "deltas", "memory graph vertices", "dd over state deltas; cts over the failing run's steps"
+	if len(c.at) > 0 {
+		sum.Algorithm = "dd over state deltas at the --at moments"
+	}
+	sum.ElementsBefore, sum.SizeBefore = len(c.timeline), len(c.timeline)
+	sum.Result = report.Inline
+	text := c.text(links)
+	head := fmt.Sprintf("cause-effect chain: %s of the failing run examined (%d with a matching state, %d with relevant deltas), %s (%s, %s, %.1fs)",
+		report.Plural(len(links), "state"), matched, relevant, report.Plural(len(c.trans), "cause transition"),
+		report.Plural(c.captures, "capture"), report.Plural(sum.Tests, "test"), sum.Seconds)
+	if end.Interrupted {
+		head = "interrupted: " + head
+	}
+	cl := command.Closing{
+		Head: []string{head},
+		Text: text,
+		Page: func() report.Page {
+			return report.Page{Result: text, HTML: c.drawing(links), Outcomes: outcomeWords}
+		},
+	}
+	switch {
+	case end.Interrupted:
+		cl.Verdict = []string{"interrupted: the chain holds the states examined so far"}
+	case relevant == 0:
+		cl.Verdict = []string{"no state examined has a difference that, transplanted into the passing run, makes it fail"}
+	case end.Minimal && end.Confirmed:
+		cl.Verdict = []string{"each state's relevant deltas were transplanted into the passing run again and made it fail, and it passed without them: a 1-minimal failure-inducing difference (dd)"}
+	case end.Confirmed:
+		cl.Verdict = []string{"each state's relevant deltas made the passing run fail when transplanted again, but not every search completed: they are not certified 1-minimal"}
+	default:
+		cl.Verdict = []string{"the relevant deltas did not all behave the same when run again: not certified"}
+	}
+	for _, l := range links {
+		if l.Cut {
+			cl.Tail = append(cl.Tail, fmt.Sprintf("some states had more than %d vertices and were cut (--max-vertices)", c.MaxVertices))
+			break
+		}
+	}
+	return cl
+}
+
+// text is the chain in words, then the transitions.
+func (c *Chain) text(links []*link) string {
+	var b strings.Builder
+	// The states shown: the first and the last with relevant deltas, and
+	// those on either side of a transition (--json has them all).
+	show := map[uint64]bool{}
+	for _, t := range c.trans {
+		show[t.FromStep], show[t.ToStep] = true, true
+	}
+	first, last := uint64(0), uint64(0)
+	for _, l := range links {
+		if !l.bot {
+			if first == 0 {
+				first = l.Step
+			}
+			last = l.Step
+		}
+	}
+	show[first], show[last] = true, true
+	if len(c.at) > 0 || len(links) <= 12 {
+		for _, l := range links {
+			show[l.Step] = true
+		}
+	}
+	hidden := 0
+	for _, l := range links {
+		if !show[l.Step] {
+			hidden++
+			continue
+		}
+		fmt.Fprintf(&b, "at %s:%d in %s (step %d): ", l.File, l.Line, l.Func, l.Step)
+		if l.bot {
+			fmt.Fprintf(&b, "no relevant deltas: %s\n", l.Note)
+			continue
+		}
+		var ds []string
+		for _, d := range l.Relevant {
+			ds = append(ds, d.Text)
+		}
+		verb := "causes"
+		if len(ds) > 1 {
+			verb = "cause"
+		}
+		fmt.Fprintf(&b, "%s %s the failure (%s of %s)\n", strings.Join(ds, "; "), verb, report.Plural(len(ds), "delta"), report.Plural(l.Deltas, "delta"))
+	}
+	if hidden > 0 {
+		fmt.Fprintf(&b, "(and %s examined on the way, with the same relevant variables as a neighbor or none: --json lists every one)\n", report.Plural(hidden, "other state"))
+	}
+	if len(c.trans) == 0 {
+		return b.String()
+	}
+	b.WriteString("cause transitions:\n")
+	for _, t := range c.trans {
+		steps := fmt.Sprintf("steps %d → %d", t.FromStep, t.ToStep)
+		fmt.Fprintf(&b, "  %s in %s (%s, %s): %s → %s", t.Where, t.Func, steps, t.Kind, names(t.Before), names(t.After))
+		if t.Suggested {
+			b.WriteString("   ← suggested defect location")
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func names(vs []string) string {
+	if len(vs) == 0 {
+		return "(none)"
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range vs {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// drawing is the chain for the HTML report: each state a box with its
+// relevant deltas highlighted, the transitions between them.
+func (c *Chain) drawing(links []*link) string {
+	var b strings.Builder
+	b.WriteString(`<div class="chain">`)
+	trans := map[uint64]string{}
+	for _, t := range c.trans {
+		cls := "transition"
+		if t.Suggested {
+			cls += " suggested"
+		}
+		trans[t.FromStep] = fmt.Sprintf(`<div class="%s">↓ %s in %s (%s): %s → %s%s</div>`, cls, html.EscapeString(t.Where), html.EscapeString(t.Func), t.Kind,
+			html.EscapeString(names(t.Before)), html.EscapeString(names(t.After)), map[bool]string{true: " — suggested defect location"}[t.Suggested])
+	}
+	for _, l := range links {
+		fmt.Fprintf(&b, `<div class="state"><div class="where">step %d · %s:%d · %s</div>`, l.Step, html.EscapeString(l.File), l.Line, html.EscapeString(l.Func))
+		if l.bot {
+			fmt.Fprintf(&b, `<div class="note">%s</div>`, html.EscapeString(l.Note))
+		} else {
+			b.WriteString(`<table class="deltas">`)
+			for _, d := range l.Relevant {
+				fmt.Fprintf(&b, `<tr><td class="var">%s</td><td class="new">%s</td><td class="old">%s</td></tr>`,
+					html.EscapeString(d.Var), html.EscapeString(d.New), html.EscapeString(d.Old))
+			}
+			fmt.Fprintf(&b, `</table><div class="sizes">%d of %d deltas relevant · graphs of %d (passing) and %d (failing) vertices · %d tests</div>`,
+				len(l.Relevant), l.Deltas, l.PassVertices, l.FailVertices, l.Tests)
+		}
+		b.WriteString(`</div>`)
+		if t, ok := trans[l.Step]; ok {
+			b.WriteString(t)
+		}
+	}
+	b.WriteString(`</div>`)
+	return b.String()
+}

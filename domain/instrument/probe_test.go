@@ -1,0 +1,199 @@
+package instrument
+
+import (
+	"encoding/json"
+	"go/importer"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wynot/wynot/domain/memgraph"
+)
+
+// probeModule instruments the main package of a module made by module
+// with probes.
+func probeModule(t *testing.T, dir string) *Program {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(dir, "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Probes([]Package{{ImportPath: "example.com/p", Files: []File{{Path: filepath.Join(dir, "main.go"), Src: src}}}},
+		Options{Importer: importer.ForCompiler(token.NewFileSet(), "gc", nil), Module: "example.com/p", ModuleDir: dir, GoVersion: "go1.24"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// runState runs the program with a state plan.
+func runState(t *testing.T, bin string, plan StatePlan, args ...string) result {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "plan")
+	if err := os.WriteFile(f, plan.Encode(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(StatePlanEnv, f)
+	defer os.Unsetenv(StatePlanEnv)
+	return run(t, bin, nil, args...)
+}
+
+func probeLine(t *testing.T, p *Program, marker string, src []byte) int {
+	t.Helper()
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.Contains(l, marker) {
+			for _, s := range p.Stmts {
+				if s.Line == i+1 {
+					return s.ID
+				}
+			}
+		}
+	}
+	t.Fatalf("no probe on the line of %q", marker)
+	return 0
+}
+
+// capture runs the program to the probe's first step and reads the
+// state there; ops, when set, are applied first.
+func capture(t *testing.T, bin string, probe int, stack string, ops []memgraph.Op, args ...string) *memgraph.Graph {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "graph.json")
+	m := Moment{Probe: probe, Stack: stack, Occurrence: 1, Graph: out}
+	if stack == "" {
+		m.Stack = "main.main"
+	}
+	if ops != nil {
+		m.Ops = memgraph.Encode(ops)
+	}
+	plan := StatePlan{At: []Moment{m}}
+	r := runState(t, bin, plan, args...)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("no state captured (%v): %+v", err, r)
+	}
+	g, err := memgraph.Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func vertexNamed(t *testing.T, g *memgraph.Graph, name string) memgraph.Vertex {
+	t.Helper()
+	for i := range g.Vertices {
+		if g.Name(i) == name {
+			return g.Vertices[i]
+		}
+	}
+	t.Fatalf("no vertex %s", name)
+	return memgraph.Vertex{}
+}
+
+func TestProbeCapture(t *testing.T) {
+	src, err := os.ReadFile("testdata/probe/kinds.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := module(t, src)
+	p := probeModule(t, dir)
+	bin := build(t, dir, p)
+	probe := probeLine(t, p, "// probe", src)
+	// The instrumented program does what the program does.
+	want := "b3 [1 2 3 9] [1 2] 2 [1 2 3 9] map[x:1 y:3 z:3] ab [true true] 1.5 3 6 3 10\n"
+	if r := run(t, bin, nil, "3"); r.stdout != want {
+		t.Fatalf("instrumented output %q, want %q", r.stdout, want)
+	}
+	g := capture(t, bin, probe, "", nil, "3")
+	if g.Point.Line != 54 || g.Point.Func != "main.main" || g.Point.Occurrence != 1 {
+		t.Errorf("point %+v", g.Point)
+	}
+	for _, c := range []struct{ name, kind, value string }{
+		{"n", "atom", "3"},
+		{"(*b).Label", "atom", `"b3"`},
+		{"keep[3]", "atom", "9"},
+		{"(*b).Scores", "slice", ""},
+		{"(*b).tags[\"z\"]", "atom", "3"},
+		{"(*b).data", "atom", `"ab"`},
+		{"(*b).grid[1]", "atom", "true"},
+		{"(*b).ratio", "atom", "1.5"},
+		{"(*(*b).list).next", "ptr", ""},
+		{"(*(*(*b).list).next).val", "atom", "3"},
+		{"(*(*(*b).list).next).next", "ptr", ""},
+		{"(*b).s", "iface", "main.rect"},
+		{"(*b).s.(main.rect).w", "atom", "3"},
+		{"(*b).ch", "opaque", ""},
+		{"(*b).f", "opaque", ""},
+		{"(*b).weight", "atom", "3"},
+		{"main.total", "atom", "10"},
+		{"os.Args[1]", "atom", `"3"`},
+	} {
+		v := vertexNamed(t, g, c.name)
+		if string(v.Kind) != c.kind || v.Value != c.value {
+			t.Errorf("%s: %s %q, want %s %q", c.name, v.Kind, v.Value, c.kind, c.value)
+		}
+	}
+	if v := vertexNamed(t, g, "(*(*(*b).list).next).next"); !v.Nil {
+		t.Errorf("the list's end is not nil")
+	}
+	// Aliases: one vertex for b.Scores[1], alias[1], *p and keep[1],
+	// named by the first: alias[1].
+	var id int
+	for i := range g.Vertices {
+		if g.Name(i) == "alias[1]" {
+			id = i
+		}
+	}
+	names := strings.Join(g.Names(id), " ")
+	for _, n := range []string{"(*b).Scores[1]", "alias[1]", "*p", "keep[1]"} {
+		if !strings.Contains(names, n) {
+			t.Errorf("alias[1] has the names %s, not %s", names, n)
+		}
+	}
+}
+
+// TestProbeApply transplants every difference between two runs' states
+// into the passing one (§A.2.5): afterwards the graphs match entirely,
+// and the program goes on with the failing run's values.
+func TestProbeApply(t *testing.T) {
+	src, err := os.ReadFile("testdata/probe/kinds.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := module(t, src)
+	p := probeModule(t, dir)
+	bin := build(t, dir, p)
+	probe := probeLine(t, p, "// probe", src)
+	for _, c := range []struct{ pass, fail string }{{"2", "3"}, {"3", "2"}, {"1", "4"}} {
+		gp := capture(t, bin, probe, "", nil, c.pass)
+		gf := capture(t, bin, probe, "", nil, c.fail)
+		m := memgraph.Match(gp, gf)
+		deltas := m.Deltas()
+		if len(deltas) == 0 {
+			t.Fatalf("%s→%s: no differences", c.pass, c.fail)
+		}
+		all := make([]int, len(deltas))
+		for i := range all {
+			all[i] = i
+		}
+		ops := m.Plan(deltas, all)
+		after := capture(t, bin, probe, "", ops, c.pass)
+		rest := memgraph.Match(after, gf).Deltas()
+		if len(rest) > 0 {
+			m2 := memgraph.Match(after, gf)
+			var left []string
+			for _, d := range rest {
+				left = append(left, m2.Describe(d))
+			}
+			js, _ := json.Marshal(ops)
+			t.Errorf("%s→%s: after applying all %d deltas, %d remain: %s\nops: %s", c.pass, c.fail, len(deltas), len(rest), strings.Join(left, "; "), js)
+		}
+		// Matching works: identical variables give no deltas.
+		for _, d := range deltas {
+			if place := m.Place(d); strings.HasPrefix(place, "(*b).ch") || strings.HasPrefix(place, "(*b).f") || place == "(*(*b).list).val" {
+				t.Errorf("%s→%s: a delta where both runs agree: %s", c.pass, c.fail, m.Describe(d))
+			}
+		}
+	}
+}
