@@ -308,8 +308,12 @@ func candidate(args []string, stdin []byte, p instrument.StatePlan) runner.Candi
 	return runner.Candidate{Args: args, Files: []runner.File{{Name: "stdin", Data: stdin}, {Name: "stdin.plan", Data: p.Encode()}}}
 }
 
-func (c *Chain) failing(p instrument.StatePlan) runner.Candidate { return candidate(c.failArgs, c.failIn, p) }
-func (c *Chain) passing(p instrument.StatePlan) runner.Candidate { return candidate(c.passArgs, c.passIn, p) }
+func (c *Chain) failing(p instrument.StatePlan) runner.Candidate {
+	return candidate(c.failArgs, c.failIn, p)
+}
+func (c *Chain) passing(p instrument.StatePlan) runner.Candidate {
+	return candidate(c.passArgs, c.passIn, p)
+}
 
 // Begin starts from the failing run, recording its steps.
 func (c *Chain) Begin() command.Begin {
@@ -331,8 +335,8 @@ type link struct {
 	// fnames are the names, in the failing run's graph, of the vertices
 	// of the relevant deltas (var(Δ) is made of them, by address).
 	fnames []string
-	depth  int // of the backtrace
-	bot   bool     // Δ = ⊥: no relevant deltas could be found
+	depth  int  // of the backtrace
+	bot    bool // Δ = ⊥: no relevant deltas could be found
 	// The relevant deltas' configurations, for the final confirmation.
 	failing, passing runner.Candidate
 	confirm          bool
