@@ -347,6 +347,8 @@ type Link struct {
 	Deltas       int     `json:"deltas"`
 	Tests        int     `json:"tests"`
 	Relevant     []Delta `json:"relevant,omitempty"`
+	// Differences are all the deltas in words (the first 100).
+	Differences []string `json:"differences,omitempty"`
 	// Note says why there are no relevant deltas (no matching state,
 	// the whole difference does not reproduce the failure, ...).
 	Note string `json:"note,omitempty"`
@@ -359,6 +361,9 @@ type Delta struct {
 	Old  string `json:"old,omitempty"`
 	New  string `json:"new,omitempty"`
 	Text string `json:"text"` // in words
+	// Aliases are the other names of the failing run's vertex (the same
+	// memory reached another way).
+	Aliases []string `json:"aliases,omitempty"`
 }
 
 // Transition is a cause transition: between two steps of the failing

@@ -560,6 +560,9 @@ func (c *Chain) examine(ctx context.Context, s *command.Session, t uint64) (*lin
 	m := memgraph.Match(pg, fg)
 	deltas := m.Deltas()
 	l.Deltas = len(deltas)
+	for _, d := range deltas[:min(len(deltas), 100)] {
+		l.Differences = append(l.Differences, m.Describe(d))
+	}
 	if len(deltas) == 0 {
 		l.Note = "the states do not differ (the cause is outside the captured state: callers' variables, other goroutines, files)"
 		return l, nil
@@ -606,8 +609,17 @@ func (c *Chain) examine(ctx context.Context, s *command.Session, t uint64) (*lin
 	l.bot = false
 	for _, i := range res.Delta {
 		d := deltas[i]
-		l.Relevant = append(l.Relevant, report.Delta{Kind: string(d.Kind), Var: m.Var(d), Old: m.Old(d), New: m.New(d), Text: m.Describe(d)})
-		l.fnames = append(l.fnames, failName(m, d))
+		fname := failName(m, d)
+		rd := report.Delta{Kind: string(d.Kind), Var: m.Var(d), Old: m.Old(d), New: m.New(d), Text: m.Describe(d)}
+		if v := fg.Lookup(fname); v >= 0 {
+			for _, n := range fg.Names(v) {
+				if n != fname && n != rd.Var && !slices.Contains(rd.Aliases, n) {
+					rd.Aliases = append(rd.Aliases, n)
+				}
+			}
+		}
+		l.Relevant = append(l.Relevant, rd)
+		l.fnames = append(l.fnames, fname)
 	}
 	l.failing, l.passing, l.confirm = build(res.Fail), build(res.Pass), res.Minimal
 	return l, nil

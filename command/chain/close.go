@@ -105,13 +105,17 @@ func (c *Chain) text(links []*link) string {
 		}
 		var ds []string
 		for _, d := range l.Relevant {
-			ds = append(ds, d.Text)
+			t := d.Text
+			if len(d.Aliases) > 0 {
+				t += " (also " + strings.Join(d.Aliases[:min(3, len(d.Aliases))], ", ") + ")"
+			}
+			ds = append(ds, t)
 		}
 		verb := "causes"
 		if len(ds) > 1 {
 			verb = "cause"
 		}
-		fmt.Fprintf(&b, "%s %s the failure (%s of %s)\n", strings.Join(ds, "; "), verb, report.Plural(len(ds), "delta"), report.Plural(l.Deltas, "delta"))
+		fmt.Fprintf(&b, "%s %s the failure (%d of %s)\n", strings.Join(ds, "; "), verb, len(ds), report.Plural(l.Deltas, "delta"))
 	}
 	if hidden > 0 {
 		fmt.Fprintf(&b, "(and %s examined on the way, with the same relevant variables as a neighbor or none: --json lists every one)\n", report.Plural(hidden, "other state"))

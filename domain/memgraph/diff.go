@@ -176,8 +176,22 @@ func (m *Matching) New(d Delta) string {
 // Deltas lists the differences (§A.2.5–A.2.6), breadth first from the
 // base variables. Under a vertex that does not match as a whole, there
 // are no further deltas: the Change builds the whole value.
+//
+// A vertex reached through several matched parents (the elements of two
+// slices sharing an array) differs once: under its first parent.
 func (m *Matching) Deltas() []Delta {
 	var out []Delta
+	seen := map[[2]int]bool{}
+	add := func(d Delta) {
+		if d.Kind == Change || d.Kind == Repoint && d.Op == "*" {
+			k := [2]int{d.Pass, d.Fail}
+			if seen[k] {
+				return
+			}
+			seen[k] = true
+		}
+		out = append(out, d)
+	}
 	for v, x := range m.ToFail {
 		if x < 0 {
 			continue
@@ -192,13 +206,13 @@ func (m *Matching) Deltas() []Delta {
 			// with that vertex's array: one Repoint for the slice.
 			tv, tx := pv.Edges[0].To, px.Edges[0].To
 			if m.ToFail[tv] != tx && m.ToPass[tx] >= 0 {
-				out = append(out, Delta{Kind: Repoint, Parent: v, Op: pv.Edges[0].Op, Pass: tv, Fail: tx, Target: m.ToPass[tx]})
+				add(Delta{Kind: Repoint, Parent: v, Op: pv.Edges[0].Op, Pass: tv, Fail: tx, Target: m.ToPass[tx]})
 				continue
 			}
 			if m.ToFail[tv] >= 0 && m.ToFail[tv] != tx {
 				// The passing run's slice shares another one's array,
 				// the failing run's has one of its own: a copy.
-				out = append(out, Delta{Kind: Repoint, Parent: v, Op: pv.Edges[0].Op, Pass: tv, Fail: tx, Target: -1})
+				add(Delta{Kind: Repoint, Parent: v, Op: pv.Edges[0].Op, Pass: tv, Fail: tx, Target: -1})
 				continue
 			}
 		}
@@ -207,22 +221,22 @@ func (m *Matching) Deltas() []Delta {
 			tx, ok := xs[ev.Op]
 			switch {
 			case !ok:
-				out = append(out, Delta{Kind: Delete, Parent: v, Op: ev.Op, Pass: tv, Fail: -1, Target: -1})
+				add(Delta{Kind: Delete, Parent: v, Op: ev.Op, Pass: tv, Fail: -1, Target: -1})
 			case m.ToFail[tv] == tx:
 			case m.ToPass[tx] >= 0 && (ev.Op == "*" || strings.HasPrefix(ev.Op, ".(")):
-				out = append(out, Delta{Kind: Repoint, Parent: v, Op: ev.Op, Pass: tv, Fail: tx, Target: m.ToPass[tx]})
+				add(Delta{Kind: Repoint, Parent: v, Op: ev.Op, Pass: tv, Fail: tx, Target: m.ToPass[tx]})
 			case ev.Op == "*" && m.ToFail[tv] >= 0:
 				// The passing run's pointee is matched elsewhere (an
 				// alias there), the failing run's is a vertex of its
 				// own: point to a copy of it.
-				out = append(out, Delta{Kind: Repoint, Parent: v, Op: ev.Op, Pass: tv, Fail: tx, Target: -1})
+				add(Delta{Kind: Repoint, Parent: v, Op: ev.Op, Pass: tv, Fail: tx, Target: -1})
 			default:
-				out = append(out, Delta{Kind: Change, Parent: v, Op: ev.Op, Pass: tv, Fail: tx, Target: -1})
+				add(Delta{Kind: Change, Parent: v, Op: ev.Op, Pass: tv, Fail: tx, Target: -1})
 			}
 		}
 		for _, ex := range px.Edges {
 			if _, ok := vs[ex.Op]; !ok {
-				out = append(out, Delta{Kind: Add, Parent: v, Op: ex.Op, Pass: -1, Fail: ex.To, Target: -1})
+				add(Delta{Kind: Add, Parent: v, Op: ex.Op, Pass: -1, Fail: ex.To, Target: -1})
 			}
 		}
 	}

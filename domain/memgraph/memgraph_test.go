@@ -244,6 +244,28 @@ func TestSliceDifferences(t *testing.T) {
 	}
 }
 
+// TestSharedArray: two slices over one array, one element differing:
+// one delta, under the first slice, the element's other name an alias.
+func TestSharedArray(t *testing.T) {
+	g := func(v string) *Graph {
+		return graph(t,
+			root("s>1 sorted>4"),
+			vx{kind: Slice, typ: "[]int", len: 2, addr: 0x100, edges: "[0]>2 [1]>3"},
+			vx{kind: Atom, typ: "int", value: "50", addr: 0x10},
+			vx{kind: Atom, typ: "int", value: v, addr: 0x18},
+			vx{kind: Slice, typ: "[]int", len: 2, addr: 0x200, edges: "[0]>2 [1]>3"},
+		)
+	}
+	pass, fail := g("70"), g("60")
+	m := Match(pass, fail)
+	if got := describe(m); !slices.Equal(got, []string{"s[1] = 60 instead of 70"}) {
+		t.Errorf("deltas %q", got)
+	}
+	if got := fail.Names(3); !slices.Equal(got, []string{"s[1]", "sorted[1]"}) {
+		t.Errorf("names %q", got)
+	}
+}
+
 // TestMapAndInterface: map entries are added and deleted by key; an
 // interface holding another dynamic type is a change of the whole
 // value.

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wynot/wynot/report"
+)
+
+// truth is a chain's ground truth (testdata/chain/*.truth).
+type truth struct {
+	pass, fail string
+	at         map[string][]string // line -> relevant variables
+	atOrder    []string
+	nodelta    [][2]string // line, variable
+	alias      [][3]string // line, variable, other name
+	defectFunc string
+	defectLine string
+}
+
+func readTruth(t *testing.T, path string) truth {
+	t.Helper()
+	tr := truth{at: map[string][]string{}}
+	for _, l := range strings.Split(string(read(t, path)), "\n") {
+		f := strings.Fields(l)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		switch f[0] {
+		case "pass":
+			tr.pass = strings.Join(f[1:], " ")
+		case "fail":
+			tr.fail = strings.Join(f[1:], " ")
+		case "at":
+			tr.at[f[1]] = f[2:]
+			tr.atOrder = append(tr.atOrder, f[1])
+		case "nodelta":
+			tr.nodelta = append(tr.nodelta, [2]string{f[1], f[2]})
+		case "alias":
+			tr.alias = append(tr.alias, [3]string{f[1], f[2], f[3]})
+		case "defect":
+			tr.defectFunc, tr.defectLine = f[1], f[2]
+		default:
+			t.Fatalf("%s: unknown line %q", path, l)
+		}
+	}
+	return tr
+}
+
+// chainModule is the grades example as a module of its own.
+func chainModule(t *testing.T) string {
+	return goModule(t, string(read(t, "../../examples/grades/main.go")))
+}
+
+func linkAt(s report.Summary, line string) *report.Link {
+	for i, l := range s.Chain {
+		if fmt.Sprintf("%s:%d", l.File, l.Line) == line {
+			return &s.Chain[i]
+		}
+	}
+	return nil
+}
+
+// TestChainTruth checks wynot chain against the documented ground truth
+// of the grades example: the relevant deltas at chosen moments, no delta
+// for what both runs share, aliases, and the defect's transition found
+// by cts and suggested.
+func TestChainTruth(t *testing.T) {
+	tr := readTruth(t, "testdata/chain/grades.truth")
+	dir := chainModule(t)
+	before := treeDigest(t, dir)
+	args := []string{"chain", "--json", "-j2", "--pass", tr.pass, "--fail", tr.fail}
+	for _, l := range tr.atOrder {
+		args = append(args, "--at", l)
+	}
+	res := wynotRun(t, dir, nil, append(args, ".")...)
+	if res.code != 0 {
+		t.Fatalf("--at: exit %d:\n%s", res.code, res.stderr)
+	}
+	s := res.summary(t)
+	if !s.Minimal || !s.Confirmed {
+		t.Errorf("minimal %v, confirmed %v", s.Minimal, s.Confirmed)
+	}
+	for _, line := range tr.atOrder {
+		l := linkAt(s, line)
+		if l == nil {
+			t.Errorf("no state at %s", line)
+			continue
+		}
+		var vars []string
+		for _, d := range l.Relevant {
+			vars = append(vars, d.Var)
+		}
+		slices.Sort(vars)
+		want := slices.Sorted(slices.Values(tr.at[line]))
+		if !slices.Equal(vars, want) {
+			t.Errorf("at %s: relevant %q, want %q (all deltas: %q)", line, vars, want, l.Differences)
+		}
+	}
+	for _, nd := range tr.nodelta {
+		l := linkAt(s, nd[0])
+		if l == nil {
+			t.Fatalf("no state at %s", nd[0])
+		}
+		for _, d := range l.Differences {
+			if strings.HasPrefix(d, nd[1]+" ") || strings.HasPrefix(d, nd[1]+"[") || strings.HasPrefix(d, nd[1]+".") {
+				t.Errorf("at %s: a delta of %s, equal in both runs: %s", nd[0], nd[1], d)
+			}
+		}
+	}
+	for _, a := range tr.alias {
+		l := linkAt(s, a[0])
+		found := false
+		for _, d := range l.Relevant {
+			if d.Var == a[1] && slices.Contains(d.Aliases, a[2]) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("at %s: %s is not shown as %s too: %+v", a[0], a[1], a[2], l.Relevant)
+		}
+	}
+	if !strings.Contains(res.stderr, "at main.go:49 in main.median (step ") || !strings.Contains(res.stderr, "s[1] = 60 instead of 70 (also sorted[1]) causes the failure") {
+		t.Errorf("the chain in words is not in the output:\n%s", res.stderr)
+	}
+
+	// Without --at: wynot picks the states, and cts narrows the
+	// transitions.
+	res = wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass", tr.pass, "--fail", tr.fail, ".")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s = res.summary(t)
+	t.Logf("%d states, %d transitions, %d tests, %.1fs", len(s.Chain), len(s.Transitions), s.Tests, s.Seconds)
+	if len(s.Transitions) < 2 {
+		t.Errorf("%d cause transitions, want at least two", len(s.Transitions))
+	}
+	var suggested *report.Transition
+	inDefect := false
+	for i, tt := range s.Transitions {
+		if tt.Suggested {
+			suggested = &s.Transitions[i]
+		}
+		if tt.Func == tr.defectFunc && strings.HasPrefix(tt.Where, tr.defectLine+" ") && tt.Direct {
+			inDefect = true
+		}
+	}
+	if !inDefect {
+		t.Errorf("no direct transition at %s in %s: %+v", tr.defectLine, tr.defectFunc, s.Transitions)
+	}
+	if suggested == nil || suggested.Func != tr.defectFunc || !strings.HasPrefix(suggested.Where, tr.defectLine+" ") {
+		t.Errorf("suggested %+v, want the transition at %s in %s", suggested, tr.defectLine, tr.defectFunc)
+	}
+	if !s.Confirmed {
+		t.Errorf("not confirmed:\n%s", res.stderr)
+	}
+	if !strings.Contains(res.stderr, "← suggested defect location") {
+		t.Errorf("no suggestion in the output:\n%s", res.stderr)
+	}
+	if treeDigest(t, dir) != before {
+		t.Error("the user's module changed")
+	}
+}
+
+// TestChainBadInput: the mistakes a user makes get a clear message and
+// the right exit status.
+func TestChainBadInput(t *testing.T) {
+	dir := chainModule(t)
+	pass, fail := "alice=50 bob=70 carol=90", "alice=90 bob=50 carol=60"
+	nondet := goModule(t, `package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+func main() {
+	fmt.Println(len(os.Args), time.Now().UnixNano())
+}
+`)
+	for _, c := range []struct {
+		name string
+		dir  string
+		args []string
+		code int
+		want string
+	}{
+		{"no runs", dir, []string{"."}, 1, "give both runs"},
+		{"no program", dir, []string{"--pass", pass, "--fail", fail}, 1, "give the program"},
+		{"bad quoting", dir, []string{"--pass", "'x", "--fail", fail, "."}, 1, "unterminated single quote"},
+		{"same behavior", dir, []string{"--pass", fail, "--fail", fail, "."}, 2, "does the same as the failing run"},
+		{"failing run passes", dir, []string{"--fail-on", "carol 60", "--pass", pass, "--fail", fail, "."}, 2, "the failing run does not fail"},
+		{"passing run fails", dir, []string{"--fail-on", "median \\(60\\)", "--pass", fail, "--fail", fail, "."}, 2, "the passing run does not pass"},
+		{"pass-on alone", dir, []string{"--pass-on", "x", "--pass", pass, "--fail", fail, "."}, 1, "--pass-on needs --fail-on"},
+		{"not reached", dir, []string{"--at", "main.go:34", "--pass", pass, "--fail", fail, "."}, 1, "never reaches that line"},
+		{"reached less often", dir, []string{"--at", "main.go:64#4", "--pass", pass, "--fail", fail, "."}, 1, "reaches that line 3 times only"},
+		{"other file", dir, []string{"--at", "other.go:3", "--pass", pass, "--fail", fail, "."}, 1, "other.go is not a file of the program's module"},
+		{"no statement", dir, []string{"--at", "main.go:1", "--pass", pass, "--fail", fail, "."}, 1, "no statement starts on that line"},
+		{"bad at", dir, []string{"--at", "main.go", "--pass", pass, "--fail", fail, "."}, 1, "want FILE:LINE"},
+		{"not a package", dir, []string{"--pass", pass, "--fail", fail, "go.mod"}, 1, "not a directory"},
+		{"nondeterministic", nondet, []string{"--pass", "a", "--fail", "a b", "."}, 2, "not deterministic"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := wynotRun(t, c.dir, nil, append([]string{"chain"}, c.args...)...)
+			if res.code != c.code || !strings.Contains(res.stderr, c.want) {
+				t.Errorf("exit %d, want %d with %q:\n%s", res.code, c.code, c.want, res.stderr)
+			}
+		})
+	}
+	if entries, _ := filepath.Glob(filepath.Join(os.TempDir(), "wynot-chain-*")); len(entries) > 0 {
+		t.Logf("left in the temp dir (maybe from other runs): %v", entries)
+	}
+}
