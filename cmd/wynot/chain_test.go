@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -203,6 +204,8 @@ func main() {
 		{"no statement", dir, []string{"--at", "main.go:1", "--pass", pass, "--fail", fail, "."}, 1, "no statement starts on that line"},
 		{"bad at", dir, []string{"--at", "main.go", "--pass", pass, "--fail", fail, "."}, 1, "want FILE:LINE"},
 		{"not a package", dir, []string{"--pass", pass, "--fail", fail, "go.mod"}, 1, "not a directory"},
+		{"gdb on a text file", dir, []string{"--gdb", "--pass", pass, "--fail", fail, "go.mod"}, 1, "not an executable program"},
+		{"gdb on no file", dir, []string{"--gdb", "--pass", pass, "--fail", fail, "nothing"}, 1, "no such file"},
 		{"nondeterministic", nondet, []string{"--pass", "a", "--fail", "a b", "."}, 2, "not deterministic"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -214,5 +217,47 @@ func main() {
 	}
 	if entries, _ := filepath.Glob(filepath.Join(os.TempDir(), "wynot-chain-*")); len(entries) > 0 {
 		t.Logf("left in the temp dir (maybe from other runs): %v", entries)
+	}
+}
+
+// TestChainGDBSample is Zeller's sample program in C (testdata/chain/
+// sample.c: shell_sort called with argc instead of argc - 1, the slot
+// past the end padded by the number of arguments) under gdb: at the
+// faulty call, the out-of-bounds element a[2] is the failure-inducing
+// state, and the cause moves from argc to it just before the call,
+// where the slot gets its value.
+func TestChainGDBSample(t *testing.T) {
+	for _, tool := range []string{"gdb", "gcc"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "sample.c"), read(t, "testdata/chain/sample.c"))
+	// Static: a run under gdb then costs a fraction of a dynamic one's.
+	if out, err := exec.Command("gcc", "-g", "-O0", "-static", "-o", filepath.Join(dir, "sample"), filepath.Join(dir, "sample.c")).CombinedOutput(); err != nil {
+		t.Logf("no static build (%v: %s); building a dynamic one", err, out)
+		if out, err := exec.Command("gcc", "-g", "-O0", "-o", filepath.Join(dir, "sample"), filepath.Join(dir, "sample.c")).CombinedOutput(); err != nil {
+			t.Fatalf("gcc: %v\n%s", err, out)
+		}
+	}
+	res := wynotRun(t, dir, nil, "chain", "--gdb", "--json", "-j2", "--fail-on", "Output: 0 ", "--pass-on", "Output: 7 8 9",
+		"--pass", "9 8 7", "--fail", "11 14", "--at", "sample.c:37", "--at", "sample.c:38", "./sample")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s := res.summary(t)
+	for line, want := range map[string]string{"sample.c:37": "argc = 3 instead of 4", "sample.c:38": "a[2] = 0 instead of 7"} {
+		l := linkAt(s, line)
+		if l == nil || len(l.Relevant) != 1 || l.Relevant[0].Text != want {
+			t.Errorf("at %s: %+v, want the one delta %s", line, l, want)
+		}
+	}
+	if len(s.Transitions) != 1 || s.Transitions[0].Where != "sample.c:37 → sample.c:38" ||
+		!slices.Equal(s.Transitions[0].Before, []string{"argc"}) || !slices.Equal(s.Transitions[0].After, []string{"a[2]"}) {
+		t.Errorf("transitions %+v, want argc → a[2] at sample.c:37 → sample.c:38", s.Transitions)
+	}
+	if !s.Confirmed || !s.Minimal {
+		t.Errorf("confirmed %v, minimal %v", s.Confirmed, s.Minimal)
 	}
 }

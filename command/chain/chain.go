@@ -22,6 +22,7 @@ package chain
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -66,6 +67,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	fs.StringVar(&c.PassOn, "pass-on", "", "the passing behavior is output matching this `REGEX` (with --fail-on: a run matching neither is unresolved)")
 	fs.StringVar(&c.Observe, "observe", "all", "without --fail-on: what of the outputs tells the runs apart: all, stdout, stderr, exit, or a REGEX for the lines to compare")
 	fs.IntVar(&c.MaxVertices, "max-vertices", 20000, "the most vertices of a memory graph; a state with more is cut (and says so)")
+	fs.BoolVar(&c.GDB, "gdb", false, "PROGRAM is a C binary built with -g -O0, run under gdb (steps and moments by source line)")
 	return func(ctx context.Context, inv *command.Invocation) (command.Job, command.Workload, error) {
 		fail := func(format string, args ...any) (command.Job, command.Workload, error) {
 			return nil, command.Workload{}, command.UsageError(format, args...)
@@ -76,7 +78,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 			}
 		}
 		if len(inv.Args) != 1 || len(inv.Argv) > 0 {
-			return fail("give the program: wynot chain [flags] --pass 'ARGS' --fail 'ARGS' PKGDIR (the directory of a Go main package)")
+			return fail("give the program: wynot chain [flags] --pass 'ARGS' --fail 'ARGS' PKGDIR (the directory of a Go main package), or --gdb BINARY")
 		}
 		if !inv.IsSet("pass") || !inv.IsSet("fail") {
 			return fail("give both runs: --pass 'ARGS' and --fail 'ARGS' (an empty string for no arguments)")
@@ -131,11 +133,14 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		if err != nil {
 			return nil, command.Workload{}, err
 		}
-		if os.Getenv("DEBUGKEEP") == "" {
-			inv.Defer(func() { os.RemoveAll(work) })
-		}
+		inv.Defer(func() { os.RemoveAll(work) })
 		c.work = work
-		if err := c.prepare(ctx, inv.Args[0], inv); err != nil {
+		if c.GDB {
+			err = c.prepareGDB(ctx, inv.Args[0], inv)
+		} else {
+			err = c.prepare(ctx, inv.Args[0], inv)
+		}
+		if err != nil {
 			return nil, command.Workload{}, err
 		}
 		if err := c.resolveAt(); err != nil {
@@ -147,6 +152,10 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		}
 		inv.Test.Argv = []string{c.bin}
 		inv.Test.Env = append(os.Environ(), instrument.StatePlanEnv+"="+runner.Placeholder+".plan")
+		if c.GDB {
+			inv.Test.Argv = instrument.GDBArgv(c.script)
+			inv.Test.Env = append(inv.Test.Env, instrument.GDBChainEnv+"="+c.gdbConfig)
+		}
 		inv.Test.Dir = cwd
 		inv.Test.Reproduce = c.obs
 		return c, command.Workload{Files: 1}, nil
@@ -161,12 +170,14 @@ type Chain struct {
 	PassOn               string
 	Observe              string
 	MaxVertices          int
+	GDB                  bool
 
 	obs                *runner.Observation
 	passArgs, failArgs []string
 	passIn, failIn     []byte
 	at                 []at
 	work, bin, root    string
+	script, gdbConfig  string // --gdb
 	pkg                string
 	prog               *instrument.Program
 	buildTime          time.Duration
@@ -301,18 +312,71 @@ func (c *Chain) prepare(ctx context.Context, dir string, inv *command.Invocation
 // candidate is one run: its arguments, its standard input (the
 // candidate's first file) and its plan (the second, named by
 // StatePlanEnv as "{}.plan").
-func candidate(args []string, stdin []byte, p instrument.StatePlan) runner.Candidate {
+// Under gdb, the arguments are the plan's: gdb's own command line stays.
+func (c *Chain) candidate(args []string, stdin []byte, p instrument.StatePlan) runner.Candidate {
 	if args == nil {
 		args = []string{}
 	}
-	return runner.Candidate{Args: args, Files: []runner.File{{Name: "stdin", Data: stdin}, {Name: "stdin.plan", Data: p.Encode()}}}
+	files := func() []runner.File {
+		return []runner.File{{Name: "stdin", Data: stdin}, {Name: "stdin.plan", Data: p.Encode()}}
+	}
+	if c.GDB {
+		p.Args = args
+		return runner.Candidate{Files: files()}
+	}
+	return runner.Candidate{Args: args, Files: files()}
 }
 
 func (c *Chain) failing(p instrument.StatePlan) runner.Candidate {
-	return candidate(c.failArgs, c.failIn, p)
+	return c.candidate(c.failArgs, c.failIn, p)
 }
 func (c *Chain) passing(p instrument.StatePlan) runner.Candidate {
-	return candidate(c.passArgs, c.passIn, p)
+	return c.candidate(c.passArgs, c.passIn, p)
+}
+
+// prepareGDB lists the lines of a C program with one run of gdb and
+// writes the settings of the runs to come.
+func (c *Chain) prepareGDB(ctx context.Context, binary string, inv *command.Invocation) error {
+	st, err := os.Stat(binary)
+	if err != nil {
+		return command.InputError("%v", err)
+	}
+	if st.IsDir() || st.Mode().Perm()&0o111 == 0 {
+		return command.InputError("%s is not an executable program: --gdb explains a C program built with -g -O0", binary)
+	}
+	abs, _ := filepath.Abs(binary)
+	start := time.Now()
+	lines, err := instrument.ListGDBLines(abs, c.work, func(argv, env []string) (bool, string, error) {
+		cmd := runner.Command{Argv: argv, Env: append(os.Environ(), env...), Timeout: 5 * time.Minute}
+		r, err := cmd.Exec(ctx, "", nil)
+		if errors.Is(err, runner.ErrStart) {
+			return false, "", instrument.ErrNoGDB
+		}
+		return r.Clean(), r.Explain(), err
+	})
+	if errors.Is(err, instrument.ErrNoGDB) {
+		return command.InputError("--gdb needs gdb, which is not on PATH (on Debian: apt-get install gdb)")
+	}
+	if err != nil {
+		return command.InputError("%v", err)
+	}
+	c.script = filepath.Join(c.work, "chain.py")
+	if err := os.WriteFile(c.script, instrument.GDBChainScript(), 0o644); err != nil {
+		return err
+	}
+	js, err := json.Marshal(instrument.GDBConfig{Mode: "run", Binary: abs, Args: []string{}, Elements: lines})
+	if err != nil {
+		return err
+	}
+	c.gdbConfig = filepath.Join(c.work, "gdb.json")
+	if err := os.WriteFile(c.gdbConfig, js, 0o644); err != nil {
+		return err
+	}
+	cwd, _ := os.Getwd()
+	c.prog, c.root, c.pkg = instrument.GDBProgram(lines, cwd), cwd, binary
+	c.buildTime = time.Since(start)
+	inv.Say("%s: %s with code, examined under gdb by line", binary, report.Plural(len(lines), "line"))
+	return nil
 }
 
 // Begin starts from the failing run, recording its steps.
@@ -543,6 +607,9 @@ func (c *Chain) examine(ctx context.Context, s *command.Session, t uint64) (*lin
 		return l, nil
 	}
 	l.Stack, l.FailVertices, l.Cut = fg.Point.Stack, fg.Size(), fg.Cut
+	if l.Func == "" {
+		l.Func = fg.Point.Func
+	}
 	l.depth = strings.Count(fg.Point.Stack, " < ")
 	// The passing run's matching state: the same backtrace, as often.
 	at := instrument.Moment{Probe: probe, Stack: fg.Point.Stack, Occurrence: fg.Point.Occurrence}
@@ -746,11 +813,11 @@ func (c *Chain) transition(a, b *link, over []string) report.Transition {
 }
 
 // suggest marks the transition suggested as the defect's location: the
-// last one before the failure where a statement overwrote a variable
-// that carried the cause with another wrong value (the infection
-// spreading in place, rather than a value passed on or a variable
-// ceasing to matter); failing that, the last where a statement, not a
-// call or a return, moved the cause.
+// first one where a statement overwrote a variable that carried the
+// cause with another wrong value (the infection spreading in place,
+// rather than a value passed on or a variable ceasing to matter);
+// failing that, the first where a statement, not a call or a return,
+// moved the cause.
 func (c *Chain) suggest() {
 	sort.Slice(c.trans, func(i, j int) bool { return c.trans[i].FromStep < c.trans[j].FromStep })
 	for _, want := range []func(report.Transition) bool{
@@ -758,7 +825,7 @@ func (c *Chain) suggest() {
 		func(t report.Transition) bool { return t.Kind == "statement" },
 		func(report.Transition) bool { return true },
 	} {
-		for i := len(c.trans) - 1; i >= 0; i-- {
+		for i := range c.trans {
 			if want(c.trans[i]) {
 				c.trans[i].Suggested = true
 				return

@@ -95,7 +95,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 			if err := t.prepareGDB(ctx, inv.Args[0], inv.Argv, cwd, inv); err != nil {
 				return nil, command.Workload{}, err
 			}
-			inv.Test.Argv = gdbArgv(t.script)
+			inv.Test.Argv = instrument.GDBArgv(t.script)
 			inv.Test.Env = append(os.Environ(), instrument.GDBEnv+"="+t.gdbConfig, instrument.PlanEnv+"="+runner.Placeholder)
 		} else {
 			if err := t.prepare(ctx, inv.Args[0], inv); err != nil {
@@ -200,9 +200,16 @@ func (t *Trace) prepare(ctx context.Context, dir string, inv *command.Invocation
 	return nil
 }
 
-// gdbArgv runs gdb on the script, quietly, without the user's gdbinit.
-func gdbArgv(script string) []string {
-	return []string{"gdb", "-q", "-batch", "-nx", "-x", script}
+// gdbExec runs a command for instrument.ListGDBLines.
+func gdbExec(ctx context.Context) func(argv, env []string) (bool, string, error) {
+	return func(argv, env []string) (bool, string, error) {
+		c := runner.Command{Argv: argv, Env: append(os.Environ(), env...), Timeout: 5 * time.Minute}
+		r, err := c.Exec(ctx, "", nil)
+		if errors.Is(err, runner.ErrStart) {
+			return false, "", instrument.ErrNoGDB
+		}
+		return r.Clean(), r.Explain(), err
+	}
 }
 
 // prepareGDB lists the lines of a C program built with debugging
@@ -218,11 +225,18 @@ func (t *Trace) prepareGDB(ctx context.Context, binary string, args []string, cw
 	}
 	abs, _ := filepath.Abs(binary)
 	start := time.Now()
+	lines, err := instrument.ListGDBLines(abs, t.work, gdbExec(ctx))
+	if errors.Is(err, instrument.ErrNoGDB) {
+		return command.InputError("--gdb needs gdb, which is not on PATH (on Debian: apt-get install gdb)")
+	}
+	if err != nil {
+		return command.InputError("%v", err)
+	}
 	t.script = filepath.Join(t.work, "trace.py")
 	if err := os.WriteFile(t.script, instrument.GDBScript(), 0o644); err != nil {
 		return err
 	}
-	cfg := instrument.GDBConfig{Mode: "list", Binary: abs, Args: append([]string{}, args...), ElementsFile: filepath.Join(t.work, "lines.json")}
+	cfg := instrument.GDBConfig{Mode: "list", Binary: abs, Args: append([]string{}, args...)}
 	if t.StdinFile != "" {
 		cfg.Stdin, _ = filepath.Abs(t.StdinFile)
 	}
@@ -233,28 +247,6 @@ func (t *Trace) prepareGDB(ctx context.Context, binary string, args []string, cw
 			return err
 		}
 		return os.WriteFile(t.gdbConfig, js, 0o644)
-	}
-	if err := write(); err != nil {
-		return err
-	}
-	list := runner.Command{Argv: gdbArgv(t.script), Env: append(os.Environ(), instrument.GDBEnv+"="+t.gdbConfig), Timeout: 5 * time.Minute}
-	r, err := list.Exec(ctx, "", nil)
-	if errors.Is(err, runner.ErrStart) {
-		return command.InputError("--gdb needs gdb, which is not on PATH (on Debian: apt-get install gdb)")
-	}
-	if err != nil {
-		return err
-	}
-	data, rerr := os.ReadFile(cfg.ElementsFile)
-	if !r.Clean() || rerr != nil {
-		return command.InputError("gdb could not list the lines of %s: %s", binary, r.Explain())
-	}
-	lines, err := instrument.ReadGDBLines(data)
-	if err != nil {
-		return err
-	}
-	if len(lines) == 0 {
-		return command.InputError("%s has no debugging information for source files of its own: build it with -g -O0 (gcc -g -O0 -static makes runs under gdb far cheaper)", binary)
 	}
 	cfg.Mode, cfg.ElementsFile, cfg.Elements = "run", "", lines
 	if err := write(); err != nil {

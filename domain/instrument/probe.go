@@ -227,6 +227,9 @@ type StatePlan struct {
 	// At are the moments (four at most) to capture or change the state
 	// at.
 	At []Moment `json:"at,omitempty"`
+	// Args are the program's arguments, for the gdb backend (a Go
+	// program gets them on its command line).
+	Args []string `json:"args,omitempty"`
 }
 
 // Moment is a state of the run: where the probe Probe is passed at the

@@ -5,6 +5,7 @@ import (
 	"go/importer"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -195,5 +196,166 @@ func TestProbeApply(t *testing.T) {
 				t.Errorf("%s→%s: a delta where both runs agree: %s", c.pass, c.fail, m.Describe(d))
 			}
 		}
+	}
+}
+
+// gdbSample builds a C program for the gdb backend, or skips.
+func gdbSample(t *testing.T, src string) (bin string, lines []GDBLine) {
+	t.Helper()
+	if _, err := exec.LookPath("gdb"); err != nil {
+		t.Skip("no gdb")
+	}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("no gcc")
+	}
+	dir := t.TempDir()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := filepath.Join(dir, filepath.Base(src))
+	if err := os.WriteFile(c, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin = filepath.Join(dir, "prog")
+	if out, err := exec.Command("gcc", "-g", "-O0", "-o", bin, c).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	lines, err = ListGDBLines(bin, dir, func(argv, env []string) (bool, string, error) {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		return err == nil, string(out), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin, lines
+}
+
+// gdbCapture runs the C program under the chain script with a plan and
+// reads the state of its one moment.
+func gdbCapture(t *testing.T, bin string, lines []GDBLine, m Moment, args ...string) (*memgraph.Graph, result) {
+	t.Helper()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "chain.py")
+	if err := os.WriteFile(script, GDBChainScript(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := json.Marshal(GDBConfig{Mode: "run", Binary: bin, Args: []string{}, Elements: lines})
+	cfgPath := filepath.Join(dir, "gdb.json")
+	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.Graph = filepath.Join(dir, "graph.json")
+	plan := filepath.Join(dir, "plan")
+	if err := os.WriteFile(plan, StatePlan{At: []Moment{m}, Args: args}.Encode(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(GDBArgv(script)[0], GDBArgv(script)[1:]...)
+	cmd.Env = append(os.Environ(), GDBChainEnv+"="+cfgPath, StatePlanEnv+"="+plan)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.exit = ee.ExitCode()
+	}
+	data, err := os.ReadFile(m.Graph)
+	if err != nil {
+		t.Fatalf("no state captured: %+v", r)
+	}
+	g, err := memgraph.Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, r
+}
+
+func gdbProbe(t *testing.T, lines []GDBLine, src, marker string) int {
+	t.Helper()
+	data, _ := os.ReadFile(src)
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, marker) {
+			for j, gl := range lines {
+				if gl.Line == i+1 {
+					return j + 1
+				}
+			}
+		}
+	}
+	t.Fatalf("no line with %q", marker)
+	return 0
+}
+
+// TestGDBCapture: the gdb backend's graph of a C program's state:
+// atoms, structs, arrays, char arrays and pointers as strings, a list
+// through pointers, a dynamic array sized from its heap block, an
+// alias into it, globals.
+func TestGDBCapture(t *testing.T) {
+	bin, lines := gdbSample(t, "testdata/probe/kinds.c")
+	probe := gdbProbe(t, lines, "testdata/probe/kinds.c", "/* probe */")
+	g, r := gdbCapture(t, bin, lines, Moment{Probe: probe, Stack: "main", Occurrence: 1}, "3")
+	if r.stdout != "box 3 3 1.5 3 3 9 10 3\n" || r.exit != 0 {
+		t.Errorf("the program under gdb: %+v", r)
+	}
+	for _, c := range []struct{ name, kind, value string }{
+		{"n", "atom", "3"},
+		{"b.label", "atom", `"box"`},
+		{"b.grid[1]", "atom", "3"},
+		{"b.ratio", "atom", "1.5"},
+		{"(*second).val", "atom", "3"},
+		{"(*second).next", "ptr", ""},
+		{"(*b.list).val", "atom", "1"},
+		{"*b.name", "atom", `"3"`},
+		{"heap[3]", "atom", "9"},
+		{"total", "atom", "10"},
+		{"argc", "atom", "2"},
+	} {
+		v := vertexNamed(t, g, c.name)
+		if string(v.Kind) != c.kind || v.Value != c.value {
+			t.Errorf("%s: %s %q, want %s %q", c.name, v.Kind, v.Value, c.kind, c.value)
+		}
+	}
+	if v := vertexNamed(t, g, "(*second).next"); !v.Nil {
+		t.Error("the list's end is not NULL")
+	}
+	if names := strings.Join(g.Names(g.Lookup("*second")), " "); !strings.Contains(names, "*(*b.list).next") {
+		t.Errorf("*second has the names %s, not *(*b.list).next", names)
+	}
+	// alias points into heap's block: one vertex, two names.
+	id := g.Lookup("*alias")
+	if names := strings.Join(g.Names(id), " "); !strings.Contains(names, "heap[1]") {
+		t.Errorf("*alias has the names %s, not heap[1]", names)
+	}
+}
+
+// TestGDBApply transplants the differences between two runs' states
+// into the passing one through gdb (set variable): the graphs then
+// match, and the program goes on with the failing run's values.
+func TestGDBApply(t *testing.T) {
+	bin, lines := gdbSample(t, "testdata/probe/kinds.c")
+	probe := gdbProbe(t, lines, "testdata/probe/kinds.c", "/* probe */")
+	at := Moment{Probe: probe, Stack: "main", Occurrence: 1}
+	gp, _ := gdbCapture(t, bin, lines, at, "2")
+	gf, rf := gdbCapture(t, bin, lines, at, "5")
+	m := memgraph.Match(gp, gf)
+	deltas := m.Deltas()
+	all := make([]int, len(deltas))
+	for i := range all {
+		all[i] = i
+	}
+	at.Ops = memgraph.Encode(m.Plan(deltas, all))
+	after, r := gdbCapture(t, bin, lines, at, "2")
+	m2 := memgraph.Match(after, gf)
+	if rest := m2.Deltas(); len(rest) > 0 {
+		var left []string
+		for _, d := range rest {
+			left = append(left, m2.Describe(d))
+		}
+		t.Errorf("after applying all %d deltas, %d remain: %s", len(deltas), len(rest), strings.Join(left, "; "))
+	}
+	if r.stdout != rf.stdout {
+		t.Errorf("transplanted run printed %q, the failing run %q", r.stdout, rf.stdout)
 	}
 }

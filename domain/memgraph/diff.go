@@ -223,7 +223,7 @@ func (m *Matching) Deltas() []Delta {
 			case !ok:
 				add(Delta{Kind: Delete, Parent: v, Op: ev.Op, Pass: tv, Fail: -1, Target: -1})
 			case m.ToFail[tv] == tx:
-			case m.ToPass[tx] >= 0 && (ev.Op == "*" || strings.HasPrefix(ev.Op, ".(")):
+			case m.ToPass[tx] >= 0 && (ev.Op == "*" || ev.Op == "@" || strings.HasPrefix(ev.Op, ".(")):
 				add(Delta{Kind: Repoint, Parent: v, Op: ev.Op, Pass: tv, Fail: tx, Target: m.ToPass[tx]})
 			case ev.Op == "*" && m.ToFail[tv] >= 0:
 				// The passing run's pointee is matched elsewhere (an

@@ -37,7 +37,7 @@ const (
 	Array  Kind = "array"  // elements, edges "[i]"
 	Slice  Kind = "slice"  // elements, edges "[i]"; Len
 	Map    Kind = "map"    // values, edges "[key]" in key order; Len
-	Ptr    Kind = "ptr"    // edge "*" to the pointee unless Nil
+	Ptr    Kind = "ptr"    // edge "*" to the pointee unless Nil ("@" to the heap block of a C pointer, as an array)
 	Iface  Kind = "iface"  // edge ".(T)" to the dynamic value unless Nil
 	Opaque Kind = "opaque" // channels, functions, unsafe pointers: nil or not
 	Root   Kind = "root"   // the root vertex: edges to the base variables
@@ -164,6 +164,10 @@ func Apply(parent, op string, root bool) string {
 	switch {
 	case root:
 		return op
+	case op == "@":
+		// The heap block a C pointer points to, as an array: its
+		// elements are named by indexing the pointer.
+		return parent
 	case op == "*":
 		return "*" + parent
 	case strings.HasPrefix(parent, "*"):
