@@ -17,6 +17,8 @@ Usage:
 	wynot fuzz     [flags] PACKAGE_DIR FuzzXxx [ENTRY]
 	wynot trace    [flags] PKGDIR [-- ARG...]
 	wynot trace    [flags] --gdb BINARY [-- ARG...]
+	wynot chain    [flags] --pass ARGS --fail ARGS PKGDIR
+	wynot chain    [flags] --gdb --pass ARGS --fail ARGS BINARY
 	wynot help [COMMAND]
 	wynot version
 
@@ -25,7 +27,9 @@ smallest difference between a passing and a failing input; maximize finds
 the largest part of a failing input that still passes; changes finds the
 code changes that make a new version of a program fail where the old one
 passed; fuzz reduces a crashing entry of a Go fuzz corpus; trace finds
-which executed statements of a run matter for its output.
+which executed statements of a run matter for its output; chain finds
+which part of a failing run's state makes the difference to a passing
+run, and where along the run that cause moves to other variables.
 
 Run "wynot COMMAND --help" for the flags of a command.
 
@@ -486,5 +490,111 @@ and -j, --timeout, --repeat, --cache, --json, --log, --events,
 (slice: file, line, text, ran, kept, times), the plan of the partial run
 (skipped: element, then instance ranges), elements_before and
 elements_after (statement executions).
+
+# Chain
+
+wynot chain explains why a program fails on one input and not on
+another by its state: at a moment of the failing run, which part of the
+program's variables, transplanted into the passing run at the same
+moment, makes it fail? And along the run, where does that cause move
+from one variable to another? Such a cause transition is where a
+defect turns good values into bad ones ("Why Programs Fail", Appendix
+A.2 and A.3; "Isolating Cause-Effect Chains from Computer Programs",
+FSE 2002).
+
+	wynot chain [flags] --pass 'ARGS' --fail 'ARGS' PKGDIR
+	wynot chain [flags] --gdb --pass 'ARGS' --fail 'ARGS' BINARY
+
+PKGDIR is the directory of a Go main package, ARGS the arguments of its
+passing and of its failing run (split by the shell's quoting rules: --pass
+'a "b c"' is two arguments), --pass-stdin and --fail-stdin FILE their
+standard input. The packages of the module get a probe before every
+statement (built once with go build -overlay; the module's files are
+never written); a step of a run is one probe passed. At a step, a probe
+captures the program's state as a memory graph: the variables in scope
+(local variables and parameters of the function), the package variables
+of the module's packages and os.Args, and everything reachable from them
+(struct fields, array, slice and map elements, pointees, interface
+values), one vertex per address and type, so that two names of one
+piece of memory (a slice and its alias, a pointer and its target) are
+one vertex.
+
+The state of the failing run at a step is compared with the passing
+run's matching state: the same statement with the same backtrace, as
+often reached. The two graphs are matched by traversing them in
+parallel from the variables; where they part, each difference is a
+delta: a value that differs (s.Scores[2] = 90 instead of 50), an
+element or map entry only one run has, a pointer or slice that points
+elsewhere (b shares its elements with a[0]). dd then isolates the
+relevant deltas: a 1-minimal set that, transplanted into the passing
+run at that step (by reflection in the running program), makes it fail,
+where the passing run without them passes. Calls and returns are steps
+like the others.
+
+Without --at, wynot examines the failing run's first step and its last
+step with relevant deltas, and narrows the cause transitions between
+them by divide and conquer (cts): where two steps have the same relevant
+variables nothing is searched between them; otherwise the step halfway
+is examined, down to consecutive steps. A variable is its memory: two
+states compare by the addresses of the vertices of their deltas,
+captured again in one run, so a slice passed to a function is the same
+variable under its new name, and a value copied into a parameter is a
+new one. Each transition says how the cause moved: by a statement, a
+call or a return, or into a state the passing run does not have
+(unmatched). wynot suggests one as the defect's location: the first
+where a statement overwrote a variable that carried the cause with
+another wrong value, else the first statement transition. It is a
+suggestion; the chain is the evidence. --at FILE:LINE[#N] examines the
+N-th time the failing run reaches the line instead (repeat it for a
+chain of chosen moments).
+
+The test of a transplant has three outcomes. By default, a run that
+reproduces the failing run's output (stdout, stderr and exit status, or
+what --observe names) fails, one that reproduces the passing run's
+output passes, and anything else is unresolved; a transplant can well
+make a different, correct output. Both runs must do the same every time.
+Where the failure is a symptom in the output, say so: --fail-on REGEX
+(and --pass-on REGEX for the passing behavior; a run matching neither is
+then unresolved). A step after the first output that differs can rarely
+reproduce the failing output whole: the chain ends there. Each relevant
+set is run again when the search ends, without the cache.
+
+Limits of the Go backend: a probe sees the variables of its own
+function, not its callers' (they are in the state only where reachable,
+as through a pointer or a slice passed down); channels and functions
+are compared as nil or not; a slice grown by a transplant gets a new
+array, and the slices and pointers of the state that shared the old one
+are moved with it.
+
+With --gdb, BINARY is a C program built with gcc -g -O0 (-static makes
+runs under gdb much cheaper); a step is a source line with code of its
+own files, and the state is that of every frame of the program's own
+functions (a caller's variable as FUNC::NAME, as main::argc), the file's
+global variables, char pointers as strings, and pointers to heap blocks
+as arrays sized from the block (malloc_usable_size: the memory map of
+the appendix). Deltas are applied with gdb's set variable; a new string
+is allocated in the program by gdb.
+
+Flags:
+
+	--pass ARGS        the passing run's arguments
+	--fail ARGS        the failing run's arguments
+	--pass-stdin FILE  the passing run's standard input
+	--fail-stdin FILE  the failing run's standard input
+	--at FILE:LINE[#N] examine the state there (repeatable)
+	--fail-on REGEX    the failure, as output matching REGEX
+	--pass-on REGEX    the passing behavior (with --fail-on)
+	--observe WHAT     without --fail-on: all, stdout, stderr, exit, REGEX
+	--max-vertices N   the largest memory graph (20000); larger are cut
+	--gdb              BINARY is a C program, examined under gdb
+
+and -j, --timeout, --repeat, --cache, --json, --log, --events,
+--report, -q and -v, as for reduce. The JSON summary has the chain
+(chain: step, file, line, func, stack, matched, the graphs' sizes, the
+number of deltas, tests, the relevant deltas with kind, var, old, new,
+text and aliases, and every difference in words) and the transitions
+(from_step, to_step, where, func, before, after, kind, overwritten,
+direct, suggested). --report draws the chain: each state a box with its
+relevant deltas, the transitions between them.
 */
 package main

@@ -68,14 +68,45 @@ func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 	return cl
 }
 
+// A row is what the output shows of the transitions: one, or a run
+// of plain ones in one function (a statement moving the cause to a new
+// variable, nothing overwritten, not suggested), summed up.
+type row struct {
+	first, last report.Transition
+	n           int
+}
+
+// rows groups runs of three or more plain transitions in one function.
+func rows(trans []report.Transition) []row {
+	plain := func(t report.Transition) bool {
+		return t.Kind == "statement" && len(t.Overwritten) == 0 && !t.Suggested
+	}
+	var out []row
+	for i := 0; i < len(trans); {
+		j := i + 1
+		if plain(trans[i]) {
+			for j < len(trans) && plain(trans[j]) && trans[j].Func == trans[i].Func {
+				j++
+			}
+		}
+		if j-i < 3 {
+			j = i + 1
+		}
+		out = append(out, row{trans[i], trans[j-1], j - i})
+		i = j
+	}
+	return out
+}
+
 // text is the chain in words, then the transitions.
 func (c *Chain) text(links []*link) string {
 	var b strings.Builder
+	rs := rows(c.trans)
 	// The states shown: the first and the last with relevant deltas, and
-	// those on either side of a transition (--json has them all).
+	// those on either side of a row of transitions (--json has them all).
 	show := map[uint64]bool{}
-	for _, t := range c.trans {
-		show[t.FromStep], show[t.ToStep] = true, true
+	for _, r := range rs {
+		show[r.first.FromStep], show[r.last.ToStep] = true, true
 	}
 	first, last := uint64(0), uint64(0)
 	for _, l := range links {
@@ -87,7 +118,7 @@ func (c *Chain) text(links []*link) string {
 		}
 	}
 	show[first], show[last] = true, true
-	if len(c.at) > 0 || len(links) <= 12 {
+	if len(c.at) > 0 {
 		for _, l := range links {
 			show[l.Step] = true
 		}
@@ -118,15 +149,25 @@ func (c *Chain) text(links []*link) string {
 		fmt.Fprintf(&b, "%s %s the failure (%d of %s)\n", strings.Join(ds, "; "), verb, len(ds), report.Plural(l.Deltas, "delta"))
 	}
 	if hidden > 0 {
-		fmt.Fprintf(&b, "(and %s examined on the way, with the same relevant variables as a neighbor or none: --json lists every one)\n", report.Plural(hidden, "other state"))
+		fmt.Fprintf(&b, "(and %s examined on the way: --json lists every one)\n", report.Plural(hidden, "other state"))
 	}
 	if len(c.trans) == 0 {
 		return b.String()
 	}
 	b.WriteString("cause transitions:\n")
-	for _, t := range c.trans {
-		steps := fmt.Sprintf("steps %d → %d", t.FromStep, t.ToStep)
-		fmt.Fprintf(&b, "  %s in %s (%s, %s): %s → %s", t.Where, t.Func, steps, t.Kind, names(t.Before), names(t.After))
+	for _, r := range rs {
+		t := r.first
+		if r.n > 1 {
+			from, _, _ := strings.Cut(r.first.Where, " → ")
+			_, to, _ := strings.Cut(r.last.Where, " → ")
+			fmt.Fprintf(&b, "  %s → %s in %s (steps %d → %d, %d transitions, each a statement passing the cause to new variables): %s → %s\n",
+				from, to, t.Func, r.first.FromStep, r.last.ToStep, r.n, names(r.first.Before), names(r.last.After))
+			continue
+		}
+		fmt.Fprintf(&b, "  %s in %s (steps %d → %d, %s): %s → %s", t.Where, t.Func, t.FromStep, t.ToStep, t.Kind, names(t.Before), names(t.After))
+		if len(t.Overwritten) > 0 {
+			fmt.Fprintf(&b, "; overwrites %s", names(t.Overwritten))
+		}
 		if t.Suggested {
 			b.WriteString("   ← suggested defect location")
 		}
