@@ -380,7 +380,11 @@ type Transition struct {
 	Before []string `json:"before"`
 	After  []string `json:"after"`
 	// Kind says how the cause moved: "statement" (within a function),
-	// "call", "return", or "unmatched" (no matching state on one side).
+	// "call", "return", "diverges" (one of the states has no matching
+	// state in the passing run: the runs took different paths) or
+	// "hidden" (at one of the states the whole captured difference does
+	// not make the passing run fail: the cause is where the capture does
+	// not see, such as a caller's variables).
 	Kind string `json:"kind"`
 	// Overwritten are the variables of both states (the same memory)
 	// whose value in the failing run changed between them: the statement

@@ -131,7 +131,7 @@ func TestChainTruth(t *testing.T) {
 
 	// Without --at: wynot picks the states, and cts narrows the
 	// transitions.
-	res = wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass", tr.pass, "--fail", tr.fail, ".")
+	res = wynotRun(t, dir, nil, "chain", "--json", "-j2", "--report", "rep", "--pass", tr.pass, "--fail", tr.fail, ".")
 	if res.code != 0 {
 		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
 	}
@@ -162,6 +162,13 @@ func TestChainTruth(t *testing.T) {
 	if !strings.Contains(res.stderr, "← suggested defect location") {
 		t.Errorf("no suggestion in the output:\n%s", res.stderr)
 	}
+	page := string(read(t, filepath.Join(dir, "rep", "index.html")))
+	for _, want := range []string{`<div class="chain">`, `<div class="transition suggested">`, "main.median", `<td class="var">s[1]</td>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report has no %s", want)
+		}
+	}
+	os.RemoveAll(filepath.Join(dir, "rep"))
 	if treeDigest(t, dir) != before {
 		t.Error("the user's module changed")
 	}

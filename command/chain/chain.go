@@ -798,8 +798,10 @@ func (c *Chain) transition(a, b *link, over []string) report.Transition {
 		tr.After = append(tr.After, d.Var)
 	}
 	switch {
+	case !a.Matched || !b.Matched:
+		tr.Kind = "diverges"
 	case a.bot || b.bot:
-		tr.Kind = "unmatched"
+		tr.Kind = "hidden"
 	case b.depth > a.depth:
 		tr.Kind = "call"
 	case b.depth < a.depth:
@@ -816,12 +818,15 @@ func (c *Chain) transition(a, b *link, over []string) report.Transition {
 // first one where a statement overwrote a variable that carried the
 // cause with another wrong value (the infection spreading in place,
 // rather than a value passed on or a variable ceasing to matter);
-// failing that, the first where a statement, not a call or a return,
-// moved the cause.
+// failing that, the first where the cause leads the failing run where
+// the passing run never goes (the statement is a branch the cause
+// decides); failing that, the first where a statement, not a call or a
+// return, moved the cause.
 func (c *Chain) suggest() {
 	sort.Slice(c.trans, func(i, j int) bool { return c.trans[i].FromStep < c.trans[j].FromStep })
 	for _, want := range []func(report.Transition) bool{
 		func(t report.Transition) bool { return len(t.Overwritten) > 0 },
+		func(t report.Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 },
 		func(t report.Transition) bool { return t.Kind == "statement" },
 		func(report.Transition) bool { return true },
 	} {

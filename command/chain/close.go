@@ -3,6 +3,7 @@ package chain
 import (
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/wynot/wynot/command"
@@ -68,31 +69,38 @@ func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 	return cl
 }
 
-// A row is what the output shows of the transitions: one, or a run
-// of plain ones in one function (a statement moving the cause to a new
-// variable, nothing overwritten, not suggested), summed up.
+// A row is what the output shows of the transitions: one, or a run of
+// plain ones (a statement, call or return passing the cause on to new
+// variables, nothing overwritten, not suggested), summed up.
 type row struct {
 	first, last report.Transition
 	n           int
+	funcs       []string
 }
 
-// rows groups runs of three or more plain transitions in one function.
+// rows groups runs of three or more plain transitions.
 func rows(trans []report.Transition) []row {
 	plain := func(t report.Transition) bool {
-		return t.Kind == "statement" && len(t.Overwritten) == 0 && !t.Suggested
+		return (t.Kind == "statement" || t.Kind == "call" || t.Kind == "return") && len(t.Overwritten) == 0 && !t.Suggested
 	}
 	var out []row
 	for i := 0; i < len(trans); {
 		j := i + 1
 		if plain(trans[i]) {
-			for j < len(trans) && plain(trans[j]) && trans[j].Func == trans[i].Func {
+			for j < len(trans) && plain(trans[j]) {
 				j++
 			}
 		}
 		if j-i < 3 {
 			j = i + 1
 		}
-		out = append(out, row{trans[i], trans[j-1], j - i})
+		r := row{first: trans[i], last: trans[j-1], n: j - i}
+		for _, t := range trans[i:j] {
+			if !slices.Contains(r.funcs, t.Func) {
+				r.funcs = append(r.funcs, t.Func)
+			}
+		}
+		out = append(out, r)
 		i = j
 	}
 	return out
@@ -160,8 +168,12 @@ func (c *Chain) text(links []*link) string {
 		if r.n > 1 {
 			from, _, _ := strings.Cut(r.first.Where, " → ")
 			_, to, _ := strings.Cut(r.last.Where, " → ")
-			fmt.Fprintf(&b, "  %s → %s in %s (steps %d → %d, %d transitions, each a statement passing the cause to new variables): %s → %s\n",
-				from, to, t.Func, r.first.FromStep, r.last.ToStep, r.n, names(r.first.Before), names(r.last.After))
+			fs := r.funcs
+			if len(fs) > 4 {
+				fs = append(fs[:4:4], "…")
+			}
+			fmt.Fprintf(&b, "  %s → %s in %s (steps %d → %d, %d transitions passing the cause on): %s → %s\n",
+				from, to, strings.Join(fs, ", "), r.first.FromStep, r.last.ToStep, r.n, names(r.first.Before), names(r.last.After))
 			continue
 		}
 		fmt.Fprintf(&b, "  %s in %s (steps %d → %d, %s): %s → %s", t.Where, t.Func, t.FromStep, t.ToStep, t.Kind, names(t.Before), names(t.After))
