@@ -201,6 +201,7 @@ func Open(cfg Config) (*Session, error) {
 	case t.Dir != "":
 		// The test runs where the user is: its arguments stay as given.
 		cmd.Argv = t.Argv
+		cmd.Stdin = !cfg.InPlace && cfg.Files == 1 && !hasPlaceholder(t.Argv)
 	default:
 		cmd.Argv = absolutePaths(t.Argv)
 		cmd.Stdin = !cfg.InPlace && cfg.Files == 1 && !hasPlaceholder(t.Argv)

@@ -326,6 +326,9 @@ type ChainDetail struct {
 	// of the relevant deltas change from one state to the next.
 	Transitions []Transition `json:"transitions,omitempty"`
 	MaxVertices int          `json:"max_vertices,omitempty"`
+	// Captures counts the runs that captured states (they are among the
+	// tests).
+	Captures int `json:"captures,omitempty"`
 }
 
 // Link is one state of a cause-effect chain: a moment of the failing

@@ -268,3 +268,44 @@ func TestChainGDBSample(t *testing.T) {
 		t.Errorf("confirmed %v, minimal %v", s.Confirmed, s.Minimal)
 	}
 }
+
+// TestChainStdin: each run reads its own standard input; the chain
+// starts from what was read.
+func TestChainStdin(t *testing.T) {
+	dir := goModule(t, `package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+func main() {
+	sc := bufio.NewScanner(os.Stdin)
+	total := 0
+	for sc.Scan() {
+		n, _ := strconv.Atoi(sc.Text())
+		total += n
+	}
+	limit := 10
+	if total > limit {
+		fmt.Println("over the limit")
+		os.Exit(1)
+	}
+	fmt.Println("total", total)
+}
+`)
+	write(t, filepath.Join(dir, "pass.txt"), []byte("1\n2\n3\n"))
+	write(t, filepath.Join(dir, "fail.txt"), []byte("1\n20\n3\n"))
+	res := wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass", "", "--fail", "", "--pass-stdin", "pass.txt", "--fail-stdin", "fail.txt",
+		"--at", "main.go:18", ".")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s := res.summary(t)
+	l := linkAt(s, "main.go:18")
+	if l == nil || len(l.Relevant) != 1 || l.Relevant[0].Text != "total = 24 instead of 6" {
+		t.Errorf("at the limit's check: %+v", l)
+	}
+}

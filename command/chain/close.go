@@ -27,7 +27,7 @@ func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 		}
 	}
 	sum.Transitions = c.trans
-	sum.MaxVertices = c.MaxVertices
+	sum.MaxVertices, sum.Captures = c.MaxVertices, c.captures
 	sum.Unit, sum.Granularity, sum.Algorithm = "deltas", "memory graph vertices", "dd over state deltas; cts over the failing run's steps"
 	if len(c.at) > 0 {
 		sum.Algorithm = "dd over state deltas at the --at moments"
