@@ -80,7 +80,7 @@ type Page struct {
 	// (wynot trace: does the run reproduce the original output?).
 	Outcomes map[string]string
 	// HTML, when set, is markup the command draws its result with (wynot
-	// chain: the states and transitions), shown after the result; the
+	// chain: the states and transitions), shown after the summary; the
 	// command escapes what it puts in it.
 	HTML string
 }
@@ -178,6 +178,10 @@ svg{background:#fafafa;border:1px solid #ddd}
 	row("result", status)
 	row("time", fmt.Sprintf("%.1f s", s.Seconds))
 	b.WriteString("</table>\n")
+	if p.HTML != "" {
+		b.WriteString(p.HTML)
+		b.WriteString("\n")
+	}
 	if len(s.Passes) > 0 {
 		b.WriteString("<h2>Passes</h2>\n<table><tr><th>pass</th><th>tests</th><th>predicted</th><th>size before</th><th>size after</th><th>seconds</th></tr>\n")
 		for _, ps := range s.Passes {
@@ -232,10 +236,7 @@ svg{background:#fafafa;border:1px solid #ddd}
 		b.WriteString(esc(res))
 		b.WriteString("</pre>\n")
 	}
-	if p.HTML != "" {
-		b.WriteString(p.HTML)
-		b.WriteString("\n")
-	}
+
 	if p.Diff != "" {
 		b.WriteString("<h2>Difference</h2>\n<pre>")
 		for _, l := range strings.SplitAfter(p.Diff, "\n") {

@@ -540,11 +540,16 @@ states compare by the addresses of the vertices of their deltas,
 captured again in one run, so a slice passed to a function is the same
 variable under its new name, and a value copied into a parameter is a
 new one. Each transition says how the cause moved: by a statement, a
-call or a return, or into a state the passing run does not have
-(unmatched). wynot suggests one as the defect's location: the first
-where a statement overwrote a variable that carried the cause with
-another wrong value, else the first statement transition. It is a
-suggestion; the chain is the evidence. --at FILE:LINE[#N] examines the
+call or a return; into a state the passing run never reaches
+(diverges: the runs took different paths there); or through a state
+whose whole captured difference does not make the passing run fail
+(hidden: the cause is where the capture does not see, such as a
+caller's variables). wynot suggests one as the defect's location: the
+first where a statement overwrote a variable that carried the cause with
+another wrong value, else the first where the cause leads the failing
+run where the passing run never goes (a branch the cause decides), else
+the first statement transition. It is a suggestion; the chain is the
+evidence. --at FILE:LINE[#N] examines the
 N-th time the failing run reaches the line instead (repeat it for a
 chain of chosen moments).
 
@@ -564,7 +569,10 @@ function, not its callers' (they are in the state only where reachable,
 as through a pointer or a slice passed down); channels and functions
 are compared as nil or not; a slice grown by a transplant gets a new
 array, and the slices and pointers of the state that shared the old one
-are moved with it.
+are moved with it. Steps are counted over all goroutines: under real
+concurrency, which statement is the N-th step is as nondeterministic as
+the scheduling. The first 4,194,304 steps of the failing run are
+examined.
 
 With --gdb, BINARY is a C program built with gcc -g -O0 (-static makes
 runs under gdb much cheaper); a step is a source line with code of its

@@ -417,7 +417,11 @@ func (c *Chain) Search(ctx context.Context, s *command.Session) (command.Found, 
 	if err != nil {
 		return command.Found{}, fmt.Errorf("reading the failing run's steps: %v (it ended with %s)", err, s.Original.Explain())
 	}
-	c.timeline, _ = instrument.ReadTimeline(data)
+	var complete bool
+	c.timeline, complete = instrument.ReadTimeline(data)
+	if !complete {
+		s.Say("the failing run passed more than %d probes; only its first %d steps are examined", timelineCap, len(c.timeline))
+	}
 	if len(c.timeline) == 0 {
 		return command.Found{}, command.InputError("the failing run executed no statement of %s (it ended with %s): are the arguments right?", c.pkg, s.Original.Describe())
 	}

@@ -32,7 +32,13 @@ func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 	if len(c.at) > 0 {
 		sum.Algorithm = "dd over state deltas at the --at moments"
 	}
-	sum.ElementsBefore, sum.SizeBefore = len(c.timeline), len(c.timeline)
+	// The size: the deltas of the states examined, then the relevant
+	// ones.
+	for _, l := range links {
+		sum.SizeBefore += l.Deltas
+		sum.SizeAfter += len(l.Relevant)
+	}
+	sum.ElementsBefore, sum.ElementsAfter = sum.SizeBefore, sum.SizeAfter
 	sum.Result = report.Inline
 	text := c.text(links)
 	head := fmt.Sprintf("cause-effect chain: %s of the failing run examined (%d with a matching state, %d with relevant deltas), %s (%s, %s, %.1fs)",
@@ -207,7 +213,7 @@ func names(vs []string) string {
 // relevant deltas highlighted, the transitions between them.
 func (c *Chain) drawing(links []*link) string {
 	var b strings.Builder
-	b.WriteString(`<div class="chain">`)
+	b.WriteString("<h2>Cause-effect chain</h2>\n<div class=\"chain\">")
 	trans := map[uint64]string{}
 	for _, t := range c.trans {
 		cls := "transition"
@@ -222,7 +228,7 @@ func (c *Chain) drawing(links []*link) string {
 		if l.bot {
 			fmt.Fprintf(&b, `<div class="note">%s</div>`, html.EscapeString(l.Note))
 		} else {
-			b.WriteString(`<table class="deltas">`)
+			b.WriteString(`<table class="deltas"><tr><th>relevant delta</th><th>failing run</th><th>passing run</th></tr>`)
 			for _, d := range l.Relevant {
 				fmt.Fprintf(&b, `<tr><td class="var">%s</td><td class="new">%s</td><td class="old">%s</td></tr>`,
 					html.EscapeString(d.Var), html.EscapeString(d.New), html.EscapeString(d.Old))
