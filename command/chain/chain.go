@@ -401,6 +401,9 @@ type link struct {
 	fnames []string
 	depth  int  // of the backtrace
 	bot    bool // Δ = ⊥: no relevant deltas could be found
+	// neither says that the whole difference, transplanted, gave
+	// neither run's behavior.
+	neither bool
 	// The relevant deltas' configurations, for the final confirmation.
 	failing, passing runner.Candidate
 	confirm          bool
@@ -656,7 +659,12 @@ func (c *Chain) examine(ctx context.Context, s *command.Session, t uint64) (*lin
 	}
 	if whole.Outcome != dd.Fail {
 		l.Tests = s.Stats().Tests() - before
-		l.Note = fmt.Sprintf("transplanting all %s into the passing run does not make it fail (%s: %s)", report.Plural(len(deltas), "delta"), whole.Outcome, whole.Detail)
+		how := whole.Outcome.String()
+		if whole.Detail != "" {
+			how += ": " + whole.Detail
+		}
+		l.Note = fmt.Sprintf("transplanting all %s into the passing run does not make it fail (%s)", report.Plural(len(deltas), "delta"), how)
+		l.neither = whole.Outcome == dd.Unresolved
 		return l, nil
 	}
 	s.StartProgress(len(deltas), "deltas at "+where)

@@ -66,6 +66,15 @@ func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 	default:
 		cl.Verdict = []string{"the relevant deltas did not all behave the same when run again: not certified"}
 	}
+	neither := 0
+	for _, l := range links {
+		if l.neither {
+			neither++
+		}
+	}
+	if c.obs != nil && neither > 0 && neither*3 >= matched {
+		cl.Tail = append(cl.Tail, fmt.Sprintf("at %s the whole difference, transplanted, gave neither run's output: if the failure is a symptom (an error message, a wrong value), --fail-on REGEX states it, and only that must be reproduced", report.Plural(neither, "state")))
+	}
 	for _, l := range links {
 		if l.Cut {
 			cl.Tail = append(cl.Tail, fmt.Sprintf("some states had more than %d vertices and were cut (--max-vertices)", c.MaxVertices))

@@ -3,6 +3,7 @@ package memgraph
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Matching is a common subgraph of a passing run's graph G✓ and a
@@ -153,7 +154,45 @@ func (m *Matching) Describe(d Delta) string {
 		}
 		return fmt.Sprintf("%s is %s", place, to)
 	}
-	return fmt.Sprintf("%s = %s instead of %s", place, m.Fail.Show(d.Fail), m.Pass.Show(d.Pass))
+	neu, old := Window(m.Fail.Show(d.Fail), m.Pass.Show(d.Pass))
+	return fmt.Sprintf("%s = %s instead of %s", place, neu, old)
+}
+
+// windowWidth is how much of two long values Window shows.
+const windowWidth = 48
+
+// Window shows two values as the output writes them: whole when short,
+// else the part around where they first differ, the rest cut ("…").
+func Window(a, b string) (string, string) {
+	if len(a) <= windowWidth && len(b) <= windowWidth {
+		return a, b
+	}
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	from := max(0, p-windowWidth/3)
+	for from > 0 && from < len(a) && !utf8.RuneStart(a[from]) {
+		from--
+	}
+	cut := func(s string) string {
+		if from >= len(s) {
+			return "…"
+		}
+		out := s[from:]
+		if len(out) > windowWidth {
+			n := windowWidth
+			for n > 0 && !utf8.RuneStart(out[n]) {
+				n--
+			}
+			out = out[:n] + "…"
+		}
+		if from > 0 {
+			out = "…" + out
+		}
+		return out
+	}
+	return cut(a), cut(b)
 }
 
 // Old and New are the delta's values in the passing and the failing run

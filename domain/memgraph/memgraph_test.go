@@ -321,3 +321,15 @@ func TestReadErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestWindow(t *testing.T) {
+	a := `"title = \"example\"\n[database]\nports = [ 8000, 8001, 8002 ]\nenabled = tru\n"`
+	b := `"title = \"example\"\n[database]\nports = [ 8000, 8001, 8002 ]\nenabled = true\n"`
+	x, y := Window(a, b)
+	if x != `…]\nenabled = tru\n"` || y != `…]\nenabled = true\n"` {
+		t.Errorf("Window = %s, %s", x, y)
+	}
+	if x, y := Window("90", "50"); x != "90" || y != "50" {
+		t.Errorf("short values changed: %s %s", x, y)
+	}
+}
