@@ -68,6 +68,10 @@ type Test struct {
 	Env   []string
 	Dir   string
 	Input []byte
+	// Persistent keeps the test command running per work slot and sends
+	// it each test (runner.Command.Persistent): a debugger that would
+	// spend most of a test starting.
+	Persistent bool
 }
 
 // Output says where messages go.
@@ -206,7 +210,7 @@ func Open(cfg Config) (*Session, error) {
 		cmd.Argv = absolutePaths(t.Argv)
 		cmd.Stdin = !cfg.InPlace && cfg.Files == 1 && !hasPlaceholder(t.Argv)
 	}
-	cmd.Env, cmd.Dir, cmd.Input = t.Env, t.Dir, t.Input
+	cmd.Env, cmd.Dir, cmd.Input, cmd.Persistent = t.Env, t.Dir, t.Input, t.Persistent
 	tester, err := runner.NewTester(cmd, nil, s.Jobs, runner.WorkDirParent(cfg.Size))
 	if err != nil {
 		return nil, err
@@ -509,7 +513,12 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 			}
 		}
 		if s.settings.Reproduce != nil {
-			return NotReproduced("the %s's output is not deterministic: two runs of it differ (%s); wynot trace needs a run that does the same every time, or --observe to compare only what does not change", what, detail)
+			for _, r := range runs {
+				if r.TimedOut {
+					return NotReproduced("the %s did not finish within %s (--timeout)", what, s.tester.Command.Timeout)
+				}
+			}
+			return NotReproduced("the %s's output is not deterministic: two runs of it differ (%s); the runs must do the same every time, or --observe must compare only what does not change", what, detail)
 		}
 		if len(runs) == 2 {
 			first, _, _ := oracle.Classify(runs[0])

@@ -52,6 +52,11 @@ type Command struct {
 	Dir string
 	// Input, when set, is the test's standard input (instead of Stdin).
 	Input []byte
+	// Persistent keeps one process of the command running per work slot
+	// and sends it each test, by the protocol described in persist.go,
+	// instead of starting a process per test. Stdin, Input and "{}" do
+	// not apply: the process is told where the candidate's first file is.
+	Persistent bool
 }
 
 // Run is what one run of a test did.

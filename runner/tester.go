@@ -42,10 +42,11 @@ type Tester struct {
 	// processes (as x/tools' cmd/bisect tests do).
 	Fake func(ctx context.Context, dir string, c Candidate) (Run, error)
 
-	repeat atomic.Int32 // runs per test (SetRepeat)
-	root   string
-	dirs   chan string
-	outs   map[string][]*capture // per work directory: its output captures
+	repeat  atomic.Int32 // runs per test (SetRepeat)
+	servers servers      // Command.Persistent: a process per slot
+	root    string
+	dirs    chan string
+	outs    map[string][]*capture // per work directory: its output captures
 }
 
 // Test records one test of a candidate.
@@ -118,6 +119,7 @@ func (t *Tester) Root() string { return t.root }
 
 // Close removes the work directories.
 func (t *Tester) Close() error {
+	t.servers.closeAll()
 	for _, cs := range t.outs {
 		for _, c := range cs {
 			c.close()
@@ -234,6 +236,8 @@ func (t *Tester) run(ctx context.Context, slot string, c Candidate) (Run, error)
 		return t.fake(ctx, slot, c)
 	}
 	switch {
+	case cmd.Persistent && !t.InPlace && c.Setup == nil:
+		return t.serve(ctx, slot, c)
 	case t.InPlace:
 		return cmd.exec(ctx, "", out, c.Files)
 	case c.Setup != nil:

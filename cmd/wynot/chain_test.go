@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wynot/wynot/report"
 )
@@ -308,4 +309,41 @@ func main() {
 	if l == nil || len(l.Relevant) != 1 || l.Relevant[0].Text != "total = 24 instead of 6" {
 		t.Errorf("at the limit's check: %+v", l)
 	}
+}
+
+// TestChainGDBHang: a transplant that makes the program loop forever
+// is unresolved at the timeout, and neither the program nor its gdb
+// outlives it; the search goes on with a fresh gdb.
+func TestChainGDBHang(t *testing.T) {
+	for _, tool := range []string{"gdb", "gcc"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "hang.c"), read(t, "testdata/chain/hang.c"))
+	bin := filepath.Join(dir, "hang-"+filepath.Base(dir))
+	if out, err := exec.Command("gcc", "-g", "-O0", "-o", bin, filepath.Join(dir, "hang.c")).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	res := wynotRun(t, dir, nil, "chain", "--gdb", "--json", "-j2", "--timeout", "2s", "--pass", "a", "--fail", "a b c", "--at", "hang.c:7", bin)
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s := res.summary(t)
+	l := linkAt(s, "hang.c:7")
+	if l == nil || len(l.Relevant) != 2 {
+		t.Errorf("at hang.c:7: %+v, want n and k", l)
+	}
+	if s.Outcomes.Unresolved == 0 {
+		t.Errorf("no test was unresolved: %+v", s.Outcomes)
+	}
+	for range 40 {
+		out, _ := exec.Command("pgrep", "-f", filepath.Base(bin)).Output()
+		if len(strings.TrimSpace(string(out))) == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Errorf("processes of the test outlived it")
 }

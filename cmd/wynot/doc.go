@@ -581,7 +581,10 @@ functions (a caller's variable as FUNC::NAME, as main::argc), the file's
 global variables, char pointers as strings, and pointers to heap blocks
 as arrays sized from the block (malloc_usable_size: the memory map of
 the appendix). Deltas are applied with gdb's set variable; a new string
-is allocated in the program by gdb.
+is allocated in the program by gdb. One gdb is kept running per -j slot and runs
+the program again for each test (gdb's start would be most of a
+test's cost); a test that times out kills its gdb with the program, and
+the next test starts a new one.
 
 Flags:
 

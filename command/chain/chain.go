@@ -153,8 +153,11 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		inv.Test.Argv = []string{c.bin}
 		inv.Test.Env = append(os.Environ(), instrument.StatePlanEnv+"="+runner.Placeholder+".plan")
 		if c.GDB {
+			// One gdb per work slot, kept running: gdb's start is most
+			// of what a test would cost (bench/RESULTS.md).
 			inv.Test.Argv = instrument.GDBArgv(c.script)
 			inv.Test.Env = append(inv.Test.Env, instrument.GDBChainEnv+"="+c.gdbConfig)
+			inv.Test.Persistent = true
 		}
 		inv.Test.Dir = cwd
 		inv.Test.Reproduce = c.obs
@@ -364,7 +367,7 @@ func (c *Chain) prepareGDB(ctx context.Context, binary string, inv *command.Invo
 	if err := os.WriteFile(c.script, instrument.GDBChainScript(), 0o644); err != nil {
 		return err
 	}
-	js, err := json.Marshal(instrument.GDBConfig{Mode: "run", Binary: abs, Args: []string{}, Elements: lines})
+	js, err := json.Marshal(instrument.GDBConfig{Mode: "run", Binary: abs, Args: []string{}, Elements: lines, Serve: true})
 	if err != nil {
 		return err
 	}

@@ -60,6 +60,9 @@ type GDBConfig struct {
 	Stdin        string    `json:"stdin,omitempty"`
 	ElementsFile string    `json:"elements_file,omitempty"`
 	Elements     []GDBLine `json:"elements,omitempty"`
+	// Serve makes the chain script a persistent test process
+	// (runner.Command.Persistent): it runs the program once per request.
+	Serve bool `json:"serve,omitempty"`
 }
 
 // GDBLine is one element of a C program: a source line ([file, line]
