@@ -464,10 +464,11 @@ information and without optimization (gcc -g -O0). It runs under gdb
 (which must be installed), with a breakpoint on every source line with
 code of the program's own files; an instance is one hit of a line, and a
 skipped instance jumps to the end of that line's code. Each test is one
-run of gdb, so a test costs far more than under the Go backend. Build
-the program statically (gcc -g -O0 -static): gdb then need not load the
-shared libraries and their symbols for every test, which made a test of
-a small program 3 to 4 times cheaper.
+run of the program under gdb; one gdb is kept running per -j slot and
+runs the program again for each test. Build the program statically
+(gcc -g -O0 -static): gdb then need not load the shared libraries and
+their symbols for every run, which makes a test of a small program about
+ten times cheaper (17 ms instead of 195).
 
 The program's output must be the same every time it runs with the same
 arguments: wynot says so when two runs of the original differ. Every

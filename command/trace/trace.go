@@ -98,6 +98,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 			inv.Test.Argv = instrument.GDBArgv(t.script)
 			inv.Test.Env = append(os.Environ(), instrument.GDBEnv+"="+t.gdbConfig, instrument.PlanEnv+"="+runner.Placeholder)
 			inv.Test.Input = []byte{} // gdb's own; the program's is --stdin's
+			inv.Test.Persistent = true
 		} else {
 			if err := t.prepare(ctx, inv.Args[0], inv); err != nil {
 				return nil, command.Workload{}, err
@@ -249,7 +250,9 @@ func (t *Trace) prepareGDB(ctx context.Context, binary string, args []string, cw
 		}
 		return os.WriteFile(t.gdbConfig, js, 0o644)
 	}
-	cfg.Mode, cfg.ElementsFile, cfg.Elements = "run", "", lines
+	// One gdb per work slot, kept running: it runs the program for each
+	// test (runner.Command.Persistent).
+	cfg.Mode, cfg.ElementsFile, cfg.Elements, cfg.Serve = "run", "", lines, true
 	if err := write(); err != nil {
 		return err
 	}

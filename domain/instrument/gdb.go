@@ -60,7 +60,7 @@ type GDBConfig struct {
 	Stdin        string    `json:"stdin,omitempty"`
 	ElementsFile string    `json:"elements_file,omitempty"`
 	Elements     []GDBLine `json:"elements,omitempty"`
-	// Serve makes the chain script a persistent test process
+	// Serve makes the script a persistent test process
 	// (runner.Command.Persistent): it runs the program once per request.
 	Serve bool `json:"serve,omitempty"`
 }
