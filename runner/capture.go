@@ -5,6 +5,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -52,8 +53,15 @@ func (c *capture) trim() {
 		return
 	}
 	if size := st.Size(); size-c.trimmed.Load() > captureLimit {
+		// Punch out what was written so far, keeping the size: output
+		// written meanwhile, past size, stays (truncating to 0 lost what
+		// the test wrote between the Stat and the Truncate, as the end
+		// of its output).
+		const punchHole, keepSize = 0x2, 0x1 // FALLOC_FL_PUNCH_HOLE, FALLOC_FL_KEEP_SIZE
+		if err := syscall.Fallocate(int(c.f.Fd()), punchHole|keepSize, 0, size); err != nil {
+			_ = c.f.Truncate(0)
+		}
 		c.trimmed.Store(size)
-		_ = c.f.Truncate(0)
 	}
 }
 
