@@ -18,9 +18,15 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/c"
+	"github.com/smacker/go-tree-sitter/cpp"
+	"github.com/smacker/go-tree-sitter/golang"
 	"github.com/smacker/go-tree-sitter/html"
+	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/rust"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
+	"github.com/smacker/go-tree-sitter/typescript/typescript"
 
 	"github.com/wynot/wynot/domain/decomp"
 )
@@ -49,6 +55,15 @@ var grammars = []*Grammar{
 	{Name: "python", Exts: []string{".py"}, lang: python.GetLanguage, blank: map[string]string{"block": "pass"}},
 	{Name: "html", Exts: []string{".html", ".htm"}, lang: html.GetLanguage, Lenient: true},
 	{Name: "json", Exts: []string{".json"}, lang: javascript.GetLanguage, prefix: "(", suffix: "\n)", valid: validJSON},
+	{Name: "cpp", Exts: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++"}, lang: cpp.GetLanguage},
+	{Name: "rust", Exts: []string{".rs"}, lang: rust.GetLanguage},
+	{Name: "java", Exts: []string{".java"}, lang: java.GetLanguage},
+	{Name: "typescript", Exts: []string{".ts", ".mts", ".cts"}, lang: typescript.GetLanguage},
+	{Name: "tsx", Exts: []string{".tsx"}, lang: tsx.GetLanguage},
+	// Go files are reduced through go/ast and go/types (package golang);
+	// the grammar is the fallback for Go that does not parse there
+	// (--split tree:go).
+	{Name: "go", lang: golang.GetLanguage},
 }
 
 // Names lists the languages, for --split tree:LANG.

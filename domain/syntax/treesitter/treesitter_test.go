@@ -79,6 +79,86 @@ def main():
   "nested": {"x": null, "y": [true, false]}
 }
 `, "MARKER", `{"a": [1, 2}`},
+	{"cpp", `#include <iostream>
+#include <vector>
+namespace geo {
+template <typename T> struct Point { T x, y; };
+class Shape {
+public:
+  virtual ~Shape() = default;
+  virtual double area() const = 0;
+};
+}
+int main() {
+  std::vector<geo::Point<int>> ps{{1, 2}, {3, 4}};
+  for (const auto &p : ps) {
+    if (p.x > 1) {
+      std::cout << p.y + MARKER << std::endl;
+    }
+  }
+  return 0;
+}
+`, "MARKER", "int main( {"},
+	{"rust", `use std::collections::HashMap;
+struct Counter { counts: HashMap<String, u32> }
+impl Counter {
+    fn add(&mut self, w: &str) -> u32 {
+        let c = self.counts.entry(w.to_string()).or_insert(0);
+        *c += 1;
+        *c
+    }
+}
+fn main() {
+    let mut c = Counter { counts: HashMap::new() };
+    for w in ["a", "b", "a"] {
+        if c.add(w) > 1 {
+            println!("{}", MARKER);
+        }
+    }
+}
+`, "MARKER", "fn main( {"},
+	{"java", `import java.util.List;
+public class Main {
+    interface Shape { double area(); }
+    record Square(double side) implements Shape {
+        public double area() { return side * side; }
+    }
+    public static void main(String[] args) {
+        List<Shape> shapes = List.of(new Square(2), new Square(3));
+        for (Shape s : shapes) {
+            if (s.area() > 5) {
+                System.out.println(MARKER + s.area());
+            }
+        }
+    }
+}
+`, "MARKER", "class Main { void f( }"},
+	{"typescript", `interface Item { name: string; tags?: string[] }
+type Loader = (path: string) => Promise<Item[]>;
+export async function main(load: Loader): Promise<void> {
+  const items: Item[] = await load("data.json");
+  for (const item of items) {
+    if (item.tags && item.tags.length > 1) {
+      console.log(item.name, MARKER);
+    }
+  }
+}
+`, "MARKER", "function f(: {"},
+	{"go", `package main
+
+import "fmt"
+
+type point struct{ x, y int }
+
+func main() {
+	ps := []point{{1, 2}, {3, 4}}
+	for _, p := range ps {
+		if p.x > 1 {
+			fmt.Println(p.y + MARKER)
+		}
+	}
+}
+`, "MARKER", "func main( {"},
 }
 
 func TestCheck(t *testing.T) {
@@ -100,7 +180,8 @@ func TestCheck(t *testing.T) {
 	if _, err := Lookup("cobol"); err == nil || !strings.Contains(err.Error(), "javascript") {
 		t.Errorf("Lookup(cobol) = %v, want an error naming the known languages", err)
 	}
-	for ext, want := range map[string]string{".c": "c", ".h": "c", ".js": "javascript", ".py": "python", ".htm": "html", ".json": "json", ".go": ""} {
+	for ext, want := range map[string]string{".c": "c", ".h": "c", ".js": "javascript", ".py": "python", ".htm": "html", ".json": "json", ".go": "",
+		".cpp": "cpp", ".hpp": "cpp", ".cc": "cpp", ".rs": "rust", ".java": "java", ".ts": "typescript", ".tsx": "tsx"} {
 		if got := ByExtension(ext); got != want {
 			t.Errorf("ByExtension(%s) = %q, want %q", ext, got, want)
 		}
