@@ -5,6 +5,7 @@ import (
 	"context"
 	"go/format"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -208,5 +209,67 @@ func main() {
 	}
 	if s := r.summary(t); !s.Minimal || s.Predicted == 0 {
 		t.Errorf("summary: minimal %v, %d predicted", s.Minimal, s.Predicted)
+	}
+}
+
+// TestReduceCppRust reduces a C++ file on which a program of our own
+// (testdata/syntax/cppcheck.cc, built here) crashes, the candidates kept
+// valid C++ by g++ -fsyntax-only, and a Rust file with a test that only
+// looks at its text (no Rust compiler needed): both as tree-sitter
+// trees, chosen by extension; the results parse and still fail.
+func TestReduceCppRust(t *testing.T) {
+	cases := []struct {
+		file, lang, script string
+		needs              []string
+	}{
+		{"crash.cpp", "cpp", "g++ -fsyntax-only -w crash.cpp 2>/dev/null || exit 1\n{{CPPCHECK}} crash.cpp\n[ $? -eq 139 ]", []string{"g++"}},
+		{"crash.rs", "rust", "grep -q 'impl' crash.rs && grep -q 'match' crash.rs && grep -q 'map(|' crash.rs", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			for _, tool := range c.needs {
+				if _, err := exec.LookPath(tool); err != nil {
+					t.Skipf("no %s", tool)
+				}
+			}
+			dir := t.TempDir()
+			script := c.script
+			if strings.Contains(script, "{{CPPCHECK}}") {
+				bin := filepath.Join(t.TempDir(), "cppcheck")
+				if out, err := exec.Command("g++", "-O1", "-o", bin, "../../testdata/syntax/cppcheck.cc").CombinedOutput(); err != nil {
+					t.Fatalf("g++: %v\n%s", err, out)
+				}
+				script = strings.ReplaceAll(script, "{{CPPCHECK}}", bin)
+			}
+			orig := read(t, filepath.Join("../../testdata/syntax", c.file))
+			write(t, filepath.Join(dir, c.file), orig)
+			write(t, filepath.Join(dir, "test.sh"), []byte("#!/bin/sh\n"+script+"\n"))
+			os.Chmod(filepath.Join(dir, "test.sh"), 0o755)
+			r := wynotRun(t, dir, nil, "reduce", "--json", "--test", "./test.sh", c.file)
+			if r.code != 0 {
+				t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+			}
+			got := read(t, filepath.Join(dir, c.file))
+			s := r.summary(t)
+			t.Logf("reduced to %d bytes from %d in %d tests:\n%s", len(got), len(orig), s.Tests, got)
+			if len(got)*3 > len(orig) {
+				t.Errorf("reduced only to %d bytes of %d", len(got), len(orig))
+			}
+			g, err := treesitter.Lookup(c.lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Check(got); err != nil {
+				t.Errorf("result %v", err)
+			}
+			if len(s.Passes) == 0 || !strings.HasPrefix(s.Passes[0].Name, c.lang+" tree") || !s.Minimal {
+				t.Errorf("passes %+v, minimal %v", s.Passes, s.Minimal)
+			}
+			cmd := runner.Command{Argv: []string{"sh", "-c", script}, Timeout: time.Minute}
+			res, err := cmd.Exec(context.Background(), t.TempDir(), []runner.File{{Name: c.file, Data: got}})
+			if err != nil || !res.Clean() {
+				t.Errorf("result does not fail (exit 0 of the script): %v %s", err, res.Describe())
+			}
+		})
 	}
 }
