@@ -81,8 +81,9 @@ their contents), then tokens, then characters; then words, numbers,
 strings and bracket groups are replaced by smaller ones (a word
 shortened at every occurrence, a number of two digits or more by 0 or 1,
 a string emptied, a bracket group by its first element). Source code in
-a known language (by its file name's extension: .go; .c and .h, .js,
-.py, .json) is reduced as a syntax tree first, level by level from the
+a known language (by its file name's extension: .go; .c and .h, .cc,
+.cpp, .cxx, .hh, .hpp, .rs, .java, .ts, .tsx, .js, .py, .json) is
+reduced as a syntax tree first, level by level from the
 top, and then by tokens and characters, where only candidates that still
 parse are tested. HTML is reduced as text (browsers read any text)
 unless --split tree:html asks for its tree. Several FILEs are reduced in
@@ -108,9 +109,10 @@ The result is gofmt-clean. --split go stops there; auto goes on to single
 tokens and characters (candidates printed by go/format), which costs more
 tests.
 
---split tree:LANG reduces by a tree-sitter grammar (c, javascript,
-python, html, json): each node goes, or is replaced by a smaller node of
-the same kind inside it. --split text is auto without syntax trees;
+--split tree:LANG reduces by a tree-sitter grammar (c, cpp, rust, java,
+typescript, tsx, javascript, python, html, json, and go for Go source
+that go/parser does not take): each node goes, or is replaced by a
+smaller node of the same kind inside it. --split text is auto without syntax trees;
 --split lines, tokens, brackets, runes (characters) or bytes uses one
 kind of piece only.
 
