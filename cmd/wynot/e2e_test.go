@@ -561,7 +561,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown split", []string{"reduce", "--split", "words", "ok", "--", prog("mystery"), "{}"}, 1, "unknown --split"},
 		{"go split on non-Go", []string{"reduce", "--split", "go", "ok", "--", prog("mystery"), "{}"}, 1, "input ok does not parse as Go: line 1:1: expected 'package'"},
 		{"go split on broken Go", []string{"reduce", "--split", "go", "broken.go", "--", "false"}, 1, "input broken.go does not parse as Go"},
-		{"unknown grammar", []string{"reduce", "--split", "tree:cobol", "ok", "--", prog("mystery"), "{}"}, 1, `--split tree:cobol: no grammar for "cobol" (known: c, javascript, python, html, json)`},
+		{"unknown grammar", []string{"reduce", "--split", "tree:cobol", "ok", "--", prog("mystery"), "{}"}, 1, `--split tree:cobol: no grammar for "cobol" (known: c, javascript, python, html, json, cpp, rust, java, typescript, tsx, go)`},
 		{"tree split on non-C", []string{"reduce", "--split", "tree:c", "ok", "--", prog("mystery"), "{}"}, 1, "input ok does not parse as c"},
 		{"typecheck without Go", []string{"reduce", "--typecheck", "ok", "--", prog("mystery"), "{}"}, 1, "--typecheck applies to Go inputs"},
 		{"missing --with", []string{"reduce", "--with", "nosuch", "ok.go", "--", "false"}, 1, "--with nosuch: no such file or directory"},

@@ -749,6 +749,14 @@ func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 		}
 		if rd.Split.Kind == Auto {
 			text = []decomp.Pass{decomp.Split(decomp.Tokens{}, in.syn.Finish), decomp.Split(decomp.Chars(data), in.syn.Finish)}
+			if in.syn.Lang != "go" {
+				// Go's tree passes shorten names already; in the
+				// tree-sitter languages, the replacements do (an
+				// identifier at every occurrence, a number by 0 or 1, a
+				// string emptied, a group by its first element), each
+				// candidate checked to parse.
+				text = append(text, decomp.Replacements{Finish: in.syn.Finish})
+			}
 		}
 		return tree, text, nil
 	}

@@ -13,13 +13,19 @@ import (
 // made 0 or 1, each quoted string emptied, and each bracket group
 // replaced by its first element. Every change makes the text smaller;
 // ddmin makes as many as keep the failure, after the deletion passes.
-type Replacements struct{}
+//
+// Finish, when set, finishes each candidate as a syntax pass does (a
+// parser that rejects what does not parse): replacements in source code
+// of a known language.
+type Replacements struct {
+	Finish func([]byte) ([]byte, error)
+}
 
 // Name is the pass's name in logs.
 func (Replacements) Name() string { return "replacements" }
 
 // Plan proposes the replacements of data.
-func (Replacements) Plan(data []byte) (Plan, error) {
+func (r Replacements) Plan(data []byte) (Plan, error) {
 	var toks []token
 	for t := range scan(data) {
 		toks = append(toks, t)
@@ -101,7 +107,7 @@ func (Replacements) Plan(data []byte) (Plan, error) {
 		}
 		chs = append(chs, Change{Kind: "group → first element", Edits: []Splice{{From: g.open.start, To: g.close.end, Parts: []Part{Ref(from, to)}}}})
 	}
-	return &Rewrite{Src: data, Changes: chs}, nil
+	return &Rewrite{Src: data, Changes: chs, Finish: r.Finish}, nil
 }
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }

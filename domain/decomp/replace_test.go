@@ -1,6 +1,8 @@
 package decomp
 
 import (
+	"bytes"
+	"errors"
 	"testing"
 )
 
@@ -75,5 +77,38 @@ func TestShortNames(t *testing.T) {
 	}
 	if got := s.next(3); got != "aa" {
 		t.Errorf("27th name = %q, want aa", got)
+	}
+}
+
+// TestReplacementsFinish: with Finish, a candidate it rejects (source
+// that no longer parses) is an error of Apply, as in the syntax passes.
+func TestReplacementsFinish(t *testing.T) {
+	src := []byte(`f(alpha, "text") + g(beta)`)
+	reject := errors.New("does not parse")
+	p, err := Replacements{Finish: func(b []byte) ([]byte, error) {
+		if bytes.Contains(b, []byte(`""`)) {
+			return nil, reject
+		}
+		return b, nil
+	}}.Plan(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rejected, accepted := 0, 0
+	for i := range p.Len() {
+		var keep []int
+		for j := range p.Len() {
+			if j != i {
+				keep = append(keep, j)
+			}
+		}
+		if _, err := p.Apply(keep); errors.Is(err, reject) {
+			rejected++
+		} else if err == nil {
+			accepted++
+		}
+	}
+	if rejected == 0 || accepted == 0 {
+		t.Errorf("%d candidates rejected, %d accepted: Finish not applied", rejected, accepted)
 	}
 }
