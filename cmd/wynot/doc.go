@@ -112,7 +112,10 @@ tests.
 --split tree:LANG reduces by a tree-sitter grammar (c, cpp, rust, java,
 typescript, tsx, javascript, python, html, json, and go for Go source
 that go/parser does not take): each node goes, or is replaced by a
-smaller node of the same kind inside it. --split text is auto without syntax trees;
+smaller node of the same kind inside it; in the C-like languages (all
+but python, html and json) an expression may also become one of its
+operands, a statement the statement or block inside it, a function's
+body an empty block. --split text is auto without syntax trees;
 --split lines, tokens, brackets, runes (characters) or bytes uses one
 kind of piece only.
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/decomp"
 )
 
 // samples are small programs in each language, each with a marker that
@@ -280,5 +281,47 @@ func TestReduceKeepsMarker(t *testing.T) {
 			t.Errorf("%s: reduced only to %d of %d bytes: %q", s.lang, len(data), len(s.src), data)
 		}
 		t.Logf("%s: %d → %d bytes: %q", s.lang, len(s.src), len(data), data)
+	}
+}
+
+// TestCFamilyChanges: C-like languages get an expression replaced by an
+// operand, a statement by the statement or block inside it, a function's
+// body emptied; the others do not.
+func TestCFamilyChanges(t *testing.T) {
+	kinds := func(lang, src string) map[string]bool {
+		g, err := Lookup(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := g.Passes([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, p := range ps {
+			pl, err := p.Plan([]byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ch := range pl.(*decomp.Rewrite).Changes {
+				out[ch.Kind] = true
+			}
+		}
+		return out
+	}
+	c := kinds("c", "int f(int a, int b) {\n  if (a > b) {\n    return a * b + 1;\n  }\n  return 0;\n}\n")
+	for _, want := range []string{"binary_expression → operand", "if_statement → inner statement", "function_definition → empty body"} {
+		if !c[want] {
+			t.Errorf("C: no %q among %v", want, c)
+		}
+	}
+	rs := kinds("rust", "fn f(a: i32) -> i32 {\n    if a > 1 { a * 2 } else { 0 }\n}\n")
+	if !rs["function_item → empty body"] || !rs["binary_expression → operand"] {
+		t.Errorf("Rust: %v", rs)
+	}
+	for k := range kinds("python", "def f(a):\n    if a > 1:\n        return a * 2\n") {
+		if strings.Contains(k, "operand") || strings.Contains(k, "empty body") {
+			t.Errorf("Python got a C-family change: %s", k)
+		}
 	}
 }
