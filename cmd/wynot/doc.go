@@ -578,7 +578,9 @@ array, and the slices and pointers of the state that shared the old one
 are moved with it. Steps are counted over all goroutines: under real
 concurrency, which statement is the N-th step is as nondeterministic as
 the scheduling. The first 4,194,304 steps of the failing run are
-examined.
+examined. Every test runs the program in the current directory, -j at
+a time: a program that writes files there should be examined with -j1,
+or from a directory of its own.
 
 With --gdb, BINARY is a C program built with gcc -g -O0 (-static makes
 runs under gdb much cheaper); a step is a source line with code of its
