@@ -581,7 +581,14 @@ loop:
 			// is followed by another, so the result is minimal for
 			// every pass.
 			for phase := 1; phase <= 2; phase++ {
-				for {
+				// quiet are the tree passes (levels, top first) that
+				// found nothing when they last ran, with no pass above
+				// them shrinking the input since: in the repetitions
+				// of phase 1 they are skipped (a change deeper in the
+				// tree seldom makes one higher up possible; the next
+				// round, which runs every pass, checks that).
+				quiet := map[string]bool{}
+				for rep := 0; ; rep++ {
 					tree, text, perr := rd.passList(rd.ins[fi])
 					if perr != nil {
 						err = perr
@@ -591,12 +598,17 @@ loop:
 					if phase == 2 {
 						ps = text
 					}
-					shrankHere := false
+					shrankHere, above := false, false
 					for _, sp := range ps {
+						if rep > 0 && !above && quiet[sp.Name()] {
+							continue
+						}
 						_, replace := sp.(decomp.Replacements)
 						minimal, shrank, perr := rd.pass(ctx, fi, sp, phase == 1 || replace)
 						shrankHere = shrankHere || shrank
 						allMinimal = allMinimal && minimal
+						quiet[sp.Name()] = !shrank
+						above = above || shrank
 						if perr != nil {
 							err = perr
 							break loop
