@@ -261,54 +261,22 @@ func (c *Chain) files() []string {
 
 // prepare lists, instruments and builds the program.
 func (c *Chain) prepare(ctx context.Context, dir string, inv *command.Invocation) error {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return command.InputError("%v", err)
-	}
-	if !st.IsDir() {
-		return command.InputError("%s is not a directory: give the directory of a Go main package", dir)
-	}
-	abs, _ := filepath.Abs(dir)
 	start := time.Now()
-	list := runner.Command{Argv: instrument.ListArgv(abs), Timeout: 10 * time.Minute}
-	r, err := list.Exec(ctx, "", nil)
-	if err != nil {
-		return command.InputError("go list: %v", err)
+	b, err := instrument.Build(dir, c.work, "wynot chain", instrument.Probes, func(argv []string) ([]byte, []byte, bool, error) {
+		cmd := runner.Command{Argv: argv, Timeout: 10 * time.Minute}
+		r, err := cmd.Exec(ctx, "", nil)
+		return r.Stdout, r.Stderr, r.Clean(), err
+	})
+	if errors.Is(err, instrument.ErrInput) {
+		return command.InputError("%s", strings.TrimPrefix(err.Error(), instrument.ErrInput.Error()+": "))
 	}
-	if !r.Clean() {
-		return command.InputError("%s does not build:\n%s", dir, strings.TrimRight(string(r.Stderr), "\n"))
-	}
-	ls, err := instrument.ReadList(r.Stdout)
-	if err != nil {
-		return command.InputError("%s: %v", dir, err)
-	}
-	if ls.Name != "main" {
-		return command.InputError("%s is package %s, not a main package: wynot chain runs a program (give the directory of its package main)", dir, ls.Name)
-	}
-	if !ls.InModule {
-		return command.InputError("%s is not in a module: wynot chain instruments the packages of the main module (run go mod init)", dir)
-	}
-	c.pkg = ls.ImportPath
-	prog, err := instrument.Probes(ls.Packages, ls.Options)
-	if err != nil {
-		return command.InputError("instrumenting %s: %v", dir, err)
-	}
-	c.prog, c.root = prog, ls.Options.ModuleDir
-	ovPath, err := prog.WriteOverlay(c.root, c.work)
 	if err != nil {
 		return err
 	}
-	c.bin = filepath.Join(c.work, "prog")
-	b := runner.Command{Argv: instrument.BuildArgv(abs, ovPath, c.bin), Timeout: 10 * time.Minute}
-	if r, err = b.Exec(ctx, "", nil); err != nil {
-		return err
-	}
-	if !r.Clean() {
-		return fmt.Errorf("building the instrumented program failed; this is a bug in wynot chain (please report it with the program):\n%s", strings.TrimRight(string(r.Stderr), "\n"))
-	}
+	c.prog, c.root, c.bin, c.pkg = b.Program, b.Listing.Options.ModuleDir, b.Binary, b.Listing.ImportPath
 	c.buildTime = time.Since(start)
-	inv.Say("instrumented %s in %s (%s); built once in %.1fs", report.Plural(len(ls.Packages), "package"), c.pkg,
-		report.Plural(len(prog.Stmts), "probe"), c.buildTime.Seconds())
+	inv.Say("instrumented %s in %s (%s); built once in %.1fs", report.Plural(len(b.Listing.Packages), "package"), c.pkg,
+		report.Plural(len(c.prog.Stmts), "probe"), c.buildTime.Seconds())
 	return nil
 }
 

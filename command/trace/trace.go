@@ -149,57 +149,28 @@ type inst struct {
 
 // prepare lists, instruments and builds the program.
 func (t *Trace) prepare(ctx context.Context, dir string, inv *command.Invocation) error {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return command.InputError("%v", err)
-	}
-	if !st.IsDir() {
-		return command.InputError("%s is not a directory: give the directory of a Go main package (or --gdb BINARY for a C program)", dir)
-	}
-	abs, _ := filepath.Abs(dir)
 	start := time.Now()
-	list := runner.Command{Argv: instrument.ListArgv(abs), Timeout: 10 * time.Minute}
-	r, err := list.Exec(ctx, "", nil)
-	if err != nil {
-		return command.InputError("go list: %v", err)
+	b, err := instrument.Build(dir, t.work, "wynot trace", instrument.Instrument, goExec(ctx))
+	if errors.Is(err, instrument.ErrInput) {
+		return command.InputError("%s", strings.TrimPrefix(err.Error(), instrument.ErrInput.Error()+": "))
 	}
-	if !r.Clean() {
-		return command.InputError("%s does not build:\n%s", dir, strings.TrimRight(string(r.Stderr), "\n"))
-	}
-	ls, err := instrument.ReadList(r.Stdout)
-	if err != nil {
-		return command.InputError("%s: %v", dir, err)
-	}
-	if ls.Name != "main" {
-		return command.InputError("%s is package %s, not a main package: wynot trace runs a program (give the directory of its package main)", dir, ls.Name)
-	}
-	if !ls.InModule {
-		return command.InputError("%s is not in a module: wynot trace instruments the packages of the main module (run go mod init)", dir)
-	}
-	t.pkg = ls.ImportPath
-	ins := ls.Packages
-	prog, err := instrument.Instrument(ins, ls.Options)
-	if err != nil {
-		return command.InputError("instrumenting %s: %v", dir, err)
-	}
-	t.prog, t.root = prog, ls.Options.ModuleDir
-	ovPath, err := prog.WriteOverlay(ls.Options.ModuleDir, t.work)
 	if err != nil {
 		return err
 	}
-	t.bin = filepath.Join(t.work, "prog")
-	b := runner.Command{Argv: instrument.BuildArgv(abs, ovPath, t.bin), Timeout: 10 * time.Minute}
-	r, err = b.Exec(ctx, "", nil)
-	if err != nil {
-		return err
-	}
-	if !r.Clean() {
-		return fmt.Errorf("building the instrumented program failed; this is a bug in wynot trace (please report it with the program):\n%s", strings.TrimRight(string(r.Stderr), "\n"))
-	}
+	t.prog, t.root, t.bin, t.pkg = b.Program, b.Listing.Options.ModuleDir, b.Binary, b.Listing.ImportPath
 	t.buildTime = time.Since(start)
-	inv.Say("instrumented %s in %s (%s); built once in %.1fs", report.Plural(len(ins), "package"), ls.ImportPath,
-		report.Plural(len(prog.Stmts), "guarded element"), t.buildTime.Seconds())
+	inv.Say("instrumented %s in %s (%s); built once in %.1fs", report.Plural(len(b.Listing.Packages), "package"), t.pkg,
+		report.Plural(len(t.prog.Stmts), "guarded element"), t.buildTime.Seconds())
 	return nil
+}
+
+// goExec runs go list and go build for instrument.Build.
+func goExec(ctx context.Context) instrument.Exec {
+	return func(argv []string) ([]byte, []byte, bool, error) {
+		c := runner.Command{Argv: argv, Timeout: 10 * time.Minute}
+		r, err := c.Exec(ctx, "", nil)
+		return r.Stdout, r.Stderr, r.Clean(), err
+	}
 }
 
 // gdbExec runs a command for instrument.ListGDBLines.

@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"errors"
 	"fmt"
 	"go/importer"
 	"go/token"
@@ -105,4 +106,73 @@ func ReadList(out []byte) (*Listing, error) {
 	}
 	ls.Options = Options{Importer: imp, Module: target.modPath, ModuleDir: target.modDir, GoVersion: goVer}
 	return ls, nil
+}
+
+// ErrInput marks the errors of Build that are the user's input's (not a
+// Go main package, does not build, not in a module).
+var ErrInput = errors.New("input")
+
+// Exec runs a command and says what it wrote to standard output and
+// error, and whether it ended cleanly; err is for a command that could
+// not run.
+type Exec func(argv []string) (stdout, stderr []byte, clean bool, err error)
+
+// Built is a Go program rewritten and built: the binary, the listing
+// and the rewritten program.
+type Built struct {
+	Binary  string
+	Listing *Listing
+	Program *Program
+}
+
+// Build lists the Go main package in dir, rewrites the packages of its
+// main module with rewrite (Instrument or Probes), and builds it with
+// the overlay into work/prog. what names the command in messages ("wynot
+// trace"). Errors wrapping ErrInput are the input's.
+func Build(dir, work, what string, rewrite func([]Package, Options) (*Program, error), exec Exec) (*Built, error) {
+	input := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, args...))
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, input("%v", err)
+	}
+	if !st.IsDir() {
+		return nil, input("%s is not a directory: give the directory of a Go main package (or --gdb BINARY for a C program)", dir)
+	}
+	abs, _ := filepath.Abs(dir)
+	stdout, stderr, clean, err := exec(ListArgv(abs))
+	if err != nil {
+		return nil, input("go list: %v", err)
+	}
+	if !clean {
+		return nil, input("%s does not build:\n%s", dir, strings.TrimRight(string(stderr), "\n"))
+	}
+	ls, err := ReadList(stdout)
+	if err != nil {
+		return nil, input("%s: %v", dir, err)
+	}
+	if ls.Name != "main" {
+		return nil, input("%s is package %s, not a main package: %s runs a program (give the directory of its package main)", dir, ls.Name, what)
+	}
+	if !ls.InModule {
+		return nil, input("%s is not in a module: %s instruments the packages of the main module (run go mod init)", dir, what)
+	}
+	prog, err := rewrite(ls.Packages, ls.Options)
+	if err != nil {
+		return nil, input("instrumenting %s: %v", dir, err)
+	}
+	ovPath, err := prog.WriteOverlay(ls.Options.ModuleDir, work)
+	if err != nil {
+		return nil, err
+	}
+	b := &Built{Binary: filepath.Join(work, "prog"), Listing: ls, Program: prog}
+	_, stderr, clean, err = exec(BuildArgv(abs, ovPath, b.Binary))
+	if err != nil {
+		return nil, err
+	}
+	if !clean {
+		return nil, fmt.Errorf("building the instrumented program failed; this is a bug in %s (please report it with the program):\n%s", what, strings.TrimRight(string(stderr), "\n"))
+	}
+	return b, nil
 }

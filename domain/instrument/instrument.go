@@ -339,8 +339,14 @@ func (rw *rewriter) rewrite() []byte {
 		imps = append(imps, fmt.Sprintf("%s %q", rw.imports[p], p))
 	}
 	rw.insert(rw.file.Name.End(), 0, "; import ("+strings.Join(imps, "; ")+")")
-	sort.SliceStable(rw.edits, func(i, j int) bool {
-		a, b := rw.edits[i], rw.edits[j]
+	return applyEdits(rw.src, rw.edits)
+}
+
+// applyEdits makes the edits of src, in the order of their offsets (and
+// of their order among edits at one offset).
+func applyEdits(src []byte, edits []edit) []byte {
+	sort.SliceStable(edits, func(i, j int) bool {
+		a, b := edits[i], edits[j]
 		if a.off != b.off {
 			return a.off < b.off
 		}
@@ -348,12 +354,12 @@ func (rw *rewriter) rewrite() []byte {
 	})
 	var out bytes.Buffer
 	at := 0
-	for _, e := range rw.edits {
-		out.Write(rw.src[at:e.off])
+	for _, e := range edits {
+		out.Write(src[at:e.off])
 		out.WriteString(e.text)
 		at = e.off + e.del
 	}
-	out.Write(rw.src[at:])
+	out.Write(src[at:])
 	return out.Bytes()
 }
 

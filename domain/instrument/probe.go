@@ -155,16 +155,7 @@ func (pr *prober) rewrite() []byte {
 		return nil
 	}
 	pr.edits = append(pr.edits, edit{off: pr.fset.Position(pr.file.Name.End()).Offset, text: fmt.Sprintf("; import %s %q", pr.rt, pr.prog.Runtime)})
-	sort.SliceStable(pr.edits, func(i, j int) bool { return pr.edits[i].off < pr.edits[j].off })
-	var out bytes.Buffer
-	at := 0
-	for _, e := range pr.edits {
-		out.Write(pr.src[at:e.off])
-		out.WriteString(e.text)
-		at = e.off + e.del
-	}
-	out.Write(pr.src[at:])
-	return out.Bytes()
+	return applyEdits(pr.src, pr.edits)
 }
 
 // probe puts a probe before statement s of function fn.
