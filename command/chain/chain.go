@@ -267,8 +267,8 @@ func (c *Chain) prepare(ctx context.Context, dir string, inv *command.Invocation
 		r, err := cmd.Exec(ctx, "", nil)
 		return r.Stdout, r.Stderr, r.Clean(), err
 	})
-	if errors.Is(err, instrument.ErrInput) {
-		return command.InputError("%s", strings.TrimPrefix(err.Error(), instrument.ErrInput.Error()+": "))
+	if ie := (*instrument.InputError)(nil); errors.As(err, &ie) {
+		return command.InputError("%v", ie)
 	}
 	if err != nil {
 		return err
@@ -512,26 +512,29 @@ func (c *Chain) lastLink(ctx context.Context, s *command.Session) (*link, error)
 	return good, nil
 }
 
-// cts narrows the cause transitions between two examined states (§A.3):
-// none where their variables agree; else the state in the middle is
-// examined and both halves narrowed, down to consecutive steps.
+// cts narrows the cause transitions between two examined states with
+// dd.Transitions: a state between two steps is examined by middle, and
+// two states compare by same (the variables any of them overwrote are
+// kept for the transition's description).
 func (c *Chain) cts(ctx context.Context, s *command.Session, a, b *link) error {
-	same, over, err := c.same(ctx, s, a, b)
-	if err != nil || same {
-		return err
+	over := map[[2]uint64][]string{}
+	pairs, err := dd.Transitions(ctx, a, b,
+		func(ctx context.Context, a, b *link) (*link, bool, error) {
+			if b.Step-a.Step <= 1 {
+				return nil, false, nil
+			}
+			m, err := c.middle(ctx, s, a.Step, b.Step)
+			return m, err == nil, err
+		},
+		func(ctx context.Context, a, b *link) (bool, error) {
+			same, o, err := c.same(ctx, s, a, b)
+			over[[2]uint64{a.Step, b.Step}] = o
+			return same, err
+		})
+	for _, p := range pairs {
+		c.trans = append(c.trans, c.transition(p[0], p[1], over[[2]uint64{p[0].Step, p[1].Step}]))
 	}
-	if b.Step-a.Step <= 1 {
-		c.trans = append(c.trans, c.transition(a, b, over))
-		return nil
-	}
-	mid, err := c.middle(ctx, s, a.Step, b.Step)
-	if err != nil {
-		return err
-	}
-	if err := c.cts(ctx, s, a, mid); err != nil {
-		return err
-	}
-	return c.cts(ctx, s, mid, b)
+	return err
 }
 
 // middle examines the state halfway between two steps; when it has no
