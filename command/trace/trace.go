@@ -151,8 +151,8 @@ type inst struct {
 func (t *Trace) prepare(ctx context.Context, dir string, inv *command.Invocation) error {
 	start := time.Now()
 	b, err := instrument.Build(dir, t.work, "wynot trace", instrument.Instrument, goExec(ctx))
-	if errors.Is(err, instrument.ErrInput) {
-		return command.InputError("%s", strings.TrimPrefix(err.Error(), instrument.ErrInput.Error()+": "))
+	if ie := (*instrument.InputError)(nil); errors.As(err, &ie) {
+		return command.InputError("%v", ie)
 	}
 	if err != nil {
 		return err

@@ -1,7 +1,6 @@
 package instrument
 
 import (
-	"errors"
 	"fmt"
 	"go/importer"
 	"go/token"
@@ -108,9 +107,11 @@ func ReadList(out []byte) (*Listing, error) {
 	return ls, nil
 }
 
-// ErrInput marks the errors of Build that are the user's input's (not a
-// Go main package, does not build, not in a module).
-var ErrInput = errors.New("input")
+// InputError is an error of Build that is the user's input's (not a Go
+// main package, does not build, not in a module).
+type InputError struct{ msg string }
+
+func (e *InputError) Error() string { return e.msg }
 
 // Exec runs a command and says what it wrote to standard output and
 // error, and whether it ended cleanly; err is for a command that could
@@ -128,10 +129,10 @@ type Built struct {
 // Build lists the Go main package in dir, rewrites the packages of its
 // main module with rewrite (Instrument or Probes), and builds it with
 // the overlay into work/prog. what names the command in messages ("wynot
-// trace"). Errors wrapping ErrInput are the input's.
+// trace"). An *InputError is the input's.
 func Build(dir, work, what string, rewrite func([]Package, Options) (*Program, error), exec Exec) (*Built, error) {
 	input := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, args...))
+		return &InputError{fmt.Sprintf(format, args...)}
 	}
 	st, err := os.Stat(dir)
 	if err != nil {
