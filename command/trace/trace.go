@@ -97,7 +97,6 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 			}
 			inv.Test.Argv = instrument.GDBArgv(t.script)
 			inv.Test.Env = append(os.Environ(), instrument.GDBEnv+"="+t.gdbConfig, instrument.PlanEnv+"="+runner.Placeholder)
-			inv.Test.Input = []byte{} // gdb's own; the program's is --stdin's
 			inv.Test.Persistent = true
 		} else {
 			if err := t.prepare(ctx, inv.Args[0], inv); err != nil {

@@ -96,8 +96,7 @@ func probeSource(stmts []Stmt) []byte {
 	}
 	where.WriteString("}")
 	funcs.WriteString("}")
-	src := bytes.Replace(probeTemplate, []byte("const probes = 0"), fmt.Appendf(nil, "const probes = %d", len(stmts)), 1)
-	src = bytes.Replace(src, []byte(`var where = [...]string{""}`), where.Bytes(), 1)
+	src := bytes.Replace(probeTemplate, []byte(`var where = [...]string{""}`), where.Bytes(), 1)
 	return bytes.Replace(src, []byte(`var funcs = [...]string{""}`), funcs.Bytes(), 1)
 }
 
