@@ -43,7 +43,7 @@
 //   - Why Programs Fail: Andreas Zeller, Why Programs Fail, 2nd edition,
 //     Morgan Kaufmann, 2009, appendix "Formal Definitions": the
 //     definitions behind ddmin and dd, memory graphs, cause-effect chains
-//     and cause transitions.
+//     and cause transitions, isolated by cts (Transitions).
 //
 // Elsewhere in wynot, "TSE 2002", "FSE 1999", "AADEBUG 2000" and "the
 // Debugging Book" refer to these texts, with their figures and sections.
