@@ -28,6 +28,7 @@ import (
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/codediff"
+	"github.com/wynot/wynot/domain/filetree"
 	"github.com/wynot/wynot/internal/enum"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
@@ -149,7 +150,7 @@ func readDir(dir, what string) (*codediff.Tree, error) {
 	if !st.IsDir() {
 		return nil, command.InputError("the %s version %s is not a directory", what, dir)
 	}
-	t, err := codediff.ReadTree(dir)
+	t, err := filetree.ReadTree(dir)
 	if err != nil {
 		return nil, command.InputError("reading the %s version: %v", what, err)
 	}
@@ -198,11 +199,11 @@ func workload(trees ...*codediff.Tree) command.Workload {
 type workspaces struct {
 	base *codediff.Tree
 	mu   sync.Mutex
-	ws   map[string]*codediff.Workspace
+	ws   map[string]*filetree.Workspace
 }
 
 func newWorkspaces(base *codediff.Tree) *workspaces {
-	return &workspaces{base: base, ws: map[string]*codediff.Workspace{}}
+	return &workspaces{base: base, ws: map[string]*filetree.Workspace{}}
 }
 
 // sync brings the work directory dir to the base with content in place.
@@ -213,7 +214,7 @@ func (w *workspaces) sync(dir string, content map[string]*codediff.File) error {
 	w.mu.Unlock()
 	if !ok {
 		var err error
-		if ws, err = codediff.NewWorkspace(dir, w.base); err != nil {
+		if ws, err = filetree.NewWorkspace(dir, w.base); err != nil {
 			return fmt.Errorf("copying the old version into a work directory: %w%s", err, roomHint(err, dir))
 		}
 		w.mu.Lock()
@@ -270,7 +271,7 @@ func (e *search) candidate(content map[string]*codediff.File, label string) runn
 	// same tree is always the same candidate.
 	paths := make([]string, 0, len(content))
 	for p, f := range content {
-		if codediff.Same(f, e.ws.base.Files[p]) {
+		if filetree.Same(f, e.ws.base.Files[p]) {
 			delete(content, p)
 			continue
 		}

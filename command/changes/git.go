@@ -11,6 +11,7 @@ import (
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/codediff"
+	"github.com/wynot/wynot/domain/filetree"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -66,7 +67,7 @@ func (h *history) tree(ctx context.Context, rev string) (*codediff.Tree, error) 
 	}
 	t := &codediff.Tree{Files: map[string]*codediff.File{}}
 	for p, f := range files {
-		if !codediff.Skip(p) {
+		if !filetree.Skip(p) {
 			t.Files[p] = f
 		}
 	}

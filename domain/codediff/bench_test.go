@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wynot/wynot/domain/filetree"
 )
 
 // bigTrees: 5,000 files of 1 KB in 50 directories; 20 of them changed in
@@ -38,13 +40,13 @@ func BenchmarkMaterialize(b *testing.B) {
 	}
 	configs := [][]int{{0, 2, 4, 6, 8, 10, 12, 14, 16, 18}, {1, 3, 5, 7, 9, 11, 13, 15, 17, 19}}
 	b.Run("sync", func(b *testing.B) {
-		w, err := NewWorkspace(b.TempDir(), old)
+		w, err := filetree.NewWorkspace(b.TempDir(), old)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.ResetTimer()
 		for i := 0; b.Loop(); i++ {
-			if _, err := w.Apply(s, configs[i%2]); err != nil {
+			if _, err := w.Sync(s.Content(configs[i%2])); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -54,11 +56,11 @@ func BenchmarkMaterialize(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
 			dir := filepath.Join(root, fmt.Sprint(i))
 			os.Mkdir(dir, 0o755)
-			w, err := NewWorkspace(dir, old)
+			w, err := filetree.NewWorkspace(dir, old)
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := w.Apply(s, configs[i%2]); err != nil {
+			if _, err := w.Sync(s.Content(configs[i%2])); err != nil {
 				b.Fatal(err)
 			}
 			b.StopTimer()

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wynot/wynot/domain/filetree"
 )
 
 func tree(files map[string]string) *Tree {
@@ -117,12 +117,12 @@ func TestApplyAndPatch(t *testing.T) {
 			all[i] = i
 		}
 		for p, f := range s.Content(nil) {
-			if !f.equal(old.Files[p]) {
+			if !filetree.Same(f, old.Files[p]) {
 				t.Fatalf("no changes: %s differs from the old tree", p)
 			}
 		}
 		for p, f := range s.Content(all) {
-			if !f.equal(nw.Files[p]) {
+			if !filetree.Same(f, nw.Files[p]) {
 				t.Fatalf("all changes: %s = %q, want %q", p, data(f), data(nw.Files[p]))
 			}
 		}
@@ -131,7 +131,7 @@ func TestApplyAndPatch(t *testing.T) {
 		}
 		c := subset(rng, s.Len())
 		dir := t.TempDir()
-		ws, err := NewWorkspace(dir, s.Old)
+		ws, err := filetree.NewWorkspace(dir, s.Old)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func TestApplyAndPatch(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git apply: %v\n%s\npatch:\n%s", err, out, patch)
 		}
-		got, err := ReadTree(dir)
+		got, err := filetree.ReadTree(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,28 +175,28 @@ func TestWorkspace(t *testing.T) {
 	old, nw := randomTrees(rng)
 	s := Compare(old, nw, 2)
 	dir := t.TempDir()
-	ws, err := NewWorkspace(dir, s.Old)
+	ws, err := filetree.NewWorkspace(dir, s.Old)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var prev []int
 	for range 30 {
 		c := subset(rng, s.Len())
-		n, err := ws.Apply(s, c)
+		n, err := ws.Sync(s.Content(c))
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := 0
 		before, after := s.Content(prev), s.Content(c)
 		for p := range after {
-			if !before[p].equal(after[p]) {
+			if !filetree.Same(before[p], after[p]) {
 				want++
 			}
 		}
 		if n != want {
 			t.Errorf("wrote %d files, %d differ", n, want)
 		}
-		got, err := ReadTree(dir)
+		got, err := filetree.ReadTree(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,20 +278,5 @@ func TestGroupsByFileAndDecl(t *testing.T) {
 	parts := root.Partition([]int{0, 1, 2}, 2)
 	if !slices.Equal(parts[0], []int{0, 1}) || !slices.Equal(parts[1], []int{2}) {
 		t.Errorf("partition %v", parts)
-	}
-}
-
-func TestReadTreeSkipsGit(t *testing.T) {
-	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, ".git", "objects"), 0o755)
-	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref"), 0o644)
-	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o755)
-	os.Symlink("a.go", filepath.Join(dir, "link"))
-	tr, err := ReadTree(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tr.Files) != 2 || tr.Files["a.go"].Mode.Perm() != 0o755 || tr.Files["link"].Link != "a.go" {
-		t.Errorf("tree %v", tr.Paths())
 	}
 }

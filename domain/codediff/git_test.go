@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wynot/wynot/domain/filetree"
 )
 
 // TestGitTrees: trees and differences read through git ls-tree, diff and
@@ -58,7 +60,7 @@ func TestGitTrees(t *testing.T) {
 	os.Symlink("a.txt", filepath.Join(dir, "link"))
 	git("", "add", "-A")
 	git("", "commit", "-q", "-m", "one")
-	first, err := ReadTree(dir)
+	first, err := filetree.ReadTree(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +70,7 @@ func TestGitTrees(t *testing.T) {
 	os.Chmod(filepath.Join(dir, "bin/run.sh"), 0o644)
 	git("", "add", "-A")
 	git("", "commit", "-q", "-m", "two")
-	second, err := ReadTree(dir)
+	second, err := filetree.ReadTree(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +80,7 @@ func TestGitTrees(t *testing.T) {
 			t.Fatalf("%s: paths %q, want %q", rev, got.Paths(), want.Paths())
 		}
 		for p, f := range want.Files {
-			if !Same(got.Files[p], f) {
+			if !filetree.Same(got.Files[p], f) {
 				t.Errorf("%s: %s = %+v, want %+v", rev, p, got.Files[p], f)
 			}
 		}
@@ -101,7 +103,7 @@ func TestGitTrees(t *testing.T) {
 	}
 	for p := range want {
 		f, ok := diff[p]
-		if !ok || !Same(f, second.Files[p]) {
+		if !ok || !filetree.Same(f, second.Files[p]) {
 			t.Errorf("diff %s = %+v (%v), want %+v", p, f, ok, second.Files[p])
 		}
 	}

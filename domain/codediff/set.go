@@ -1,3 +1,11 @@
+// Package codediff finds the changes between two versions of a source
+// tree, as delta debugging of code changes needs them (FSE 1999,
+// "Yesterday, my program worked. Today, it does not. Why?"): the hunks of
+// each changed text file, files added, deleted or renamed, and binary
+// files as whole-file changes. It groups related changes (by directory,
+// file, Go declaration, identifier); Set.Content gives any subset of them
+// as the files to write into a copy of the old tree (a
+// filetree.Workspace).
 package codediff
 
 import (
@@ -6,6 +14,7 @@ import (
 	"sort"
 
 	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/filetree"
 )
 
 // Kind says what a change does.
@@ -83,8 +92,8 @@ func Compare(old, new *Tree, context int) *Set {
 		switch {
 		case !ok:
 			added = append(added, p)
-		case of.equal(nf):
-		case of.Mode.IsRegular() && nf.Mode.IsRegular() && of.Mode == nf.Mode && !binary(of.Data) && !binary(nf.Data):
+		case filetree.Same(of, nf):
+		case of.Mode.IsRegular() && nf.Mode.IsRegular() && of.Mode == nf.Mode && !filetree.Binary(of.Data) && !filetree.Binary(nf.Data):
 			s.Changes = append(s.Changes, hunks(p, of.Data, nf.Data, context)...)
 		default:
 			s.Changes = append(s.Changes, Change{Kind: Replace, Path: p})
@@ -93,12 +102,12 @@ func Compare(old, new *Tree, context int) *Set {
 	// Renames: a deleted file whose content reappears under an added path.
 	byContent := map[[32]byte][]string{}
 	for _, p := range deleted {
-		h := hashOf(old.Files[p])
+		h := filetree.Hash(old.Files[p])
 		byContent[h] = append(byContent[h], p)
 	}
 	renamed := map[string]bool{}
 	for _, p := range added {
-		h := hashOf(new.Files[p])
+		h := filetree.Hash(new.Files[p])
 		if froms := byContent[h]; len(froms) > 0 {
 			s.Changes = append(s.Changes, Change{Kind: Rename, Path: p, From: froms[0]})
 			byContent[h] = froms[1:]
@@ -280,3 +289,9 @@ func (s *Set) Tree(c []int) *Tree {
 	}
 	return t
 }
+
+// Tree is a version's files, by slash-separated relative path.
+type Tree = filetree.Tree
+
+// File is one file of a Tree.
+type File = filetree.File

@@ -1,14 +1,13 @@
-package codediff
+package filetree
 
 import (
 	"os"
 	"path/filepath"
 )
 
-// Workspace is a copy of a base tree (the old version) into which
-// configurations of changes are written. It remembers what each path it
-// changed holds, so that bringing it to another configuration rewrites
-// only the files whose content differs from what they hold now: the cost
+// Workspace is a copy of a base tree into which other contents are
+// written. It remembers what each path it changed holds, so that
+// bringing it to another content rewrites only the files whose content differs from what they hold now: the cost
 // is proportional to the changed files, not to the tree, and the other
 // files keep their timestamps, so incremental builds stay warm.
 type Workspace struct {
@@ -43,13 +42,6 @@ func NewWorkspace(dir string, base *Tree) (*Workspace, error) {
 	return w, nil
 }
 
-// Apply brings the workspace to the configuration c (sorted indices of
-// changes of s, whose old tree must be the workspace's base). It returns
-// how many files it wrote or removed.
-func (w *Workspace) Apply(s *Set, c []int) (int, error) {
-	return w.Sync(s.Content(c))
-}
-
 // Sync brings the workspace to the base tree with the files of content
 // in place of the base's (nil: the path does not exist); every other path
 // it changed before returns to the base. It returns how many files it
@@ -57,10 +49,10 @@ func (w *Workspace) Apply(s *Set, c []int) (int, error) {
 func (w *Workspace) Sync(content map[string]*File) (int, error) {
 	n := 0
 	put := func(p string, f *File) error {
-		h := hashOf(f)
+		h := Hash(f)
 		now, changed := w.cur[p]
 		if !changed {
-			now = hashOf(w.base.Files[p])
+			now = Hash(w.base.Files[p])
 		}
 		if h == now {
 			return nil

@@ -1,12 +1,11 @@
-// Package codediff finds the changes between two versions of a source
-// tree, as delta debugging of code changes needs them (FSE 1999,
-// "Yesterday, my program worked. Today, it does not. Why?"): the hunks of
-// each changed text file, files added, deleted or renamed, and binary
-// files as whole-file changes. It groups related changes (by directory,
-// file, Go declaration, identifier) and writes any subset of them into a
-// copy of the old tree, touching only the files whose content differs
-// from what the copy holds, so that incremental builds stay warm.
-package codediff
+// Package filetree holds directory trees in memory (the files under a
+// root, by relative path) and writes them into work directories: a
+// Workspace is a copy of a base tree that is brought to another content
+// by touching only the files whose content differs from what the copy
+// holds, so that a test on a tree costs what changed, not the tree, and
+// incremental builds stay warm. Both the changes between two versions
+// (package codediff) and the reduction of a whole directory use it.
+package filetree
 
 import (
 	"bytes"
@@ -28,9 +27,7 @@ type File struct {
 
 // Same reports whether two files (nil for none) are the same: content,
 // mode and link target.
-func Same(f, g *File) bool { return f.equal(g) }
-
-func (f *File) equal(g *File) bool {
+func Same(f, g *File) bool {
 	if f == nil || g == nil {
 		return f == g
 	}
@@ -111,13 +108,15 @@ func ReadTree(root string) (*Tree, error) {
 	return t, err
 }
 
-// binary reports whether data looks like binary rather than text: a NUL
+// Binary reports whether data looks like binary rather than text: a NUL
 // byte in its first 8000 bytes, as git decides.
-func binary(data []byte) bool {
+func Binary(data []byte) bool {
 	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
 }
 
-func hashOf(f *File) [32]byte {
+// Hash is a digest of a file (nil: none) that differs when Same would
+// say the files differ.
+func Hash(f *File) [32]byte {
 	if f == nil {
 		return [32]byte{}
 	}
