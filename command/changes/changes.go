@@ -12,7 +12,6 @@
 package changes
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -23,7 +22,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
@@ -172,7 +170,7 @@ func (r *Changes) dirJob() (command.Job, command.Workload, error) {
 	if set.Len() == 0 {
 		return nil, none, command.InputError("the old and the new version are the same: no changes to search")
 	}
-	e := &search{Changes: r, ws: newWorkspaces(old)}
+	e := &search{Changes: r, ws: filetree.NewWorkspaces(old)}
 	base := map[string]*codediff.File{}
 	pass := e.hunkCandidate(set, base, nil)
 	e.begin = command.Begin{Failing: e.hunkCandidate(set, base, dd.All(set.Len())), What: "new version",
@@ -195,51 +193,11 @@ func workload(trees ...*codediff.Tree) command.Workload {
 	return command.Workload{Size: size}
 }
 
-// workspaces are the per-work-directory copies of a base tree.
-type workspaces struct {
-	base *codediff.Tree
-	mu   sync.Mutex
-	ws   map[string]*filetree.Workspace
-}
-
-func newWorkspaces(base *codediff.Tree) *workspaces {
-	return &workspaces{base: base, ws: map[string]*filetree.Workspace{}}
-}
-
-// sync brings the work directory dir to the base with content in place.
-// Each directory is used by one test at a time.
-func (w *workspaces) sync(dir string, content map[string]*codediff.File) error {
-	w.mu.Lock()
-	ws, ok := w.ws[dir]
-	w.mu.Unlock()
-	if !ok {
-		var err error
-		if ws, err = filetree.NewWorkspace(dir, w.base); err != nil {
-			return fmt.Errorf("copying the old version into a work directory: %w%s", err, roomHint(err, dir))
-		}
-		w.mu.Lock()
-		w.ws[dir] = ws
-		w.mu.Unlock()
-	}
-	if _, err := ws.Sync(content); err != nil {
-		return fmt.Errorf("writing a configuration: %w%s", err, roomHint(err, dir))
-	}
-	return nil
-}
-
-// roomHint tells where to find room when a file system is full.
-func roomHint(err error, dir string) string {
-	if !errors.Is(err, syscall.ENOSPC) {
-		return ""
-	}
-	return fmt.Sprintf("; the work directories are under %s: set WYNOT_TMPDIR to a directory on a file system with more room", filepath.Dir(filepath.Dir(dir)))
-}
-
 // search is the job of wynot changes.
 type search struct {
 	*Changes
 	s     *command.Session
-	ws    *workspaces
+	ws    *filetree.Workspaces
 	begin command.Begin
 	// run searches once the versions were checked: the hunks between
 	// two directories, or the commits and then the hunks (--git).
@@ -269,30 +227,14 @@ type search struct {
 func (e *search) candidate(content map[string]*codediff.File, label string) runner.Candidate {
 	// Paths that hold what the base holds are left out, so that the
 	// same tree is always the same candidate.
-	paths := make([]string, 0, len(content))
 	for p, f := range content {
-		if filetree.Same(f, e.ws.base.Files[p]) {
+		if filetree.Same(f, e.ws.Base().Files[p]) {
 			delete(content, p)
-			continue
 		}
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	var id bytes.Buffer
-	for _, p := range paths {
-		id.WriteString(p)
-		id.WriteByte(0)
-		if f := content[p]; f != nil {
-			fmt.Fprintf(&id, "%o %q %d:", f.Mode, f.Link, len(f.Data))
-			id.Write(f.Data)
-		} else {
-			id.WriteString("absent")
-		}
-		id.WriteByte(0)
 	}
 	return runner.Candidate{
-		Files: []runner.File{{Name: "\x00tree", Data: id.Bytes()}},
-		Setup: func(dir string) error { return e.ws.sync(dir, content) },
+		Files: []runner.File{{Name: "\x00tree", Data: filetree.Identity(content)}},
+		Setup: func(dir string) error { return command.RoomHint(e.ws.Sync(dir, content), dir) },
 		Label: label,
 	}
 }
@@ -355,7 +297,7 @@ type level struct {
 func (e *search) level(name, unit string, set *codediff.Set, base map[string]*codediff.File) *level {
 	lv := &level{name: name, unit: unit, set: set, base: base}
 	if !e.NoResolve && (e.Group == codediff.Auto || e.Group == codediff.ByDecls) {
-		lv.needs = set.Needs(&codediff.Tree{Files: maps(e.ws.base.Files, base)})
+		lv.needs = set.Needs(&codediff.Tree{Files: maps(e.ws.Base().Files, base)})
 	}
 	return lv
 }

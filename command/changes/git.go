@@ -159,7 +159,7 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 		if goodTree, err = h.tree(ctx, good); err != nil {
 			return err
 		}
-		e := &search{Changes: r, ws: newWorkspaces(goodTree)}
+		e := &search{Changes: r, ws: filetree.NewWorkspaces(goodTree)}
 		e.detail.Commits = len(commits)
 		g = &gitSearch{search: e, h: h, top: top, good: good}
 		failC, err := g.candidate(ctx, bad, "BAD "+bad[:12])
@@ -181,7 +181,7 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 // failure-inducing changes in it.
 func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 	r, e, s, h, good := g.Changes, g.search, g.s, g.h, g.good
-	goodTree := e.ws.base
+	goodTree := e.ws.Base()
 	// The failure-inducing commit on the first-parent line; then, while
 	// it is a merge whose merged branch fails on its own, the commit on
 	// that branch.

@@ -20,3 +20,43 @@ func TestReadTreeSkipsGit(t *testing.T) {
 		t.Errorf("tree %v", tr.Paths())
 	}
 }
+
+// TestWorkspacesSync: a work directory synced to a content holds the
+// base with that content in place, and synced again to another, only
+// that one.
+func TestWorkspacesSync(t *testing.T) {
+	base := &Tree{Files: map[string]*File{
+		"a.txt":     {Data: []byte("a\n"), Mode: 0o644},
+		"sub/b.txt": {Data: []byte("b\n"), Mode: 0o755},
+	}}
+	ws := NewWorkspaces(base)
+	dir := t.TempDir()
+	if err := ws.Sync(dir, map[string]*File{"a.txt": nil, "c.txt": {Data: []byte("c"), Mode: 0o600}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := got.Paths(); len(ps) != 2 || ps[0] != "c.txt" || ps[1] != "sub/b.txt" || got.Files["sub/b.txt"].Mode != 0o755 {
+		t.Errorf("after the first sync: %v", ps)
+	}
+	if err := ws.Sync(dir, map[string]*File{"sub/b.txt": {Data: []byte("B"), Mode: 0o755}}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = ReadTree(dir)
+	if ps := got.Paths(); len(ps) != 2 || string(got.Files["a.txt"].Data) != "a\n" || string(got.Files["sub/b.txt"].Data) != "B" {
+		t.Errorf("after the second sync: %v", ps)
+	}
+}
+
+// TestIdentity: equal contents have equal identities, and an absent
+// file differs from an empty one.
+func TestIdentity(t *testing.T) {
+	a := Identity(map[string]*File{"x": {Data: []byte("1")}, "y": nil})
+	b := Identity(map[string]*File{"y": nil, "x": {Data: []byte("1")}})
+	c := Identity(map[string]*File{"x": {Data: []byte("1")}, "y": {}})
+	if string(a) != string(b) || string(a) == string(c) {
+		t.Errorf("identities: %q %q %q", a, b, c)
+	}
+}

@@ -1,8 +1,12 @@
 package filetree
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"sync"
 )
 
 // Workspace is a copy of a base tree into which other contents are
@@ -96,4 +100,67 @@ func (w *Workspace) write(p string, f *File) error {
 		return os.Symlink(f.Link, full)
 	}
 	return os.WriteFile(full, f.Data, f.Mode.Perm())
+}
+
+// Workspaces are copies of one base tree, one per work directory, each
+// made the first time its directory is synced. Each directory is used by
+// one caller at a time; different directories may be synced at once.
+type Workspaces struct {
+	base *Tree
+	mu   sync.Mutex
+	ws   map[string]*Workspace
+}
+
+// NewWorkspaces prepares copies of base.
+func NewWorkspaces(base *Tree) *Workspaces {
+	return &Workspaces{base: base, ws: map[string]*Workspace{}}
+}
+
+// Base is the tree the copies are of.
+func (w *Workspaces) Base() *Tree { return w.base }
+
+// Sync brings the work directory dir (empty the first time) to the base
+// with the files of content in place of the base's (Workspace.Sync).
+func (w *Workspaces) Sync(dir string, content map[string]*File) error {
+	w.mu.Lock()
+	ws, ok := w.ws[dir]
+	w.mu.Unlock()
+	if !ok {
+		var err error
+		if ws, err = NewWorkspace(dir, w.base); err != nil {
+			return fmt.Errorf("copying the tree into a work directory: %w", err)
+		}
+		w.mu.Lock()
+		w.ws[dir] = ws
+		w.mu.Unlock()
+	}
+	if _, err := ws.Sync(content); err != nil {
+		return fmt.Errorf("writing a candidate tree: %w", err)
+	}
+	return nil
+}
+
+// Identity is the content in place of a base's, as bytes that are equal
+// exactly when two contents are: sorted paths, each with its mode, link
+// and data, or "absent". Paths that hold what the base holds must have
+// been left out, so that the same tree always has the same identity.
+func Identity(content map[string]*File) []byte {
+	paths := make([]string, 0, len(content))
+	for p := range content {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var id bytes.Buffer
+	for _, p := range paths {
+		id.WriteString(p)
+		id.WriteByte(0)
+		if f := content[p]; f != nil {
+			fmt.Fprintf(&id, "%o %q %d:", f.Mode, f.Link, len(f.Data))
+			id.Write(f.Data)
+		} else {
+			id.WriteString("absent")
+		}
+		id.WriteByte(0)
+	}
+	return id.Bytes()
 }
