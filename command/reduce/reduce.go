@@ -48,7 +48,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 			// runs of a compiler could overwrite each other's files.
 			inv.Flags.Jobs = 1
 		}
-		r.Files, r.Test, r.Out, r.Output = inv.Args, inv.Test, inv.Output, inv.Flags.Output
+		r.Files, r.Test, r.Out, r.Output, r.jobs = inv.Args, inv.Test, inv.Output, inv.Flags.Output, inv.Flags.Jobs
 		r.typeCheckAsked = inv.IsSet("typecheck") && r.TypeCheck
 		return r.job()
 	}
@@ -147,6 +147,7 @@ type Reduction struct {
 	Output string // -o: where results go instead of replacing the inputs
 	// Variant is the test order of ddmin.
 	Variant dd.Variant
+	jobs    int // tests at once, for the room a directory's copies need
 }
 
 // input is one file being reduced.
@@ -172,6 +173,13 @@ type input struct {
 	written    []byte // what dest holds now (nil: untouched)
 	dirty      bool
 	syn        *syntax.Syntax // the input's language, when it is reduced as a syntax tree
+	// In a directory's reduction: removed says the file is no longer
+	// part of the result; link is a symbolic link's target; whole says
+	// the file is only ever removed as a whole (a link, a binary or
+	// empty file), never cut.
+	removed bool
+	link    string
+	whole   bool
 }
 
 // job reads the inputs, decides where the results go and makes the job.
@@ -188,6 +196,9 @@ func (r *Reduction) job() (command.Job, command.Workload, error) {
 	if len(r.Files) == 0 {
 		return nil, command.Workload{}, command.InputError("no input file to reduce")
 	}
+	if st, err := os.Stat(r.Files[0]); err == nil && st.IsDir() {
+		return r.treeJob()
+	}
 	ins, err := r.openInputs()
 	if err != nil {
 		return nil, command.Workload{}, err
@@ -201,6 +212,31 @@ func (r *Reduction) job() (command.Job, command.Workload, error) {
 		return nil, command.Workload{}, err
 	}
 	return &reducer{Reduction: r, ins: ins, with: with}, command.Workload{Files: len(ins), Size: total}, nil
+}
+
+// treeJob is the job for a directory: its files are reduced together.
+func (r *Reduction) treeJob() (command.Job, command.Workload, error) {
+	if len(r.Files) > 1 {
+		return nil, command.Workload{}, command.InputError("input %s is a directory: give one directory, or files", r.Files[0])
+	}
+	ins, t, err := r.openTree(r.Files[0])
+	if err != nil {
+		return nil, command.Workload{}, err
+	}
+	with, err := r.readWith(nil)
+	if err != nil {
+		return nil, command.Workload{}, err
+	}
+	total := 0
+	for _, in := range ins {
+		total += in.origSize
+	}
+	for _, w := range with {
+		if _, ok := t.base.Files[w.Name]; ok {
+			return nil, command.Workload{}, command.InputError("--with %s has the name of %s in the tree; the test sees them in one directory", w.Name, w.Name)
+		}
+	}
+	return &reducer{Reduction: r, ins: ins, with: with, tree: t}, command.Workload{Size: total}, nil
 }
 
 // readWith reads the --with files.
@@ -252,14 +288,12 @@ func (r *Reduction) openInputs() ([]*input, error) {
 		names[name] = p
 		in := &input{path: p, name: name, orig: data, origSize: len(data), origSum: digest(data), data: data, mode: st.Mode()}
 		if lang := r.Split.lang(p); lang != "" {
-			syn, err := syntax.New(lang, data, r.TypeCheck && lang == "go")
+			err := r.parse(in, lang)
 			switch {
 			case err != nil && r.Split.syntactic():
 				return nil, command.InputError("input %s %v; reduce it with --split auto or lines", p, err)
 			case err != nil:
 				say(r.Out, "input %s %v; reducing it as text", p, err)
-			default:
-				in.syn = syn
 			}
 		}
 		ins = append(ins, in)
@@ -271,6 +305,15 @@ func (r *Reduction) openInputs() ([]*input, error) {
 		return nil, err
 	}
 	return ins, nil
+}
+
+// parse reads input in as lang: it is then reduced as a syntax tree.
+func (r *Reduction) parse(in *input, lang string) error {
+	syn, err := syntax.New(lang, in.data, r.TypeCheck && lang == "go")
+	if err == nil {
+		in.syn = syn
+	}
+	return err
 }
 
 // destinations decides where each result goes: -o, in place (with
@@ -445,6 +488,8 @@ type reducer struct {
 	// errors predict nothing.
 	typesOff bool
 	probed   bool
+	// tree is the directory reduced as a whole, when the input is one.
+	tree *dirTree
 }
 
 // typeProbes is how many candidates with a new type error are tested
@@ -511,6 +556,9 @@ func (rd *reducer) tested(err error, data []byte) bool {
 }
 
 func (rd *reducer) candidate(fi int, data []byte) runner.Candidate {
+	if rd.tree != nil {
+		return rd.treeCandidate(fi, data, nil)
+	}
 	files := make([]runner.File, len(rd.ins))
 	for i, in := range rd.ins {
 		files[i] = runner.File{Name: in.name, Data: in.data}
@@ -524,12 +572,17 @@ func (rd *reducer) candidate(fi int, data []byte) runner.Candidate {
 func (rd *reducer) size() int {
 	n := 0
 	for _, in := range rd.ins {
-		n += len(in.data)
+		if !in.removed {
+			n += len(in.data)
+		}
 	}
 	return n
 }
 
 func (rd *reducer) what() string {
+	if rd.tree != nil {
+		return "original tree"
+	}
 	if len(rd.ins) > 1 {
 		return "original inputs"
 	}
@@ -546,10 +599,14 @@ func (rd *reducer) Begin() command.Begin {
 func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Found, error) {
 	rd.s = s
 	found := command.Found{Kept: "the smallest failing input so far is kept"}
-	if err := rd.keepOriginals(); err != nil {
+	keep, drop := rd.keepOriginals, rd.dropBackups
+	if rd.tree != nil {
+		keep, drop = rd.keepTree, rd.dropTreeBackup
+	}
+	if err := keep(); err != nil {
 		return found, err
 	}
-	defer rd.dropBackups()
+	defer drop()
 	if !rd.searched {
 		rd.elements0 = rd.elements()
 	}
@@ -575,7 +632,21 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 loop:
 	for round := 1; ; round++ {
 		changed, allMinimal := false, true
-		for fi := range rd.ins {
+		if rd.tree != nil {
+			// Whole files and directories first, top down.
+			for d := 0; d < rd.depths(); d++ {
+				minimal, shrank, perr := rd.entryPass(ctx, d)
+				changed, allMinimal = changed || shrank, allMinimal && minimal
+				if perr != nil {
+					err = perr
+					break loop
+				}
+			}
+		}
+		for fi, in := range rd.ins {
+			if in.removed || in.whole {
+				continue
+			}
 			// Phase 1: the tree passes until none shrinks the input;
 			// phase 2: the text passes. A round that changed anything
 			// is followed by another, so the result is minimal for
@@ -650,6 +721,12 @@ func (rd *reducer) Restart() error {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
 	for _, in := range rd.ins {
+		if in.removed {
+			in.removed, in.dirty = false, true
+			if err := rd.saveLocked(in, false); err != nil {
+				return err
+			}
+		}
 		if len(in.data) == in.origSize && digest(in.data) == in.origSum {
 			continue
 		}
@@ -680,8 +757,14 @@ const maxRemovals = 5000
 // search predicted them; so are duplicates and the result itself.
 func (rd *reducer) removals() ([]command.Removal, error) {
 	var rs []command.Removal
+	if rd.tree != nil {
+		rs = rd.treeRemovals()
+	}
 	seen := map[string]bool{}
 	for fi, in := range rd.ins {
+		if in.removed || in.whole {
+			continue
+		}
 		// A removal the language's printing undoes (white space in Go)
 		// is no removal.
 		seen[string(in.data)] = true
@@ -721,7 +804,7 @@ func (rd *reducer) removals() ([]command.Removal, error) {
 // no syntax tree, so the result stays minimal.
 func (rd *reducer) format(ctx context.Context) error {
 	for fi, in := range rd.ins {
-		if in.syn == nil || in.syn.Format == nil {
+		if in.removed || in.syn == nil || in.syn.Format == nil {
 			continue
 		}
 		out, err := in.syn.Format(in.data)
@@ -827,7 +910,7 @@ func (rd *reducer) granularity() string {
 		return "characters"
 	}
 	for _, in := range rd.ins {
-		if !utf8.Valid(in.data) {
+		if !in.whole && !utf8.Valid(in.data) {
 			return "bytes"
 		}
 	}
@@ -838,6 +921,9 @@ func (rd *reducer) granularity() string {
 func (rd *reducer) elements() int {
 	n := 0
 	for _, in := range rd.ins {
+		if in.removed || in.whole {
+			continue
+		}
 		var sp decomp.Splitter
 		switch rd.granularity() {
 		case "syntax tree transformations":
@@ -974,6 +1060,18 @@ func (rd *reducer) save(in *input, force bool) error {
 // (synced to the disk when sync is set) and, for an input reduced in
 // place, records what it wrote in the lineage.
 func (rd *reducer) saveLocked(in *input, sync bool) error {
+	if rd.tree != nil && (in.removed || in.link != "") {
+		if err := rd.saveEntry(in, sync); err != nil {
+			return err
+		}
+		in.written, in.dirty = []byte{}, false
+		return nil
+	}
+	if rd.tree != nil {
+		if err := os.MkdirAll(filepath.Dir(in.dest), 0o755); err != nil {
+			return fmt.Errorf("writing the result to %s: %w", in.dest, err)
+		}
+	}
 	write := command.WriteAtomic
 	if !sync {
 		write = command.ReplaceFile
@@ -990,6 +1088,9 @@ func (rd *reducer) saveLocked(in *input, sync bool) error {
 
 // Close fills in the summary and says where the results are.
 func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
+	if rd.tree != nil {
+		return rd.treeClosing(sum, end)
+	}
 	for _, in := range rd.ins {
 		sum.Files = append(sum.Files, in.dest)
 		sum.SizeBefore += in.origSize
@@ -1039,6 +1140,9 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 		v += " (a Go candidate with a new type error counts as not failing: it was not run)"
 	}
 	c.Verdict = []string{v}
+	if sum.SizeAfter == 0 && !end.Interrupted {
+		c.Verdict = append(c.Verdict, emptyHint(sum, "input"))
+	}
 	for _, in := range rd.ins {
 		switch {
 		case in.written == nil && in.dest == in.path && in.backup != "":

@@ -1,0 +1,590 @@
+package reduce
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/filetree"
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// dirTree is a directory reduced as a whole (wynot reduce DIR): its
+// files are the reducer's inputs, named by their slash-separated paths
+// in the tree. Every test gets a private copy of the tree in its work
+// directory (which "{}" names and the test runs in), brought from one
+// candidate to the next by writing only the files that differ.
+type dirTree struct {
+	path string         // DIR as given
+	base *filetree.Tree // what it held
+	ws   *filetree.Workspaces
+	// dest is where the result tree goes: DIR itself, or -o.
+	dest string
+	// backup is DIR.orig (or DIR.orig.N), the copy of the original kept
+	// when DIR is reduced in place.
+	backup     string
+	madeBackup bool
+	// origRoot is the tree that holds the original once the search
+	// began: the backup, or DIR when the result goes elsewhere.
+	origRoot string
+	// made says the result tree at dest was written (a copy of the
+	// original, before the first change).
+	made bool
+}
+
+// openTree reads the directory p as the input of a reduction.
+func (r *Reduction) openTree(p string) ([]*input, *dirTree, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return nil, nil, command.InputError("input %s: %v", p, err)
+	}
+	if cwd, err := os.Getwd(); err == nil && within(cwd, abs) && r.Output == "" {
+		return nil, nil, command.InputError("input %s is the current directory, or holds it: reducing it in place would change the directory wynot runs in and put its copy of the original beside it; run wynot from outside the tree, or give -o DIR for the result", p)
+	}
+	base, err := filetree.ReadTree(abs)
+	if err != nil {
+		return nil, nil, command.InputError("reading the tree %s: %v", p, unwrapPath(err))
+	}
+	if len(base.Files) == 0 {
+		return nil, nil, command.InputError("input %s holds no files: nothing to reduce", p)
+	}
+	for _, vcs := range []string{".git", ".hg", ".svn"} {
+		if _, err := os.Lstat(filepath.Join(abs, vcs)); err == nil {
+			say(r.Out, "%s is left out of the tests and of the reduction", filepath.Join(p, vcs))
+		}
+	}
+	t := &dirTree{path: p, base: base, ws: filetree.NewWorkspaces(base)}
+	var ins []*input
+	var unparsed []string
+	for _, rel := range base.Paths() {
+		f := base.Files[rel]
+		in := &input{path: filepath.Join(p, filepath.FromSlash(rel)), name: rel, orig: f.Data, origSize: len(f.Data),
+			origSum: digest(f.Data), data: f.Data, mode: f.Mode}
+		switch {
+		case f.Link != "":
+			in.link, in.whole = f.Link, true
+			if escapes(rel, f.Link) {
+				say(r.Out, "%s is a symbolic link to %s, outside the tree: it is not followed, and every test gets the link as it is", in.path, f.Link)
+			}
+		case filetree.Binary(f.Data) || len(f.Data) == 0:
+			in.whole = true // removed as a whole, never cut
+		default:
+			if lang := r.Split.lang(rel); lang != "" {
+				if err := r.parse(in, lang); err != nil {
+					unparsed = append(unparsed, rel)
+				}
+			}
+		}
+		ins = append(ins, in)
+	}
+	if len(unparsed) > 0 {
+		say(r.Out, "%s in %s do not parse in their language (%s): they are reduced as text", report.Plural(len(unparsed), "file"), p, list(unparsed, 5))
+	}
+	if err := r.treeDestination(t, abs); err != nil {
+		return nil, nil, err
+	}
+	for _, in := range ins {
+		in.dest = filepath.Join(t.dest, filepath.FromSlash(in.name))
+	}
+	return ins, t, nil
+}
+
+// list names up to n of the names, and how many more there are.
+func list(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+// unwrapPath drops the operation from a file system error: "open x:
+// permission denied" reads better as "x: permission denied".
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
+	}
+	return err
+}
+
+// within reports whether path p is dir or below it (both absolute).
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// escapes reports whether a symbolic link at rel with target leads
+// outside the tree.
+func escapes(rel, target string) bool {
+	if path.IsAbs(target) {
+		return true
+	}
+	t := path.Join(path.Dir(rel), target)
+	return t == ".." || strings.HasPrefix(t, "../")
+}
+
+// treeDestination decides where the result tree goes (-o, or DIR in
+// place with DIR.orig kept) and checks that the copies fit.
+func (r *Reduction) treeDestination(t *dirTree, abs string) error {
+	size := 0
+	for _, f := range t.base.Files {
+		size += len(f.Data)
+	}
+	if r.Output != "" {
+		out, err := filepath.Abs(r.Output)
+		if err != nil {
+			return command.InputError("-o %s: %v", r.Output, err)
+		}
+		if within(out, abs) || within(abs, out) {
+			return command.InputError("-o %s: the result tree must go outside the input tree %s", r.Output, t.path)
+		}
+		if names, err := os.ReadDir(out); err == nil && len(names) > 0 {
+			return command.InputError("-o %s is a directory that is not empty: give a new one for the result tree", r.Output)
+		} else if err != nil && !os.IsNotExist(err) {
+			return command.InputError("-o %s: %v", r.Output, unwrapPath(err))
+		}
+		if err := command.CheckWritable(filepath.Dir(out)); err != nil {
+			return command.InputError("cannot write the result tree to %s: %v", r.Output, err)
+		}
+		t.dest, t.origRoot = r.Output, t.path
+		return room(filepath.Dir(out), size, "-o "+r.Output, "the result tree")
+	}
+	if err := command.CheckWritable(filepath.Dir(abs)); err != nil {
+		return command.InputError("cannot keep the original beside %s: %v; give -o", t.path, err)
+	}
+	t.dest = t.path
+	t.backup = command.FreePath(strings.TrimSuffix(t.path, "/")+".orig", "")
+	if t.backup != strings.TrimSuffix(t.path, "/")+".orig" {
+		say(r.Out, "%s.orig exists; the original will be kept in %s", strings.TrimSuffix(t.path, "/"), t.backup)
+	}
+	t.origRoot = t.backup
+	if err := room(filepath.Dir(abs), size, filepath.Dir(abs), "the copy of the original"); err != nil {
+		return err
+	}
+	jobs := max(r.jobs, 1)
+	parent := runner.WorkDirParent(size)
+	if free, ok := freeSpace(parent); ok && free < uint64(size)*uint64(jobs)+1<<20 {
+		return command.InputError("the tree (%s) does not fit %s into %s, where the tests' copies go (%s free): set WYNOT_TMPDIR to a directory with more room, or lower -j",
+			report.Plural(size, "byte"), report.Plural(jobs, "time"), parent, report.Plural(int(free), "byte"))
+	}
+	return nil
+}
+
+// room checks that size bytes fit into dir.
+func room(dir string, size int, where, what string) error {
+	if free, ok := freeSpace(dir); ok && free < uint64(size)+1<<20 {
+		return command.InputError("%s (%s) does not fit into %s (%s free)", what, report.Plural(size, "byte"), where, report.Plural(int(free), "byte"))
+	}
+	return nil
+}
+
+// freeSpace is how many bytes an unprivileged user may still write to
+// the file system of dir.
+func freeSpace(dir string) (uint64, bool) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return 0, false
+	}
+	return st.Bavail * uint64(st.Bsize), true
+}
+
+// treeCandidate is the tree with input fi holding data (fi < 0: none)
+// and the inputs in gone removed, besides those removed already.
+func (rd *reducer) treeCandidate(fi int, data []byte, gone map[int]bool) runner.Candidate {
+	t := rd.tree
+	content := map[string]*filetree.File{}
+	present, changed := 0, ""
+	for i, in := range rd.ins {
+		switch {
+		case in.removed || gone[i]:
+			content[in.name] = nil
+			continue
+		case in.link != "":
+		default:
+			d := in.data
+			if i == fi {
+				d = data
+			}
+			if !bytes.Equal(d, t.base.Files[in.name].Data) {
+				content[in.name] = &filetree.File{Data: d, Mode: in.mode}
+			}
+			if i == fi {
+				changed = ", " + in.name + " changed"
+			}
+		}
+		present++
+	}
+	for _, w := range rd.with {
+		content[w.Name] = &filetree.File{Data: w.Data, Mode: 0o644}
+	}
+	return runner.Candidate{
+		Files: []runner.File{{Name: "\x00tree", Data: filetree.Identity(content)}},
+		Setup: func(dir string) error { return command.RoomHint(t.ws.Sync(dir, content), dir) },
+		Label: fmt.Sprintf("tree of %d of %s%s", present, report.Plural(len(rd.ins), "file"), changed),
+	}
+}
+
+// depths is how deep the tree's present entries go (a file at the top
+// is at depth 0).
+func (rd *reducer) depths() int {
+	n := 0
+	for _, in := range rd.ins {
+		if !in.removed {
+			n = max(n, strings.Count(in.name, "/")+1)
+		}
+	}
+	return n
+}
+
+// units are the files and directories at depth d of the present tree,
+// sorted, each with the inputs it holds.
+func (rd *reducer) units(d int) (names []string, members map[string][]int) {
+	members = map[string][]int{}
+	for i, in := range rd.ins {
+		if in.removed {
+			continue
+		}
+		parts := strings.Split(in.name, "/")
+		if len(parts) <= d {
+			continue
+		}
+		u := strings.Join(parts[:d+1], "/")
+		if _, ok := members[u]; !ok {
+			names = append(names, u)
+		}
+		members[u] = append(members[u], i)
+	}
+	slices.Sort(names)
+	return names, members
+}
+
+// entryPass removes whole files and directories at depth d of the tree:
+// ddmin over them (Hierarchical Delta Debugging, ICSE 2006, over the
+// directory tree: the entries at one depth, top first, are the changes
+// of one pass). It reports, like pass, whether the search completed and
+// whether the tree shrank.
+func (rd *reducer) entryPass(ctx context.Context, d int) (minimal, shrank bool, err error) {
+	s := rd.s
+	names, members := rd.units(d)
+	if len(names) < 2 {
+		// ddmin removes nothing of a single entry: the empty tree is
+		// not a candidate.
+		return true, false, nil
+	}
+	name := fmt.Sprintf("files and directories at depth %d", d+1)
+	if d == 0 {
+		name = "files and directories at the top"
+	}
+	before, files0 := rd.size(), rd.present()
+	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
+	s.TestLog.Printf("Pass %s: %d files and directories\n", name, len(names))
+	st0 := s.Stats()
+	t0 := time.Now()
+	gone := func(c dd.Config) map[int]bool {
+		keep := map[int]bool{}
+		for _, x := range c {
+			keep[x] = true
+		}
+		g := map[int]bool{}
+		for x, u := range names {
+			if !keep[x] {
+				for _, i := range members[u] {
+					g[i] = true
+				}
+			}
+		}
+		return g
+	}
+	res, err := s.SearchTests(ctx, name, len(names), dd.Minimize, dd.Options{Variant: rd.Variant},
+		func(ctx context.Context, c dd.Config) (runner.Test, error) {
+			return s.Test(ctx, rd.treeCandidate(-1, nil, gone(c)))
+		},
+		func(st dd.Step) {
+			if st.Rule == dd.ReduceToSubset || st.Rule == dd.ReduceToComplement {
+				rd.remove(gone(st.Config))
+			}
+		})
+	if res.Fail != nil {
+		rd.remove(gone(res.Fail))
+	}
+	st1 := s.Stats()
+	runs, predicted := st1.Runs-st0.Runs, st1.Predicted-st0.Predicted
+	rd.passes = append(rd.passes, report.PassStats{Name: name, Tests: runs, Predicted: predicted,
+		BytesBefore: before, BytesAfter: rd.size(), Seconds: time.Since(t0).Seconds()})
+	s.TestLog.Printf("Pass %s done: %s, %d of %s removed\n", name, report.Plural(runs, "test"),
+		files0-rd.present(), report.Plural(files0, "file"))
+	var nf *dd.NotFailingError
+	if errors.As(err, &nf) {
+		return false, false, command.NotReproduced("the tree that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+	}
+	return err == nil && res.Minimal, rd.present() < files0, err
+}
+
+// present is how many of the tree's files are still there.
+func (rd *reducer) present() int {
+	n := 0
+	for _, in := range rd.ins {
+		if !in.removed {
+			n++
+		}
+	}
+	return n
+}
+
+// remove records that the inputs in gone are no longer part of the
+// smallest failing tree, and removes them from the result tree at once.
+func (rd *reducer) remove(gone map[int]bool) {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	for i := range gone {
+		in := rd.ins[i]
+		if in.removed {
+			continue
+		}
+		in.removed, in.dirty = true, true
+		if err := rd.saveLocked(in, false); err != nil {
+			rd.s.SetFatal(err)
+		}
+	}
+	size := rd.size()
+	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
+}
+
+// keepTree writes the copy of the original tree (DIR.orig) before DIR
+// is changed, or the result tree (-o) as a copy of the original, once
+// the original's checks have passed. From then on the originals are
+// read from that copy when needed.
+func (rd *reducer) keepTree() error {
+	t := rd.tree
+	if t.backup != "" && !t.madeBackup {
+		parent := filepath.Dir(strings.TrimSuffix(t.backup, "/"))
+		tmp, err := os.MkdirTemp(parent, "."+filepath.Base(t.backup)+".")
+		if err != nil {
+			return command.InputError("cannot keep the original in %s: %v; give -o", t.backup, err)
+		}
+		if st, err := os.Stat(t.path); err == nil {
+			os.Chmod(tmp, st.Mode().Perm())
+		}
+		if _, err := filetree.NewWorkspace(tmp, t.base); err != nil {
+			os.RemoveAll(tmp)
+			return command.InputError("cannot keep the original in %s: %v; give -o", t.backup, unwrapPath(err))
+		}
+		if err := os.Rename(tmp, t.backup); err != nil {
+			os.RemoveAll(tmp)
+			return command.InputError("cannot keep the original in %s: %v; give -o", t.backup, err)
+		}
+		t.madeBackup = true
+	}
+	if t.backup == "" && !t.made {
+		if err := os.MkdirAll(t.dest, 0o755); err != nil {
+			return command.InputError("-o %s: %v", t.dest, unwrapPath(err))
+		}
+		if _, err := filetree.NewWorkspace(t.dest, t.base); err != nil {
+			return command.InputError("writing the result tree to %s: %v", t.dest, unwrapPath(err))
+		}
+		t.made = true
+		for _, in := range rd.ins {
+			in.written = in.data
+		}
+	}
+	for _, in := range rd.ins {
+		in.orig, in.origAt = nil, filepath.Join(t.origRoot, filepath.FromSlash(in.name))
+	}
+	return nil
+}
+
+// dropTreeBackup removes the copy of the original when DIR was left as
+// it was: nothing smaller fails.
+func (rd *reducer) dropTreeBackup() {
+	t := rd.tree
+	if !t.madeBackup || rd.treeChanged() {
+		return
+	}
+	os.RemoveAll(t.backup)
+	t.madeBackup = false
+	for _, in := range rd.ins {
+		in.origAt = in.path
+	}
+}
+
+// treeChanged says whether the result tree differs from the original.
+func (rd *reducer) treeChanged() bool {
+	return slices.ContainsFunc(rd.ins, func(in *input) bool {
+		return in.removed || in.link == "" && !bytes.Equal(in.data, rd.tree.base.Files[in.name].Data)
+	})
+}
+
+// saveEntry makes the result tree hold input in as it is now: its
+// content, its link, or nothing (and no directory left empty by it).
+func (rd *reducer) saveEntry(in *input, sync bool) error {
+	if !in.removed {
+		if in.link == "" {
+			return nil // written as a file by saveLocked
+		}
+		os.Remove(in.dest)
+		if err := os.MkdirAll(filepath.Dir(in.dest), 0o755); err != nil {
+			return err
+		}
+		return os.Symlink(in.link, in.dest)
+	}
+	if err := os.Remove(in.dest); err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("removing %s from the result tree: %w", in.dest, err)
+	}
+	root := filepath.Clean(rd.tree.dest)
+	for d := filepath.Dir(in.dest); d != root && strings.HasPrefix(d, root+string(filepath.Separator)); d = filepath.Dir(d) {
+		if os.Remove(d) != nil {
+			break // not empty
+		}
+	}
+	if sync {
+		if d, err := os.Open(root); err == nil {
+			d.Sync()
+			d.Close()
+		}
+	}
+	return nil
+}
+
+// treeRemovals are the result with one file less, for each file: what
+// 1-minimality says must not fail, besides the removals within files.
+func (rd *reducer) treeRemovals() []command.Removal {
+	var rs []command.Removal
+	if rd.present() < 2 {
+		return nil
+	}
+	for i, in := range rd.ins {
+		if in.removed {
+			continue
+		}
+		rs = append(rs, command.Removal{Candidate: rd.treeCandidate(-1, nil, map[int]bool{i: true}), What: "removing " + in.name})
+	}
+	return rs
+}
+
+// treeClosing is what wynot reduce says at the end of a directory's
+// reduction.
+func (rd *reducer) treeClosing(sum *report.Summary, end command.End) command.Closing {
+	t := rd.tree
+	files0, files := len(rd.ins), rd.present()
+	for _, in := range rd.ins {
+		sum.SizeBefore += in.origSize
+		if !in.removed {
+			sum.Files = append(sum.Files, in.dest)
+		}
+	}
+	sum.Passes, sum.Formatted = rd.passes, rd.formatted
+	sum.SizeAfter = rd.size()
+	sum.ElementsBefore, sum.ElementsAfter = rd.elements0, rd.elements()
+	sum.Granularity = rd.granularity()
+	sum.Result = t.dest
+	pct := 100 * float64(sum.SizeAfter) / float64(max(sum.SizeBefore, 1))
+	predicted := ""
+	if sum.Predicted > 0 {
+		predicted = fmt.Sprintf(" (and %d candidates predicted unresolved without a test: they did not parse or type-check)", sum.Predicted)
+	}
+	c := command.Closing{Page: rd.treePage}
+	c.Head = []string{fmt.Sprintf("reduced %s from %s (%s) to %s (%s, %s) in %s%s, %.1fs", t.path,
+		report.Plural(files0, "file"), report.Plural(sum.SizeBefore, "byte"), report.Plural(files, "file"),
+		report.Plural(sum.SizeAfter, "byte"), report.Percent(pct), report.Plural(sum.Tests, "test"), predicted, sum.Seconds)}
+	var v string
+	switch {
+	case end.Interrupted:
+		v = "interrupted: the result is the smallest failing tree found so far, not 1-minimal"
+	case end.Minimal:
+		v = "the result is 1-minimal: removing any single one of its files, or making any single one of the changes its files' passes offer (syntax tree transformations, lines, tokens, characters, replacements), makes the failure go away"
+		if rd.TypeCheck && !rd.typesOff && slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == "go" }) {
+			v += " (a Go candidate with a new type error counts as not failing: it was not run)"
+		}
+	default:
+		v = "the result is not certified 1-minimal"
+	}
+	c.Verdict = []string{v}
+	if files == 0 || sum.SizeAfter == 0 {
+		c.Verdict = append(c.Verdict, emptyHint(sum, "tree"))
+	}
+	switch {
+	case !rd.treeChanged() && t.dest == t.path:
+		c.Tail = []string{fmt.Sprintf("%s is unchanged: nothing smaller fails", t.path)}
+	case t.backup != "":
+		c.Tail = []string{fmt.Sprintf("%s now holds the result (%s); the original is in %s", t.path, treeFiles(rd), t.backup)}
+	default:
+		c.Tail = []string{fmt.Sprintf("result tree written to %s (%s)", t.dest, treeFiles(rd))}
+	}
+	return c
+}
+
+// treeFiles names the result's files, or counts them when there are
+// many.
+func treeFiles(rd *reducer) string {
+	var names []string
+	for _, in := range rd.ins {
+		if !in.removed {
+			names = append(names, in.name)
+		}
+	}
+	if len(names) == 0 {
+		return "no files"
+	}
+	if len(names) > 6 {
+		return report.Plural(len(names), "file")
+	}
+	return strings.Join(names, ", ")
+}
+
+// treePage is what the report shows of a tree: each remaining file, and
+// the difference from the original as one patch (removed files as
+// deleted).
+func (rd *reducer) treePage() report.Page {
+	var res, diff strings.Builder
+	for _, in := range rd.ins {
+		if in.link != "" {
+			if !in.removed {
+				fmt.Fprintf(&res, "=== %s -> %s\n", in.name, in.link)
+			}
+			continue
+		}
+		if !in.removed {
+			fmt.Fprintf(&res, "=== %s\n%s", in.name, in.data)
+			if len(in.data) > 0 && in.data[len(in.data)-1] != '\n' {
+				res.WriteByte('\n')
+			}
+		}
+		orig, err := in.original()
+		if err != nil {
+			continue
+		}
+		var now []byte
+		if !in.removed {
+			now = in.data
+		}
+		if bytes.Equal(orig, now) && !in.removed {
+			continue
+		}
+		o, _ := decomp.Lines{}.Cut(orig)
+		n, _ := decomp.Lines{}.Cut(now)
+		to := "b/" + in.name
+		if in.removed {
+			to = "/dev/null"
+		}
+		diff.WriteString(decomp.Diff(o, n).Unified("a/"+in.name, to, 3))
+	}
+	return report.Page{Result: res.String(), Diff: diff.String()}
+}
+
+// emptyHint says what an empty result means: the test fails without the
+// input, so it does not tell this failure from another.
+func emptyHint(sum *report.Summary, what string) string {
+	return fmt.Sprintf("the empty %s fails too (%s): the test does not tell this failure from any other; state it with --fail-on REGEX (a line of the original's output that names the failure)", what, sum.Signature)
+}
