@@ -483,18 +483,24 @@ type reducer struct {
 	elements0 int      // the finest pieces of the originals
 	searched  bool     // Search ran before (it runs again when a flaky test undid a result)
 	mu        sync.Mutex
-	// typesOff says that a candidate with a new type error failed when
-	// tested (probeTypes): the test does not compile the code, and type
-	// errors predict nothing.
-	typesOff bool
+	// typesOff says where a candidate with a new type error failed when
+	// tested (probeTypes): the test does not compile the code there, and
+	// type errors there predict nothing. The key is the package
+	// directory of the error in a tree, "" for files on their own.
+	typesOff map[string]bool
 	probed   bool
 	// tree is the directory reduced as a whole, when the input is one.
 	tree *dirTree
 }
 
 // typeProbes is how many candidates with a new type error are tested
-// before the search, to learn whether type errors predict the outcome.
-const typeProbes = 3
+// before the search, to learn whether type errors predict the outcome;
+// in a tree, one per package where such errors are, up to
+// treeTypeProbes in all.
+const (
+	typeProbes     = 3
+	treeTypeProbes = 12
+)
 
 // probeTypes tests, before any search, a few candidates that parse but
 // have a new type error (each one transformation of the first passes
@@ -502,14 +508,25 @@ const typeProbes = 3
 // (a grep, a formatter, a parser) and such candidates are tested from
 // then on instead of being predicted unresolved. Deciding this before
 // the first prediction keeps every prediction consistent with the
-// tests.
+// tests. In a tree this is decided per package: "go vet ./..." still
+// reports a failure in one package when another does not build, and
+// "go build ./cmd/x" does not build what x does not import.
 func (rd *reducer) probeTypes(ctx context.Context) error {
+	rd.typesOff = map[string]bool{}
 	if !rd.TypeCheck {
 		return nil
 	}
+	perDir, most := typeProbes, typeProbes
+	if rd.tree != nil {
+		perDir, most = 1, treeTypeProbes
+	}
 	var probes []runner.Candidate
-	var why []string
+	var why []*golang.TypeError
+	dirs := map[string]int{}
 	for fi, in := range rd.ins {
+		if in.removed || in.whole {
+			continue
+		}
 		if in.syn == nil || in.syn.Lang != "go" {
 			continue
 		}
@@ -523,28 +540,53 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 				return fmt.Errorf("%s: %s: %w", in.name, sp.Name(), err)
 			}
 			all := dd.All(plan.Len())
-			for i := 0; i < plan.Len() && len(probes) < typeProbes; i++ {
+			for i := 0; i < plan.Len() && len(probes) < most; i++ {
 				data, err := plan.Apply(slices.Delete(slices.Clone(all), i, i+1))
 				var te *golang.TypeError
-				if errors.As(err, &te) && data != nil {
+				if errors.As(err, &te) && data != nil && dirs[te.Dir] < perDir {
+					dirs[te.Dir]++
 					probes = append(probes, rd.candidate(fi, data))
-					why = append(why, te.Msg)
+					why = append(why, te)
 				}
 			}
 		}
 	}
 	for i, c := range probes {
+		te := why[i]
+		if rd.typesOff[te.Dir] {
+			continue
+		}
 		t, err := rd.s.TestOne(ctx, "type check probe", c)
 		if err != nil {
 			return err
 		}
-		if t.Outcome == dd.Fail {
-			rd.typesOff = true
-			rd.s.Say("a candidate with a new type error (%s) still fails: the test does not need code that type-checks, so such candidates are tested too (--typecheck=false says so from the start)", why[i])
-			return nil
+		if t.Outcome != dd.Fail {
+			continue
+		}
+		rd.typesOff[te.Dir] = true
+		if te.Dir == "" {
+			rd.s.Say("a candidate with a new type error (%s) still fails: the test does not need code that type-checks, so such candidates are tested too (--typecheck=false says so from the start)", te.Msg)
+		} else {
+			rd.s.Say("a candidate with a new type error in %s (%s) still fails: the test does not need that package to type-check, so candidates with type errors there are tested too", te.Dir, te.Msg)
 		}
 	}
 	return nil
+}
+
+// typeNote says, after a verdict of 1-minimality, which candidates were
+// not run because of type errors.
+func (rd *reducer) typeNote() string {
+	var off []string
+	for d, ok := range rd.typesOff {
+		if ok && d != "" {
+			off = append(off, d)
+		}
+	}
+	slices.Sort(off)
+	if len(off) > 0 {
+		return fmt.Sprintf(" (a Go candidate with a new type error outside %s counts as not failing: it was not run)", strings.Join(off, ", "))
+	}
+	return " (a Go candidate with a new type error counts as not failing: it was not run)"
 }
 
 // tested says that a candidate a plan rejected with err is tested all
@@ -552,7 +594,7 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 // type errors predict nothing for this test.
 func (rd *reducer) tested(err error, data []byte) bool {
 	var te *golang.TypeError
-	return rd.typesOff && data != nil && errors.As(err, &te)
+	return data != nil && errors.As(err, &te) && rd.typesOff[te.Dir]
 }
 
 func (rd *reducer) candidate(fi int, data []byte) runner.Candidate {
@@ -836,6 +878,13 @@ func (rd *reducer) format(ctx context.Context) error {
 // it parsing.
 func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 	data := in.data
+	if rd.tree != nil && in.syn != nil && in.syn.Lang == "go" && rd.TypeCheck {
+		// A Go file of a tree is type-checked with the tree as it is
+		// now: its package, and the packages that import it.
+		if syn, err := syntax.NewIn("go", data, true, &golang.Tree{Path: in.name, Files: rd.goFiles()}); err == nil {
+			in.syn = syn
+		}
+	}
 	if in.syn != nil {
 		// The input parses: the original was checked, and every
 		// candidate since was finished by the language.
@@ -1136,8 +1185,8 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	default:
 		v = "the result is not certified 1-minimal"
 	}
-	if end.Minimal && rd.TypeCheck && !rd.typesOff && slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == "go" }) {
-		v += " (a Go candidate with a new type error counts as not failing: it was not run)"
+	if end.Minimal && rd.TypeCheck && !rd.typesOff[""] && slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == "go" }) {
+		v += rd.typeNote()
 	}
 	c.Verdict = []string{v}
 	if sum.SizeAfter == 0 && !end.Interrupted {

@@ -504,8 +504,8 @@ func (rd *reducer) treeClosing(sum *report.Summary, end command.End) command.Clo
 		v = "interrupted: the result is the smallest failing tree found so far, not 1-minimal"
 	case end.Minimal:
 		v = "the result is 1-minimal: removing any single one of its files, or making any single one of the changes its files' passes offer (syntax tree transformations, lines, tokens, characters, replacements), makes the failure go away"
-		if rd.TypeCheck && !rd.typesOff && slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == "go" }) {
-			v += " (a Go candidate with a new type error counts as not failing: it was not run)"
+		if rd.TypeCheck && slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == "go" }) {
+			v += rd.typeNote()
 		}
 	default:
 		v = "the result is not certified 1-minimal"
@@ -587,4 +587,16 @@ func (rd *reducer) treePage() report.Page {
 // input, so it does not tell this failure from another.
 func emptyHint(sum *report.Summary, what string) string {
 	return fmt.Sprintf("the empty %s fails too (%s): the test does not tell this failure from any other; state it with --fail-on REGEX (a line of the original's output that names the failure)", what, sum.Signature)
+}
+
+// goFiles are the tree's Go files and go.mod files as they are now, for
+// type-checking a Go file with its package and the packages around it.
+func (rd *reducer) goFiles() map[string][]byte {
+	files := map[string][]byte{}
+	for _, in := range rd.ins {
+		if !in.removed && in.link == "" && (strings.HasSuffix(in.name, ".go") || path.Base(in.name) == "go.mod") {
+			files[in.name] = in.data
+		}
+	}
+	return files
 }

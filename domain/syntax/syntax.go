@@ -48,8 +48,16 @@ func LangOf(name string) string {
 
 // New prepares lang for data, which must parse without errors.
 func New(lang string, data []byte, typeCheck bool) (*Syntax, error) {
+	return NewIn(lang, data, typeCheck, nil)
+}
+
+// NewIn prepares lang for data, the file tree.Path of a directory whose
+// files are tree.Files now (nil: a file on its own). A Go file in a tree
+// is type-checked with its package and the tree's packages around it
+// (golang.Tree).
+func NewIn(lang string, data []byte, typeCheck bool, tree *golang.Tree) (*Syntax, error) {
 	if lang == "go" {
-		chk, err := golang.NewChecker(data, typeCheck)
+		chk, err := golang.NewCheckerIn(data, typeCheck, tree)
 		if err != nil {
 			return nil, fmt.Errorf("does not parse as Go: %w", err)
 		}
@@ -59,7 +67,7 @@ func New(lang string, data []byte, typeCheck bool) (*Syntax, error) {
 			}
 		}
 		return &Syntax{Lang: "go", Finish: chk.Finish, Format: chk.Finish,
-			Passes: func(d []byte) ([]decomp.Pass, error) { return golang.Passes(d, typeCheck) }}, nil
+			Passes: func(d []byte) ([]decomp.Pass, error) { return golang.PassesIn(d, typeCheck, tree) }}, nil
 	}
 	g, err := treesitter.Lookup(lang)
 	if err != nil {

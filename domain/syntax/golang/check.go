@@ -31,18 +31,41 @@ type Checker struct {
 	// unused (a Go compiler rejects them), unless the original has such
 	// variables itself.
 	repairVars bool
+	// tree, for a file reduced among a tree's files, type-checks
+	// candidates with their package and the packages around it.
+	tree *universe
+	path string
 }
 
 // TypeError is the error of Finish for a candidate that parses but has a
 // type error the original does not have. Finish returns the candidate
 // with it, so that a caller that doubts the prediction (a test that
 // never compiles the code) can run the test on it all the same.
-type TypeError struct{ Msg string }
+type TypeError struct {
+	Msg string
+	// Dir is the package directory of a file reduced in a tree where
+	// the error is ("" for a file on its own): a test may need some
+	// packages to build and not others.
+	Dir string
+}
 
-func (e *TypeError) Error() string { return "does not type-check: " + e.Msg }
+func (e *TypeError) Error() string {
+	if e.Dir != "" {
+		return "does not type-check in " + e.Dir + ": " + e.Msg
+	}
+	return "does not type-check: " + e.Msg
+}
 
 // NewChecker describes the original src, which must parse.
 func NewChecker(src []byte, typeCheck bool) (*Checker, error) {
+	return NewCheckerIn(src, typeCheck, nil)
+}
+
+// NewCheckerIn describes the original src, the file t.Path of the tree t
+// (nil: a file on its own), which must parse. With a tree, type errors
+// are those of the file's package and of the tree's packages that
+// import it (Tree).
+func NewCheckerIn(src []byte, typeCheck bool, t *Tree) (*Checker, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "input.go", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -50,12 +73,28 @@ func NewChecker(src []byte, typeCheck bool) (*Checker, error) {
 	}
 	c := &Checker{TypeCheck: typeCheck, imports: referenced(f), repairVars: !dropUnusedVars(f)}
 	if typeCheck {
+		if t != nil {
+			c.tree, c.path = newUniverse(t, f), t.Path
+		}
 		c.known = map[string]bool{}
-		for _, e := range typeErrors(fset, f, nil) {
+		for _, e := range c.typeErrors(fset, f, src) {
 			c.known[e] = true
 		}
 	}
 	return c, nil
+}
+
+// typeErrors type-checks f, parsed from src into fset: alone, or in its
+// tree (parsed again into the tree's file set).
+func (c *Checker) typeErrors(fset *token.FileSet, f *ast.File, src []byte) []string {
+	if c.tree == nil {
+		return typeErrors(fset, f, nil)
+	}
+	tf, err := parser.ParseFile(c.tree.fset, c.path, src, parser.SkipObjectResolution)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	return c.tree.errors(tf)
 }
 
 // Finish parses data, drops imports that became unused, formats it and,
@@ -76,9 +115,13 @@ func (c *Checker) Finish(data []byte) ([]byte, error) {
 	}
 	out := squeeze(buf.Bytes())
 	if c.TypeCheck {
-		for _, e := range typeErrors(fset, f, nil) {
+		for _, e := range c.typeErrors(fset, f, out) {
 			if !c.known[e] {
-				return out, &TypeError{Msg: e}
+				dir, msg, ok := strings.Cut(e, "\t")
+				if !ok {
+					dir, msg = "", e
+				}
+				return out, &TypeError{Msg: msg, Dir: dir}
 			}
 		}
 	}
@@ -173,7 +216,7 @@ func (s *stdImporter) Import(p string) (*types.Package, error) {
 
 // position prefixes like "input.go:12:3: " are dropped from messages, so
 // that a type error moved by an edit is still the original's.
-var position = regexp.MustCompile(`input\.go:\d+:\d+`)
+var position = regexp.MustCompile(`[^\s:]*\.go:\d+:\d+`)
 
 // typeErrors type-checks f and returns its error messages without
 // positions; info, when given, is filled in.

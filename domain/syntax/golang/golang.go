@@ -75,6 +75,9 @@ type Pass struct {
 	Kind      Kind
 	Depth     int // block depth for Stmts (1 = function bodies), nesting depth for Exprs (1 = outermost)
 	TypeCheck bool
+	// Tree, for a file reduced among a directory's files, is the rest
+	// of the tree: candidates are type-checked with it (Tree).
+	Tree *Tree
 }
 
 // Name is the pass's name in logs: "go decls", "go stmts 2", ...
@@ -93,18 +96,24 @@ func (p Pass) Name() string {
 // Passes lists the passes of one round over data: declarations, the
 // statement depths and expression depths data has, and names.
 func Passes(data []byte, typeCheck bool) ([]decomp.Pass, error) {
+	return PassesIn(data, typeCheck, nil)
+}
+
+// PassesIn lists the passes of one round over data, the file t.Path of
+// the tree t (nil: a file on its own).
+func PassesIn(data []byte, typeCheck bool, t *Tree) ([]decomp.Pass, error) {
 	a, err := analyze(data)
 	if err != nil {
 		return nil, err
 	}
-	ps := []decomp.Pass{Pass{Kind: Decls, TypeCheck: typeCheck}}
+	ps := []decomp.Pass{Pass{Kind: Decls, TypeCheck: typeCheck, Tree: t}}
 	for d := 1; d <= a.maxStmt; d++ {
-		ps = append(ps, Pass{Kind: Stmts, Depth: d, TypeCheck: typeCheck})
+		ps = append(ps, Pass{Kind: Stmts, Depth: d, TypeCheck: typeCheck, Tree: t})
 	}
 	for d := 1; d <= a.maxExpr; d++ {
-		ps = append(ps, Pass{Kind: Exprs, Depth: d, TypeCheck: typeCheck})
+		ps = append(ps, Pass{Kind: Exprs, Depth: d, TypeCheck: typeCheck, Tree: t})
 	}
-	return append(ps, Pass{Kind: Names, TypeCheck: typeCheck}), nil
+	return append(ps, Pass{Kind: Names, TypeCheck: typeCheck, Tree: t}), nil
 }
 
 // Plan proposes the pass's transformations of data.
@@ -113,7 +122,7 @@ func (p Pass) Plan(data []byte) (decomp.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	chk, err := NewChecker(data, p.TypeCheck)
+	chk, err := NewCheckerIn(data, p.TypeCheck, p.Tree)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,308 @@
+package golang
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Tree is the rest of a Go file's world when the file is reduced among
+// the files of a directory: with it, a candidate is type-checked with the
+// other files of its package, with the tree's packages it imports read
+// from source (their module path from the tree's go.mod), and the tree's
+// packages that import it are checked against it, so that removing a
+// declaration another file or package uses is predicted, not run.
+// Imports from outside the tree and the standard library stay untyped,
+// in the original and the candidates alike.
+type Tree struct {
+	Path  string            // the file being reduced, slash-separated, relative to the tree's root
+	Files map[string][]byte // the tree's files as they are now, by slash-separated path
+}
+
+// universe is a Tree parsed once: the tree's packages by directory; the
+// packages the file's own does not reach are type-checked once.
+type universe struct {
+	fset   *token.FileSet
+	module string // the module path of the go.mod that holds Path ("" for none)
+	modDir string // its directory ("." for the root)
+	dir    string // the directory of Path
+	test   bool   // Path is an external test file (package x_test)
+	pkgs   map[string]*srcPkg
+	// rdeps are the directories of the packages that import the file's,
+	// directly or not, each after those it imports.
+	rdeps []string
+
+	mu   sync.Mutex
+	deps map[string]*depPkg
+}
+
+// srcPkg is one directory's Go files, parsed.
+type srcPkg struct {
+	files   []*ast.File // non-test files
+	tests   []*ast.File // in-package test files
+	xtests  []*ast.File // external test files (package x_test)
+	imports []string    // the tree's directories the non-test files import
+}
+
+// depPkg is a package of the tree type-checked once.
+type depPkg struct {
+	pkg     *types.Package
+	err     error
+	running bool
+}
+
+// newUniverse parses the tree's Go files, except the one being reduced.
+func newUniverse(t *Tree, self *ast.File) *universe {
+	u := &universe{fset: token.NewFileSet(), dir: path.Dir(t.Path), pkgs: map[string]*srcPkg{}, deps: map[string]*depPkg{}}
+	u.test = strings.HasSuffix(self.Name.Name, "_test")
+	u.module, u.modDir = modulePath(t)
+	for _, p := range sortedKeys(t.Files) {
+		if p == t.Path || !strings.HasSuffix(p, ".go") || hidden(p) {
+			continue
+		}
+		f, err := parser.ParseFile(u.fset, p, t.Files[p], parser.SkipObjectResolution)
+		if err != nil {
+			continue // a file that does not parse stays out, as the build would fail on it anyway
+		}
+		sp := u.pkgs[path.Dir(p)]
+		if sp == nil {
+			sp = &srcPkg{}
+			u.pkgs[path.Dir(p)] = sp
+		}
+		switch {
+		case strings.HasSuffix(f.Name.Name, "_test"):
+			sp.xtests = append(sp.xtests, f)
+		case strings.HasSuffix(p, "_test.go"):
+			sp.tests = append(sp.tests, f)
+		default:
+			sp.files = append(sp.files, f)
+		}
+	}
+	for _, sp := range u.pkgs {
+		sp.imports = u.treeImports(sp.files)
+	}
+	if !u.test && !strings.HasSuffix(t.Path, "_test.go") {
+		u.rdeps = u.importers(u.dir, u.treeImports([]*ast.File{self}))
+	}
+	return u
+}
+
+// hidden says whether the go command ignores a path: a directory or
+// file whose name begins with "." or "_", or a testdata directory.
+func hidden(p string) bool {
+	for _, part := range strings.Split(p, "/") {
+		if strings.HasPrefix(part, ".") || strings.HasPrefix(part, "_") || part == "testdata" {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// modulePath reads the module path from the go.mod nearest above the
+// file, and the directory that holds it.
+func modulePath(t *Tree) (module, dir string) {
+	for d := path.Dir(t.Path); ; d = path.Dir(d) {
+		p := path.Join(d, "go.mod")
+		if data, ok := t.Files[p]; ok {
+			for _, line := range strings.Split(string(data), "\n") {
+				if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module"); ok {
+					return strings.Trim(strings.TrimSpace(rest), `"`), d
+				}
+			}
+			return "", d
+		}
+		if d == "." || d == "/" {
+			return "", "."
+		}
+	}
+}
+
+// dirOf is the tree directory of an import path, or "" when it is not in
+// the tree.
+func (u *universe) dirOf(imp string) string {
+	if u.module == "" {
+		return ""
+	}
+	if imp == u.module {
+		return u.modDir
+	}
+	rest, ok := strings.CutPrefix(imp, u.module+"/")
+	if !ok {
+		return ""
+	}
+	return path.Join(u.modDir, rest)
+}
+
+// treeImports lists the tree directories that files import.
+func (u *universe) treeImports(files []*ast.File) []string {
+	var dirs []string
+	for _, f := range files {
+		for _, s := range f.Imports {
+			if d := u.dirOf(strings.Trim(s.Path.Value, "`\"")); d != "" && !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return dirs
+}
+
+// importers lists the directories of the packages that import dir,
+// directly or not, each after the packages among them it imports. Those
+// dir itself imports (an import cycle) are left out.
+func (u *universe) importers(dir string, own []string) []string {
+	in := map[string]bool{}
+	var mark func(d string)
+	mark = func(d string) {
+		for _, q := range sortedKeys(u.pkgs) {
+			if !in[q] && q != dir && slices.Contains(u.pkgs[q].imports, d) {
+				in[q] = true
+				mark(q)
+			}
+		}
+	}
+	mark(dir)
+	for _, d := range own {
+		delete(in, d)
+	}
+	var order []string
+	seen := map[string]bool{}
+	var visit func(d string)
+	visit = func(d string) {
+		if seen[d] {
+			return
+		}
+		seen[d] = true
+		for _, q := range u.pkgs[d].imports {
+			if in[q] {
+				visit(q)
+			}
+		}
+		order = append(order, d)
+	}
+	for _, d := range sortedKeys(in) {
+		visit(d)
+	}
+	return order
+}
+
+// dep type-checks the tree's package in dir once, against its imports.
+// The caller holds u.mu.
+func (u *universe) depLocked(dir string) (*types.Package, error) {
+	if d := u.deps[dir]; d != nil {
+		if d.running {
+			return nil, fmt.Errorf("import cycle through %s", dir)
+		}
+		return d.pkg, d.err
+	}
+	d := &depPkg{running: true}
+	u.deps[dir] = d
+	sp := u.pkgs[dir]
+	if sp == nil || len(sp.files) == 0 {
+		d.err = fmt.Errorf("no Go files in %s", dir)
+	} else {
+		conf := types.Config{Importer: importerFunc(func(imp string) (*types.Package, error) {
+			if q := u.dirOf(imp); q != "" {
+				return u.depLocked(q)
+			}
+			return std.Import(imp)
+		}), Error: func(error) {}}
+		d.pkg, _ = conf.Check(u.importPath(dir), u.fset, sp.files, nil)
+	}
+	d.running = false
+	return d.pkg, d.err
+}
+
+// importPath is the import path of the tree's package in dir.
+func (u *universe) importPath(dir string) string {
+	if u.module == "" {
+		return dir
+	}
+	rel := strings.TrimPrefix(strings.TrimPrefix(dir, u.modDir), "/")
+	if dir == u.modDir || rel == "" {
+		return u.module
+	}
+	return u.module + "/" + rel
+}
+
+type importerFunc func(string) (*types.Package, error)
+
+func (f importerFunc) Import(p string) (*types.Package, error) { return f(p) }
+
+// errors type-checks the file f (parsed into u.fset) as the tree's file:
+// its package with the other files of its directory, then every package
+// of the tree that imports it, against it. It returns the error messages
+// without positions, each after the directory of its package and a tab.
+func (u *universe) errors(f *ast.File) []string {
+	var errs []string
+	dir := u.dir
+	collect := func(err error) {
+		msg := err.Error()
+		if te, ok := err.(types.Error); ok {
+			msg = te.Msg
+		}
+		errs = append(errs, dir+"\t"+position.ReplaceAllString(msg, "input.go"))
+	}
+	// The same package is checked anew for the tree's importers, which
+	// see no test files.
+	fresh := map[string]*types.Package{}
+	imp := importerFunc(func(p string) (*types.Package, error) {
+		q := u.dirOf(p)
+		if q == "" {
+			return std.Import(p)
+		}
+		if pkg, ok := fresh[q]; ok {
+			return pkg, nil
+		}
+		if q == u.dir && !u.test {
+			return nil, fmt.Errorf("import cycle: %s imports itself", p)
+		}
+		u.mu.Lock()
+		defer u.mu.Unlock()
+		return u.depLocked(q)
+	})
+	sp := u.pkgs[u.dir]
+	if sp == nil {
+		sp = &srcPkg{}
+	}
+	own := []*ast.File{f}
+	if u.test {
+		own = append(own, sp.xtests...)
+	} else {
+		own = append(append(own, sp.files...), sp.tests...)
+	}
+	conf := types.Config{Importer: imp, Error: collect}
+	pkg, _ := conf.Check(u.importPath(u.dir), u.fset, own, nil)
+	if len(u.rdeps) == 0 {
+		return errs
+	}
+	if len(sp.tests) > 0 {
+		quiet := types.Config{Importer: imp, Error: func(error) {}}
+		pkg, _ = quiet.Check(u.importPath(u.dir), u.fset, append([]*ast.File{f}, sp.files...), nil)
+	}
+	fresh[u.dir] = pkg
+	for _, d := range u.rdeps {
+		files := u.pkgs[d].files
+		if len(files) == 0 {
+			continue
+		}
+		dir = d
+		conf := types.Config{Importer: imp, Error: collect}
+		fresh[d], _ = conf.Check(u.importPath(d), u.fset, files, nil)
+	}
+	return errs
+}
