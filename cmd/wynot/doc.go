@@ -43,6 +43,7 @@ code) makes the failure go away. It uses ddmin (Zeller and Hildebrandt,
 
 	wynot reduce [flags] FILE... -- CMD [ARG...]
 	wynot reduce [flags] --test SCRIPT FILE...
+	wynot reduce [flags] DIR -- CMD [ARG...]
 	wynot reduce [flags] --argv -- CMD ARG...
 
 The test is either a command after "--" or a script. A command is run
@@ -122,6 +123,34 @@ kind of piece only.
 --with FILE copies FILE unchanged into every test's directory, beside the
 candidate: the test file of a package, a header, a main.go.
 
+A DIR is reduced as a whole tree. Each test runs in a private copy of
+the candidate tree ("{}" names it; it is also the test's working
+directory, so "go vet ./..." or "make" work as they are), brought from
+one candidate to the next by writing only the files that differ; the
+same tree is never tested twice. First whole files and directories
+are removed, the entries at the top first, then those one level down,
+and so on (hierarchical delta debugging over the directory tree); then
+each remaining file is reduced by its own language as above; rounds
+repeat until nothing shrinks. Binary and empty files and symbolic links
+are only ever removed whole; a link is never followed (one that points
+out of the tree is said), and .git, .hg and .svn stay out of the tests.
+The original tree is kept in DIR.orig (or DIR.orig.N), written once the
+original's checks pass; DIR is changed in place at every improvement,
+so an interrupted run leaves the smallest failing tree found. With -o
+OUT, DIR is left alone and the result tree goes to OUT, which must be
+new or empty. A DIR that is the current directory, or holds it, needs
+-o. The copies must fit: wynot checks the free space where they go
+(WYNOT_TMPDIR, else /dev/shm or the system's temporary directory)
+before it starts.
+
+In a tree, a Go file is type-checked with the other files of its
+package and its in-package tests, the tree's packages it imports (found
+through go.mod, read from source) and the tree's packages that import
+it: removing a declaration another file uses is predicted, not run.
+Whether type errors predict the outcome is learned per package, since
+"go vet ./..." still reports a failure in one package when another does
+not build.
+
 The original of FILE is kept in FILE.orig, written once the original's
 checks pass (and removed again if nothing smaller fails); FILE is
 replaced, atomically, by every smaller failing input found, so a run that
@@ -188,6 +217,7 @@ Flags:
 	--repeat N          auto (default; see above), or run each test N times
 	--cache FILE        keep outcomes in FILE across runs
 	-o PATH             write the result to PATH; leave the inputs alone
+	                    (for a DIR: a new or empty directory)
 	--argv              reduce the command's arguments instead of files
 	--json              print a JSON summary on standard output
 	--log FILE          write the test log to FILE ("Test #12 ...: FAIL (...)")

@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -500,6 +501,7 @@ type reducer struct {
 const (
 	typeProbes     = 3
 	treeTypeProbes = 12
+	treeProbeTries = 24 // transformations tried per file for a probe in a tree
 )
 
 // probeTypes tests, before any search, a few candidates that parse but
@@ -534,13 +536,23 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		tries := math.MaxInt
+		if rd.tree != nil {
+			// In a tree, the first pass of each file, and only its
+			// first few transformations: a probe is a guess, and
+			// type-checking a candidate with its package costs.
+			tree, tries = tree[:min(len(tree), 1)], treeProbeTries
+		}
 		for _, sp := range tree {
 			plan, err := sp.Plan(in.data)
 			if err != nil {
 				return fmt.Errorf("%s: %s: %w", in.name, sp.Name(), err)
 			}
 			all := dd.All(plan.Len())
-			for i := 0; i < plan.Len() && len(probes) < most; i++ {
+			for i := 0; i < plan.Len() && i < tries && len(probes) < most; i++ {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 				data, err := plan.Apply(slices.Delete(slices.Clone(all), i, i+1))
 				var te *golang.TypeError
 				if errors.As(err, &te) && data != nil && dirs[te.Dir] < perDir {
@@ -665,12 +677,6 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 
 	certified := false
 	var err error
-	if !rd.probed {
-		rd.probed = true
-		if err := rd.probeTypes(ctx); err != nil {
-			return found, err
-		}
-	}
 loop:
 	for round := 1; ; round++ {
 		changed, allMinimal := false, true
@@ -683,6 +689,14 @@ loop:
 					err = perr
 					break loop
 				}
+			}
+		}
+		if !rd.probed {
+			// After a tree's first removals of whole files, so that
+			// the probes are made on what is left of it.
+			rd.probed = true
+			if err = rd.probeTypes(ctx); err != nil {
+				break loop
 			}
 		}
 		for fi, in := range rd.ins {

@@ -8,6 +8,7 @@ import (
 	"go/format"
 	"go/importer"
 	"go/parser"
+	"go/printer"
 	"go/scanner"
 	"go/token"
 	"go/types"
@@ -31,10 +32,17 @@ type Checker struct {
 	// unused (a Go compiler rejects them), unless the original has such
 	// variables itself.
 	repairVars bool
-	// tree, for a file reduced among a tree's files, type-checks
-	// candidates with their package and the packages around it.
-	tree *universe
-	path string
+	// For a file reduced among a tree's files, a candidate whose
+	// declarations differ from the original's as other files see them
+	// (api) is also type-checked with its package and the packages
+	// around it (the universe, made when first needed; treeKnown are
+	// the original's errors there).
+	tree      *Tree
+	src       []byte
+	api       string
+	once      sync.Once
+	universe  *universe
+	treeKnown map[string]bool
 }
 
 // TypeError is the error of Finish for a candidate that parses but has a
@@ -73,28 +81,63 @@ func NewCheckerIn(src []byte, typeCheck bool, t *Tree) (*Checker, error) {
 	}
 	c := &Checker{TypeCheck: typeCheck, imports: referenced(f), repairVars: !dropUnusedVars(f)}
 	if typeCheck {
-		if t != nil {
-			c.tree, c.path = newUniverse(t, f), t.Path
-		}
 		c.known = map[string]bool{}
-		for _, e := range c.typeErrors(fset, f, src) {
+		for _, e := range typeErrors(fset, f, nil) {
 			c.known[e] = true
+		}
+		if t != nil {
+			c.tree, c.src, c.api = t, src, api(fset, f)
 		}
 	}
 	return c, nil
 }
 
-// typeErrors type-checks f, parsed from src into fset: alone, or in its
-// tree (parsed again into the tree's file set).
-func (c *Checker) typeErrors(fset *token.FileSet, f *ast.File, src []byte) []string {
-	if c.tree == nil {
-		return typeErrors(fset, f, nil)
+// treeErrors type-checks src, a candidate for the tree's file, with the
+// tree: its package and the packages that import it.
+func (c *Checker) treeErrors(src []byte) []string {
+	c.once.Do(func() {
+		self, err := parser.ParseFile(token.NewFileSet(), c.tree.Path, c.src, parser.SkipObjectResolution)
+		if err != nil {
+			return
+		}
+		c.universe = newUniverse(c.tree, self)
+		c.treeKnown = map[string]bool{}
+		for _, e := range c.treeErrors1(c.src) {
+			c.treeKnown[e] = true
+		}
+	})
+	if c.universe == nil {
+		return nil
 	}
-	tf, err := parser.ParseFile(c.tree.fset, c.path, src, parser.SkipObjectResolution)
+	return c.treeErrors1(src)
+}
+
+func (c *Checker) treeErrors1(src []byte) []string {
+	tf, err := parser.ParseFile(c.universe.fset, c.tree.Path, src, parser.SkipObjectResolution)
 	if err != nil {
 		return []string{err.Error()}
 	}
-	return c.tree.errors(tf)
+	return c.universe.errors(tf)
+}
+
+// api prints what other files see of f: its declarations without the
+// bodies of its functions.
+func api(fset *token.FileSet, f *ast.File) string {
+	var b strings.Builder
+	b.WriteString(f.Name.Name)
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			continue
+		}
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			cp := *fd
+			cp.Body, cp.Doc = nil, nil
+			d = &cp
+		}
+		b.WriteByte('\n')
+		printer.Fprint(&b, fset, d)
+	}
+	return b.String()
 }
 
 // Finish parses data, drops imports that became unused, formats it and,
@@ -115,13 +158,22 @@ func (c *Checker) Finish(data []byte) ([]byte, error) {
 	}
 	out := squeeze(buf.Bytes())
 	if c.TypeCheck {
-		for _, e := range c.typeErrors(fset, f, out) {
+		dir := ""
+		if c.tree != nil {
+			dir = path.Dir(c.tree.Path)
+		}
+		for _, e := range typeErrors(fset, f, nil) {
 			if !c.known[e] {
-				dir, msg, ok := strings.Cut(e, "\t")
-				if !ok {
-					dir, msg = "", e
+				return out, &TypeError{Msg: e, Dir: dir}
+			}
+		}
+		if c.tree != nil && api(fset, f) != c.api {
+			// Other files may use what changed: check it with them.
+			for _, e := range c.treeErrors(out) {
+				if !c.treeKnown[e] {
+					dir, msg, _ := strings.Cut(e, "\t")
+					return out, &TypeError{Msg: msg, Dir: dir}
 				}
-				return out, &TypeError{Msg: msg, Dir: dir}
 			}
 		}
 	}
@@ -197,6 +249,7 @@ type stdImporter struct {
 	mu   sync.Mutex
 	imp  types.Importer
 	fset *token.FileSet
+	pkgs map[string]*types.Package
 }
 
 var std = &stdImporter{}
@@ -210,8 +263,19 @@ func (s *stdImporter) Import(p string) (*types.Package, error) {
 	if s.imp == nil {
 		s.fset = token.NewFileSet()
 		s.imp = importer.ForCompiler(s.fset, "source", nil)
+		s.pkgs = map[string]*types.Package{}
 	}
-	return s.imp.Import(p)
+	// The source importer finds a package's directory again at every
+	// import (go/build reads its files) before it looks into its own
+	// cache: keeping the packages here makes an import a map lookup.
+	if pkg, ok := s.pkgs[p]; ok {
+		return pkg, nil
+	}
+	pkg, err := s.imp.Import(p)
+	if err == nil {
+		s.pkgs[p] = pkg
+	}
+	return pkg, err
 }
 
 // position prefixes like "input.go:12:3: " are dropped from messages, so

@@ -1,0 +1,289 @@
+package main
+
+import (
+	"bytes"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wynot/wynot/domain/filetree"
+)
+
+// copyDirTree copies the tree at src to dst.
+func copyDirTree(t *testing.T, src, dst string) *filetree.Tree {
+	t.Helper()
+	tr, err := filetree.ReadTree(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := filetree.NewWorkspace(dst, tr); err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// sameTree checks that the tree at dir holds exactly want.
+func sameTree(t *testing.T, dir string, want *filetree.Tree) {
+	t.Helper()
+	got, err := filetree.ReadTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Paths(), want.Paths()) {
+		t.Errorf("%s holds %v, want %v", dir, got.Paths(), want.Paths())
+		return
+	}
+	for _, p := range want.Paths() {
+		if !filetree.Same(got.Files[p], want.Files[p]) {
+			t.Errorf("%s/%s differs", dir, p)
+		}
+	}
+}
+
+// vetFails runs go vet ./... in dir and reports whether it shows the
+// wordcount tree's failure.
+func vetFails(t *testing.T, dir string) bool {
+	t.Helper()
+	cmd := exec.Command("go", "vet", "./...")
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput()
+	return bytes.Contains(out, []byte("format %d has arg"))
+}
+
+// TestReduceGoTree: a module of four packages in which go vet reports a
+// Printf format that a constant of one package gives and a call in
+// another uses. The reduction keeps exactly those two files (and
+// go.mod), reduced; each parses; the result fails on a fresh run and
+// not without any one of its files; the original is kept in DIR.orig.
+func TestReduceGoTree(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "wordcount")
+	orig := copyDirTree(t, "../../examples/wordcount", tree)
+	r := wynotRun(t, dir, nil, "reduce", "-j2", "--fail-on", "format %d has arg", "wordcount", "--", "go", "vet", "./...")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	got, err := filetree.ReadTree(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"go.mod", "internal/format/format.go", "report/summary.go"}
+	if !slices.Equal(got.Paths(), want) {
+		t.Fatalf("the result holds %v, want %v\n%s", got.Paths(), want, r.stderr)
+	}
+	size := 0
+	for _, p := range got.Paths() {
+		f := got.Files[p]
+		size += len(f.Data)
+		if strings.HasSuffix(p, ".go") {
+			if _, err := parser.ParseFile(token.NewFileSet(), p, f.Data, 0); err != nil {
+				t.Errorf("%s does not parse: %v", p, err)
+			}
+		}
+	}
+	if size > 250 {
+		t.Errorf("the result has %d bytes, want at most 250:\n%s", size, r.stderr)
+	}
+	if !vetFails(t, tree) {
+		t.Errorf("the result does not fail")
+	}
+	for _, p := range got.Paths() {
+		f := filepath.Join(tree, p)
+		data := read(t, f)
+		os.Remove(f)
+		if vetFails(t, tree) {
+			t.Errorf("the result fails without %s", p)
+		}
+		write(t, f, data)
+	}
+	sameTree(t, tree+".orig", orig)
+	for _, want := range []string{"reduced wordcount from 9 files", "to 3 files", "the result is 1-minimal",
+		"wordcount now holds the result (go.mod, internal/format/format.go, report/summary.go); the original is in wordcount.orig"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
+
+// bugTree writes a tree of text files in which the test below fails
+// while a/one.txt holds BUG and b/c/two.txt holds TWO.
+func bugTree(t *testing.T, dir string) {
+	t.Helper()
+	write(t, filepath.Join(dir, "a/one.txt"), []byte("first\nBUG here\nlast\n"))
+	write(t, filepath.Join(dir, "a/other.txt"), []byte("nothing\n"))
+	write(t, filepath.Join(dir, "b/c/two.txt"), []byte("x\nTWO\ny\n"))
+	write(t, filepath.Join(dir, "b/three.txt"), []byte("three\n"))
+	write(t, filepath.Join(dir, "top.txt"), []byte("top\n"))
+	write(t, filepath.Join(dir, "d/e/f/deep.txt"), []byte("deep\n"))
+}
+
+var bugTest = []string{"sh", "-c", "! (grep -q BUG a/one.txt && grep -q TWO b/c/two.txt)"}
+
+// TestReduceTreeOutput: with -o the user's tree stays as it is and the
+// result tree goes to the new directory; a symbolic link out of the tree
+// is said, kept as a link and never followed.
+func TestReduceTreeOutput(t *testing.T) {
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "in")
+	bugTree(t, tree)
+	os.Symlink("../outside.txt", filepath.Join(tree, "link"))
+	orig, err := filetree.ReadTree(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := wynotRun(t, dir, nil, append([]string{"reduce", "-o", "out", "in", "--"}, bugTest...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	sameTree(t, tree, orig)
+	sameTree(t, filepath.Join(dir, "out"), &filetree.Tree{Files: map[string]*filetree.File{
+		"a/one.txt":   {Data: []byte("BUG"), Mode: 0o644},
+		"b/c/two.txt": {Data: []byte("TWO"), Mode: 0o644},
+	}})
+	for _, want := range []string{"in/link is a symbolic link to ../outside.txt, outside the tree: it is not followed", "result tree written to out (a/one.txt, b/c/two.txt)"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "in.orig")); err == nil {
+		t.Error("in.orig written with -o")
+	}
+}
+
+// TestReduceTreeBadInput: each bad tree gets a clear message, and the
+// tree is left as it was.
+func TestReduceTreeBadInput(t *testing.T) {
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "in")
+	bugTree(t, tree)
+	os.MkdirAll(filepath.Join(dir, "empty", "sub"), 0o755)
+	write(t, filepath.Join(dir, "full", "x"), []byte("x"))
+	write(t, filepath.Join(dir, "file.txt"), []byte("x"))
+	fifo := filepath.Join(dir, "withfifo")
+	bugTree(t, fifo)
+	if err := syscall.Mkfifo(filepath.Join(fifo, "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	orig, _ := filetree.ReadTree(tree)
+	for _, c := range []struct {
+		name string
+		in   string // the directory wynot runs in, below dir
+		args []string
+		msg  string
+	}{
+		{"the current directory", "in", []string{"reduce", "."}, "input . is the current directory, or holds it"},
+		{"a parent of the current directory", "in/a", []string{"reduce", ".."}, "input .. is the current directory, or holds it"},
+		{"-o inside the tree", "", []string{"reduce", "-o", "in/out", "in"}, "-o in/out: the result tree must go outside the input tree in"},
+		{"-o a directory with files", "", []string{"reduce", "-o", "full", "in"}, "-o full is a directory that is not empty"},
+		{"no files", "", []string{"reduce", "empty"}, "input empty holds no files: nothing to reduce"},
+		{"a directory and a file", "", []string{"reduce", "in", "file.txt"}, "input in is a directory: give one directory, or files"},
+		{"a named pipe", "", []string{"reduce", "withfifo"}, "withfifo/pipe: not a regular file, directory or symbolic link"},
+		{"--with clash", "", []string{"reduce", "--with", "in/top.txt", "in"}, "--with top.txt has the name of top.txt in the tree"},
+	} {
+		r := wynotRun(t, filepath.Join(dir, c.in), nil, append(append(c.args, "--"), bugTest...)...)
+		if r.code != 1 || !strings.Contains(r.stderr, c.msg) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit 1 and %q", c.name, r.code, r.stderr, c.msg)
+		}
+		if strings.Contains(r.stderr, "goroutine ") {
+			t.Errorf("%s: stack trace in stderr:\n%s", c.name, r.stderr)
+		}
+	}
+	sameTree(t, tree, orig)
+	if _, err := os.Stat(tree + ".orig"); err == nil {
+		t.Error("in.orig written by a failed run")
+	}
+
+	// An in.orig that is not this run's: the original goes to in.orig.1.
+	write(t, filepath.Join(dir, "in.orig", "keep"), []byte("mine"))
+	r := wynotRun(t, dir, nil, append([]string{"reduce", "in", "--"}, bugTest...)...)
+	if r.code != 0 || !strings.Contains(r.stderr, "in.orig exists; the original will be kept in in.orig.1") {
+		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	sameTree(t, tree+".orig.1", orig)
+	if got := string(read(t, filepath.Join(dir, "in.orig", "keep"))); got != "mine" {
+		t.Errorf("in.orig/keep holds %q", got)
+	}
+}
+
+// TestReduceTreeNoRoom: a tree that does not fit as many times as tests
+// run into WYNOT_TMPDIR is refused before anything is written, naming
+// WYNOT_TMPDIR. The small file system is a tmpfs mounted for the test
+// (skipped where mounting is not allowed).
+func TestReduceTreeNoRoom(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small")
+	os.Mkdir(small, 0o755)
+	if err := syscall.Mount("tmpfs", small, "tmpfs", 0, "size=2m"); err != nil {
+		t.Skipf("cannot mount a small tmpfs: %v", err)
+	}
+	defer syscall.Unmount(small, 0)
+	tree := filepath.Join(dir, "in")
+	bugTree(t, tree)
+	write(t, filepath.Join(tree, "big.bin"), bytes.Repeat([]byte{0}, 1<<20))
+	r := wynotRun(t, dir, []string{"WYNOT_TMPDIR=" + small}, append([]string{"reduce", "-j4", "in", "--"}, bugTest...)...)
+	if r.code != 1 || !strings.Contains(r.stderr, "set WYNOT_TMPDIR to a directory with more room") || !strings.Contains(r.stderr, small) {
+		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(tree + ".orig"); err == nil {
+		t.Error("in.orig written by a refused run")
+	}
+}
+
+// TestReduceTreeInterrupt: a reduction of a tree interrupted by SIGINT
+// leaves the tree as the original or a smaller failing tree, the
+// original intact in DIR.orig, and no work directory or test process.
+func TestReduceTreeInterrupt(t *testing.T) {
+	dir, tmp := t.TempDir(), t.TempDir()
+	tree := filepath.Join(dir, "in")
+	bugTree(t, tree)
+	for i := range 30 {
+		write(t, filepath.Join(tree, "more", string(rune('a'+i%26))+strings.Repeat("x", i/26), "f.txt"), []byte("filler\nlines\n"))
+	}
+	orig, _ := filetree.ReadTree(tree)
+	cmd := exec.Command(wynotBin, "reduce", "-j2", "in", "--", "sh", "-c", "sleep 0.1; "+bugTest[2])
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "WYNOT_TMPDIR="+tmp)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("exit %v, want 130; stderr:\n%s", err, errb.String())
+	}
+	sameTree(t, tree+".orig", orig)
+	got, err := filetree.ReadTree(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Files) >= len(orig.Files) {
+		t.Errorf("after 1.5 s the tree still has %d of %d files", len(got.Files), len(orig.Files))
+	}
+	run := exec.Command("sh", "-c", bugTest[2])
+	run.Dir = tree
+	if run.Run() == nil {
+		t.Errorf("the interrupted result %v does not fail", got.Paths())
+	}
+	if !strings.Contains(errb.String(), "interrupted") {
+		t.Errorf("stderr does not say interrupted:\n%s", errb.String())
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("work directories left: %v", left)
+	}
+}
