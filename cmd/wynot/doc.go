@@ -116,7 +116,8 @@ that go/parser does not take): each node goes, or is replaced by a
 smaller node of the same kind inside it; in the C-like languages (all
 but python, html and json) an expression may also become one of its
 operands, a statement the statement or block inside it, a function's
-body an empty block. --split text is auto without syntax trees;
+body an empty block, and a function's parameter goes together with the
+argument at every call of the function by name. --split text is auto without syntax trees;
 --split lines, tokens, brackets, runes (characters) or bytes uses one
 kind of piece only.
 

@@ -653,6 +653,9 @@ func (rd *reducer) Begin() command.Begin {
 func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Found, error) {
 	rd.s = s
 	found := command.Found{Kept: "the smallest failing input so far is kept"}
+	if rd.tree != nil {
+		found.Kept = "the smallest failing tree so far is kept"
+	}
 	keep, drop := rd.keepOriginals, rd.dropBackups
 	if rd.tree != nil {
 		keep, drop = rd.keepTree, rd.dropTreeBackup
@@ -699,15 +702,16 @@ loop:
 				break loop
 			}
 		}
-		for fi, in := range rd.ins {
-			if in.removed || in.whole {
-				continue
-			}
-			// Phase 1: the tree passes until none shrinks the input;
-			// phase 2: the text passes. A round that changed anything
-			// is followed by another, so the result is minimal for
-			// every pass.
-			for phase := 1; phase <= 2; phase++ {
+		// Phase 1: each input's tree passes until none shrinks it;
+		// phase 2: the text passes. Every input gets its coarse passes
+		// before any gets its fine ones, which cost the most tests. A
+		// round that changed anything is followed by another, so the
+		// result is minimal for every pass.
+		for phase := 1; phase <= 2; phase++ {
+			for fi, in := range rd.ins {
+				if in.removed || in.whole {
+					continue
+				}
 				// quiet are the tree passes (levels, top first) that
 				// found nothing when they last ran, with no pass above
 				// them shrinking the input since: in the repetitions

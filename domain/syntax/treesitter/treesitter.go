@@ -325,6 +325,120 @@ func (p Pass) changes(src []byte, n *sitter.Node, span func(*sitter.Node) (int, 
 	}
 	if p.G.cFamily {
 		chs = append(chs, cFamilyChanges(n, span, inText)...)
+		if isFunc(n.Type()) {
+			chs = append(chs, paramChanges(src, n, root(n), span, inText)...)
+		}
+	}
+	return chs
+}
+
+func root(n *sitter.Node) *sitter.Node {
+	for n.Parent() != nil {
+		n = n.Parent()
+	}
+	return n
+}
+
+// withComma widens a list element's span over the comma that separates
+// it from its next sibling, or else from its previous one.
+func withComma(src []byte, n *sitter.Node, span func(*sitter.Node) (int, int)) decomp.Splice {
+	from, to := span(n)
+	if next := n.NextSibling(); next != nil && !next.IsNamed() && next.Type() == "," {
+		_, to = span(next)
+		for to < len(src) && src[to] == ' ' {
+			to++
+		}
+	} else if prev := n.PrevSibling(); prev != nil && !prev.IsNamed() && prev.Type() == "," {
+		from, _ = span(prev)
+	}
+	return decomp.Splice{From: from, To: to}
+}
+
+// listItems are the named children of a parameter or argument list,
+// comments left out.
+func listItems(l *sitter.Node) []*sitter.Node {
+	var out []*sitter.Node
+	for i := 0; i < int(l.NamedChildCount()); i++ {
+		if ch := l.NamedChild(i); ch.Type() != "comment" {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// signature finds a function's name and parameter list, by the
+// grammars' fields: "name" and "parameters", or in C and C++ those of
+// its function declarator.
+func signature(fn *sitter.Node, text func(*sitter.Node) string) (name string, params *sitter.Node) {
+	params = fn.ChildByFieldName("parameters")
+	if id := fn.ChildByFieldName("name"); id != nil {
+		name = text(id)
+	}
+	for d := fn.ChildByFieldName("declarator"); d != nil && params == nil; d = d.ChildByFieldName("declarator") {
+		if d.Type() == "function_declarator" {
+			params = d.ChildByFieldName("parameters")
+			if id := d.ChildByFieldName("declarator"); id != nil && id.Type() == "identifier" {
+				name = text(id)
+			}
+		}
+	}
+	return name, params
+}
+
+// paramChanges removes a function's parameter together with the argument
+// at every call of it by name with as many arguments (Perses; the
+// Debugging Book's exercise on reducing syntax trees), one change per
+// parameter. Methods called through a receiver are left alone.
+func paramChanges(src []byte, fn, top *sitter.Node, span func(*sitter.Node) (int, int), inText func(*sitter.Node) bool) []decomp.Change {
+	text := func(n *sitter.Node) string {
+		if !inText(n) {
+			return ""
+		}
+		f, t := span(n)
+		return string(src[f:t])
+	}
+	name, params := signature(fn, text)
+	if name == "" || params == nil || !inText(params) {
+		return nil
+	}
+	ps := listItems(params)
+	if len(ps) == 0 {
+		return nil
+	}
+	var calls [][]*sitter.Node // the arguments of each call
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		switch n.Type() {
+		case "call_expression", "method_invocation":
+			callee := n.ChildByFieldName("function")
+			if n.Type() == "method_invocation" {
+				if n.ChildByFieldName("object") != nil {
+					break
+				}
+				callee = n.ChildByFieldName("name")
+			}
+			args := n.ChildByFieldName("arguments")
+			if callee != nil && callee.Type() == "identifier" && text(callee) == name && args != nil && inText(args) {
+				if as := listItems(args); len(as) == len(ps) {
+					calls = append(calls, as)
+				}
+			}
+		}
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			walk(n.NamedChild(i))
+		}
+	}
+	walk(top)
+	var chs []decomp.Change
+	for k, p := range ps {
+		if !inText(p) || p.Type() == "self_parameter" || p.Type() == "variadic_parameter" {
+			continue
+		}
+		eds := []decomp.Splice{withComma(src, p, span)}
+		for _, as := range calls {
+			eds = append(eds, withComma(src, as[k], span))
+		}
+		chs = append(chs, decomp.Change{Kind: "parameter → nothing", Edits: eds})
 	}
 	return chs
 }

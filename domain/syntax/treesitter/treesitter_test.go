@@ -2,6 +2,7 @@ package treesitter
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -322,6 +323,60 @@ func TestCFamilyChanges(t *testing.T) {
 	for k := range kinds("python", "def f(a):\n    if a > 1:\n        return a * 2\n") {
 		if strings.Contains(k, "operand") || strings.Contains(k, "empty body") {
 			t.Errorf("Python got a C-family change: %s", k)
+		}
+	}
+}
+
+// TestParamChanges: a parameter goes with the argument at every call by
+// name with as many arguments, in C, C++, Java, JavaScript, TypeScript
+// and Rust; the candidate parses.
+func TestParamChanges(t *testing.T) {
+	for _, c := range []struct{ lang, src, want string }{
+		{"c", "int f(int a, int b) { return b; }\nint main(void) { return f(1, 2) + f(3, 4); }\n",
+			"int f(int b) { return b; }\nint main(void) { return f(2) + f(4); }\n"},
+		{"cpp", "static int f(int a, int b) { return b; }\nint main() { return f(1, 2); }\n",
+			"static int f(int b) { return b; }\nint main() { return f(2); }\n"},
+		{"java", "class A {\n  static int f(int a, int b) { return b; }\n  int g() { return f(1, 2); }\n}\n",
+			"class A {\n  static int f(int b) { return b; }\n  int g() { return f(2); }\n}\n"},
+		{"javascript", "function f(a, b) { return b; }\nf(1, 2);\n", "function f(b) { return b; }\nf(2);\n"},
+		{"typescript", "function f(a: number, b: number) { return b; }\nf(1, 2);\n", "function f(b: number) { return b; }\nf(2);\n"},
+		{"rust", "fn f(a: i32, b: i32) -> i32 { b }\nfn main() { f(1, 2); }\n", "fn f(b: i32) -> i32 { b }\nfn main() { f(2); }\n"},
+	} {
+		g, err := Lookup(c.lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := g.Passes([]byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range ps {
+			pl, err := p.Plan([]byte(c.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rw := pl.(*decomp.Rewrite)
+			for i, ch := range rw.Changes {
+				if ch.Kind != "parameter → nothing" {
+					continue
+				}
+				keep := make([]int, 0, len(rw.Changes)-1)
+				for j := range rw.Changes {
+					if j != i {
+						keep = append(keep, j)
+					}
+				}
+				out, err := rw.Apply(keep)
+				if err != nil {
+					t.Errorf("%s: %v", c.lang, err)
+					continue
+				}
+				got = append(got, string(out))
+			}
+		}
+		if !slices.Contains(got, c.want) {
+			t.Errorf("%s: the candidates removing a parameter are %q, want among them %q", c.lang, got, c.want)
 		}
 	}
 }
