@@ -17,6 +17,7 @@ import (
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/filetree"
+	"github.com/wynot/wynot/domain/syntax"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -81,7 +82,7 @@ func (r *Reduction) openTree(p string) ([]*input, *dirTree, error) {
 		case filetree.Binary(f.Data) || len(f.Data) == 0:
 			in.whole = true // removed as a whole, never cut
 		default:
-			if lang := r.Split.lang(rel); lang != "" {
+			if lang := r.treeLang(rel); lang != "" {
 				if err := r.parse(in, lang); err != nil {
 					unparsed = append(unparsed, rel)
 				}
@@ -99,6 +100,26 @@ func (r *Reduction) openTree(p string) ([]*input, *dirTree, error) {
 		in.dest = filepath.Join(t.dest, filepath.FromSlash(in.name))
 	}
 	return ins, t, nil
+}
+
+// treeLang is the language a file of a tree is reduced in: under auto
+// the one its extension says; under go or tree:LANG that one, for the
+// files whose extension says it (the other files are text).
+func (r *Reduction) treeLang(rel string) string {
+	ext := syntax.LangOf(rel)
+	switch r.Split.Kind {
+	case Auto:
+		return ext
+	case Go:
+		if ext == "go" {
+			return "go"
+		}
+	case Tree:
+		if ext == r.Split.Lang || r.Split.Lang == "html" && strings.HasSuffix(rel, ".html") {
+			return r.Split.Lang
+		}
+	}
+	return ""
 }
 
 // list names up to n of the names, and how many more there are.
