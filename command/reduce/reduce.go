@@ -7,6 +7,7 @@
 package reduce
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -770,7 +771,7 @@ loop:
 	// What to confirm is the result as it is now, after the search.
 	found.Confirm = []command.Check{{Candidate: rd.candidate(-1, nil), Want: dd.Fail, What: "the result"}}
 	if certified && err == nil {
-		found.Removals, err = rd.removals()
+		found.Removals, err = rd.removals(ctx)
 	}
 	return found, err
 }
@@ -815,7 +816,7 @@ const maxRemovals = 5000
 // pass of the last round: what 1-minimality says must not fail.
 // Candidates a pass rejects (they do not parse) are left out, as the
 // search predicted them; so are duplicates and the result itself.
-func (rd *reducer) removals() ([]command.Removal, error) {
+func (rd *reducer) removals(ctx context.Context) ([]command.Removal, error) {
 	var rs []command.Removal
 	if rd.tree != nil {
 		rs = rd.treeRemovals()
@@ -839,8 +840,11 @@ func (rd *reducer) removals() ([]command.Removal, error) {
 			}
 			all := dd.All(plan.Len())
 			for i := range plan.Len() {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
 				data, err := plan.Apply(slices.Delete(slices.Clone(all), i, i+1))
-				if err != nil && !rd.tested(err, data) || seen[string(data)] {
+				if err != nil && !rd.tested(err, data) || seen[string(data)] || !simpler(data, in.data) {
 					continue
 				}
 				seen[string(data)] = true
@@ -1018,9 +1022,11 @@ const singlesFirst = 16
 
 // pass runs ddmin on one input decomposed by one pass. It reports whether
 // the search completed (the result is 1-minimal for this decomposition)
-// and whether the input shrank. Candidates the plan rejects (they do not
-// parse) are predicted Unresolved without a test (Debugging Book,
-// "Reducing Failure-Inducing Inputs": predicting test outcomes).
+// and whether the input shrank (became simpler: see simpler).
+// Candidates the plan rejects (they do not parse) are predicted
+// Unresolved without a test (Debugging Book, "Reducing Failure-Inducing
+// Inputs": predicting test outcomes), and so are those that would not
+// make the input simpler.
 func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, transforms bool) (minimal, shrank bool, err error) {
 	in, s := rd.ins[fi], rd.s
 	plan, err := sp.Plan(in.data)
@@ -1040,6 +1046,7 @@ func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, transforms 
 	st0 := s.Stats()
 	t0 := time.Now()
 
+	src := in.data
 	apply := func(c dd.Config) ([]byte, bool) {
 		data, err := plan.Apply(c)
 		return data, err == nil || rd.tested(err, data)
@@ -1054,11 +1061,13 @@ func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, transforms 
 	res, err := s.SearchTests(ctx, name, plan.Len(), dd.Minimize, opts,
 		func(ctx context.Context, c dd.Config) (runner.Test, error) {
 			data, err := plan.Apply(c)
-			if rd.tested(err, data) {
-				return s.Test(ctx, rd.candidate(fi, data))
-			}
-			if err != nil {
+			if err != nil && !rd.tested(err, data) {
 				return s.Predict(err.Error()), nil
+			}
+			if !bytes.Equal(data, src) && !simpler(data, src) {
+				// It would not make the input smaller: a candidate
+				// the reduction could not take is not one.
+				return s.Predict("not smaller than the input"), nil
 			}
 			return s.Test(ctx, rd.candidate(fi, data))
 		},
@@ -1070,10 +1079,16 @@ func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, transforms 
 			}
 		})
 	// The result so far is the best even when the search was cut short.
+	settled := true
 	if res.Fail != nil {
-		if best, ok := apply(res.Fail); ok && len(best) < len(in.data) {
+		best, ok := apply(res.Fail)
+		if ok && simpler(best, in.data) {
 			rd.improve(in, best)
 		}
+		// The search ended where the input is now, unless a step it
+		// took was not simpler than one taken before it (tests run in
+		// parallel): then this pass is not known to be done.
+		settled = ok && bytes.Equal(best, in.data)
 	}
 	st1 := s.Stats()
 	runs, predicted := st1.Runs-st0.Runs, st1.Predicted-st0.Predicted
@@ -1086,7 +1101,16 @@ func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, transforms 
 	if errors.As(err, &nf) {
 		return false, false, command.NotReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
 	}
-	return err == nil && res.Minimal, len(in.data) < before, err
+	return err == nil && res.Minimal && settled, !bytes.Equal(in.data, src), err
+}
+
+// simpler orders the contents of an input as a reduction goes: a shorter
+// one first, and of the same length the one that sorts first. Every
+// content a reduction takes is simpler than the one before, so a
+// replacement of the same length (4 by 0) is taken, not left behind
+// for the final check to find, and no pass can go round in a circle.
+func simpler(a, b []byte) bool {
+	return len(a) < len(b) || len(a) == len(b) && bytes.Compare(a, b) < 0
 }
 
 func fileLabel(rd *reducer, in *input) string {
@@ -1103,7 +1127,7 @@ func fileLabel(rd *reducer, in *input) string {
 func (rd *reducer) improve(in *input, data []byte) {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
-	if len(data) >= len(in.data) {
+	if !simpler(data, in.data) {
 		return
 	}
 	in.data, in.dirty = data, true

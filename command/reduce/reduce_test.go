@@ -124,3 +124,41 @@ func TestRestartFromOriginal(t *testing.T) {
 		t.Errorf("the input became %q", got)
 	}
 }
+
+// TestSameLengthReplacement: a replacement that keeps the length (a
+// number by 0) is taken when the input still fails, so the result is
+// 1-minimal for it; before, the search found it, the reducer left it
+// behind as not smaller, and the final check took the deterministic
+// test for a flaky one.
+func TestSameLengthReplacement(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, ".cache"))
+	src := "package p\n\nfunc g(a, b int) int { return a + b }\n\nvar v = g(4, 5)\n"
+	if err := os.WriteFile("in.go", []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
+		data, err := os.ReadFile(filepath.Join(dir, "in.go"))
+		if err != nil {
+			return runner.Run{}, err
+		}
+		if strings.Contains(string(data), "g(") && strings.Contains(string(data), "var v") {
+			return runner.Run{Exit: 1}, nil
+		}
+		return runner.Run{}, nil
+	}
+	var stderr strings.Builder
+	code := Command.Main(context.Background(), []string{"-j2", "--split", "go", "in.go", "--", "prog", "{}"},
+		command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake})
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	got, _ := os.ReadFile("in.go")
+	if strings.ContainsAny(string(got), "45") {
+		t.Errorf("the result keeps a number that 0 replaces:\n%s", got)
+	}
+	if strings.Contains(stderr.String(), "flaky") || !strings.Contains(stderr.String(), "is 1-minimal") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+}
