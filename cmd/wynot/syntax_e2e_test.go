@@ -124,13 +124,7 @@ func TestReduceTreeSitter(t *testing.T) {
 			if len(got)*4 > len(orig) {
 				t.Errorf("reduced only to %d bytes of %d", len(got), len(orig))
 			}
-			g, err := treesitter.Lookup(c.lang)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := g.Check(got); err != nil {
-				t.Errorf("result %v", err)
-			}
+			checkParses(t, c.lang, got)
 			if !strings.Contains(string(read(t, filepath.Join(dir, "log.txt"))), "Pass "+c.lang+" tree 1") {
 				t.Error("log names no tree pass")
 			}
@@ -255,13 +249,7 @@ func TestReduceCppRust(t *testing.T) {
 			if len(got)*3 > len(orig) {
 				t.Errorf("reduced only to %d bytes of %d", len(got), len(orig))
 			}
-			g, err := treesitter.Lookup(c.lang)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := g.Check(got); err != nil {
-				t.Errorf("result %v", err)
-			}
+			checkParses(t, c.lang, got)
 			if len(s.Passes) == 0 || !strings.HasPrefix(s.Passes[0].Name, c.lang+" tree") || !s.Minimal {
 				t.Errorf("passes %+v, minimal %v", s.Passes, s.Minimal)
 			}
@@ -271,5 +259,17 @@ func TestReduceCppRust(t *testing.T) {
 				t.Errorf("result does not fail (exit 0 of the script): %v %s", err, res.Describe())
 			}
 		})
+	}
+}
+
+// checkParses checks that a result parses by the grammar of lang.
+func checkParses(t *testing.T, lang string, data []byte) {
+	t.Helper()
+	g, err := treesitter.Lookup(lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Check(data); err != nil {
+		t.Errorf("result %v", err)
 	}
 }

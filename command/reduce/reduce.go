@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -493,6 +494,9 @@ type reducer struct {
 	probed   bool
 	// tree is the directory reduced as a whole, when the input is one.
 	tree *dirTree
+	// unsimpler counts the candidates predicted because they would not
+	// have made their input simpler.
+	unsimpler atomic.Int64
 }
 
 // typeProbes is how many candidates with a new type error are tested
@@ -1067,6 +1071,7 @@ func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, transforms 
 			if !bytes.Equal(data, src) && !simpler(data, src) {
 				// It would not make the input smaller: a candidate
 				// the reduction could not take is not one.
+				rd.unsimpler.Add(1)
 				return s.Predict("not smaller than the input"), nil
 			}
 			return s.Test(ctx, rd.candidate(fi, data))
@@ -1179,17 +1184,10 @@ func (rd *reducer) saveLocked(in *input, sync bool) error {
 
 // Close fills in the summary and says where the results are.
 func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
+	rd.summarize(sum)
 	if rd.tree != nil {
 		return rd.treeClosing(sum, end)
 	}
-	for _, in := range rd.ins {
-		sum.Files = append(sum.Files, in.dest)
-		sum.SizeBefore += in.origSize
-	}
-	sum.Passes, sum.Formatted = rd.passes, rd.formatted
-	sum.SizeAfter = rd.size()
-	sum.ElementsBefore, sum.ElementsAfter = rd.elements0, rd.elements()
-	sum.Granularity = rd.granularity()
 	if len(rd.ins) == 1 {
 		sum.Result = rd.ins[0].dest
 	} else {
@@ -1201,17 +1199,9 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	if len(rd.ins) > 1 {
 		what = report.Plural(len(rd.ins), "file")
 	}
-	predicted := ""
-	if sum.Predicted > 0 {
-		why := "parse"
-		if rd.TypeCheck {
-			why = "parse or type-check"
-		}
-		predicted = fmt.Sprintf(" (and %d candidates predicted unresolved without a test: they did not %s)", sum.Predicted, why)
-	}
 	c.Head = []string{fmt.Sprintf("reduced %s from %s to %s (%s) in %s%s, %.1fs", what,
 		report.Plural(sum.SizeBefore, "byte"), report.Plural(sum.SizeAfter, "byte"), report.Percent(pct),
-		report.Plural(sum.Tests, "test"), predicted, sum.Seconds)}
+		report.Plural(sum.Tests, "test"), rd.predictedNote(sum), sum.Seconds)}
 	var v string
 	switch {
 	case end.Interrupted:
@@ -1247,6 +1237,38 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 		}
 	}
 	return c
+}
+
+// summarize fills in the summary's part that files and trees share:
+// the result's files, sizes, passes and granularity.
+func (rd *reducer) summarize(sum *report.Summary) {
+	for _, in := range rd.ins {
+		sum.SizeBefore += in.origSize
+		if !in.removed {
+			sum.Files = append(sum.Files, in.dest)
+		}
+	}
+	sum.Passes, sum.Formatted = rd.passes, rd.formatted
+	sum.SizeAfter = rd.size()
+	sum.ElementsBefore, sum.ElementsAfter = rd.elements0, rd.elements()
+	sum.Granularity = rd.granularity()
+}
+
+// predictedNote says, in the closing line, how many candidates were
+// predicted without a test, and why.
+func (rd *reducer) predictedNote(sum *report.Summary) string {
+	if sum.Predicted == 0 {
+		return ""
+	}
+	why := "parse"
+	if rd.TypeCheck {
+		why = "parse or type-check"
+	}
+	why = "they did not " + why
+	if n := rd.unsimpler.Load(); n > 0 {
+		why = fmt.Sprintf("%s, or (%d of them) would not have made the input smaller", why, n)
+	}
+	return fmt.Sprintf(" (and %d candidates predicted unresolved without a test: %s)", sum.Predicted, why)
 }
 
 // page is what the report shows of a single input: the result and its

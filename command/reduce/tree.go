@@ -495,30 +495,16 @@ func (rd *reducer) treeRemovals() []command.Removal {
 }
 
 // treeClosing is what wynot reduce says at the end of a directory's
-// reduction.
+// reduction (Close has filled in the summary's shared part).
 func (rd *reducer) treeClosing(sum *report.Summary, end command.End) command.Closing {
 	t := rd.tree
 	files0, files := len(rd.ins), rd.present()
-	for _, in := range rd.ins {
-		sum.SizeBefore += in.origSize
-		if !in.removed {
-			sum.Files = append(sum.Files, in.dest)
-		}
-	}
-	sum.Passes, sum.Formatted = rd.passes, rd.formatted
-	sum.SizeAfter = rd.size()
-	sum.ElementsBefore, sum.ElementsAfter = rd.elements0, rd.elements()
-	sum.Granularity = rd.granularity()
 	sum.Result = t.dest
 	pct := 100 * float64(sum.SizeAfter) / float64(max(sum.SizeBefore, 1))
-	predicted := ""
-	if sum.Predicted > 0 {
-		predicted = fmt.Sprintf(" (and %d candidates predicted unresolved without a test: they did not parse or type-check)", sum.Predicted)
-	}
 	c := command.Closing{Page: rd.treePage}
 	c.Head = []string{fmt.Sprintf("reduced %s from %s (%s) to %s (%s, %s) in %s%s, %.1fs", t.path,
 		report.Plural(files0, "file"), report.Plural(sum.SizeBefore, "byte"), report.Plural(files, "file"),
-		report.Plural(sum.SizeAfter, "byte"), report.Percent(pct), report.Plural(sum.Tests, "test"), predicted, sum.Seconds)}
+		report.Plural(sum.SizeAfter, "byte"), report.Percent(pct), report.Plural(sum.Tests, "test"), rd.predictedNote(sum), sum.Seconds)}
 	var v string
 	switch {
 	case end.Interrupted:
