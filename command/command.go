@@ -71,6 +71,7 @@ type Flags struct {
 	// status of the command after -- (wynot changes), not only that of a
 	// --test script.
 	ConventionForCommand bool
+	ExecFlags
 }
 
 func (f *Flags) register(fs *flag.FlagSet) {
@@ -90,6 +91,7 @@ func (f *Flags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.Quiet, "q", false, "no progress and no summary, only errors")
 	fs.StringVar(&f.Output, "o", "", "write the result to this path and leave the inputs alone")
 	fs.StringVar(&f.Report, "report", "", "write an HTML report of the run into this directory")
+	f.ExecFlags.register(fs)
 }
 
 // Repeat is how many times each test runs: the value of --repeat. Zero is
@@ -198,15 +200,27 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 	sum := &report.Summary{Command: c.Name}
 	job, work, err := maker(ctx, inv)
 	var page func() report.Page
+	var exec runner.Executor
+	if err == nil {
+		exec, err = inv.executor(ctx, inv.Say)
+	}
 	if err == nil {
 		limitMemory(work.Size)
 		var s *Session
 		s, err = Open(Config{Command: c.Name, Test: inv.Test, Output: inv.Output, Jobs: f.Jobs,
-			InPlace: work.InPlace, Files: work.Files, Size: work.Size, Fake: env.Fake})
+			InPlace: work.InPlace, Files: work.Files, Size: work.Size, Fake: env.Fake, Executor: exec})
+		if err == nil {
+			err = s.checkExecutor(ctx)
+		}
 		if err == nil {
 			page, err = s.Run(ctx, job, sum)
+		}
+		if s != nil {
 			s.Close()
 		}
+	}
+	if exec != nil {
+		exec.Close()
 	}
 	var usage *usageErr
 	if errors.As(err, &usage) {
@@ -298,6 +312,9 @@ func (inv *Invocation) setup(stderr io.Writer) error {
 		if t.FailOn, err = regexp.Compile(f.FailOn); err != nil {
 			return fmt.Errorf("--fail-on: %v", err)
 		}
+	}
+	if err := inv.checkExecFlags(); err != nil {
+		return err
 	}
 	if f.Jobs < 1 || f.Jobs > maxJobs {
 		return fmt.Errorf("-j must be between 1 and %d", maxJobs)

@@ -118,6 +118,9 @@ type Config struct {
 	// work directory prepared as for a real run and returns what the
 	// run did. It lets command logic be tested without processes.
 	Fake func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error)
+	// Executor, if set, runs the tests (a Slurm job step, a remote
+	// action); otherwise they run as local processes.
+	Executor runner.Executor
 }
 
 // Session is what every command shares while it searches: the tester
@@ -220,6 +223,7 @@ func Open(cfg Config) (*Session, error) {
 	tester.Majority = t.Repeat == 0
 	tester.InPlace = cfg.InPlace
 	tester.Fake = cfg.Fake
+	tester.Executor = cfg.Executor
 	s.tester = tester
 	if t.CacheFile != "" {
 		c, n, err := runner.OpenCache(t.CacheFile)
@@ -243,6 +247,25 @@ func Open(cfg Config) (*Session, error) {
 		s.eventLog = report.NewEvents(out.Events)
 	}
 	return s, nil
+}
+
+// checkExecutor checks, before the first test, that the executor can
+// run tests on the session's work directories.
+func (s *Session) checkExecutor(ctx context.Context) error {
+	c, ok := s.tester.Executor.(runner.Checker)
+	if !ok || s.tester.Fake != nil {
+		return nil
+	}
+	if err := c.Check(ctx, s.tester.Root()); err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		return InputError("%v", err)
+	}
+	if !s.Quiet {
+		fmt.Fprintf(s.Stderr, "wynot: tests run on %s, %d at a time\n", s.tester.Executor, s.Jobs)
+	}
+	return nil
 }
 
 // absolutePaths makes relative paths in a command absolute, since tests

@@ -67,6 +67,10 @@ type Run struct {
 	Stdout   []byte         // the last OutputLimit bytes of standard output
 	Stderr   []byte         // the last OutputLimit bytes of standard error
 	Duration time.Duration
+	// Lost, when set, says why the test's own outcome is unknown: what
+	// ran it ended it (Slurm's time limit, out of memory, a node
+	// failure), and the run is unresolved whatever its exit status.
+	Lost string
 }
 
 // OutputLimit is how much of each output stream a Run keeps (the end of it).
@@ -79,6 +83,8 @@ func (r Run) Clean() bool { return r.Exit == 0 && r.Signal == 0 && !r.TimedOut }
 // "killed by SIGSEGV", "timed out after 1s".
 func (r Run) Describe() string {
 	switch {
+	case r.Lost != "":
+		return r.Lost
 	case r.TimedOut && r.Exit == 124:
 		return "exit status 124 (timed out)"
 	case r.TimedOut:
@@ -157,22 +163,8 @@ func (c *Command) exec(ctx context.Context, dir string, outs []*capture, files [
 	} else if err := prepare(dir, files); err != nil {
 		return Run{Exit: -1}, err
 	}
-	argv, env := c.Argv, c.Env
-	if len(files) > 0 {
-		path := filepath.Join(dir, files[0].Name)
-		argv, env = substitute(argv, path), substitute(env, path)
-	}
-	var stdin []byte
-	if c.Stdin && len(files) > 0 {
-		stdin = files[0].Data
-	}
-	if c.Input != nil {
-		stdin = c.Input
-	}
-	if c.Dir != "" {
-		dir = c.Dir
-	}
-	return execute(ctx, dir, outs, argv, stdin, env, c.Timeout)
+	p := c.process(dir, files)
+	return execute(ctx, p.Dir, outs, p.Argv, p.Stdin, p.Env, p.Timeout, localProc)
 }
 
 func substitute(argv []string, path string) []string {
@@ -288,7 +280,9 @@ func (t *tail) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-func execute(ctx context.Context, dir string, outs []*capture, argv []string, stdin []byte, env []string, timeout time.Duration) (Run, error) {
+// execute runs argv as a process group of its own in dir, stopped by
+// ctl on timeout or when ctx ends.
+func execute(ctx context.Context, dir string, outs []*capture, argv []string, stdin []byte, env []string, timeout time.Duration, ctl procControl) (Run, error) {
 	if len(argv) == 0 {
 		return Run{Exit: -1}, fmt.Errorf("%w: empty command", ErrStart)
 	}
@@ -316,7 +310,7 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 	// A process group of its own, so that the whole test (a script and
 	// everything it starts) can be killed at once; and SIGKILL for the
 	// test if wynot dies.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: ctl.deathSignal}
 	// If a background process keeps the output pipes open after the test
 	// exits, stop waiting for it soon; it is killed below.
 	cmd.WaitDelay = 100 * time.Millisecond
@@ -332,7 +326,10 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 		return Run{Exit: -1}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
 	pgid := cmd.Process.Pid
-	unguard := guarded(pgid)
+	unguard := func() {}
+	if !ctl.unguarded {
+		unguard = guarded(pgid)
+	}
 	// Kill the whole group on timeout or when ctx ends. Timers and
 	// context callbacks cost no goroutine unless they fire.
 	var timedOut atomic.Bool
@@ -340,10 +337,10 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 	if timeout > 0 {
 		expiry = time.AfterFunc(timeout, func() {
 			timedOut.Store(true)
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			ctl.stop(pgid)
 		})
 	}
-	stopCancel := context.AfterFunc(ctx, func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
+	stopCancel := context.AfterFunc(ctx, func() { ctl.stop(pgid) })
 	_ = cmd.Wait() // the exit status is read from ProcessState below
 	stopCancel()
 	if expiry != nil {

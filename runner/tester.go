@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,6 +42,9 @@ type Tester struct {
 	// Tests of wynot's commands use it to run formula targets without
 	// processes (as x/tools' cmd/bisect tests do).
 	Fake func(ctx context.Context, dir string, c Candidate) (Run, error)
+	// Executor, if set, runs the test processes (a Slurm job step, a
+	// remote action); otherwise they are local process groups.
+	Executor Executor
 
 	repeat  atomic.Int32 // runs per test (SetRepeat)
 	servers servers      // Command.Persistent: a process per slot
@@ -222,31 +226,44 @@ func (t *Tester) Exec(ctx context.Context, c Candidate) (Run, error) {
 		return Run{Exit: -1}, ctx.Err()
 	}
 	defer func() { t.dirs <- slot }()
-	return t.run(ctx, slot, c)
+	return t.run(ctx, slot, c, 0, 1)
 }
 
-// run runs the command once on c in the work directory slot.
-func (t *Tester) run(ctx context.Context, slot string, c Candidate) (Run, error) {
+// run runs the command once on c in the work directory slot: run
+// attempt (from 0) of attempts of one test.
+func (t *Tester) run(ctx context.Context, slot string, c Candidate, attempt, attempts int) (Run, error) {
 	cmd := t.Command
 	if c.Args != nil {
 		cmd.Argv = append([]string{cmd.Argv[0]}, c.Args...)
 	}
-	out := t.outs[slot]
 	if t.Fake != nil {
 		return t.fake(ctx, slot, c)
 	}
+	var p Process
 	switch {
 	case cmd.Persistent && !t.InPlace && c.Setup == nil:
 		return t.serve(ctx, slot, c)
 	case t.InPlace:
-		return cmd.exec(ctx, "", out, c.Files)
+		if len(c.Files) > 0 {
+			return Run{Exit: -1}, errors.New("runner: files need a work directory")
+		}
+		p = cmd.process("", nil)
 	case c.Setup != nil:
 		if err := c.Setup(slot); err != nil {
 			return Run{Exit: -1}, err
 		}
-		return execute(ctx, slot, out, substitute(cmd.Argv, slot), nil, cmd.Env, cmd.Timeout)
+		p = Process{Argv: substitute(cmd.Argv, slot), Env: cmd.Env, Dir: slot, WorkDir: slot, Timeout: cmd.Timeout}
+	default:
+		if err := prepare(slot, c.Files); err != nil {
+			return Run{Exit: -1}, err
+		}
+		p = cmd.process(slot, c.Files)
 	}
-	return cmd.exec(ctx, slot, out, c.Files)
+	p.outs, p.Attempt, p.Attempts = t.outs[slot], attempt, attempts
+	if t.Executor != nil {
+		return t.Executor.Execute(ctx, p)
+	}
+	return execute(ctx, p.Dir, p.outs, p.Argv, p.Stdin, p.Env, p.Timeout, localProc)
 }
 
 // fake runs t.Fake on c in the work directory slot, prepared as run
@@ -288,14 +305,16 @@ func (t *Tester) repeatRuns(ctx context.Context, c Candidate, n int, majority bo
 	outs, details := rec.Outcomes[:0], rec.Details[:0]
 	extended := false
 	for i := 0; i < n; i++ {
-		run, err := t.run(ctx, slot, c)
+		run, err := t.run(ctx, slot, c, i, n)
 		rec.Run = run
 		if err != nil {
 			return err
 		}
-		o, detail, err := t.Oracle.Classify(run)
-		if err != nil {
-			return err
+		o, detail := dd.Unresolved, run.Lost
+		if run.Lost == "" {
+			if o, detail, err = t.Oracle.Classify(run); err != nil {
+				return err
+			}
 		}
 		outs, details = append(outs, o), append(details, detail)
 		if o != outs[0] && !majority {

@@ -1,0 +1,105 @@
+package command
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/wynot/wynot/runner"
+)
+
+// ExecFlags say where tests run: --exec and the settings of each
+// executor.
+type ExecFlags struct {
+	Exec        string // local, slurm, or reapi://HOST:PORT[/INSTANCE] (grpcs:// for TLS)
+	CPUsPerTest int
+	SlurmArgs   string
+	SrunArgs    string
+	// Remote execution.
+	RemoteInputs      listFlag
+	RemoteHeaders     listFlag
+	RemoteCredentials string
+	Platform          listFlag
+}
+
+// listFlag is a flag that may be given several times.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+func (e *ExecFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&e.Exec, "exec", "", "where tests run: local, slurm, or reapi://HOST:PORT[/INSTANCE] (default $WYNOT_EXEC, else local)")
+	fs.IntVar(&e.CPUsPerTest, "cpus-per-test", 1, "CPUs each test gets under --exec slurm (srun -c)")
+	fs.StringVar(&e.SlurmArgs, "slurm-args", "", "arguments for salloc when wynot obtains the Slurm allocation itself")
+	fs.StringVar(&e.SrunArgs, "srun-args", "", "arguments for every srun that runs a test (memory, time limit)")
+	fs.Var(&e.RemoteInputs, "remote-input", "a file or directory the test needs besides the candidate, sent with every remote test (repeatable)")
+	fs.Var(&e.RemoteHeaders, "remote-header", "KEY=VALUE header sent with every remote call (repeatable)")
+	fs.StringVar(&e.RemoteCredentials, "remote-credentials", "", "file holding a token sent as \"authorization: Bearer TOKEN\" to the remote service")
+	fs.Var(&e.Platform, "platform", "KEY=VALUE platform property a remote worker must have (repeatable)")
+}
+
+// execKind is the executor the flags and WYNOT_EXEC name.
+func (inv *Invocation) execKind() string {
+	e := inv.Flags.ExecFlags.Exec
+	if e == "" {
+		e = os.Getenv("WYNOT_EXEC")
+	}
+	if e == "" {
+		return "local"
+	}
+	return e
+}
+
+// checkExecFlags rejects executor settings that nothing would read.
+func (inv *Invocation) checkExecFlags() error {
+	kind := inv.execKind()
+	remote := strings.HasPrefix(kind, "reapi://") || strings.HasPrefix(kind, "grpc://") || strings.HasPrefix(kind, "grpcs://")
+	switch {
+	case kind != "local" && kind != "slurm" && !remote:
+		return fmt.Errorf("unknown --exec %q (want local, slurm, or reapi://HOST:PORT[/INSTANCE])", kind)
+	case inv.Flags.CPUsPerTest < 1:
+		return fmt.Errorf("--cpus-per-test must be at least 1")
+	}
+	for _, name := range []string{"cpus-per-test", "slurm-args", "srun-args"} {
+		if inv.IsSet(name) && kind != "slurm" {
+			return fmt.Errorf("--%s applies to --exec slurm", name)
+		}
+	}
+	for _, name := range []string{"remote-input", "remote-header", "remote-credentials", "platform"} {
+		if inv.IsSet(name) && !remote {
+			return fmt.Errorf("--%s applies to --exec reapi://HOST:PORT", name)
+		}
+	}
+	return nil
+}
+
+// executor makes the executor the flags name, nil for local processes,
+// once the job is known: a persistent test (a debugger) runs locally.
+func (inv *Invocation) executor(ctx context.Context, say func(string, ...any)) (runner.Executor, error) {
+	kind := inv.execKind()
+	if kind == "local" {
+		return nil, nil
+	}
+	if inv.Test.Persistent {
+		return nil, InputError("--exec %s: this command keeps a debugger running per test slot, which runs on this machine only; leave --exec out", kind)
+	}
+	if kind == "slurm" {
+		s, err := runner.NewSlurm(ctx, runner.SlurmOptions{
+			CPUs: inv.Flags.CPUsPerTest, Tasks: inv.Flags.Jobs,
+			AllocArgs: strings.Fields(inv.Flags.SlurmArgs), StepArgs: strings.Fields(inv.Flags.SrunArgs), Say: say})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, InputError("%v", err)
+		}
+		if !inv.IsSet("j") {
+			inv.Flags.Jobs = s.Tasks
+		}
+		return s, nil
+	}
+	return newRemote(ctx, inv, kind)
+}

@@ -1,0 +1,133 @@
+package runner
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// An Executor decides how a test process runs: here as a local process
+// group (the default, when a Tester has none), as a Slurm job step, or as
+// an action of a remote execution service. The Tester prepares the work
+// directory and classifies the Run an Executor returns; an Executor only
+// runs the process, so that everything above the runner (the algorithms,
+// the domains, the commands) is the same whatever runs the tests.
+type Executor interface {
+	// Execute runs p and returns when it has ended and nothing of it
+	// runs any longer. An error means the test could not be run at all
+	// (not a failing test); the end of ctx ends the test and returns
+	// ctx.Err().
+	Execute(ctx context.Context, p Process) (Run, error)
+	// Close gives back what the executor holds (an allocation, a
+	// connection).
+	Close() error
+	// String names the executor for messages: "local", "Slurm job 12".
+	String() string
+}
+
+// A Checker is an Executor that checks, before the first test, that it
+// can run tests on the work directories under root: that the nodes of a
+// cluster see them, that a server answers.
+type Checker interface {
+	Check(ctx context.Context, root string) error
+}
+
+// Process is one run of a test, as an Executor sees it.
+type Process struct {
+	// Argv is the program and its arguments, "{}" already replaced.
+	Argv []string
+	// Env is the environment; nil inherits wynot's.
+	Env []string
+	// Dir is where the process runs: the work directory, or the
+	// directory the command names (Command.Dir).
+	Dir string
+	// WorkDir is the work directory holding the candidate: its files, or
+	// the tree a Candidate's Setup brought it to ("" when the test runs
+	// in place).
+	WorkDir string
+	// Stdin is the standard input; nil for none.
+	Stdin []byte
+	// Timeout bounds the run; zero for none.
+	Timeout time.Duration
+	// Attempt counts the runs of one test of a candidate from 0, of
+	// Attempts (more than one when tests are repeated): an executor that
+	// caches outcomes must run each attempt afresh.
+	Attempt, Attempts int
+
+	outs []*capture // the work slot's output captures, for local processes
+}
+
+// local runs a test as a local process group.
+type local struct{}
+
+func (local) Execute(ctx context.Context, p Process) (Run, error) {
+	return execute(ctx, p.Dir, p.outs, p.Argv, p.Stdin, p.Env, p.Timeout, localProc)
+}
+func (local) Close() error   { return nil }
+func (local) String() string { return "local" }
+
+// Local is the executor of local processes, which a Tester uses when it
+// has none: each test in a process group of its own, killed as a whole.
+var Local Executor = local{}
+
+// procControl says how a started process is stopped and guarded.
+type procControl struct {
+	// stop ends the process (pid, also its group id) on timeout or
+	// cancellation.
+	stop func(pid int)
+	// deathSignal is the process's parent-death signal.
+	deathSignal syscall.Signal
+	// unguarded keeps the process out of the guardian, which would kill
+	// its group with SIGKILL if wynot died (a Slurm step's srun must get
+	// the chance to cancel its step).
+	unguarded bool
+}
+
+var localProc = procControl{
+	stop:        func(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) },
+	deathSignal: syscall.SIGKILL,
+}
+
+// process makes the Process of running c on files in dir (already
+// prepared): "{}" replaced by the first file's path, the standard input,
+// and where it runs.
+func (c *Command) process(dir string, files []File) Process {
+	p := Process{Argv: c.Argv, Env: c.Env, Dir: dir, WorkDir: dir, Timeout: c.Timeout}
+	if len(files) > 0 {
+		path := filepath.Join(dir, files[0].Name)
+		p.Argv, p.Env = substitute(p.Argv, path), substitute(p.Env, path)
+	}
+	if c.Stdin && len(files) > 0 {
+		p.Stdin = files[0].Data
+	}
+	if c.Input != nil {
+		p.Stdin = c.Input
+	}
+	if c.Dir != "" {
+		p.Dir = c.Dir
+	}
+	return p
+}
+
+// Relative rewrites the arguments of p that name the work directory or
+// a path in it relative to the work directory ("." for the directory
+// itself): how an executor that runs the test elsewhere, in a copy of
+// the work directory as its working directory, passes the candidate.
+func (p Process) Relative(args []string) []string {
+	if p.WorkDir == "" {
+		return args
+	}
+	out := make([]string, len(args))
+	for i, a := range args {
+		switch {
+		case a == p.WorkDir:
+			a = "."
+		default:
+			a = strings.ReplaceAll(a, p.WorkDir+"/", "")
+		}
+		out[i] = a
+	}
+	return out
+}

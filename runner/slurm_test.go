@@ -1,0 +1,262 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wynot/wynot/dd"
+)
+
+// What srun and slurmstepd write when a step ends, as Slurm 22.05 wrote
+// it on a single-node cluster (and, for out of memory and node failure,
+// as Slurm's documentation and users' reports show it).
+func TestClassifySlurm(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		exit    int
+		stderr  string
+		stopped bool
+		want    Run
+	}{
+		{"exit code", 3, "srun: error: vm: task 0: Exited with exit code 3\nerr\n", false,
+			Run{Exit: 3, Stderr: []byte("err\n")}},
+		{"signal", 139, "srun: error: vm: task 0: Segmentation fault (core dumped)\n", false,
+			Run{Exit: -1, Signal: syscall.SIGSEGV, Stderr: []byte{}}},
+		{"killed", 137, "srun: error: vm: task 0: Killed\n", false,
+			Run{Exit: -1, Signal: syscall.SIGKILL, Stderr: []byte{}}},
+		{"exit above 128", 130, "srun: error: vm: task 0: Exited with exit code 130\n", false,
+			Run{Exit: 130, Stderr: []byte{}}},
+		{"clean", 0, "out of the test\n", false, Run{Exit: 0, Stderr: []byte("out of the test\n")}},
+		{"time limit", 143, "slurmstepd-vm: error: *** STEP 3.0 ON vm CANCELLED AT 2026-11-24T04:41:36 DUE TO TIME LIMIT ***\nsrun: error: vm: task 0: Terminated\n", false,
+			Run{Exit: 143, Lost: "unresolved: Slurm's time limit ended the step"}},
+		{"node failure", 137, "slurmstepd: error: *** STEP 12.3 ON n7 CANCELLED AT 2026-01-02T03:04:05 DUE TO NODE FAILURE ***\n", false,
+			Run{Exit: 137, Lost: "unresolved: a node failure ended the step"}},
+		{"scancel by someone", 143, "slurmstepd-vm: error: *** STEP 4.0 ON vm CANCELLED AT 2026-11-24T04:41:37 ***\nsrun: error: vm: task 0: Terminated\n", false,
+			Run{Exit: 143, Lost: "unresolved: the step was cancelled outside wynot"}},
+		{"cancelled by wynot", 143, "slurmstepd-vm: error: *** STEP 4.0 ON vm CANCELLED AT 2026-11-24T04:41:37 ***\nsrun: error: vm: task 0: Terminated\n", true,
+			Run{Exit: -1, Signal: syscall.SIGKILL, Stderr: []byte{}}},
+		{"out of memory", 137, "slurmstepd: error: Detected 1 oom_kill event in StepId=1234.0. Some of the step tasks have been OOM Killed.\nsrun: error: n1: task 0: Out Of Memory\n", false,
+			Run{Exit: 137, Lost: "unresolved: the step ran out of memory (Slurm's memory limit)"}},
+		{"no step", 1, "srun: error: Unable to create step for job 5: Requested node configuration is not available\n", false,
+			Run{Exit: 1, Lost: "unresolved: srun: Unable to create step for job 5: Requested node configuration is not available"}},
+		{"no directory", 0, "slurmstepd-vm: error: couldn't chdir to `/nonexist': No such file or directory: going to /tmp instead\n", false,
+			Run{Exit: 0, Lost: "unresolved: the step couldn't chdir to `/nonexist': No such file or directory: the work directories must be on a file system the nodes share (WYNOT_TMPDIR)"}},
+		{"user's message", 1, "srun: error: vm: task 0: Exited with exit code 1\nsrun: error: not from srun\n", false,
+			Run{Exit: 1, Stderr: []byte("srun: error: not from srun\n")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Run{Exit: tc.exit, Stderr: []byte(tc.stderr)}
+			if err := classifySlurm(&r, tc.stopped); err != nil {
+				t.Fatal(err)
+			}
+			if tc.want.Stderr == nil {
+				tc.want.Stderr = []byte(tc.stderr) // kept as srun wrote it
+			}
+			if r.Exit != tc.want.Exit || r.Signal != tc.want.Signal || r.Lost != tc.want.Lost || !bytes.Equal(r.Stderr, tc.want.Stderr) {
+				t.Errorf("got exit %d signal %v lost %q stderr %q\nwant exit %d signal %v lost %q stderr %q",
+					r.Exit, r.Signal, r.Lost, r.Stderr, tc.want.Exit, tc.want.Signal, tc.want.Lost, tc.want.Stderr)
+			}
+		})
+	}
+}
+
+// needSlurm skips the test unless a Slurm cluster answers (.ci/slurm-up
+// starts one) and the test runs outside an allocation.
+func needSlurm(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("srun"); err != nil {
+		t.Skip("no srun on PATH: .ci/slurm-up starts a single-node Slurm cluster")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "sinfo", "-h", "-o", "%T").Output()
+	if err != nil || !strings.Contains("idle mixed allocated", strings.TrimSpace(strings.Fields(string(out) + " down")[0])) {
+		t.Skipf("no Slurm node up (sinfo: %q %v): .ci/slurm-up starts a single-node cluster", out, err)
+	}
+	if os.Getenv("SLURM_JOB_ID") != "" {
+		t.Skip("these tests obtain allocations of their own; run them outside one")
+	}
+}
+
+// newSlurm obtains an allocation of tasks for the test, given back at
+// its end.
+func newSlurm(t *testing.T, o SlurmOptions) *Slurm {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s, err := NewSlurm(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Close()
+		waitJobGone(t, s.JobID)
+	})
+	return s
+}
+
+// steps lists the job steps Slurm runs in job.
+func steps(t *testing.T, job string) string {
+	out, err := exec.Command("squeue", "-h", "-s", "-j", job, "-o", "%i %j").CombinedOutput()
+	if err != nil && !strings.Contains(string(out), "Invalid job id") {
+		t.Fatalf("squeue: %v %s", err, out)
+	}
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// waitJobGone waits until job is no longer running.
+func waitJobGone(t *testing.T, job string) {
+	for range 100 {
+		out, _ := exec.Command("squeue", "-h", "-j", job, "-o", "%T").Output()
+		if s := strings.TrimSpace(string(out)); s == "" || s == "COMPLETING" || s == "COMPLETED" {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("job %s still runs", job)
+}
+
+// A test run as a Slurm step runs as it does locally: its exit status,
+// signal, output, standard input and candidate file are the same.
+func TestSlurmSameAsLocal(t *testing.T) {
+	needSlurm(t)
+	s := newSlurm(t, SlurmOptions{Tasks: 2})
+	if !s.Own || s.JobID == "" || s.Tasks != 2 {
+		t.Fatalf("allocation: %+v", s)
+	}
+	if err := s.Check(context.Background(), t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	f := File{Name: "input.txt", Data: []byte("hello\n")}
+	for _, c := range []Command{
+		sh("exit 3"), sh("true"), sh("kill -SEGV $$"), sh("kill -ABRT $$"), sh("echo out; echo err >&2; exit 1"),
+		{Argv: []string{"cat", "{}"}}, {Argv: []string{"cat"}, Stdin: true}, {Argv: []string{"cat"}},
+		sh("pwd; ls"), {Argv: []string{"sh", "-c", "echo $WYNOT_X", "sh"}, Env: []string{"WYNOT_X=set", "PATH=" + os.Getenv("PATH")}},
+	} {
+		var runs [2]Run
+		for i, e := range []Executor{nil, s} {
+			tr, err := NewTester(c, nil, 1, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr.Executor = e
+			r, err := tr.Exec(context.Background(), Candidate{Files: []File{f}})
+			if err != nil {
+				t.Fatalf("%v: %v", c.Argv, err)
+			}
+			r.Stdout = bytes.ReplaceAll(r.Stdout, []byte(tr.Root()), []byte("ROOT"))
+			runs[i] = r
+			tr.Close()
+		}
+		l, r := runs[0], runs[1]
+		if l.Exit != r.Exit || l.Signal != r.Signal || l.TimedOut != r.TimedOut || r.Lost != "" ||
+			!bytes.Equal(l.Stdout, r.Stdout) || !bytes.Equal(l.Stderr, r.Stderr) {
+			t.Errorf("%q:\nlocal %s out %q err %q\nslurm %s out %q err %q", c.Argv,
+				l.Describe(), l.Stdout, l.Stderr, r.Describe(), r.Stdout, r.Stderr)
+		}
+	}
+}
+
+// A program that cannot start is the same error as locally.
+func TestSlurmCannotStart(t *testing.T) {
+	needSlurm(t)
+	s := newSlurm(t, SlurmOptions{Tasks: 1})
+	_, err := s.Execute(context.Background(), Process{Argv: []string{"/nonexistent/program"}, Dir: t.TempDir()})
+	if !errors.Is(err, ErrStart) || !strings.Contains(err.Error(), "/nonexistent/program: No such file") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// wynot's own timeout and the end of the context cancel the step, not
+// only srun: nothing is left running in the allocation.
+func TestSlurmStopCancelsStep(t *testing.T) {
+	needSlurm(t)
+	s := newSlurm(t, SlurmOptions{Tasks: 1})
+	p := Process{Argv: []string{"sleep", "300"}, Dir: t.TempDir(), Timeout: time.Second}
+	start := time.Now()
+	r, err := s.Execute(context.Background(), p)
+	if err != nil || !r.TimedOut || r.Lost != "" {
+		t.Errorf("timeout: %+v %v", r, err)
+	}
+	if left := steps(t, s.JobID); left != "" {
+		t.Errorf("steps left after a timeout: %s", left)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(time.Second, cancel)
+	p.Timeout = 0
+	if r, err := s.Execute(ctx, p); err != context.Canceled || r.Signal != syscall.SIGKILL {
+		t.Errorf("cancelled: %+v %v", r, err)
+	}
+	if left := steps(t, s.JobID); left != "" {
+		t.Errorf("steps left after cancellation: %s", left)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("stopping two steps took %s", d)
+	}
+}
+
+// A step that Slurm's time limit ends is unresolved, whatever its exit
+// status says. Slurm's limits count in minutes: this test takes one to
+// two, in parallel with the others.
+func TestSlurmTimeLimit(t *testing.T) {
+	needSlurm(t)
+	if testing.Short() {
+		t.Skip("takes over a minute")
+	}
+	t.Parallel()
+	s := newSlurm(t, SlurmOptions{Tasks: 1, StepArgs: []string{"--time=1"}})
+	tr, err := NewTester(sh("sleep 600"), &ScriptOracle{}, 1, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	tr.Executor = s
+	tr.Command.Timeout = 5 * time.Minute
+	rec, err := tr.Test(context.Background(), Candidate{Files: []File{{Name: "x", Data: []byte("x")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Outcome != dd.Unresolved || !strings.Contains(rec.Detail, "time limit") {
+		t.Errorf("a step ended by Slurm's time limit: %s (%s), run %+v", rec.Outcome, rec.Detail, rec.Run)
+	}
+}
+
+// A work directory the step cannot reach (as on a node that does not
+// share the file system) is said before any test runs.
+func TestSlurmCheckNotShared(t *testing.T) {
+	needSlurm(t)
+	s := newSlurm(t, SlurmOptions{Tasks: 1})
+	dir := filepath.Join(t.TempDir(), "not-on-the-node")
+	err := s.Check(context.Background(), dir)
+	if err == nil || !strings.Contains(err.Error(), "WYNOT_TMPDIR") || !strings.Contains(err.Error(), "share") {
+		t.Errorf("want an error naming WYNOT_TMPDIR, got %v", err)
+	} else {
+		t.Log(err)
+	}
+}
+
+// wynot's own allocation is given back at Close.
+func TestSlurmOwnAllocation(t *testing.T) {
+	needSlurm(t)
+	s, err := NewSlurm(context.Background(), SlurmOptions{Tasks: 2, AllocArgs: []string{"--time=10"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := exec.Command("squeue", "-h", "-j", s.JobID, "-o", "%T %D %C").Output()
+	if !strings.HasPrefix(string(out), "RUNNING") {
+		t.Errorf("allocation %s: %q", s.JobID, out)
+	}
+	s.Close()
+	waitJobGone(t, s.JobID)
+}
