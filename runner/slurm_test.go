@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/internal/slurmtest"
 )
 
 // What srun and slurmstepd write when a step ends, as Slurm 22.05 wrote
@@ -68,24 +69,6 @@ func TestClassifySlurm(t *testing.T) {
 	}
 }
 
-// needSlurm skips the test unless a Slurm cluster answers (.ci/slurm-up
-// starts one) and the test runs outside an allocation.
-func needSlurm(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("srun"); err != nil {
-		t.Skip("no srun on PATH: .ci/slurm-up starts a single-node Slurm cluster")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "sinfo", "-h", "-o", "%T").Output()
-	if err != nil || !strings.Contains("idle mixed allocated", strings.TrimSpace(strings.Fields(string(out) + " down")[0])) {
-		t.Skipf("no Slurm node up (sinfo: %q %v): .ci/slurm-up starts a single-node cluster", out, err)
-	}
-	if os.Getenv("SLURM_JOB_ID") != "" {
-		t.Skip("these tests obtain allocations of their own; run them outside one")
-	}
-}
-
 // newSlurm obtains an allocation of tasks for the test, given back at
 // its end.
 func newSlurm(t *testing.T, o SlurmOptions) *Slurm {
@@ -98,39 +81,15 @@ func newSlurm(t *testing.T, o SlurmOptions) *Slurm {
 	}
 	t.Cleanup(func() {
 		s.Close()
-		waitJobGone(t, s.JobID)
+		slurmtest.WaitGone(t, s.JobID)
 	})
 	return s
-}
-
-// steps lists the job steps Slurm runs in job.
-func steps(t *testing.T, job string) string {
-	out, err := exec.Command("squeue", "-h", "-s", "-j", job, "-o", "%i %j").CombinedOutput()
-	if err != nil && !strings.Contains(string(out), "Invalid job id") {
-		t.Fatalf("squeue: %v %s", err, out)
-	}
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-}
-
-// waitJobGone waits until job is no longer running.
-func waitJobGone(t *testing.T, job string) {
-	for range 100 {
-		out, _ := exec.Command("squeue", "-h", "-j", job, "-o", "%T").Output()
-		if s := strings.TrimSpace(string(out)); s == "" || s == "COMPLETING" || s == "COMPLETED" {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Errorf("job %s still runs", job)
 }
 
 // A test run as a Slurm step runs as it does locally: its exit status,
 // signal, output, standard input and candidate file are the same.
 func TestSlurmSameAsLocal(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	s := newSlurm(t, SlurmOptions{Tasks: 2})
 	if !s.Own || s.JobID == "" || s.Tasks != 2 {
 		t.Fatalf("allocation: %+v", s)
@@ -170,7 +129,7 @@ func TestSlurmSameAsLocal(t *testing.T) {
 
 // A program that cannot start is the same error as locally.
 func TestSlurmCannotStart(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	s := newSlurm(t, SlurmOptions{Tasks: 1})
 	_, err := s.Execute(context.Background(), Process{Argv: []string{"/nonexistent/program"}, Dir: t.TempDir()})
 	if !errors.Is(err, ErrStart) || !strings.Contains(err.Error(), "/nonexistent/program: No such file") {
@@ -181,7 +140,7 @@ func TestSlurmCannotStart(t *testing.T) {
 // wynot's own timeout and the end of the context cancel the step, not
 // only srun: nothing is left running in the allocation.
 func TestSlurmStopCancelsStep(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	s := newSlurm(t, SlurmOptions{Tasks: 1})
 	p := Process{Argv: []string{"sleep", "300"}, Dir: t.TempDir(), Timeout: time.Second}
 	start := time.Now()
@@ -189,7 +148,7 @@ func TestSlurmStopCancelsStep(t *testing.T) {
 	if err != nil || !r.TimedOut || r.Lost != "" {
 		t.Errorf("timeout: %+v %v", r, err)
 	}
-	if left := steps(t, s.JobID); left != "" {
+	if left := slurmtest.Steps(t, s.JobID); left != "" {
 		t.Errorf("steps left after a timeout: %s", left)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -198,7 +157,7 @@ func TestSlurmStopCancelsStep(t *testing.T) {
 	if r, err := s.Execute(ctx, p); err != context.Canceled || r.Signal != syscall.SIGKILL {
 		t.Errorf("cancelled: %+v %v", r, err)
 	}
-	if left := steps(t, s.JobID); left != "" {
+	if left := slurmtest.Steps(t, s.JobID); left != "" {
 		t.Errorf("steps left after cancellation: %s", left)
 	}
 	if d := time.Since(start); d > 30*time.Second {
@@ -210,7 +169,7 @@ func TestSlurmStopCancelsStep(t *testing.T) {
 // status says. Slurm's limits count in minutes: this test takes one to
 // two, in parallel with the others.
 func TestSlurmTimeLimit(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	if testing.Short() {
 		t.Skip("takes over a minute")
 	}
@@ -235,7 +194,7 @@ func TestSlurmTimeLimit(t *testing.T) {
 // A work directory the step cannot reach (as on a node that does not
 // share the file system) is said before any test runs.
 func TestSlurmCheckNotShared(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	s := newSlurm(t, SlurmOptions{Tasks: 1})
 	dir := filepath.Join(t.TempDir(), "not-on-the-node")
 	err := s.Check(context.Background(), dir)
@@ -248,7 +207,7 @@ func TestSlurmCheckNotShared(t *testing.T) {
 
 // wynot's own allocation is given back at Close.
 func TestSlurmOwnAllocation(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	s, err := NewSlurm(context.Background(), SlurmOptions{Tasks: 2, AllocArgs: []string{"--time=10"}})
 	if err != nil {
 		t.Fatal(err)
@@ -258,5 +217,5 @@ func TestSlurmOwnAllocation(t *testing.T) {
 		t.Errorf("allocation %s: %q", s.JobID, out)
 	}
 	s.Close()
-	waitJobGone(t, s.JobID)
+	slurmtest.WaitGone(t, s.JobID)
 }
