@@ -262,6 +262,9 @@ func (s *Session) checkExecutor(ctx context.Context) error {
 		}
 		return InputError("%v", err)
 	}
+	if say, ok := s.tester.Executor.(interface{ SetSay(func(string, ...any)) }); ok {
+		say.SetSay(s.Say)
+	}
 	if !s.Quiet {
 		fmt.Fprintf(s.Stderr, "wynot: tests run on %s, %d at a time\n", s.tester.Executor, s.Jobs)
 	}

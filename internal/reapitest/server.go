@@ -1,0 +1,417 @@
+// Package reapitest is a small remote execution service for tests: an
+// in-process gRPC server speaking the Remote Execution API v2 (the
+// official protocol definitions) that keeps blobs and action results in
+// memory and runs actions as local processes in temporary directories.
+// It stands in for Buildbarn or BuildBuddy in wynot's tests.
+package reapitest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"cloud.google.com/go/longrunning/autogen/longrunningpb"
+	repb "github.com/bazelbuild/remote-apis/build/bazel/remote/execution/v2"
+	"github.com/bazelbuild/remote-apis/build/bazel/semver"
+	bspb "google.golang.org/genproto/googleapis/bytestream"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/anypb"
+)
+
+// Server is the service. Its counters say what clients did.
+type Server struct {
+	repb.UnimplementedExecutionServer
+	repb.UnimplementedActionCacheServer
+	repb.UnimplementedContentAddressableStorageServer
+	repb.UnimplementedCapabilitiesServer
+	bspb.UnimplementedByteStreamServer
+
+	// Addr is where it listens (127.0.0.1:PORT).
+	Addr string
+	// Platform is what its worker offers; an action asking for a
+	// property it lacks fails its precondition, as on Buildbarn.
+	Platform map[string]string
+	// CacheSuccessOnly keeps only results of exit code 0 in the action
+	// cache, as many services do.
+	CacheSuccessOnly bool
+	// Hide, when set, is a local directory the worker does not have:
+	// actions run in a mount namespace where an empty file system covers
+	// it (unshare -m; see CanHide).
+	Hide string
+	// Header, when set, is a KEY=VALUE every call must carry.
+	Header string
+
+	mu       sync.Mutex
+	blobs    map[string][]byte
+	results  map[string]*repb.ActionResult
+	Uploaded []string // hashes of blobs uploaded, in order
+	Executed int      // actions run
+	Hits     int      // actions answered from the action cache
+	Headers  []metadata.MD
+
+	grpc *grpc.Server
+}
+
+// Start starts a server on a loopback port; Stop stops it.
+func Start() (*Server, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{Addr: l.Addr().String(), blobs: map[string][]byte{}, results: map[string]*repb.ActionResult{}, CacheSuccessOnly: true}
+	s.grpc = grpc.NewServer(grpc.UnaryInterceptor(s.unary), grpc.StreamInterceptor(s.stream), grpc.MaxRecvMsgSize(64<<20))
+	repb.RegisterExecutionServer(s.grpc, s)
+	repb.RegisterActionCacheServer(s.grpc, s)
+	repb.RegisterContentAddressableStorageServer(s.grpc, s)
+	repb.RegisterCapabilitiesServer(s.grpc, s)
+	bspb.RegisterByteStreamServer(s.grpc, s)
+	go s.grpc.Serve(l)
+	return s, nil
+}
+
+// CanHide reports whether Hide works here (root, mount namespaces).
+func CanHide() bool {
+	dir, err := os.MkdirTemp("", "reapitest-hide-")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(dir)
+	return exec.Command("unshare", "-m", "sh", "-c", `mount -t tmpfs none "$0"`, dir).Run() == nil
+}
+
+// Stop stops the server.
+func (s *Server) Stop() { s.grpc.Stop() }
+
+func (s *Server) check(ctx context.Context) error {
+	md, _ := metadata.FromIncomingContext(ctx)
+	s.mu.Lock()
+	s.Headers = append(s.Headers, md)
+	want := s.Header
+	s.mu.Unlock()
+	if want == "" {
+		return nil
+	}
+	k, v, _ := strings.Cut(want, "=")
+	for _, got := range md.Get(k) {
+		if got == v {
+			return nil
+		}
+	}
+	return status.Errorf(codes.Unauthenticated, "no %s header", k)
+}
+
+func (s *Server) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	if err := s.check(ctx); err != nil {
+		return nil, err
+	}
+	return handler(ctx, req)
+}
+
+func (s *Server) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	if err := s.check(ss.Context()); err != nil {
+		return err
+	}
+	return handler(srv, ss)
+}
+
+// Blob returns a stored blob.
+func (s *Server) Blob(hash string) ([]byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.blobs[hash]
+	return b, ok
+}
+
+// Forget drops every stored blob (an evicting storage), keeping
+// action results.
+func (s *Server) Forget() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.blobs = map[string][]byte{}
+}
+
+func (s *Server) put(data []byte) *repb.Digest {
+	h := sha256.Sum256(data)
+	d := &repb.Digest{Hash: hex.EncodeToString(h[:]), SizeBytes: int64(len(data))}
+	s.mu.Lock()
+	s.blobs[d.Hash] = data
+	s.mu.Unlock()
+	return d
+}
+
+func (s *Server) GetCapabilities(ctx context.Context, _ *repb.GetCapabilitiesRequest) (*repb.ServerCapabilities, error) {
+	return &repb.ServerCapabilities{
+		CacheCapabilities: &repb.CacheCapabilities{DigestFunctions: []repb.DigestFunction_Value{repb.DigestFunction_SHA256},
+			MaxBatchTotalSizeBytes: 1 << 20, ActionCacheUpdateCapabilities: &repb.ActionCacheUpdateCapabilities{UpdateEnabled: true}},
+		ExecutionCapabilities: &repb.ExecutionCapabilities{DigestFunction: repb.DigestFunction_SHA256, ExecEnabled: true,
+			DigestFunctions: []repb.DigestFunction_Value{repb.DigestFunction_SHA256}},
+		LowApiVersion:  &semver.SemVer{Major: 2},
+		HighApiVersion: &semver.SemVer{Major: 2, Minor: 3},
+	}, nil
+}
+
+func (s *Server) FindMissingBlobs(ctx context.Context, req *repb.FindMissingBlobsRequest) (*repb.FindMissingBlobsResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	resp := &repb.FindMissingBlobsResponse{}
+	for _, d := range req.BlobDigests {
+		if _, ok := s.blobs[d.Hash]; !ok {
+			resp.MissingBlobDigests = append(resp.MissingBlobDigests, d)
+		}
+	}
+	return resp, nil
+}
+
+func (s *Server) BatchUpdateBlobs(ctx context.Context, req *repb.BatchUpdateBlobsRequest) (*repb.BatchUpdateBlobsResponse, error) {
+	resp := &repb.BatchUpdateBlobsResponse{}
+	for _, r := range req.Requests {
+		d := s.put(r.Data)
+		st := &repb.BatchUpdateBlobsResponse_Response{Digest: r.Digest, Status: status.New(codes.OK, "").Proto()}
+		if d.Hash != r.Digest.Hash {
+			st.Status = status.New(codes.InvalidArgument, "digest mismatch").Proto()
+		}
+		s.mu.Lock()
+		s.Uploaded = append(s.Uploaded, r.Digest.Hash)
+		s.mu.Unlock()
+		resp.Responses = append(resp.Responses, st)
+	}
+	return resp, nil
+}
+
+func (s *Server) BatchReadBlobs(ctx context.Context, req *repb.BatchReadBlobsRequest) (*repb.BatchReadBlobsResponse, error) {
+	resp := &repb.BatchReadBlobsResponse{}
+	for _, d := range req.Digests {
+		b, ok := s.Blob(d.Hash)
+		st := status.New(codes.OK, "")
+		if !ok {
+			st = status.New(codes.NotFound, "no blob "+d.Hash)
+		}
+		resp.Responses = append(resp.Responses, &repb.BatchReadBlobsResponse_Response{Digest: d, Data: b, Status: st.Proto()})
+	}
+	return resp, nil
+}
+
+func (s *Server) Read(req *bspb.ReadRequest, stream bspb.ByteStream_ReadServer) error {
+	parts := strings.Split(req.ResourceName, "/")
+	if len(parts) < 3 {
+		return status.Error(codes.InvalidArgument, "resource name")
+	}
+	b, ok := s.Blob(parts[len(parts)-2])
+	if !ok {
+		return status.Error(codes.NotFound, "no blob")
+	}
+	for off := 0; off < len(b); off += 64 << 10 {
+		if err := stream.Send(&bspb.ReadResponse{Data: b[off:min(off+64<<10, len(b))]}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Server) Write(stream bspb.ByteStream_WriteServer) error {
+	var name string
+	var data []byte
+	for {
+		req, err := stream.Recv()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if req.ResourceName != "" {
+			name = req.ResourceName
+		}
+		data = append(data, req.Data...)
+		if req.FinishWrite {
+			break
+		}
+	}
+	parts := strings.Split(name, "/")
+	if len(parts) < 4 {
+		return status.Error(codes.InvalidArgument, "resource name "+name)
+	}
+	d := s.put(data)
+	if d.Hash != parts[len(parts)-2] {
+		return status.Error(codes.InvalidArgument, "digest mismatch")
+	}
+	s.mu.Lock()
+	s.Uploaded = append(s.Uploaded, d.Hash)
+	s.mu.Unlock()
+	return stream.SendAndClose(&bspb.WriteResponse{CommittedSize: int64(len(data))})
+}
+
+func (s *Server) GetActionResult(ctx context.Context, req *repb.GetActionResultRequest) (*repb.ActionResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.results[req.ActionDigest.Hash]; ok {
+		return r, nil
+	}
+	return nil, status.Error(codes.NotFound, "no result")
+}
+
+// message reads a stored message.
+func (s *Server) message(d *repb.Digest, m proto.Message) error {
+	b, ok := s.Blob(d.GetHash())
+	if !ok {
+		st, _ := status.New(codes.FailedPrecondition, "missing blob").WithDetails(&errdetails.PreconditionFailure{
+			Violations: []*errdetails.PreconditionFailure_Violation{{Type: "MISSING", Subject: "blobs/" + d.GetHash()}}})
+		return st.Err()
+	}
+	return proto.Unmarshal(b, m)
+}
+
+// materialize writes the directory d into dir.
+func (s *Server) materialize(d *repb.Digest, dir string) error {
+	var m repb.Directory
+	if err := s.message(d, &m); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range m.Files {
+		b, ok := s.Blob(f.Digest.Hash)
+		if !ok {
+			return s.message(f.Digest, &repb.Directory{})
+		}
+		mode := os.FileMode(0o644)
+		if f.IsExecutable {
+			mode = 0o755
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.Name), b, mode); err != nil {
+			return err
+		}
+	}
+	for _, l := range m.Symlinks {
+		if err := os.Symlink(l.Target, filepath.Join(dir, l.Name)); err != nil {
+			return err
+		}
+	}
+	for _, sub := range m.Directories {
+		if err := s.materialize(sub.Digest, filepath.Join(dir, sub.Name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Server) Execute(req *repb.ExecuteRequest, stream repb.Execution_ExecuteServer) error {
+	resp, err := s.execute(stream.Context(), req)
+	if err != nil {
+		st, ok := status.FromError(err)
+		if !ok {
+			return err
+		}
+		resp = &repb.ExecuteResponse{Status: st.Proto()}
+	}
+	any, err := anypb.New(resp)
+	if err != nil {
+		return err
+	}
+	return stream.Send(&longrunningpb.Operation{Name: "op", Done: true, Result: &longrunningpb.Operation_Response{Response: any}})
+}
+
+func (s *Server) execute(ctx context.Context, req *repb.ExecuteRequest) (*repb.ExecuteResponse, error) {
+	var action repb.Action
+	if err := s.message(req.ActionDigest, &action); err != nil {
+		return nil, err
+	}
+	if !req.SkipCacheLookup {
+		s.mu.Lock()
+		r, ok := s.results[req.ActionDigest.Hash]
+		if ok {
+			s.Hits++
+		}
+		s.mu.Unlock()
+		if ok {
+			return &repb.ExecuteResponse{Result: r, CachedResult: true, Status: status.New(codes.OK, "").Proto()}, nil
+		}
+	}
+	var cmd repb.Command
+	if err := s.message(action.CommandDigest, &cmd); err != nil {
+		return nil, err
+	}
+	for _, p := range action.GetPlatform().GetProperties() {
+		if v, ok := s.Platform[p.Name]; !ok || v != p.Value {
+			return nil, status.Errorf(codes.FailedPrecondition, "no worker offers platform property %s=%s", p.Name, p.Value)
+		}
+	}
+	dir, err := os.MkdirTemp("", "reapitest-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := s.materialize(action.InputRootDigest, dir); err != nil {
+		return nil, err
+	}
+	timeout := 10 * time.Minute
+	if action.Timeout != nil {
+		timeout = action.Timeout.AsDuration()
+	}
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	args := cmd.Arguments
+	if s.Hide != "" {
+		args = append([]string{"unshare", "-m", "sh", "-c", `mount -t tmpfs none "$0" && exec "$@"`, s.Hide}, args...)
+	}
+	c := exec.CommandContext(runCtx, args[0], args[1:]...)
+	c.Dir = filepath.Join(dir, cmd.WorkingDirectory)
+	c.Env = []string{}
+	for _, v := range cmd.EnvironmentVariables {
+		c.Env = append(c.Env, v.Name+"="+v.Value)
+	}
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
+	var stdout, stderr strings.Builder
+	c.Stdout, c.Stderr = &stdout, &stderr
+	runErr := c.Run()
+	s.mu.Lock()
+	s.Executed++
+	s.mu.Unlock()
+	res := &repb.ActionResult{StdoutDigest: s.put([]byte(stdout.String())), StderrDigest: s.put([]byte(stderr.String()))}
+	var ee *exec.ExitError
+	switch {
+	case runErr == nil:
+	case errors.As(runErr, &ee):
+		res.ExitCode = int32(ee.ExitCode())
+	default:
+		return nil, status.Errorf(codes.InvalidArgument, "cannot run: %v", runErr)
+	}
+	outs := cmd.OutputPaths
+	if len(outs) == 0 {
+		outs = cmd.OutputFiles
+	}
+	for _, o := range outs {
+		b, err := os.ReadFile(filepath.Join(c.Dir, o))
+		if err != nil {
+			continue
+		}
+		res.OutputFiles = append(res.OutputFiles, &repb.OutputFile{Path: o, Digest: s.put(b)})
+	}
+	if runCtx.Err() == context.DeadlineExceeded {
+		return &repb.ExecuteResponse{Result: res, Status: status.New(codes.DeadlineExceeded, fmt.Sprintf("timed out after %s", timeout)).Proto()}, nil
+	}
+	if !action.DoNotCache && (res.ExitCode == 0 || !s.CacheSuccessOnly) {
+		s.mu.Lock()
+		s.results[req.ActionDigest.Hash] = res
+		s.mu.Unlock()
+	}
+	return &repb.ExecuteResponse{Result: res, Status: status.New(codes.OK, "").Proto()}, nil
+}

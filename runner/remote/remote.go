@@ -1,0 +1,899 @@
+// Package remote runs wynot's tests as actions of a remote execution
+// service speaking the Remote Execution API v2 (REAPI: Buildbarn,
+// BuildBuddy, EngFlow, NativeLink, Buildfarm). Each test is an Action
+// whose input root is the candidate's work directory and the files the
+// test needs besides (declared, or named by path in its command); only
+// the blobs the service's content-addressable storage lacks are uploaded,
+// so a candidate costs the bytes it changed. The service's action cache
+// serves outcomes seen before, failing ones too: the remote command
+// records the test's real exit status in a file and exits 0 (services
+// may cache only successful actions). Repeated runs of one test carry a
+// fresh salt, so that a repetition never gets a cached outcome.
+//
+// It uses the official protocol definitions of
+// github.com/bazelbuild/remote-apis with gRPC.
+package remote
+
+import (
+	"context"
+	"errors"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/tls"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"cloud.google.com/go/longrunning/autogen/longrunningpb"
+	repb "github.com/bazelbuild/remote-apis/build/bazel/remote/execution/v2"
+	bspb "google.golang.org/genproto/googleapis/bytestream"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/wynot/wynot/runner"
+)
+
+// Options say where and how tests run remotely.
+type Options struct {
+	// Target is the service: reapi://HOST:PORT[/INSTANCE] or
+	// grpc://... in plain text, reapis:// or grpcs:// over TLS.
+	Target string
+	// Inputs are local files and directories every test needs besides
+	// the candidate; each goes into the input root under
+	// InputsDir/NAME, and arguments naming it are rewritten to that.
+	Inputs []string
+	// Headers are KEY=VALUE metadata sent with every call.
+	Headers []string
+	// CredentialsFile holds a token sent as "authorization: Bearer".
+	CredentialsFile string
+	// Platform is KEY=VALUE properties a worker must have.
+	Platform []string
+	// Say, if set, is told things the user should know (a file the
+	// test's output names that was not sent).
+	Say func(format string, args ...any)
+}
+
+// InputsDir is where declared inputs go in the input root.
+const InputsDir = ".wynot-inputs"
+
+// Files of the input root and outputs that the remote command uses.
+const (
+	statusFile = ".wynot-status"
+	stdinFile  = ".wynot-stdin"
+)
+
+// Stats count what the executor did.
+type Stats struct {
+	Actions       atomic.Int64 // tests run
+	CacheHits     atomic.Int64 // of them served by the action cache
+	BlobsUploaded atomic.Int64
+	BytesUploaded atomic.Int64
+}
+
+// Executor runs tests as remote actions; it implements runner.Executor
+// and runner.Checker.
+type Executor struct {
+	Stats Stats
+
+	opts     Options
+	display  string // HOST:PORT[/INSTANCE], for messages
+	instance string
+	conn     *grpc.ClientConn
+	exec     repb.ExecutionClient
+	cas      repb.ContentAddressableStorageClient
+	caps     repb.CapabilitiesClient
+	bs       bspb.ByteStreamClient
+	inputs   []input
+	platform *repb.Platform
+	maxBatch int64
+	v21      bool // the server speaks v2.1 or later (output_paths)
+
+	mu      sync.Mutex
+	digests map[fileKey]*repb.Digest // digests of local files by identity
+	hinted  map[string]bool
+}
+
+// input is a declared input: a local path and its name in the input root.
+type input struct{ local, name string }
+
+// New connects to the service opts.Target names. Nothing is sent before
+// the first call (Check).
+func New(opts Options) (*Executor, error) {
+	addr, instance, useTLS, err := parseTarget(opts.Target)
+	if err != nil {
+		return nil, err
+	}
+	md := metadata.MD{}
+	for _, h := range opts.Headers {
+		k, v, ok := strings.Cut(h, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--remote-header %q: want KEY=VALUE", h)
+		}
+		md.Append(strings.ToLower(strings.TrimSpace(k)), v)
+	}
+	if opts.CredentialsFile != "" {
+		b, err := os.ReadFile(opts.CredentialsFile)
+		if err != nil {
+			return nil, fmt.Errorf("--remote-credentials: %v", err)
+		}
+		token := strings.TrimSpace(string(b))
+		if token == "" {
+			return nil, fmt.Errorf("--remote-credentials: %s is empty", opts.CredentialsFile)
+		}
+		md.Set("authorization", "Bearer "+token)
+	}
+	creds := insecure.NewCredentials()
+	if useTLS {
+		creds = credentials.NewTLS(&tls.Config{MinVersion: tls.VersionTLS12})
+	}
+	dial := []grpc.DialOption{grpc.WithTransportCredentials(creds),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64 << 20))}
+	if len(md) > 0 {
+		dial = append(dial,
+			grpc.WithUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, o ...grpc.CallOption) error {
+				return invoker(metadata.NewOutgoingContext(ctx, metadata.Join(md, outgoing(ctx))), method, req, reply, cc, o...)
+			}),
+			grpc.WithStreamInterceptor(func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, o ...grpc.CallOption) (grpc.ClientStream, error) {
+				return streamer(metadata.NewOutgoingContext(ctx, metadata.Join(md, outgoing(ctx))), desc, cc, method, o...)
+			}))
+	}
+	conn, err := grpc.NewClient(addr, dial...)
+	if err != nil {
+		return nil, fmt.Errorf("--exec %s: %v", opts.Target, err)
+	}
+	e := &Executor{opts: opts, display: addr, instance: instance, conn: conn,
+		exec: repb.NewExecutionClient(conn), cas: repb.NewContentAddressableStorageClient(conn),
+		caps: repb.NewCapabilitiesClient(conn), bs: bspb.NewByteStreamClient(conn),
+		maxBatch: 4 << 20, digests: map[fileKey]*repb.Digest{}, hinted: map[string]bool{}}
+	if instance != "" {
+		e.display += "/" + instance
+	}
+	if e.inputs, err = declare(opts.Inputs); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if e.platform, err = platform(opts.Platform); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+func outgoing(ctx context.Context) metadata.MD {
+	md, _ := metadata.FromOutgoingContext(ctx)
+	return md
+}
+
+// parseTarget reads reapi://HOST:PORT[/INSTANCE] and its variants.
+func parseTarget(target string) (addr, instance string, useTLS bool, err error) {
+	u, err := url.Parse(target)
+	if err != nil || u.Host == "" {
+		return "", "", false, fmt.Errorf("--exec %q: want reapi://HOST:PORT[/INSTANCE]", target)
+	}
+	switch u.Scheme {
+	case "reapi", "grpc":
+	case "reapis", "grpcs":
+		useTLS = true
+	default:
+		return "", "", false, fmt.Errorf("--exec %q: want reapi://HOST:PORT[/INSTANCE] (reapis:// or grpcs:// for TLS)", target)
+	}
+	addr = u.Host
+	if u.Port() == "" {
+		addr += map[bool]string{false: ":80", true: ":443"}[useTLS]
+	}
+	return addr, strings.Trim(u.Path, "/"), useTLS, nil
+}
+
+// declare names the declared inputs in the input root, each by its base
+// name (numbered when two share one).
+func declare(paths []string) ([]input, error) {
+	var ins []input
+	used := map[string]bool{}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return nil, fmt.Errorf("--remote-input: %v", err)
+		}
+		name := filepath.Base(abs)
+		for i := 2; used[name]; i++ {
+			name = fmt.Sprintf("%s.%d", filepath.Base(abs), i)
+		}
+		used[name] = true
+		ins = append(ins, input{abs, InputsDir + "/" + name})
+	}
+	return ins, nil
+}
+
+func platform(props []string) (*repb.Platform, error) {
+	if len(props) == 0 {
+		return nil, nil
+	}
+	p := &repb.Platform{}
+	for _, kv := range props {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--platform %q: want KEY=VALUE", kv)
+		}
+		p.Properties = append(p.Properties, &repb.Platform_Property{Name: k, Value: v})
+	}
+	sort.Slice(p.Properties, func(i, j int) bool {
+		a, b := p.Properties[i], p.Properties[j]
+		return a.Name < b.Name || a.Name == b.Name && a.Value < b.Value
+	})
+	return p, nil
+}
+
+// SetSay changes where the executor's messages go.
+func (e *Executor) SetSay(say func(format string, args ...any)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.opts.Say = say
+}
+
+func (e *Executor) String() string { return "the remote execution service at " + e.display }
+
+// Close closes the connection.
+func (e *Executor) Close() error { return e.conn.Close() }
+
+// Check asks the service what it can do: it must answer, execute
+// actions and take SHA-256 digests.
+func (e *Executor) Check(ctx context.Context, root string) error {
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	caps, err := e.caps.GetCapabilities(ctx, &repb.GetCapabilitiesRequest{InstanceName: e.instance})
+	if err != nil {
+		return e.callError("cannot reach", err)
+	}
+	ex := caps.GetExecutionCapabilities()
+	if ex == nil || !ex.GetExecEnabled() {
+		return fmt.Errorf("--exec: %s does not execute actions (it may be a cache only)", e.display)
+	}
+	if !slices.Contains(ex.GetDigestFunctions(), repb.DigestFunction_SHA256) && ex.GetDigestFunction() != repb.DigestFunction_SHA256 {
+		return fmt.Errorf("--exec: %s does not take SHA-256 digests", e.display)
+	}
+	if n := caps.GetCacheCapabilities().GetMaxBatchTotalSizeBytes(); n > 0 {
+		e.maxBatch = n
+	}
+	if v := caps.GetHighApiVersion(); v != nil && (v.Major > 2 || v.Major == 2 && v.Minor >= 1) {
+		e.v21 = true
+	}
+	return nil
+}
+
+// callError says what a failed call means for the user.
+func (e *Executor) callError(what string, err error) error {
+	st, _ := status.FromError(err)
+	switch st.Code() {
+	case codes.Unavailable, codes.DeadlineExceeded:
+		return fmt.Errorf("--exec: %s the remote execution service at %s: %s", what, e.display, st.Message())
+	case codes.Unauthenticated, codes.PermissionDenied:
+		return fmt.Errorf("--exec: %s refuses wynot (%s): %s; give --remote-header or --remote-credentials", e.display, st.Code(), st.Message())
+	}
+	return fmt.Errorf("--exec: %s: %s: %s", e.display, st.Code(), st.Message())
+}
+
+// blob is content to upload: in memory, or a local file.
+type blob struct {
+	digest *repb.Digest
+	data   []byte
+	path   string
+}
+
+// tree is an input root being built.
+type tree struct {
+	e     *Executor
+	dirs  map[string]*repb.Directory // by path in the root, "" for the root
+	blobs map[string]blob            // by hash
+}
+
+func (t *tree) dir(path string) *repb.Directory {
+	if d, ok := t.dirs[path]; ok {
+		return d
+	}
+	d := &repb.Directory{}
+	t.dirs[path] = d
+	if path != "" {
+		parent := t.dir(parentOf(path))
+		parent.Directories = append(parent.Directories, &repb.DirectoryNode{Name: baseOf(path)})
+	}
+	return d
+}
+
+func parentOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+func baseOf(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
+
+// addData puts data into the root at path.
+func (t *tree) addData(path string, data []byte, executable bool) {
+	d := digestOf(data)
+	t.blobs[d.Hash] = blob{digest: d, data: data}
+	dir := t.dir(parentOf(path))
+	dir.Files = append(dir.Files, &repb.FileNode{Name: baseOf(path), Digest: d, IsExecutable: executable})
+}
+
+// addLocal puts the local file or directory local into the root at path.
+func (t *tree) addLocal(local, path string) error {
+	st, err := os.Lstat(local)
+	if err != nil {
+		return err
+	}
+	switch {
+	case st.Mode()&os.ModeSymlink != 0:
+		target, err := os.Readlink(local)
+		if err != nil {
+			return err
+		}
+		dir := t.dir(parentOf(path))
+		dir.Symlinks = append(dir.Symlinks, &repb.SymlinkNode{Name: baseOf(path), Target: target})
+	case st.IsDir():
+		t.dir(path)
+		entries, err := os.ReadDir(local)
+		if err != nil {
+			return err
+		}
+		for _, en := range entries {
+			sub := en.Name()
+			if path != "" {
+				sub = path + "/" + sub
+			}
+			if err := t.addLocal(filepath.Join(local, en.Name()), sub); err != nil {
+				return err
+			}
+		}
+	case st.Mode().IsRegular():
+		d, err := t.e.fileDigest(local, st)
+		if err != nil {
+			return err
+		}
+		t.blobs[d.Hash] = blob{digest: d, path: local}
+		dir := t.dir(parentOf(path))
+		dir.Files = append(dir.Files, &repb.FileNode{Name: baseOf(path), Digest: d, IsExecutable: st.Mode()&0o111 != 0})
+	}
+	return nil
+}
+
+// root finishes the tree: every directory's entries sorted, the
+// directories serialized bottom up; it returns the root's digest.
+func (t *tree) root() *repb.Digest {
+	paths := make([]string, 0, len(t.dirs))
+	for p := range t.dirs {
+		paths = append(paths, p)
+	}
+	// Deepest first, so that a directory's children have digests.
+	depth := func(p string) int {
+		if p == "" {
+			return 0
+		}
+		return strings.Count(p, "/") + 1
+	}
+	sort.Slice(paths, func(i, j int) bool {
+		if di, dj := depth(paths[i]), depth(paths[j]); di != dj {
+			return di > dj
+		}
+		return paths[i] < paths[j]
+	})
+	var rootDigest *repb.Digest
+	for _, p := range paths {
+		d := t.dirs[p]
+		for _, n := range d.Directories {
+			child := n.Name
+			if p != "" {
+				child = p + "/" + child
+			}
+			n.Digest = t.digestOfDir(t.dirs[child])
+		}
+		if p == "" {
+			rootDigest = t.digestOfDir(d)
+		}
+	}
+	return rootDigest
+}
+
+// digestOfDir serializes d, keeps it as a blob and returns its digest.
+func (t *tree) digestOfDir(d *repb.Directory) *repb.Digest {
+	sort.Slice(d.Files, func(i, j int) bool { return d.Files[i].Name < d.Files[j].Name })
+	sort.Slice(d.Directories, func(i, j int) bool { return d.Directories[i].Name < d.Directories[j].Name })
+	sort.Slice(d.Symlinks, func(i, j int) bool { return d.Symlinks[i].Name < d.Symlinks[j].Name })
+	return t.message(d)
+}
+
+// message serializes m deterministically, keeps it as a blob and
+// returns its digest.
+func (t *tree) message(m proto.Message) *repb.Digest {
+	data, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
+	if err != nil {
+		panic(err) // only for messages that cannot be serialized
+	}
+	d := digestOf(data)
+	t.blobs[d.Hash] = blob{digest: d, data: data}
+	return d
+}
+
+func digestOf(data []byte) *repb.Digest {
+	h := sha256.Sum256(data)
+	return &repb.Digest{Hash: hex.EncodeToString(h[:]), SizeBytes: int64(len(data))}
+}
+
+// fileKey identifies a local file's content as long as it is not
+// rewritten: its path, size, modification time and inode.
+type fileKey struct {
+	path       string
+	size, mtim int64
+	ino        uint64
+}
+
+// fileDigest hashes a local file, once while it stays the same.
+func (e *Executor) fileDigest(path string, st os.FileInfo) (*repb.Digest, error) {
+	k := fileKey{path: path, size: st.Size(), mtim: st.ModTime().UnixNano()}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		k.ino = sys.Ino
+	}
+	e.mu.Lock()
+	d, ok := e.digests[k]
+	e.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return nil, err
+	}
+	d = &repb.Digest{Hash: hex.EncodeToString(h.Sum(nil)), SizeBytes: n}
+	e.mu.Lock()
+	e.digests[k] = d
+	e.mu.Unlock()
+	return d, nil
+}
+
+// Execute runs p as a remote action.
+func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, error) {
+	if p.Dir != p.WorkDir {
+		return runner.Run{Exit: -1}, fmt.Errorf("%w: with --exec %s the test runs in the candidate's directory on a remote worker; it cannot run in %s", runner.ErrStart, e.display, p.Dir)
+	}
+	t := &tree{e: e, dirs: map[string]*repb.Directory{}, blobs: map[string]blob{}}
+	t.dir("")
+	if p.WorkDir != "" {
+		if err := t.addLocal(p.WorkDir, ""); err != nil {
+			return runner.Run{Exit: -1}, err
+		}
+	}
+	// The declared inputs, and the files the command names by absolute
+	// path (the test script, a program given as ./prog).
+	args := p.Relative(p.Argv)
+	ins := e.inputs
+	for i, a := range args {
+		if i > 0 && !filepath.IsAbs(a) {
+			continue
+		}
+		if st, err := os.Stat(a); err == nil && st.Mode().IsRegular() && filepath.IsAbs(a) && !slices.ContainsFunc(ins, func(in input) bool { return in.local == a }) {
+			ins = append(ins, input{a, fmt.Sprintf("%s/%d/%s", InputsDir, i, filepath.Base(a))})
+		}
+	}
+	for _, in := range ins {
+		if err := t.addLocal(in.local, in.name); err != nil {
+			return runner.Run{Exit: -1}, fmt.Errorf("%w: %v", runner.ErrStart, err)
+		}
+	}
+	for i, a := range args {
+		for _, in := range ins {
+			if a == in.local {
+				args[i] = "./" + in.name
+			} else {
+				args[i] = strings.ReplaceAll(args[i], in.local+"/", in.name+"/")
+			}
+		}
+	}
+	redirect := "</dev/null"
+	if p.Stdin != nil {
+		t.addData(stdinFile, p.Stdin, false)
+		redirect = "<" + stdinFile
+	}
+	// The remote command records the test's exit status and succeeds,
+	// so that the action cache keeps failing outcomes too. The test runs
+	// in a subshell with the original standard error; the shell's own
+	// error output (where it reports a test killed by a signal) goes
+	// nowhere, so the test's output is what it is locally.
+	script := `exec 3>&2 2>/dev/null; (exec "$@" 2>&3 3>&- ` + redirect + `); echo "$?" >` + statusFile + `; exit 0`
+	cmd := &repb.Command{
+		Arguments:            append([]string{"/bin/sh", "-c", script, "sh"}, args...),
+		EnvironmentVariables: environment(p.Env),
+		Platform:             e.platform,
+	}
+	if e.v21 {
+		cmd.OutputPaths = []string{statusFile}
+	} else {
+		cmd.OutputFiles = []string{statusFile}
+	}
+	action := &repb.Action{CommandDigest: t.message(cmd), InputRootDigest: t.root(), Platform: e.platform}
+	if p.Timeout > 0 {
+		action.Timeout = durationpb.New(p.Timeout)
+	}
+	if p.Attempts > 1 {
+		// A repeated test runs afresh each time.
+		salt := make([]byte, 16)
+		_, _ = rand.Read(salt)
+		action.Salt = salt
+	}
+	actionDigest := t.message(action)
+	if err := e.upload(ctx, t.blobs); err != nil {
+		return runner.Run{Exit: -1}, err
+	}
+	start := time.Now()
+	resp, err := e.execute(ctx, actionDigest, t.blobs)
+	if err != nil {
+		return runner.Run{Exit: -1}, err
+	}
+	r := runner.Run{Duration: time.Since(start)}
+	e.Stats.Actions.Add(1)
+	if resp.GetCachedResult() {
+		e.Stats.CacheHits.Add(1)
+	}
+	var statusText []byte
+	r.Stdout, r.Stderr, statusText, err = e.outputs(ctx, resp.GetResult())
+	if errors.Is(err, errLost) && resp.GetCachedResult() {
+		// A cached result whose outputs the storage no longer has: run
+		// the action again.
+		if resp, err = e.executeOnce(ctx, actionDigest, true); err == nil {
+			r.Stdout, r.Stderr, statusText, err = e.outputs(ctx, resp.GetResult())
+		}
+	}
+	if err != nil {
+		return r, err
+	}
+	res := resp.GetResult()
+	if code := status.FromProto(resp.GetStatus()).Code(); code == codes.DeadlineExceeded {
+		r.Exit, r.Signal, r.TimedOut = -1, syscall.SIGKILL, true
+		r.Stdout, r.Stderr = tail(r.Stdout), tail(r.Stderr)
+		return r, nil
+	}
+	n, perr := strconv.Atoi(strings.TrimSpace(string(statusText)))
+	switch {
+	case perr != nil:
+		r.Exit = int(res.GetExitCode())
+		r.Lost = fmt.Sprintf("unresolved: the remote action ended without the test's status (exit code %d)", res.GetExitCode())
+	case n > 128 && n < 128+65:
+		// sh reports a test killed by signal N as 128+N.
+		r.Exit, r.Signal = -1, syscall.Signal(n-128)
+	default:
+		r.Exit = n
+	}
+	if r.Exit == 124 {
+		r.TimedOut = true
+	}
+	r.Stdout, r.Stderr = tail(r.Stdout), tail(r.Stderr)
+	e.hintMissing(r)
+	return r, nil
+}
+
+// outputs reads what an action result holds: standard output and
+// error, and the status file.
+func (e *Executor) outputs(ctx context.Context, res *repb.ActionResult) (stdout, stderr, status []byte, err error) {
+	if stdout, err = e.output(ctx, res.GetStdoutRaw(), res.GetStdoutDigest()); err != nil {
+		return
+	}
+	if stderr, err = e.output(ctx, res.GetStderrRaw(), res.GetStderrDigest()); err != nil {
+		return
+	}
+	for _, f := range res.GetOutputFiles() {
+		if f.GetPath() == statusFile {
+			if status, err = e.output(ctx, f.GetContents(), f.GetDigest()); err != nil {
+				return
+			}
+		}
+	}
+	return
+}
+
+func tail(b []byte) []byte {
+	if len(b) > runner.OutputLimit {
+		return b[len(b)-runner.OutputLimit:]
+	}
+	return b
+}
+
+// environment is what the remote command gets: PATH, and what the test's
+// environment sets beyond wynot's own.
+func environment(env []string) []*repb.Command_EnvironmentVariable {
+	vars := map[string]string{"PATH": os.Getenv("PATH")}
+	if vars["PATH"] == "" {
+		vars["PATH"] = "/usr/local/bin:/usr/bin:/bin"
+	}
+	own := map[string]bool{}
+	for _, kv := range os.Environ() {
+		own[kv] = true
+	}
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && !own[kv] {
+			vars[k] = v
+		}
+	}
+	out := make([]*repb.Command_EnvironmentVariable, 0, len(vars))
+	for k, v := range vars {
+		out = append(out, &repb.Command_EnvironmentVariable{Name: k, Value: v})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+var missingPath = regexp.MustCompile(`(/[^\s:'"]+): (?:No such file or directory|not found)`)
+
+// hintMissing tells the user, once per path, when a test's output says
+// that a file is missing that exists here: it was not sent.
+func (e *Executor) hintMissing(r runner.Run) {
+	e.mu.Lock()
+	say := e.opts.Say
+	e.mu.Unlock()
+	if say == nil || r.Clean() {
+		return
+	}
+	for _, out := range [][]byte{r.Stderr, r.Stdout} {
+		for _, m := range missingPath.FindAllSubmatch(out, -1) {
+			path := string(m[1])
+			if _, err := os.Stat(path); err != nil {
+				continue
+			}
+			e.mu.Lock()
+			seen := e.hinted[path]
+			e.hinted[path] = true
+			e.mu.Unlock()
+			if !seen {
+				say("a remote test says %s is missing: it exists here but was not sent; declare it with --remote-input %s", path, path)
+			}
+		}
+	}
+}
+
+// upload sends the blobs the service's storage lacks.
+func (e *Executor) upload(ctx context.Context, blobs map[string]blob) error {
+	req := &repb.FindMissingBlobsRequest{InstanceName: e.instance, DigestFunction: repb.DigestFunction_SHA256}
+	for _, b := range blobs {
+		req.BlobDigests = append(req.BlobDigests, b.digest)
+	}
+	missing, err := e.cas.FindMissingBlobs(ctx, req)
+	if err != nil {
+		return e.callError("cannot reach", err)
+	}
+	batch := &repb.BatchUpdateBlobsRequest{InstanceName: e.instance, DigestFunction: repb.DigestFunction_SHA256}
+	var size int64
+	flush := func() error {
+		if len(batch.Requests) == 0 {
+			return nil
+		}
+		resp, err := e.cas.BatchUpdateBlobs(ctx, batch)
+		if err != nil {
+			return e.callError("cannot upload to", err)
+		}
+		for _, r := range resp.GetResponses() {
+			if c := codes.Code(r.GetStatus().GetCode()); c != codes.OK {
+				return fmt.Errorf("--exec: %s refused a blob: %s %s", e.display, c, r.GetStatus().GetMessage())
+			}
+		}
+		batch.Requests, size = nil, 0
+		return nil
+	}
+	for _, d := range missing.GetMissingBlobDigests() {
+		b, ok := blobs[d.Hash]
+		if !ok {
+			continue
+		}
+		data := b.data
+		if data == nil {
+			if data, err = os.ReadFile(b.path); err != nil {
+				return err
+			}
+			if int64(len(data)) != b.digest.SizeBytes {
+				return fmt.Errorf("%s changed while it was sent", b.path)
+			}
+		}
+		e.Stats.BlobsUploaded.Add(1)
+		e.Stats.BytesUploaded.Add(int64(len(data)))
+		if int64(len(data))+1024 > e.maxBatch {
+			if err := e.write(ctx, b.digest, data); err != nil {
+				return err
+			}
+			continue
+		}
+		if size+int64(len(data))+1024 > e.maxBatch {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		batch.Requests = append(batch.Requests, &repb.BatchUpdateBlobsRequest_Request{Digest: b.digest, Data: data})
+		size += int64(len(data)) + 1024
+	}
+	return flush()
+}
+
+// write uploads one large blob by ByteStream.
+func (e *Executor) write(ctx context.Context, d *repb.Digest, data []byte) error {
+	stream, err := e.bs.Write(ctx)
+	if err != nil {
+		return e.callError("cannot upload to", err)
+	}
+	id := make([]byte, 16)
+	_, _ = rand.Read(id)
+	name := fmt.Sprintf("uploads/%x/blobs/%s/%d", id, d.Hash, d.SizeBytes)
+	if e.instance != "" {
+		name = e.instance + "/" + name
+	}
+	const chunk = 1 << 20
+	for off := 0; ; off += chunk {
+		end := min(off+chunk, len(data))
+		req := &bspb.WriteRequest{WriteOffset: int64(off), Data: data[off:end], FinishWrite: end == len(data)}
+		if off == 0 {
+			req.ResourceName = name
+		}
+		if err := stream.Send(req); err != nil && err != io.EOF {
+			return e.callError("cannot upload to", err)
+		}
+		if end == len(data) {
+			break
+		}
+	}
+	if _, err := stream.CloseAndRecv(); err != nil {
+		return e.callError("cannot upload to", err)
+	}
+	return nil
+}
+
+// output is inline content, or the blob d read from the storage.
+func (e *Executor) output(ctx context.Context, inline []byte, d *repb.Digest) ([]byte, error) {
+	if len(inline) > 0 || d == nil || d.SizeBytes == 0 {
+		return inline, nil
+	}
+	if d.SizeBytes+1024 <= e.maxBatch {
+		resp, err := e.cas.BatchReadBlobs(ctx, &repb.BatchReadBlobsRequest{InstanceName: e.instance, Digests: []*repb.Digest{d}, DigestFunction: repb.DigestFunction_SHA256})
+		if err != nil {
+			return nil, e.callError("cannot read from", err)
+		}
+		for _, r := range resp.GetResponses() {
+			if codes.Code(r.GetStatus().GetCode()) == codes.OK {
+				return r.GetData(), nil
+			}
+			return nil, fmt.Errorf("%w: %s: %s", errLost, e.display, r.GetStatus().GetMessage())
+		}
+	}
+	name := fmt.Sprintf("blobs/%s/%d", d.Hash, d.SizeBytes)
+	if e.instance != "" {
+		name = e.instance + "/" + name
+	}
+	stream, err := e.bs.Read(ctx, &bspb.ReadRequest{ResourceName: name})
+	if err != nil {
+		return nil, e.callError("cannot read from", err)
+	}
+	var out []byte
+	for {
+		r, err := stream.Recv()
+		if err == io.EOF {
+			return out, nil
+		}
+		if status.Code(err) == codes.NotFound {
+			return nil, fmt.Errorf("%w: %s: %v", errLost, e.display, err)
+		}
+		if err != nil {
+			return nil, e.callError("cannot read from", err)
+		}
+		out = append(out, r.GetData()...)
+	}
+}
+
+// errLost is an output blob the storage no longer has.
+var errLost = errors.New("--exec: the remote storage lost an output")
+
+// execute runs the action and waits for its response. A service that
+// says blobs are missing (evicted since they were found) gets them again,
+// once.
+func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[string]blob) (*repb.ExecuteResponse, error) {
+	for attempt := 0; ; attempt++ {
+		resp, err := e.executeOnce(ctx, action, false)
+		if err != nil {
+			st, _ := status.FromError(err)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if (st.Code() == codes.Unavailable || st.Code() == codes.ResourceExhausted) && attempt < 3 {
+				time.Sleep(time.Duration(200<<attempt) * time.Millisecond)
+				continue
+			}
+			return nil, e.callError("lost", err)
+		}
+		st := status.FromProto(resp.GetStatus())
+		switch st.Code() {
+		case codes.OK, codes.DeadlineExceeded:
+			return resp, nil
+		case codes.FailedPrecondition:
+			if missingBlobs(st) && attempt < 1 {
+				if err := e.upload(ctx, blobs); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if e.platform != nil {
+				return nil, fmt.Errorf("%w: %s runs no action for --platform %s: %s", runner.ErrStart, e.display, strings.Join(e.opts.Platform, " "), st.Message())
+			}
+		}
+		return nil, fmt.Errorf("%w: %s: %s: %s", runner.ErrStart, e.display, st.Code(), st.Message())
+	}
+}
+
+// missingBlobs reports whether a failed precondition names missing blobs.
+func missingBlobs(st *status.Status) bool {
+	for _, d := range st.Details() {
+		if pf, ok := d.(*errdetails.PreconditionFailure); ok {
+			for _, v := range pf.GetViolations() {
+				if v.GetType() == "MISSING" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// executeOnce runs the action once (without the action cache with
+// skipCache) and waits for its response.
+func (e *Executor) executeOnce(ctx context.Context, action *repb.Digest, skipCache bool) (*repb.ExecuteResponse, error) {
+	stream, err := e.exec.Execute(ctx, &repb.ExecuteRequest{InstanceName: e.instance, ActionDigest: action,
+		SkipCacheLookup: skipCache, DigestFunction: repb.DigestFunction_SHA256})
+	if err != nil {
+		return nil, err
+	}
+	var last *longrunningpb.Operation
+	for {
+		op, err := stream.Recv()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		last = op
+		if op.GetDone() {
+			break
+		}
+	}
+	if last == nil || !last.GetDone() {
+		return nil, status.Error(codes.Unavailable, "the execution stream ended before the action was done")
+	}
+	if e := last.GetError(); e != nil {
+		return nil, status.ErrorProto(e)
+	}
+	resp := &repb.ExecuteResponse{}
+	if err := last.GetResponse().UnmarshalTo(resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}

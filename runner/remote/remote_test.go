@@ -1,0 +1,310 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/internal/reapitest"
+	"github.com/wynot/wynot/runner"
+)
+
+func server(t *testing.T) *reapitest.Server {
+	t.Helper()
+	s, err := reapitest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	return s
+}
+
+func executor(t *testing.T, o Options) *Executor {
+	t.Helper()
+	e, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	if err := e.Check(context.Background(), t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func sh(script string) runner.Command { return runner.Command{Argv: []string{"sh", "-c", script}} }
+
+// tester tests with e (nil: locally) and a script oracle of the git
+// bisect convention (exit status 1 is a failure).
+func tester(t *testing.T, c runner.Command, e runner.Executor) *runner.Tester {
+	t.Helper()
+	tr, err := runner.NewTester(c, &runner.ScriptOracle{Convention: runner.Bisect}, 1, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	tr.Executor = e
+	return tr
+}
+
+// A test run as a remote action runs as it does locally.
+func TestRemoteSameAsLocal(t *testing.T) {
+	srv := server(t)
+	e := executor(t, Options{Target: "reapi://" + srv.Addr})
+	script := filepath.Join(t.TempDir(), "test.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ngrep -c l \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := runner.File{Name: "input.txt", Data: []byte("hello\n")}
+	for _, c := range []runner.Command{
+		sh("exit 3"), sh("true"), sh("kill -SEGV $$"), sh("kill -ABRT $$"), sh("echo out; echo err >&2; exit 1"),
+		{Argv: []string{"cat", "{}"}}, {Argv: []string{"cat"}, Stdin: true}, {Argv: []string{"cat"}},
+		{Argv: []string{"sh", "-c", "cat \"$1\"; ls", "sh", "{}"}}, {Argv: []string{script, "{}"}},
+		{Argv: []string{"sh", "-c", "echo $WYNOT_X", "sh"}, Env: append(os.Environ(), "WYNOT_X=set")},
+	} {
+		var runs [2]runner.Run
+		for i, ex := range []runner.Executor{nil, e} {
+			r, err := tester(t, c, ex).Exec(context.Background(), runner.Candidate{Files: []runner.File{f}})
+			if err != nil {
+				t.Fatalf("%v: %v", c.Argv, err)
+			}
+			runs[i] = r
+		}
+		l, r := runs[0], runs[1]
+		if l.Exit != r.Exit || l.Signal != r.Signal || l.TimedOut != r.TimedOut || r.Lost != "" ||
+			!bytes.Equal(l.Stdout, r.Stdout) || !bytes.Equal(l.Stderr, r.Stderr) {
+			t.Errorf("%q:\nlocal  %s out %q err %q\nremote %s out %q err %q", c.Argv,
+				l.Describe(), l.Stdout, l.Stderr, r.Describe(), r.Stdout, r.Stderr)
+		}
+	}
+}
+
+// A candidate costs the bytes it changed: the second candidate shares a
+// large file with the first, which is not sent again.
+func TestRemoteUploadsOnlyMissing(t *testing.T) {
+	srv := server(t)
+	e := executor(t, Options{Target: "reapi://" + srv.Addr + "/main"})
+	big := bytes.Repeat([]byte("a large file that stays the same\n"), 200000) // 6.6 MB: by ByteStream
+	tr := tester(t, runner.Command{Argv: []string{"sh", "-c", "wc -c big; cat small"}}, e)
+	for i, small := range []string{"one\n", "two\n"} {
+		before := e.Stats.BytesUploaded.Load()
+		rec, err := tr.Test(context.Background(), runner.Candidate{Files: []runner.File{{Name: "big", Data: big}, {Name: "small", Data: []byte(small)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(rec.Run.Stdout), "6600000 big\n"+small) {
+			t.Fatalf("output %q", rec.Run.Stdout)
+		}
+		sent := e.Stats.BytesUploaded.Load() - before
+		t.Logf("candidate %d: %d bytes sent", i+1, sent)
+		if i == 0 && sent < int64(len(big)) {
+			t.Errorf("the first candidate sent %d bytes, less than its large file", sent)
+		}
+		if i == 1 && sent > 4096 {
+			t.Errorf("the second candidate sent %d bytes; only a small file and directory changed", sent)
+		}
+	}
+	if _, ok := srv.Blob(digestOf(big).Hash); !ok {
+		t.Error("the large file is not in the storage")
+	}
+}
+
+// Failing outcomes are cached too (the service caches only exit status
+// 0: the remote command records the real status in a file), so another
+// run of wynot gets them without running the test.
+func TestRemoteCachesFailingOutcomes(t *testing.T) {
+	srv := server(t)
+	e := executor(t, Options{Target: "reapi://" + srv.Addr})
+	c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte("crash\n")}}}
+	cmd := runner.Command{Argv: []string{"sh", "-c", "grep -q crash in && exit 1; exit 0"}}
+	var recs []runner.Test
+	for range 2 {
+		rec, err := tester(t, cmd, e).Test(context.Background(), c) // a fresh Tester: no local cache
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	if recs[0].Outcome != dd.Fail || recs[1].Outcome != dd.Fail {
+		t.Errorf("outcomes %s, %s, want FAIL twice", recs[0].Outcome, recs[1].Outcome)
+	}
+	if srv.Executed != 1 || srv.Hits != 1 || e.Stats.CacheHits.Load() != 1 {
+		t.Errorf("executed %d, cache hits %d (client %d); want 1 and 1", srv.Executed, srv.Hits, e.Stats.CacheHits.Load())
+	}
+}
+
+// Repeated runs of a test carry a fresh salt each: none is served from
+// the action cache, so that flakiness shows.
+func TestRemoteRepeatRunsAfresh(t *testing.T) {
+	srv := server(t)
+	e := executor(t, Options{Target: "reapi://" + srv.Addr})
+	c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte("x")}}}
+	cmd := runner.Command{Argv: []string{"sh", "-c", "exit 1"}}
+	if _, err := tester(t, cmd, e).Test(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	tr := tester(t, cmd, e)
+	tr.SetRepeat(3)
+	rec, err := tr.Test(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Runs != 3 || srv.Executed != 4 || srv.Hits != 0 {
+		t.Errorf("runs %d, executed %d, hits %d; want 3 runs, 4 executed, no hits", rec.Runs, srv.Executed, srv.Hits)
+	}
+	if _, err := tr.Decide(context.Background(), c, 3); err != nil || srv.Executed != 7 {
+		t.Errorf("deciding by 3 runs: executed %d, %v", srv.Executed, err)
+	}
+}
+
+// The action's timeout is the test's; a test that exceeds it timed out.
+func TestRemoteTimeout(t *testing.T) {
+	srv := server(t)
+	e := executor(t, Options{Target: "reapi://" + srv.Addr})
+	cmd := runner.Command{Argv: []string{"sleep", "30"}, Timeout: 500 * time.Millisecond}
+	r, err := tester(t, cmd, e).Exec(context.Background(), runner.Candidate{})
+	if err != nil || !r.TimedOut {
+		t.Errorf("run %+v, %v; want timed out", r, err)
+	}
+}
+
+// Blobs the storage evicted after they were found are sent again.
+func TestRemoteEvictedBlobs(t *testing.T) {
+	srv := server(t)
+	e := executor(t, Options{Target: "reapi://" + srv.Addr})
+	c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte("x")}}}
+	tr := tester(t, runner.Command{Argv: []string{"cat", "{}"}}, e)
+	if _, err := tr.Exec(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	srv.Forget()
+	// Found missing, uploaded, then forgotten again before Execute:
+	// simulate by asking the executor to run what it believes present.
+	r, err := tr.Exec(context.Background(), c)
+	if err != nil || string(r.Stdout) != "x" {
+		t.Errorf("after eviction: %q %v", r.Stdout, err)
+	}
+}
+
+// Headers and credentials go with every call.
+func TestRemoteHeadersAndCredentials(t *testing.T) {
+	srv := server(t)
+	srv.Header = "x-api-key=secret"
+	e, err := New(Options{Target: "reapi://" + srv.Addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if err := e.Check(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "--remote-header") {
+		t.Errorf("without the header: %v", err)
+	}
+	cred := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(cred, []byte("tok123\n"), 0o600)
+	e = executor(t, Options{Target: "reapi://" + srv.Addr, Headers: []string{"X-Api-Key=secret"}, CredentialsFile: cred})
+	if _, err := tester(t, sh("true"), e).Exec(context.Background(), runner.Candidate{}); err != nil {
+		t.Fatal(err)
+	}
+	md := srv.Headers[len(srv.Headers)-1]
+	if got := md.Get("authorization"); len(got) != 1 || got[0] != "Bearer tok123" {
+		t.Errorf("authorization %q", got)
+	}
+}
+
+// Mistakes are said clearly.
+func TestRemoteErrors(t *testing.T) {
+	srv := server(t)
+	for _, tc := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Target: "http://" + srv.Addr}, "want reapi://HOST:PORT"},
+		{Options{Target: "reapi://" + srv.Addr, Headers: []string{"novalue"}}, "want KEY=VALUE"},
+		{Options{Target: "reapi://" + srv.Addr, Platform: []string{"os"}}, "want KEY=VALUE"},
+		{Options{Target: "reapi://" + srv.Addr, Inputs: []string{"/nonexistent/data"}}, "--remote-input"},
+		{Options{Target: "reapi://" + srv.Addr, CredentialsFile: "/nonexistent/token"}, "--remote-credentials"},
+	} {
+		if _, err := New(tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.o, err, tc.want)
+		}
+	}
+	// Nothing listens on the port of a stopped server.
+	gone := server(t)
+	gone.Stop()
+	e, err := New(Options{Target: "reapi://" + gone.Addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if err := e.Check(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "cannot reach the remote execution service at "+gone.Addr) {
+		t.Errorf("unreachable: %v", err)
+	}
+	// A platform no worker offers.
+	srv.Platform = map[string]string{"OSFamily": "linux"}
+	e = executor(t, Options{Target: "reapi://" + srv.Addr, Platform: []string{"OSFamily=windows"}})
+	_, err = tester(t, sh("true"), e).Exec(context.Background(), runner.Candidate{})
+	if !errors.Is(err, runner.ErrStart) || !strings.Contains(err.Error(), "--platform OSFamily=windows") {
+		t.Errorf("platform: %v", err)
+	}
+	e = executor(t, Options{Target: "reapi://" + srv.Addr, Platform: []string{"OSFamily=linux"}})
+	if _, err = tester(t, sh("true"), e).Exec(context.Background(), runner.Candidate{}); err != nil {
+		t.Errorf("a platform the worker offers: %v", err)
+	}
+}
+
+// A file the test reads that was not sent is named, with the flag that
+// sends it; declared, it is there.
+func TestRemoteMissingInput(t *testing.T) {
+	if !reapitest.CanHide() {
+		t.Skip("the test service cannot hide a directory from its worker here (needs unshare -m and mount)")
+	}
+	srv := server(t)
+	srv.Hide = t.TempDir()
+	data := filepath.Join(srv.Hide, "data.txt")
+	os.WriteFile(data, []byte("needed\n"), 0o644)
+	var mu sync.Mutex
+	var said []string
+	say := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		said = append(said, fmt.Sprintf(format, args...))
+	}
+	cmd := runner.Command{Argv: []string{"sh", "-c", "cat " + data}}
+	e := executor(t, Options{Target: "reapi://" + srv.Addr, Say: say})
+	if r, _ := tester(t, cmd, e).Exec(context.Background(), runner.Candidate{}); r.Clean() || len(said) != 1 || !strings.Contains(said[0], "--remote-input") {
+		t.Errorf("undeclared: %s, said %q", r.Describe(), said)
+	}
+	t.Log(said)
+	e = executor(t, Options{Target: "reapi://" + srv.Addr, Inputs: []string{filepath.Dir(data)}})
+	r, err := tester(t, cmd, e).Exec(context.Background(), runner.Candidate{})
+	if err != nil || string(r.Stdout) != "needed\n" {
+		t.Errorf("declared: %s %q %q %v", r.Describe(), r.Stdout, r.Stderr, err)
+	}
+}
+
+// Against a real service (Buildbarn, BuildBuddy, ...) when
+// WYNOT_REAPI_TEST=HOST:PORT[/INSTANCE] names one.
+func TestRemoteRealService(t *testing.T) {
+	target := os.Getenv("WYNOT_REAPI_TEST")
+	if target == "" {
+		t.Skip("set WYNOT_REAPI_TEST=HOST:PORT[/INSTANCE] to run against a real remote execution service")
+	}
+	e := executor(t, Options{Target: "reapi://" + target})
+	tr := tester(t, runner.Command{Argv: []string{"sh", "-c", "grep -q crash {} && exit 1; exit 0"}}, e)
+	for _, tc := range []struct {
+		data string
+		want dd.Outcome
+	}{{"crash\n", dd.Fail}, {"fine\n", dd.Pass}} {
+		rec, err := tr.Test(context.Background(), runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte(tc.data)}}})
+		if err != nil || rec.Outcome != tc.want {
+			t.Errorf("%q: %s %v, want %s", tc.data, rec.Outcome, err, tc.want)
+		}
+	}
+}
