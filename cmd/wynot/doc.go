@@ -19,7 +19,7 @@ Usage:
 	wynot trace    [flags] --gdb BINARY [-- ARG...]
 	wynot chain    [flags] --pass ARGS --fail ARGS PKGDIR
 	wynot chain    [flags] --gdb --pass ARGS --fail ARGS BINARY
-	wynot help [COMMAND]
+	wynot help [COMMAND | clusters]
 	wynot version
 
 reduce makes a failing input as small as possible; isolate finds the
@@ -31,7 +31,9 @@ which executed statements of a run matter for its output; chain finds
 which part of a failing run's state makes the difference to a passing
 run, and where along the run that cause moves to other variables.
 
-Run "wynot COMMAND --help" for the flags of a command.
+Run "wynot COMMAND --help" for the flags of a command, and "wynot help
+clusters" for running the tests on a Slurm cluster or a remote execution
+service.
 
 # Reduce
 
@@ -229,6 +231,11 @@ Flags:
 	                    the size over the tests, statistics, the result and
 	                    its difference from the original)
 	-q                  no progress and no summary, only errors
+	--exec E            where tests run: local (default), slurm, or
+	                    reapi://HOST:PORT[/INSTANCE] (see "wynot help clusters";
+	                    also $WYNOT_EXEC), with --cpus-per-test, --slurm-args,
+	                    --srun-args, --remote-input, --remote-header,
+	                    --remote-credentials and --platform
 
 The JSON summary (--json) counts "tests", every run of the test, as
 "runs", the tests of candidates (its "outcomes" add up to them), and
@@ -646,5 +653,53 @@ text and aliases, and every difference in words) and the transitions
 (from_step, to_step, where, func, before, after, kind, overwritten,
 direct, suggested). --report draws the chain: each state a box with its
 relevant deltas, the transitions between them.
+
+# Clusters
+
+When one machine is not enough, every command runs its tests elsewhere
+with --exec (or $WYNOT_EXEC); -j is then the number of tests in flight.
+The results are those of a local run: only where a test runs changes.
+
+--exec slurm runs each test as a job step, srun --exact -n1 -c K (K from
+--cpus-per-test, default 1; --srun-args adds arguments to every srun,
+such as --mem-per-cpu=2G). Inside an allocation (salloc -n 8 wynot ...,
+or a batch job) the steps run in it, and -j defaults to its task count;
+a step starts in tens of milliseconds. Outside one, wynot obtains an
+allocation of -j tasks itself (salloc, with --slurm-args passed to it),
+says so while it waits in the queue, and gives it back at the end, on
+Ctrl-C, and even when it is killed. The work directories must be on a
+file system the nodes share: set WYNOT_TMPDIR to one (a directory in
+your home directory); wynot checks it with a first step before any test.
+wynot's timeout and Ctrl-C cancel the steps, never other jobs. A step
+that Slurm ends itself (its time limit, out of memory, a node failure,
+a cancellation by someone else) is UNRESOLVED with the reason in the
+log, never a pass or a fail.
+
+--exec reapi://HOST:PORT[/INSTANCE] runs each test as an action of a
+remote execution service (Remote Execution API v2: Buildbarn,
+BuildBuddy, EngFlow, NativeLink, Buildfarm); reapis:// (or grpcs://)
+uses TLS. The action's input root is the candidate's work directory,
+plus the files the test needs besides: the test script, a program named
+by path (./prog), and what --remote-input PATH declares (a file or a
+directory, repeatable), sent under .wynot-inputs/ with the command's
+arguments rewritten to match. Only blobs the service lacks are sent,
+so a candidate costs the bytes it changed. The test's exit status is
+recorded in a file and the action succeeds, so that the service's action
+cache keeps failing outcomes too: a second run of wynot on the same
+input is answered from it. Repeated runs (--repeat, flaky tests, the
+final confirmation) carry a fresh salt and always run. The remote
+command gets PATH and the environment the test adds; its standard input
+is a file. A test killed by a signal reads as such; an exit status above
+128 is taken for one. --remote-header KEY=VALUE (repeatable) and
+--remote-credentials FILE (a token sent as "authorization: Bearer")
+authenticate with hosted services; --platform KEY=VALUE (repeatable)
+selects workers. When a failing test's output names a local file that
+was not sent, wynot says which, and the flag that sends it.
+
+Errors are said before any test runs: no srun or salloc on PATH, work
+directories the nodes do not share, a service that does not answer or
+does not execute actions, credentials it refuses; a platform no worker
+offers ends the run at the first test. wynot trace and chain with
+--gdb keep a debugger running per test slot and run locally only.
 */
 package main

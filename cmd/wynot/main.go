@@ -49,6 +49,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			c := lookup(args[1])
+			if c == nil && args[1] == "clusters" {
+				fmt.Fprint(stdout, section("Clusters"))
+				return command.ExitOK
+			}
 			if c == nil {
 				fmt.Fprintf(stderr, "wynot: no help for %q: not a command\n\n%s", args[1], usage())
 				return command.ExitInput

@@ -29,8 +29,10 @@ func below(dir, pkg string) bool { return strings.HasPrefix(dir, pkg+"/") }
 // check says why the package in dir (relative to the module root) must
 // not import imp, or "" when it may.
 func check(dir, imp string) string {
-	if within(dir, "bench") || dir == "internal/fixtures" || dir == "internal/layering" {
-		return "" // measuring tools and test fixtures, not part of wynot
+	switch {
+	case within(dir, "bench"), dir == "internal/fixtures", dir == "internal/layering",
+		dir == "internal/slurmtest", dir == "internal/reapitest":
+		return "" // measuring tools, test fixtures and test services, not part of wynot
 	}
 	own, ok := strings.CutPrefix(imp, module+"/")
 	if !ok && imp == module {

@@ -16,11 +16,11 @@ package remote
 
 import (
 	"context"
-	"errors"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/tls"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -287,7 +287,11 @@ func (e *Executor) callError(what string, err error) error {
 	st, _ := status.FromError(err)
 	switch st.Code() {
 	case codes.Unavailable, codes.DeadlineExceeded:
-		return fmt.Errorf("--exec: %s the remote execution service at %s: %s", what, e.display, st.Message())
+		msg := st.Message()
+		if i := strings.LastIndex(msg, "dial tcp "); i >= 0 {
+			msg = strings.TrimSuffix(msg[i:], `"`)
+		}
+		return fmt.Errorf("--exec: %s the remote execution service at %s: %s", what, e.display, msg)
 	case codes.Unauthenticated, codes.PermissionDenied:
 		return fmt.Errorf("--exec: %s refuses wynot (%s): %s; give --remote-header or --remote-credentials", e.display, st.Code(), st.Message())
 	}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wynot/wynot/internal/reapitest"
+)
+
+// wynot reduce and wynot changes with --exec reapi:// give the results
+// they give locally; a second run is answered by the service's action
+// cache, failing outcomes included.
+func TestRemoteSameResults(t *testing.T) {
+	srv, err := reapitest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	target := "reapi://" + srv.Addr
+	var results []string
+	for _, remote := range []bool{false, true, true} {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "t16"), fuzz(3, 3000, true))
+		args := []string{"reduce", "--json", "-j", "2", "t16", "--", prog("crtplot"), "{}"}
+		if remote {
+			args = withExec(args, target)
+		}
+		executed := srv.Executed
+		r := wynotRun(t, dir, nil, args...)
+		if r.code != 0 {
+			t.Fatalf("remote %v: exit %d:\n%s", remote, r.code, r.stderr)
+		}
+		s := r.summary(t)
+		results = append(results, fmt.Sprintf("%q minimal=%v confirmed=%v signature=%q", read(t, filepath.Join(dir, "t16")), s.Minimal, s.Confirmed, s.Signature))
+		if remote {
+			t.Logf("%d tests, %d actions run by the service", s.Tests, srv.Executed-executed)
+			if !strings.Contains(r.stderr, "tests run on the remote execution service at "+srv.Addr) {
+				t.Errorf("the run does not say where tests run:\n%s", r.stderr)
+			}
+		}
+		if remote && len(results) == 3 && srv.Executed-executed > 4 {
+			// The confirmation runs repeat a test (a fresh salt each).
+			t.Errorf("the second remote run ran %d actions; the action cache should answer all but the confirmations", srv.Executed-executed)
+		}
+	}
+	if results[0] != results[1] || results[1] != results[2] {
+		t.Errorf("local %s\nremote %s\nagain %s", results[0], results[1], results[2])
+	}
+
+	dir := t.TempDir()
+	for _, v := range []struct{ dir, a, b string }{{"old", "A=1", "B=1"}, {"new", "A=2", "B=2"}} {
+		for f := range 6 {
+			write(t, filepath.Join(dir, v.dir, fmt.Sprintf("d%d/f%d.txt", f%3, f)), []byte(strings.Repeat(v.dir+" line\n\n\n\n", 10+f)))
+		}
+		write(t, filepath.Join(dir, v.dir, "d0/a.conf"), []byte("x\n\n\n"+v.a+"\n"))
+		write(t, filepath.Join(dir, v.dir, "d2/b.conf"), []byte(v.b+"\n\n\ny\n"))
+	}
+	args := []string{"changes", "--json", "-j", "2", "old", "new", "--", "sh", "-c", "! { grep -q A=2 d0/a.conf && grep -q B=2 d2/b.conf; }"}
+	local, remote := wynotRun(t, dir, nil, args...), wynotRun(t, dir, nil, withExec(args, target)...)
+	if local.code != 0 || remote.code != 0 {
+		t.Fatalf("exit %d, %d:\n%s\n%s", local.code, remote.code, local.stderr, remote.stderr)
+	}
+	l, r := local.summary(t), remote.summary(t)
+	if strings.Join(l.Hunks, " ") != "d0/a.conf:4-4 d2/b.conf:1-1" || strings.Join(l.Hunks, " ") != strings.Join(r.Hunks, " ") || l.Diff != r.Diff || !r.Confirmed {
+		t.Errorf("changes: local %v, remote %v (confirmed %v)\n%s", l.Hunks, r.Hunks, r.Confirmed, remote.stderr)
+	}
+}
+
+// A service that does not answer is said before anything runs, and the
+// input is left alone.
+func TestRemoteUnreachable(t *testing.T) {
+	srv, err := reapitest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Stop()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in.txt"), []byte("x\n"))
+	r := wynotRun(t, dir, nil, "reduce", "--exec", "reapi://"+srv.Addr, "in.txt", "--", "grep", "x", "{}")
+	if r.code != 1 || !strings.Contains(r.stderr, "cannot reach the remote execution service at "+srv.Addr) {
+		t.Errorf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if got := string(read(t, filepath.Join(dir, "in.txt"))); got != "x\n" {
+		t.Errorf("the input changed: %q", got)
+	}
+}
