@@ -214,6 +214,9 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 		}
 		if err == nil {
 			page, err = s.Run(ctx, job, sum)
+			if sm, ok := exec.(interface{ Summary() string }); ok && !f.Quiet && sm.Summary() != "" {
+				fmt.Fprintf(env.Stderr, "wynot: %s\n", sm.Summary())
+			}
 		}
 		if s != nil {
 			s.Close()

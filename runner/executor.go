@@ -51,10 +51,11 @@ type Process struct {
 	Stdin []byte
 	// Timeout bounds the run; zero for none.
 	Timeout time.Duration
-	// Attempt counts the runs of one test of a candidate from 0, of
-	// Attempts (more than one when tests are repeated): an executor that
-	// caches outcomes must run each attempt afresh.
-	Attempt, Attempts int
+	// Fresh says the run must really happen, not be answered from an
+	// executor's own cache of outcomes: a run of a repeated test (whose
+	// runs are compared), or of the original (whose duration sets the
+	// timeout and whose two runs show whether the failure reproduces).
+	Fresh bool
 
 	outs []*capture // the work slot's output captures, for local processes
 }

@@ -217,7 +217,8 @@ func (t *Tester) Seed(c Candidate, o dd.Outcome, detail string) error {
 }
 
 // Exec runs the command once on a candidate in a work directory, without
-// oracle or cache: for looking at the original failure.
+// oracle or cache (the executor's neither): for looking at the original
+// failure.
 func (t *Tester) Exec(ctx context.Context, c Candidate) (Run, error) {
 	var slot string
 	select {
@@ -226,12 +227,12 @@ func (t *Tester) Exec(ctx context.Context, c Candidate) (Run, error) {
 		return Run{Exit: -1}, ctx.Err()
 	}
 	defer func() { t.dirs <- slot }()
-	return t.run(ctx, slot, c, 0, 1)
+	return t.run(ctx, slot, c, true)
 }
 
-// run runs the command once on c in the work directory slot: run
-// attempt (from 0) of attempts of one test.
-func (t *Tester) run(ctx context.Context, slot string, c Candidate, attempt, attempts int) (Run, error) {
+// run runs the command once on c in the work directory slot; fresh
+// as in Process.
+func (t *Tester) run(ctx context.Context, slot string, c Candidate, fresh bool) (Run, error) {
 	cmd := t.Command
 	if c.Args != nil {
 		cmd.Argv = append([]string{cmd.Argv[0]}, c.Args...)
@@ -259,7 +260,7 @@ func (t *Tester) run(ctx context.Context, slot string, c Candidate, attempt, att
 		}
 		p = cmd.process(slot, c.Files)
 	}
-	p.outs, p.Attempt, p.Attempts = t.outs[slot], attempt, attempts
+	p.outs, p.Fresh = t.outs[slot], fresh
 	if t.Executor != nil {
 		return t.Executor.Execute(ctx, p)
 	}
@@ -305,7 +306,7 @@ func (t *Tester) repeatRuns(ctx context.Context, c Candidate, n int, majority bo
 	outs, details := rec.Outcomes[:0], rec.Details[:0]
 	extended := false
 	for i := 0; i < n; i++ {
-		run, err := t.run(ctx, slot, c, i, n)
+		run, err := t.run(ctx, slot, c, n > 1)
 		rec.Run = run
 		if err != nil {
 			return err

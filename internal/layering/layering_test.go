@@ -31,7 +31,7 @@ func below(dir, pkg string) bool { return strings.HasPrefix(dir, pkg+"/") }
 func check(dir, imp string) string {
 	switch {
 	case within(dir, "bench"), dir == "internal/fixtures", dir == "internal/layering",
-		dir == "internal/slurmtest", dir == "internal/reapitest":
+		dir == "internal/slurmtest", within(dir, "internal/reapitest"):
 		return "" // measuring tools, test fixtures and test services, not part of wynot
 	}
 	own, ok := strings.CutPrefix(imp, module+"/")

@@ -69,8 +69,11 @@ type Server struct {
 }
 
 // Start starts a server on a loopback port; Stop stops it.
-func Start() (*Server, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+func Start() (*Server, error) { return Listen("127.0.0.1:0") }
+
+// Listen starts a server on addr.
+func Listen(addr string) (*Server, error) {
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}

@@ -7,8 +7,9 @@
 // so a candidate costs the bytes it changed. The service's action cache
 // serves outcomes seen before, failing ones too: the remote command
 // records the test's real exit status in a file and exits 0 (services
-// may cache only successful actions). Repeated runs of one test carry a
-// fresh salt, so that a repetition never gets a cached outcome.
+// may cache only successful actions). Repeated runs of one test, and the
+// runs of the original, carry a fresh salt, so that they are never
+// answered from the cache.
 //
 // It uses the official protocol definitions of
 // github.com/bazelbuild/remote-apis with gRPC.
@@ -243,6 +244,26 @@ func platform(props []string) (*repb.Platform, error) {
 		return a.Name < b.Name || a.Name == b.Name && a.Value < b.Value
 	})
 	return p, nil
+}
+
+// Summary says what the service did, for the closing lines.
+func (e *Executor) Summary() string {
+	n := e.Stats.Actions.Load()
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d remote tests were answered by the action cache of %s; %s sent in %d blobs",
+		e.Stats.CacheHits.Load(), n, e.display, size(e.Stats.BytesUploaded.Load()), e.Stats.BlobsUploaded.Load())
+}
+
+func size(n int64) string {
+	switch {
+	case n >= 10<<20:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 10<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // SetSay changes where the executor's messages go.
@@ -545,8 +566,8 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 	if p.Timeout > 0 {
 		action.Timeout = durationpb.New(p.Timeout)
 	}
-	if p.Attempts > 1 {
-		// A repeated test runs afresh each time.
+	if p.Fresh {
+		// A repeated test, or the original, runs afresh each time.
 		salt := make([]byte, 16)
 		_, _ = rand.Read(salt)
 		action.Salt = salt

@@ -141,8 +141,8 @@ func TestRemoteCachesFailingOutcomes(t *testing.T) {
 	}
 }
 
-// Repeated runs of a test carry a fresh salt each: none is served from
-// the action cache, so that flakiness shows.
+// Repeated runs of a test, and runs of the original, carry a fresh salt
+// each: none is served from the action cache, so that flakiness shows.
 func TestRemoteRepeatRunsAfresh(t *testing.T) {
 	srv := server(t)
 	e := executor(t, Options{Target: "reapi://" + srv.Addr})
@@ -162,6 +162,16 @@ func TestRemoteRepeatRunsAfresh(t *testing.T) {
 	}
 	if _, err := tr.Decide(context.Background(), c, 3); err != nil || srv.Executed != 7 {
 		t.Errorf("deciding by 3 runs: executed %d, %v", srv.Executed, err)
+	}
+	// The runs of the original: its duration sets the timeout, and its
+	// two runs show whether the failure reproduces.
+	for range 2 {
+		if _, err := tr.Exec(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if srv.Executed != 9 || srv.Hits != 0 {
+		t.Errorf("two runs of the original: executed %d, hits %d; want 9 and none", srv.Executed, srv.Hits)
 	}
 }
 
