@@ -192,7 +192,7 @@ func (t *Tester) Test(ctx context.Context, c Candidate) (Test, error) {
 		}
 	}
 	start := time.Now()
-	if err := t.repeatRuns(ctx, c, repeat, t.Majority, &rec); err != nil {
+	if err := t.repeatRuns(ctx, c, repeat, t.Majority, repeat > 1, &rec); err != nil {
 		return rec, err
 	}
 	rec.Duration = time.Since(start)
@@ -294,8 +294,10 @@ func (t *Tester) fake(ctx context.Context, slot string, c Candidate) (Run, error
 // first disagreement stops the runs and the test is unresolved; with
 // majority (and n of 3 or more), one disagreeing run of n brings two
 // more, and the outcome of all runs but one decides; anything else is
-// unresolved. Either way a disagreement marks the test flaky.
-func (t *Tester) repeatRuns(ctx context.Context, c Candidate, n int, majority bool, rec *Test) error {
+// unresolved. Either way a disagreement marks the test flaky. fresh
+// runs are never answered from an executor's cache (Process.Fresh);
+// runs after the first never are.
+func (t *Tester) repeatRuns(ctx context.Context, c Candidate, n int, majority, fresh bool, rec *Test) error {
 	var slot string
 	select {
 	case slot = <-t.dirs:
@@ -306,7 +308,7 @@ func (t *Tester) repeatRuns(ctx context.Context, c Candidate, n int, majority bo
 	outs, details := rec.Outcomes[:0], rec.Details[:0]
 	extended := false
 	for i := 0; i < n; i++ {
-		run, err := t.run(ctx, slot, c, n > 1)
+		run, err := t.run(ctx, slot, c, fresh || i > 0)
 		rec.Run = run
 		if err != nil {
 			return err
@@ -365,14 +367,15 @@ func top(outs []dd.Outcome) dd.Outcome {
 
 func mostCommon(outs []dd.Outcome) int { return Count(outs, top(outs)) }
 
-// Decide runs a candidate n times, without the cache and without calling
+// Decide runs a candidate n times, without the cache (the executor's
+// neither) and without calling
 // OnTest, and decides its outcome by a clear majority, as repeated tests
 // do with Majority: how a result is confirmed, or a removal of it
 // rechecked, when the test may be flaky. The Test's Outcomes and Details
 // say what each run gave.
 func (t *Tester) Decide(ctx context.Context, c Candidate, n int) (Test, error) {
 	rec := Test{Candidate: c}
-	err := t.repeatRuns(ctx, c, n, true, &rec)
+	err := t.repeatRuns(ctx, c, n, true, true, &rec)
 	return rec, err
 }
 

@@ -159,7 +159,7 @@ func main() {
 	limit := flag.Duration("timeout", 10*time.Minute, "time limit per reduction")
 	out := flag.String("out", "bench/RESULTS.md", "markdown file to write")
 	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
-	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, syntax) and replace them in the existing file")
+	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, executors, syntax) and replace them in the existing file")
 	baseline := flag.String("baseline", "", "a git revision of wynot to measure beside this one (regressions section)")
 	perses := flag.String("perses", "../shared/bench/perses-go", "the Perses Go benchmark folder, for the syntax section (skipped when missing)")
 	flag.Parse()
@@ -204,6 +204,8 @@ func main() {
 				part.WriteString(fuzzSection(work, bin))
 			case "overhead":
 				part.WriteString(overhead(work, bin))
+			case "executors":
+				part.WriteString(executors(work, bin))
 			case "syntax":
 				part.WriteString(syntaxSection(root, work, bin, *toolsFlag, *casesFlag, *perses, *limit))
 			default:

@@ -163,6 +163,10 @@ func TestRemoteRepeatRunsAfresh(t *testing.T) {
 	if _, err := tr.Decide(context.Background(), c, 3); err != nil || srv.Executed != 7 {
 		t.Errorf("deciding by 3 runs: executed %d, %v", srv.Executed, err)
 	}
+	// A decision by one run (a recheck) is a fresh run too.
+	if _, err := tr.Decide(context.Background(), c, 1); err != nil || srv.Executed != 8 {
+		t.Errorf("deciding by 1 run: executed %d, %v", srv.Executed, err)
+	}
 	// The runs of the original: its duration sets the timeout, and its
 	// two runs show whether the failure reproduces.
 	for range 2 {
@@ -170,8 +174,8 @@ func TestRemoteRepeatRunsAfresh(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if srv.Executed != 9 || srv.Hits != 0 {
-		t.Errorf("two runs of the original: executed %d, hits %d; want 9 and none", srv.Executed, srv.Hits)
+	if srv.Executed != 10 || srv.Hits != 0 {
+		t.Errorf("two runs of the original: executed %d, hits %d; want 10 and none", srv.Executed, srv.Hits)
 	}
 }
 
