@@ -577,7 +577,18 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 		return runner.Run{Exit: -1}, err
 	}
 	start := time.Now()
-	resp, err := e.execute(ctx, actionDigest, t.blobs)
+	// The service enforces the timeout; should it not, wynot does, a
+	// little later.
+	ectx := ctx
+	if p.Timeout > 0 {
+		var cancel context.CancelFunc
+		ectx, cancel = context.WithTimeout(ctx, p.Timeout+30*time.Second)
+		defer cancel()
+	}
+	resp, err := e.execute(ectx, actionDigest, t.blobs)
+	if err != nil && ctx.Err() == nil && ectx.Err() != nil {
+		return runner.Run{Exit: -1, Signal: syscall.SIGKILL, TimedOut: true, Duration: time.Since(start)}, nil
+	}
 	if err != nil {
 		return runner.Run{Exit: -1}, err
 	}
