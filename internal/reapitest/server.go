@@ -399,6 +399,7 @@ func (s *Server) execute(ctx context.Context, req *repb.ExecuteRequest) (*repb.E
 	}
 	outs := cmd.OutputPaths
 	if len(outs) == 0 {
+		//lint:ignore SA1019 a v2.0 client's outputs
 		outs = cmd.OutputFiles
 	}
 	for _, o := range outs {

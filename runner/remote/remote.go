@@ -555,11 +555,15 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 	cmd := &repb.Command{
 		Arguments:            append([]string{"/bin/sh", "-c", script, "sh"}, args...),
 		EnvironmentVariables: environment(p.Env),
-		Platform:             e.platform,
 	}
+	// Services before v2.2 read the platform from the Command, before
+	// v2.1 the outputs from output_files: both are set for them.
+	//lint:ignore SA1019 the platform in the Command is what older services read
+	cmd.Platform = e.platform
 	if e.v21 {
 		cmd.OutputPaths = []string{statusFile}
 	} else {
+		//lint:ignore SA1019 services before v2.1 know only output_files
 		cmd.OutputFiles = []string{statusFile}
 	}
 	action := &repb.Action{CommandDigest: t.message(cmd), InputRootDigest: t.root(), Platform: e.platform}
@@ -815,11 +819,11 @@ func (e *Executor) output(ctx context.Context, inline []byte, d *repb.Digest) ([
 		if err != nil {
 			return nil, e.callError("cannot read from", err)
 		}
-		for _, r := range resp.GetResponses() {
-			if codes.Code(r.GetStatus().GetCode()) == codes.OK {
-				return r.GetData(), nil
+		if rs := resp.GetResponses(); len(rs) > 0 {
+			if codes.Code(rs[0].GetStatus().GetCode()) == codes.OK {
+				return rs[0].GetData(), nil
 			}
-			return nil, fmt.Errorf("%w: %s: %s", errLost, e.display, r.GetStatus().GetMessage())
+			return nil, fmt.Errorf("%w: %s: %s", errLost, e.display, rs[0].GetStatus().GetMessage())
 		}
 	}
 	name := fmt.Sprintf("blobs/%s/%d", d.Hash, d.SizeBytes)
