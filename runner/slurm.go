@@ -230,6 +230,10 @@ func (s *Slurm) Execute(ctx context.Context, p Process) (Run, error) {
 		return r, err
 	}
 	if serr := classifySlurm(&r, stopped.Load()); serr != nil {
+		var gone allocationGone
+		if errors.As(serr, &gone) {
+			serr = fmt.Errorf("%w: the Slurm allocation (job %s) is gone, cancelled or past its time limit (srun: %s)", ErrStart, s.JobID, string(gone))
+		}
 		return r, serr
 	}
 	return r, err
@@ -291,9 +295,17 @@ var (
 	execveLine = regexp.MustCompile(`(?m)^slurmstepd[^:\n]*: error: execve\(\): ([^\n]*)`)
 	// The step could not enter its directory (and went elsewhere).
 	chdirLine = regexp.MustCompile(`(?m)^slurmstepd[^:\n]*: error: (couldn't chdir to [^\n]*?)(?:: going to \S+ instead)?\n`)
+	// The allocation is gone (cancelled, or past its time limit).
+	allocationGoneLine = regexp.MustCompile(`(?m)^srun: error: ([^\n]*(?:has expired|Invalid job id specified|already completing or completed|has been revoked)[^\n]*)`)
 	// Any other error srun reports itself: the step did not run.
 	srunErrorLine = regexp.MustCompile(`(?m)^srun: (?:error|fatal): ([^\n]*)\n?`)
 )
+
+// allocationGone is srun saying the allocation no longer exists: no
+// further test can run.
+type allocationGone string
+
+func (g allocationGone) Error() string { return "srun: " + string(g) }
 
 // classifySlurm reads what srun and slurmstepd wrote into a step's error
 // output, removes it (so that the test's output is what it would be run
@@ -303,10 +315,14 @@ var (
 // wynot did not ask for, a directory it could not enter) or that never
 // ran is Lost. stopped says that wynot itself cancelled the step
 // (timeout, interrupt). A program the step could not start is ErrStart,
-// as for a local process.
+// as for a local process; an allocation that is gone is
+// allocationGone.
 func classifySlurm(r *Run, stopped bool) error {
 	if m := execveLine.FindSubmatch(r.Stderr); m != nil && r.Exit != 0 {
 		return fmt.Errorf("%w (Slurm step): %s", ErrStart, m[1])
+	}
+	if m := allocationGoneLine.FindSubmatch(r.Stderr); m != nil && r.Exit != 0 && !stopped {
+		return allocationGone(m[1])
 	}
 	var task string
 	if m := srunTaskLine.FindSubmatch(r.Stderr); m != nil {

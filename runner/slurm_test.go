@@ -127,6 +127,27 @@ func TestSlurmSameAsLocal(t *testing.T) {
 	}
 }
 
+// An allocation cancelled under wynot ends the run with a clear error
+// rather than make every later test unresolved.
+func TestSlurmAllocationCancelled(t *testing.T) {
+	slurmtest.Need(t)
+	s := newSlurm(t, SlurmOptions{Tasks: 1})
+	p := Process{Argv: []string{"true"}, Dir: t.TempDir()}
+	if r, err := s.Execute(context.Background(), p); err != nil || !r.Clean() {
+		t.Fatalf("first step: %s %v", r.Describe(), err)
+	}
+	if out, err := exec.Command("scancel", s.JobID).CombinedOutput(); err != nil {
+		t.Fatalf("scancel: %v %s", err, out)
+	}
+	slurmtest.WaitGone(t, s.JobID)
+	_, err := s.Execute(context.Background(), p)
+	if !errors.Is(err, ErrStart) || !strings.Contains(err.Error(), "allocation (job "+s.JobID+") is gone") {
+		t.Errorf("after scancel: %v", err)
+	} else {
+		t.Log(err)
+	}
+}
+
 // A program that cannot start is the same error as locally.
 func TestSlurmCannotStart(t *testing.T) {
 	slurmtest.Need(t)
