@@ -150,7 +150,10 @@ In a tree, a Go file is type-checked with the other files of its
 package and its in-package tests, the tree's packages it imports (found
 through go.mod, read from source) and the tree's packages that import
 it: removing a declaration another file uses is predicted, not run.
-Whether type errors predict the outcome is learned per package, since
+Packages from outside the tree (the modules' requirements, the standard
+library) are typed from the export data the go command gives for them
+(go list -export, run once in the original tree; without it they stay
+untyped, as said). Whether type errors predict the outcome is learned per package, since
 "go vet ./..." still reports a failure in one package when another does
 not build.
 

@@ -287,3 +287,69 @@ func TestReduceTreeInterrupt(t *testing.T) {
 		t.Errorf("work directories left: %v", left)
 	}
 }
+
+// TestReduceGoTreeRequirement: a Go module's requirement from outside
+// the tree is typed from its export data (go list -export), so that a
+// candidate misusing it is predicted, not run; the result is the same
+// as the tests alone would give.
+func TestReduceGoTreeRequirement(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	dir := t.TempDir()
+	dep := filepath.Join(dir, "dep")
+	write(t, filepath.Join(dep, "go.mod"), []byte("module example.com/dep\n\ngo 1.22\n"))
+	write(t, filepath.Join(dep, "dep.go"), []byte("package dep\n\n// Name names it.\nconst Name = \"dep\"\n\n// Greet greets.\nfunc Greet(name string, n int) string { return name }\n"))
+	tree := filepath.Join(dir, "app")
+	write(t, filepath.Join(tree, "go.mod"), []byte("module example.com/app\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => "+dep+"\n"))
+	write(t, filepath.Join(tree, "main.go"), []byte(`package main
+
+import (
+	"fmt"
+
+	"example.com/dep"
+)
+
+func main() {
+	fmt.Println(dep.Greet("world", 2))
+	report(3)
+}
+`))
+	write(t, filepath.Join(tree, "report.go"), []byte(`package main
+
+import (
+	"fmt"
+	"strings"
+
+	"example.com/dep"
+)
+
+func report(n int) {
+	fmt.Println(strings.Repeat("-", n))
+	fmt.Printf("%d by %s\n", dep.Name, dep.Greet("x", n))
+}
+`))
+	env := []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off"}
+	r := wynotRun(t, dir, env, "reduce", "-j2", "-v", "--json", "--fail-on", "format %d has arg dep.Name", "app", "--", "go", "vet", "./...")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stderr, "go list -export failed") {
+		t.Fatalf("no export data:\n%s", r.stderr)
+	}
+	s := r.summary(t)
+	if !s.Minimal || !s.Confirmed {
+		t.Errorf("summary %+v", s)
+	}
+	if !strings.Contains(r.stderr, "type-checked with the export data of") {
+		t.Errorf("the requirement's export data is not used:\n%s", r.stderr)
+	}
+	cmd := exec.Command("go", "vet", "./...")
+	cmd.Dir = tree
+	cmd.Env = append(os.Environ(), env...)
+	out, _ := cmd.CombinedOutput()
+	if !bytes.Contains(out, []byte("format %d has arg dep.Name")) {
+		t.Errorf("the result does not fail:\n%s", out)
+	}
+	t.Logf("%d tests, %d predicted; result:\n%s", s.Tests, s.Predicted, read(t, filepath.Join(tree, "report.go")))
+}

@@ -53,7 +53,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		}
 		r.Files, r.Test, r.Out, r.Output, r.jobs = inv.Args, inv.Test, inv.Output, inv.Flags.Output, inv.Flags.Jobs
 		r.typeCheckAsked = inv.IsSet("typecheck") && r.TypeCheck
-		return r.job()
+		return r.job(ctx)
 	}
 }
 
@@ -186,7 +186,7 @@ type input struct {
 }
 
 // job reads the inputs, decides where the results go and makes the job.
-func (r *Reduction) job() (command.Job, command.Workload, error) {
+func (r *Reduction) job(ctx context.Context) (command.Job, command.Workload, error) {
 	if r.Args {
 		if len(r.Files) > 0 {
 			return nil, command.Workload{}, command.InputError("--argv reduces the command's arguments; give no input files")
@@ -200,7 +200,7 @@ func (r *Reduction) job() (command.Job, command.Workload, error) {
 		return nil, command.Workload{}, command.InputError("no input file to reduce")
 	}
 	if st, err := os.Stat(r.Files[0]); err == nil && st.IsDir() {
-		return r.treeJob()
+		return r.treeJob(ctx)
 	}
 	ins, err := r.openInputs()
 	if err != nil {
@@ -218,11 +218,11 @@ func (r *Reduction) job() (command.Job, command.Workload, error) {
 }
 
 // treeJob is the job for a directory: its files are reduced together.
-func (r *Reduction) treeJob() (command.Job, command.Workload, error) {
+func (r *Reduction) treeJob(ctx context.Context) (command.Job, command.Workload, error) {
 	if len(r.Files) > 1 {
 		return nil, command.Workload{}, command.InputError("input %s is a directory: give one directory, or files", r.Files[0])
 	}
-	ins, t, err := r.openTree(r.Files[0])
+	ins, t, err := r.openTree(ctx, r.Files[0])
 	if err != nil {
 		return nil, command.Workload{}, err
 	}
@@ -907,7 +907,7 @@ func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 	if rd.tree != nil && in.syn != nil && in.syn.Lang == "go" && rd.TypeCheck {
 		// A Go file of a tree is type-checked with the tree as it is
 		// now: its package, and the packages that import it.
-		if syn, err := syntax.NewIn("go", data, true, &golang.Tree{Path: in.name, Files: rd.goFiles()}); err == nil {
+		if syn, err := syntax.NewIn("go", data, true, &golang.Tree{Path: in.name, Files: rd.goFiles(), Imports: rd.tree.imports}); err == nil {
 			in.syn = syn
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/types"
 	"os"
 	"path"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/filetree"
 	"github.com/wynot/wynot/domain/syntax"
+	"github.com/wynot/wynot/domain/syntax/golang"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -43,10 +45,14 @@ type dirTree struct {
 	// made says the result tree at dest was written (a copy of the
 	// original, before the first change).
 	made bool
+	// imports, when set, types the Go files' imports from outside the
+	// tree: the export data of the modules' requirements and the
+	// standard library (go list -export), read once from the original.
+	imports types.Importer
 }
 
 // openTree reads the directory p as the input of a reduction.
-func (r *Reduction) openTree(p string) ([]*input, *dirTree, error) {
+func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return nil, nil, command.InputError("input %s: %v", p, err)
@@ -90,6 +96,9 @@ func (r *Reduction) openTree(p string) ([]*input, *dirTree, error) {
 		}
 		ins = append(ins, in)
 	}
+	if r.TypeCheck && slices.ContainsFunc(ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == "go" }) {
+		t.imports = r.goExports(ctx, abs, base)
+	}
 	if len(unparsed) > 0 {
 		say(r.Out, "%s in %s do not parse in their language (%s): they are reduced as text", report.Plural(len(unparsed), "file"), p, list(unparsed, 5))
 	}
@@ -100,6 +109,48 @@ func (r *Reduction) openTree(p string) ([]*input, *dirTree, error) {
 		in.dest = filepath.Join(t.dest, filepath.FromSlash(in.name))
 	}
 	return ins, t, nil
+}
+
+// goExports reads, with go list -export in each module of the tree (a
+// directory with a go.mod), where the go command keeps the export data
+// of the packages the modules import, the standard library's too, so
+// that Go files are type-checked with their requirements typed. It
+// builds what is not built yet, once, in the original tree (go list
+// changes no file of it). Without go, or when go list fails, imports
+// from outside the tree stay untyped, as said.
+func (r *Reduction) goExports(ctx context.Context, abs string, base *filetree.Tree) types.Importer {
+	files := map[string]string{}
+	var failed []string
+	for _, rel := range base.Paths() {
+		if path.Base(rel) != "go.mod" || base.Files[rel].Link != "" {
+			continue
+		}
+		dir := filepath.Join(abs, filepath.FromSlash(path.Dir(rel)))
+		c := runner.Command{Argv: []string{"go", "-C", dir, "list", "-e", "-deps", "-export", "-f", "{{if .Export}}{{.ImportPath}}\t{{.Export}}{{end}}", "./..."},
+			Timeout: 5 * time.Minute}
+		run, err := c.Exec(ctx, "", nil)
+		if err != nil || !run.Clean() {
+			why := run.Explain()
+			if err != nil {
+				why = err.Error()
+			}
+			failed = append(failed, path.Dir(rel)+": "+why)
+			continue
+		}
+		for _, line := range strings.Split(string(run.Stdout), "\n") {
+			if imp, file, ok := strings.Cut(line, "\t"); ok {
+				files[imp] = file
+			}
+		}
+	}
+	if len(failed) > 0 {
+		say(r.Out, "go list -export failed (%s): Go imports from outside the tree stay untyped", strings.Join(failed, "; "))
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	say(r.Out, "Go files are type-checked with the export data of %s from outside the tree (go list -export)", report.Plural(len(files), "package"))
+	return golang.NewExportImporter(files)
 }
 
 // treeLang is the language a file of a tree is reduced in: under auto

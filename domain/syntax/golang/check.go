@@ -82,7 +82,7 @@ func NewCheckerIn(src []byte, typeCheck bool, t *Tree) (*Checker, error) {
 	c := &Checker{TypeCheck: typeCheck, imports: referenced(f), repairVars: !dropUnusedVars(f)}
 	if typeCheck {
 		c.known = map[string]bool{}
-		for _, e := range typeErrors(fset, f, nil) {
+		for _, e := range typeErrors(fset, f, nil, t.importer()) {
 			c.known[e] = true
 		}
 		if t != nil {
@@ -162,7 +162,7 @@ func (c *Checker) Finish(data []byte) ([]byte, error) {
 		if c.tree != nil {
 			dir = path.Dir(c.tree.Path)
 		}
-		for _, e := range typeErrors(fset, f, nil) {
+		for _, e := range typeErrors(fset, f, nil, c.tree.importer()) {
 			if !c.known[e] {
 				return out, &TypeError{Msg: e, Dir: dir}
 			}
@@ -282,12 +282,12 @@ func (s *stdImporter) Import(p string) (*types.Package, error) {
 // that a type error moved by an edit is still the original's.
 var position = regexp.MustCompile(`[^\s:]*\.go:\d+:\d+`)
 
-// typeErrors type-checks f and returns its error messages without
-// positions; info, when given, is filled in.
-func typeErrors(fset *token.FileSet, f *ast.File, info *types.Info) []string {
+// typeErrors type-checks f, its imports from imp, and returns its error
+// messages without positions; info, when given, is filled in.
+func typeErrors(fset *token.FileSet, f *ast.File, info *types.Info, imp types.Importer) []string {
 	var errs []string
 	conf := types.Config{
-		Importer: std,
+		Importer: imp,
 		Error: func(err error) {
 			msg := err.Error()
 			if te, ok := err.(types.Error); ok {

@@ -102,7 +102,7 @@ func Passes(data []byte, typeCheck bool) ([]decomp.Pass, error) {
 // PassesIn lists the passes of one round over data, the file t.Path of
 // the tree t (nil: a file on its own).
 func PassesIn(data []byte, typeCheck bool, t *Tree) ([]decomp.Pass, error) {
-	a, err := analyze(data)
+	a, err := analyze(data, t.importer())
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func PassesIn(data []byte, typeCheck bool, t *Tree) ([]decomp.Pass, error) {
 
 // Plan proposes the pass's transformations of data.
 func (p Pass) Plan(data []byte) (decomp.Plan, error) {
-	a, err := analyze(data)
+	a, err := analyze(data, p.Tree.importer())
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ type analysis struct {
 	depth   map[ast.Node]int // block depth of statement lists, nesting depth of expressions
 }
 
-func analyze(src []byte) (*analysis, error) {
+func analyze(src []byte, imp types.Importer) (*analysis, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "input.go", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -189,7 +189,7 @@ func analyze(src []byte) (*analysis, error) {
 		Defs:  map[*ast.Ident]types.Object{},
 		Uses:  map[*ast.Ident]types.Object{},
 	}
-	typeErrors(fset, f, a.info)
+	typeErrors(fset, f, a.info, imp)
 	for _, obj := range a.info.Uses {
 		a.uses[obj]++
 	}

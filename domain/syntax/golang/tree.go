@@ -18,16 +18,30 @@ import (
 // from source (their module path from the tree's go.mod), and the tree's
 // packages that import it are checked against it, so that removing a
 // declaration another file or package uses is predicted, not run.
-// Imports from outside the tree and the standard library stay untyped,
-// in the original and the candidates alike.
+// Imports from outside the tree come from Imports; without it, the
+// standard library's from source, and the others stay untyped, in the
+// original and the candidates alike.
 type Tree struct {
 	Path  string            // the file being reduced, slash-separated, relative to the tree's root
 	Files map[string][]byte // the tree's files as they are now, by slash-separated path
+	// Imports, when set, imports what the tree imports from outside it
+	// (an ExportImporter over the module's export data).
+	Imports types.Importer
+}
+
+// importer is what imports the packages from outside the tree t (nil:
+// a file on its own).
+func (t *Tree) importer() types.Importer {
+	if t != nil && t.Imports != nil {
+		return t.Imports
+	}
+	return std
 }
 
 // universe is a Tree parsed once: the tree's packages by directory; the
 // packages the file's own does not reach are type-checked once.
 type universe struct {
+	ext    types.Importer // the packages from outside the tree
 	fset   *token.FileSet
 	module string // the module path of the go.mod that holds Path ("" for none)
 	modDir string // its directory ("." for the root)
@@ -59,7 +73,7 @@ type depPkg struct {
 
 // newUniverse parses the tree's Go files, except the one being reduced.
 func newUniverse(t *Tree, self *ast.File) *universe {
-	u := &universe{fset: token.NewFileSet(), dir: path.Dir(t.Path), pkgs: map[string]*srcPkg{}, deps: map[string]*depPkg{}}
+	u := &universe{ext: t.importer(), fset: token.NewFileSet(), dir: path.Dir(t.Path), pkgs: map[string]*srcPkg{}, deps: map[string]*depPkg{}}
 	u.test = strings.HasSuffix(self.Name.Name, "_test")
 	u.module, u.modDir = modulePath(t)
 	for _, p := range sortedKeys(t.Files) {
@@ -219,7 +233,7 @@ func (u *universe) depLocked(dir string) (*types.Package, error) {
 			if q := u.dirOf(imp); q != "" {
 				return u.depLocked(q)
 			}
-			return std.Import(imp)
+			return u.ext.Import(imp)
 		}), Error: func(error) {}}
 		d.pkg, _ = conf.Check(u.importPath(dir), u.fset, sp.files, nil)
 	}
@@ -263,7 +277,7 @@ func (u *universe) errors(f *ast.File) []string {
 	imp := importerFunc(func(p string) (*types.Package, error) {
 		q := u.dirOf(p)
 		if q == "" {
-			return std.Import(p)
+			return u.ext.Import(p)
 		}
 		if pkg, ok := fresh[q]; ok {
 			return pkg, nil
