@@ -140,6 +140,10 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		case interrupted && ExitCode(err) != ExitInterrupted || interrupted && errors.Is(err, context.Canceled):
 			// The job's own word on what an interruption leaves stands.
 			err = interruptedError(found.Kept)
+		case err != nil && !interrupted && found.Kept != "":
+			// A search that could not go on (the test can no longer be
+			// started, the cluster is gone) leaves its best result too.
+			err = fmt.Errorf("%w; %s", err, found.Kept)
 		case err != nil:
 		case c.Err != nil:
 			err = c.Err

@@ -180,6 +180,19 @@ func TestRunInterrupted(t *testing.T) {
 	}
 }
 
+// A search that fails (the test can no longer start) says what it
+// leaves, with the error's own exit status.
+func TestRunSearchError(t *testing.T) {
+	j := &job{input: "abcdef", search: func(ctx context.Context, s *Session, j *job) (Found, error) {
+		j.result = []byte("abc")
+		return Found{Kept: "the smallest so far is kept"}, InputError("cannot start the test: gone")
+	}}
+	_, _, err := run(t, &target{want: "b"}, j, context.Background())
+	if ExitCode(err) != ExitInput || err.Error() != "cannot start the test: gone; the smallest so far is kept" {
+		t.Errorf("error %v (exit %d)", err, ExitCode(err))
+	}
+}
+
 func TestRunCloseError(t *testing.T) {
 	j := &job{input: "abcdef", closing: Closing{Err: Unverified("nothing verified")}}
 	_, stderr, err := run(t, &target{want: "b"}, j, context.Background())
