@@ -153,7 +153,11 @@ it: removing a declaration another file uses is predicted, not run.
 Packages from outside the tree (the modules' requirements, the standard
 library) are typed from the export data the go command gives for them
 (go list -export, run once in the original tree; without it they stay
-untyped, as said). Whether type errors predict the outcome is learned per package, since
+untyped, as said). A candidate go.mod that does not parse, renames the
+module while the tree imports its packages, no longer requires a module
+the Go files import (unless GOFLAGS has -mod=mod), or drops a
+replacement still needed, breaks the module and is predicted the same
+way. Whether type errors predict the outcome is learned per package, since
 "go vet ./..." still reports a failure in one package when another does
 not build.
 

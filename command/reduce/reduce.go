@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -534,12 +535,24 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 		if in.removed || in.whole {
 			continue
 		}
-		if in.syn == nil || in.syn.Lang != "go" {
+		var tree []decomp.Pass
+		switch {
+		case in.syn != nil && in.syn.Lang == "go":
+			ps, _, err := rd.passList(in)
+			if err != nil {
+				return err
+			}
+			tree = ps
+		case rd.modFinish(in) != nil:
+			// A tree's go.mod: candidates that break the module are
+			// probed as those with type errors are.
+			_, text, err := rd.passList(in)
+			if err != nil {
+				return err
+			}
+			tree = text
+		default:
 			continue
-		}
-		tree, _, err := rd.passList(in)
-		if err != nil {
-			return err
 		}
 		tries := math.MaxInt
 		if rd.tree != nil {
@@ -581,6 +594,10 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 			continue
 		}
 		rd.typesOff[te.Dir] = true
+		if path.Base(te.Dir) == "go.mod" {
+			rd.s.Say("a candidate that breaks %s (%s) still fails: the test does not build the module, so such candidates are tested too", te.Dir, te.Msg)
+			continue
+		}
 		if te.Dir == "" {
 			rd.s.Say("a candidate with a new type error (%s) still fails: the test does not need code that type-checks, so such candidates are tested too (--typecheck=false says so from the start)", te.Msg)
 		} else {
@@ -601,9 +618,9 @@ func (rd *reducer) typeNote() string {
 	}
 	slices.Sort(off)
 	if len(off) > 0 {
-		return fmt.Sprintf(" (a Go candidate with a new type error outside %s counts as not failing: it was not run)", strings.Join(off, ", "))
+		return fmt.Sprintf(" (a Go candidate with a new type error outside %s, or a go.mod that breaks its module, counts as not failing: it was not run)", strings.Join(off, ", "))
 	}
-	return " (a Go candidate with a new type error counts as not failing: it was not run)"
+	return " (a Go candidate with a new type error, or a go.mod that breaks its module, counts as not failing: it was not run)"
 }
 
 // tested says that a candidate a plan rejected with err is tested all
@@ -957,15 +974,34 @@ func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 		sps = append([]decomp.Splitter{decomp.Lines{}}, brackets()...)
 		sps = append(sps, decomp.Tokens{}, decomp.Chars(data))
 	}
+	finish := rd.modFinish(in)
 	for _, sp := range sps {
-		text = append(text, decomp.Split(sp, nil))
+		text = append(text, decomp.Split(sp, finish))
 	}
 	if rd.Split.Kind == Auto {
 		// Text in no known language: then smaller alternatives for its
 		// words, numbers, strings and bracket groups.
-		text = append(text, decomp.Replacements{})
+		text = append(text, decomp.Replacements{Finish: finish})
 	}
 	return nil, text, nil
+}
+
+// modFinish is, for a Go module's go.mod in a tree (with type checks),
+// what predicts the candidates that break the module: they do not parse,
+// or no longer require or replace what the tree's Go files need
+// (golang.ModCheck); nil otherwise. Whether such candidates predict the
+// outcome is probed as for type errors (probeTypes).
+func (rd *reducer) modFinish(in *input) func([]byte) ([]byte, error) {
+	if rd.tree == nil || !rd.TypeCheck || path.Base(in.name) != "go.mod" {
+		return nil
+	}
+	m, err := golang.NewModCheck(in.name, in.data, rd.goFiles())
+	if err != nil {
+		return nil
+	}
+	// With -mod=mod the go command adds a missing requirement itself.
+	m.AutoRequire = slices.Contains(strings.Fields(os.Getenv("GOFLAGS")), "-mod=mod")
+	return m.Finish
 }
 
 // granularity names the finest pieces of the split.

@@ -1,0 +1,132 @@
+package golang
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"path"
+	"slices"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+)
+
+// ModCheck predicts candidates for a module's go.mod among the files of
+// a tree: one that does not parse, renames the module while Go files of
+// the tree import its packages by its path, no longer requires a module
+// that a Go file of the tree imports (and the original required), or
+// drops the replacement of a module still required, breaks every build
+// of the module, as a Go file with a new type error does. Its errors are
+// TypeErrors whose Dir is the go.mod's path.
+type ModCheck struct {
+	name     string
+	module   string
+	local    string            // a file that imports a package of the module by its path ("" for none)
+	imports  map[string]string // import path → a file that imports it
+	replaces []*modfile.Replace
+	// AutoRequire says the go command adds missing requirements itself
+	// (GOFLAGS=-mod=mod): a requirement dropped is not an error then.
+	AutoRequire bool
+}
+
+// NewModCheck describes the original go.mod name (slash-separated, in
+// the tree) with the tree's files as they are now.
+func NewModCheck(name string, orig []byte, files map[string][]byte) (*ModCheck, error) {
+	f, err := modfile.Parse(name, orig, nil)
+	if err != nil {
+		return nil, err
+	}
+	if f.Module == nil {
+		return nil, fmt.Errorf("%s names no module", name)
+	}
+	m := &ModCheck{name: name, module: f.Module.Mod.Path, imports: map[string]string{}}
+	outside, local := imports(files, path.Dir(name), m.module)
+	for imp, file := range outside {
+		if requires(f, imp) {
+			m.imports[imp] = file
+		}
+	}
+	m.local = local
+	for _, r := range f.Replace {
+		if requires(f, r.Old.Path) {
+			m.replaces = append(m.replaces, r)
+		}
+	}
+	return m, nil
+}
+
+// Finish returns the candidate data and, when it breaks the module, a
+// TypeError saying how.
+func (m *ModCheck) Finish(data []byte) ([]byte, error) {
+	bad := func(format string, args ...any) ([]byte, error) {
+		return data, &TypeError{Dir: m.name, Msg: fmt.Sprintf(format, args...)}
+	}
+	f, err := modfile.Parse(m.name, data, nil)
+	switch {
+	case err != nil:
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return bad("go.mod does not parse: %s", msg)
+	case f.Module == nil:
+		return bad("go.mod names no module")
+	case f.Module.Mod.Path != m.module && m.local != "":
+		return bad("go.mod no longer names the module %s, whose packages %s imports", m.module, m.local)
+	}
+	for _, imp := range sortedKeys(m.imports) {
+		if !m.AutoRequire && !requires(f, imp) {
+			return bad("go.mod no longer requires the module of %s, which %s imports", imp, m.imports[imp])
+		}
+	}
+	for _, r := range m.replaces {
+		kept := slices.ContainsFunc(f.Replace, func(x *modfile.Replace) bool { return x.Old == r.Old && x.New == r.New })
+		if requires(f, r.Old.Path) && !kept {
+			return bad("go.mod no longer replaces %s, which it requires", r.Old.Path)
+		}
+	}
+	return data, nil
+}
+
+// requires says whether f requires the module that provides the package
+// imp (a module whose path is imp or a prefix of it).
+func requires(f *modfile.File, imp string) bool {
+	for _, r := range f.Require {
+		if imp == r.Mod.Path || strings.HasPrefix(imp, r.Mod.Path+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// imports lists what the Go files under dir (the tree's files by
+// slash-separated path) import from outside both the standard library
+// and the module, each with a file that imports it; and a file that
+// imports a package of the module ("" for none).
+func imports(files map[string][]byte, dir, module string) (out map[string]string, local string) {
+	out = map[string]string{}
+	fset := token.NewFileSet()
+	for _, p := range sortedKeys(files) {
+		if !strings.HasSuffix(p, ".go") || hidden(p) || dir != "." && !strings.HasPrefix(p, dir+"/") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, files[p], parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, s := range f.Imports {
+			imp := strings.Trim(s.Path.Value, "`\"")
+			first, _, _ := strings.Cut(imp, "/")
+			if imp == module || strings.HasPrefix(imp, module+"/") {
+				if local == "" {
+					local = p
+				}
+				continue
+			}
+			if !strings.Contains(first, ".") {
+				continue
+			}
+			if _, ok := out[imp]; !ok {
+				out[imp] = p
+			}
+		}
+	}
+	return out, local
+}
