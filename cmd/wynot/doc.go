@@ -157,7 +157,8 @@ untyped, as said). A candidate go.mod that does not parse, renames the
 module while the tree imports its packages, no longer requires a module
 the Go files import (unless GOFLAGS has -mod=mod), or drops a
 replacement still needed, breaks the module and is predicted the same
-way. Whether type errors predict the outcome is learned per package, since
+way; so does a go.sum with a malformed line or without a checksum of a
+required module the Go files import. Whether type errors predict the outcome is learned per package, since
 "go vet ./..." still reports a failure in one package when another does
 not build.
 

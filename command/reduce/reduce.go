@@ -594,7 +594,7 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 			continue
 		}
 		rd.typesOff[te.Dir] = true
-		if path.Base(te.Dir) == "go.mod" {
+		if b := path.Base(te.Dir); b == "go.mod" || b == "go.sum" {
 			rd.s.Say("a candidate that breaks %s (%s) still fails: the test does not build the module, so such candidates are tested too", te.Dir, te.Msg)
 			continue
 		}
@@ -986,22 +986,35 @@ func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 	return nil, text, nil
 }
 
-// modFinish is, for a Go module's go.mod in a tree (with type checks),
-// what predicts the candidates that break the module: they do not parse,
-// or no longer require or replace what the tree's Go files need
-// (golang.ModCheck); nil otherwise. Whether such candidates predict the
+// modFinish is, for a Go module's go.mod or go.sum in a tree (with type
+// checks), what predicts the candidates that break the module: they do
+// not parse, or no longer require, replace or sum what the tree's Go
+// files need (golang.ModCheck, golang.SumCheck); nil otherwise. Whether such candidates predict the
 // outcome is probed as for type errors (probeTypes).
 func (rd *reducer) modFinish(in *input) func([]byte) ([]byte, error) {
-	if rd.tree == nil || !rd.TypeCheck || path.Base(in.name) != "go.mod" {
+	if rd.tree == nil || !rd.TypeCheck {
 		return nil
 	}
-	m, err := golang.NewModCheck(in.name, in.data, rd.goFiles())
-	if err != nil {
-		return nil
+	// With -mod=mod the go command adds a missing requirement or
+	// checksum itself.
+	auto := slices.Contains(strings.Fields(os.Getenv("GOFLAGS")), "-mod=mod")
+	switch path.Base(in.name) {
+	case "go.mod":
+		m, err := golang.NewModCheck(in.name, in.data, rd.goFiles())
+		if err != nil {
+			return nil
+		}
+		m.AutoRequire = auto
+		return m.Finish
+	case "go.sum":
+		s, err := golang.NewSumCheck(in.name, in.data, rd.goFiles())
+		if err != nil {
+			return nil
+		}
+		s.AutoRequire = auto
+		return s.Finish
 	}
-	// With -mod=mod the go command adds a missing requirement itself.
-	m.AutoRequire = slices.Contains(strings.Fields(os.Getenv("GOFLAGS")), "-mod=mod")
-	return m.Finish
+	return nil
 }
 
 // granularity names the finest pieces of the split.

@@ -130,3 +130,75 @@ func imports(files map[string][]byte, dir, module string) (out map[string]string
 	}
 	return out, local
 }
+
+// SumCheck predicts candidates for a module's go.sum among the files of
+// a tree: one with a line that is not "MODULE VERSION HASH", or without
+// a line of the original for a module that go.mod requires and the Go
+// files import (the go command refuses to build with a checksum
+// missing), breaks every build of the module. Its errors are TypeErrors
+// whose Dir is the go.sum's path.
+type SumCheck struct {
+	name   string
+	needed []string // original lines the build needs
+	// AutoRequire says the go command adds what is missing itself
+	// (GOFLAGS=-mod=mod).
+	AutoRequire bool
+}
+
+// NewSumCheck describes the original go.sum name with the tree's files
+// as they are now, its go.mod among them.
+func NewSumCheck(name string, orig []byte, files map[string][]byte) (*SumCheck, error) {
+	modName := path.Join(path.Dir(name), "go.mod")
+	data, ok := files[modName]
+	if !ok {
+		return nil, fmt.Errorf("no %s beside %s", modName, name)
+	}
+	f, err := modfile.Parse(modName, data, nil)
+	if err != nil || f.Module == nil {
+		return nil, fmt.Errorf("%s does not parse", modName)
+	}
+	outside, _ := imports(files, path.Dir(name), f.Module.Mod.Path)
+	s := &SumCheck{name: name}
+	for _, r := range f.Require {
+		used := false
+		for imp := range outside {
+			used = used || imp == r.Mod.Path || strings.HasPrefix(imp, r.Mod.Path+"/")
+		}
+		if !used {
+			continue
+		}
+		for _, line := range strings.Split(string(orig), "\n") {
+			fs := strings.Fields(line)
+			if len(fs) == 3 && fs[0] == r.Mod.Path && (fs[1] == r.Mod.Version || fs[1] == r.Mod.Version+"/go.mod") {
+				s.needed = append(s.needed, strings.Join(fs, " "))
+			}
+		}
+	}
+	return s, nil
+}
+
+// Finish returns the candidate data and, when it breaks the module, a
+// TypeError saying how.
+func (s *SumCheck) Finish(data []byte) ([]byte, error) {
+	have := map[string]bool{}
+	for i, line := range strings.Split(string(data), "\n") {
+		fs := strings.Fields(line)
+		if len(fs) == 0 {
+			continue
+		}
+		if len(fs) != 3 || !strings.HasPrefix(fs[1], "v") || !strings.Contains(fs[2], ":") {
+			return data, &TypeError{Dir: s.name, Msg: fmt.Sprintf("go.sum line %d is malformed", i+1)}
+		}
+		have[strings.Join(fs, " ")] = true
+	}
+	if s.AutoRequire {
+		return data, nil
+	}
+	for _, line := range s.needed {
+		if !have[line] {
+			mod, _, _ := strings.Cut(line, " ")
+			return data, &TypeError{Dir: s.name, Msg: "go.sum no longer has a checksum of " + mod + ", which the build needs"}
+		}
+	}
+	return data, nil
+}

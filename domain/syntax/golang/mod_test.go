@@ -58,3 +58,40 @@ func TestModCheck(t *testing.T) {
 		t.Errorf("renamed, nothing imports its packages: %v", err)
 	}
 }
+
+// TestSumCheck: a go.sum candidate without a checksum the build needs,
+// or with a malformed line, breaks the module.
+func TestSumCheck(t *testing.T) {
+	files := map[string][]byte{
+		"go.mod":  []byte("module example.com/app\n\ngo 1.22\n\nrequire (\n\texample.com/dep v1.0.0\n\texample.com/unused v1.2.0\n)\n"),
+		"main.go": []byte("package main\n\nimport \"example.com/dep/sub\"\n\nfunc main() { _ = sub.Y }\n"),
+	}
+	sum := "example.com/dep v1.0.0 h1:abc=\nexample.com/dep v1.0.0/go.mod h1:def=\nexample.com/unused v1.2.0 h1:ghi=\nexample.com/unused v1.2.0/go.mod h1:jkl=\n"
+	for _, c := range []struct {
+		name, candidate string
+		auto            bool
+		want            string
+	}{
+		{"the original", sum, false, ""},
+		{"an unused module's lines go", "example.com/dep v1.0.0 h1:abc=\nexample.com/dep v1.0.0/go.mod h1:def=\n", false, ""},
+		{"a needed checksum", "example.com/dep v1.0.0/go.mod h1:def=\n", false, "no longer has a checksum of example.com/dep"},
+		{"its go.mod checksum", "example.com/dep v1.0.0 h1:abc=\n", false, "no longer has a checksum of example.com/dep"},
+		{"under -mod=mod, which adds it", "example.com/dep v1.0.0/go.mod h1:def=\n", true, ""},
+		{"a malformed line", strings.Replace(sum, " h1:ghi=", "", 1), false, "line 3 is malformed"},
+	} {
+		s, err := NewSumCheck("go.sum", []byte(sum), files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.AutoRequire = c.auto
+		_, err = s.Finish([]byte(c.candidate))
+		var te *TypeError
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v, want no error", c.name, err)
+		case c.want == "":
+		case !errors.As(err, &te) || te.Dir != "go.sum" || !strings.Contains(te.Msg, c.want):
+			t.Errorf("%s: %v, want a go.sum error: %s", c.name, err, c.want)
+		}
+	}
+}
