@@ -87,6 +87,12 @@ func wynotRun(t *testing.T, dir string, env []string, args ...string) result {
 	cmd := exec.CommandContext(ctx, wynotBin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
+	return runResult(t, cmd)
+}
+
+// runResult runs cmd and returns its exit status and output.
+func runResult(t *testing.T, cmd *exec.Cmd) result {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -50,15 +50,7 @@ func TestRemoteSameResults(t *testing.T) {
 		t.Errorf("local %s\nremote %s\nagain %s", results[0], results[1], results[2])
 	}
 
-	dir := t.TempDir()
-	for _, v := range []struct{ dir, a, b string }{{"old", "A=1", "B=1"}, {"new", "A=2", "B=2"}} {
-		for f := range 6 {
-			write(t, filepath.Join(dir, v.dir, fmt.Sprintf("d%d/f%d.txt", f%3, f)), []byte(strings.Repeat(v.dir+" line\n\n\n\n", 10+f)))
-		}
-		write(t, filepath.Join(dir, v.dir, "d0/a.conf"), []byte("x\n\n\n"+v.a+"\n"))
-		write(t, filepath.Join(dir, v.dir, "d2/b.conf"), []byte(v.b+"\n\n\ny\n"))
-	}
-	args := []string{"changes", "--json", "-j", "2", "old", "new", "--", "sh", "-c", "! { grep -q A=2 d0/a.conf && grep -q B=2 d2/b.conf; }"}
+	dir, args := twoChanges(t)
 	local, remote := wynotRun(t, dir, nil, args...), wynotRun(t, dir, nil, withExec(args, target)...)
 	if local.code != 0 || remote.code != 0 {
 		t.Fatalf("exit %d, %d:\n%s\n%s", local.code, remote.code, local.stderr, remote.stderr)

@@ -21,16 +21,7 @@ func slurmRun(t *testing.T, dir string, tasks int, args ...string) result {
 	argv := append([]string{"-n", fmt.Sprint(tasks), "-J", "wynot-e2e", wynotBin}, args...)
 	cmd := exec.Command("salloc", argv...)
 	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return result{code, out.String(), errb.String()}
+	return runResult(t, cmd)
 }
 
 // withExec adds --exec to the command line args, after the command.
@@ -78,15 +69,7 @@ func TestSlurmSameResults(t *testing.T) {
 		}
 	}
 
-	dir := t.TempDir()
-	for _, v := range []struct{ dir, a, b string }{{"old", "A=1", "B=1"}, {"new", "A=2", "B=2"}} {
-		for f := range 6 {
-			write(t, filepath.Join(dir, v.dir, fmt.Sprintf("d%d/f%d.txt", f%3, f)), []byte(strings.Repeat(v.dir+" line\n\n\n\n", 10+f)))
-		}
-		write(t, filepath.Join(dir, v.dir, "d0/a.conf"), []byte("x\n\n\n"+v.a+"\n"))
-		write(t, filepath.Join(dir, v.dir, "d2/b.conf"), []byte(v.b+"\n\n\ny\n"))
-	}
-	args := []string{"changes", "--json", "-j", "2", "old", "new", "--", "sh", "-c", "! { grep -q A=2 d0/a.conf && grep -q B=2 d2/b.conf; }"}
+	dir, args := twoChanges(t)
 	local, remote := wynotRun(t, dir, nil, args...), slurmRun(t, dir, 2, withExec(args, "slurm")...)
 	if local.code != 0 || remote.code != 0 {
 		t.Fatalf("exit %d, %d:\n%s\n%s", local.code, remote.code, local.stderr, remote.stderr)
@@ -98,6 +81,21 @@ func TestSlurmSameResults(t *testing.T) {
 	if left := slurmtest.Jobs(t, "wynot-e2e"); left != "" {
 		t.Errorf("allocations left: %s", left)
 	}
+}
+
+// twoChanges writes two versions of a tree, old and new, where new fails
+// by two of its changes together, and returns the directory and the
+// wynot changes command line that finds them.
+func twoChanges(t *testing.T) (string, []string) {
+	dir := t.TempDir()
+	for _, v := range []struct{ dir, a, b string }{{"old", "A=1", "B=1"}, {"new", "A=2", "B=2"}} {
+		for f := range 6 {
+			write(t, filepath.Join(dir, v.dir, fmt.Sprintf("d%d/f%d.txt", f%3, f)), []byte(strings.Repeat(v.dir+" line\n\n\n\n", 10+f)))
+		}
+		write(t, filepath.Join(dir, v.dir, "d0/a.conf"), []byte("x\n\n\n"+v.a+"\n"))
+		write(t, filepath.Join(dir, v.dir, "d2/b.conf"), []byte(v.b+"\n\n\ny\n"))
+	}
+	return dir, []string{"changes", "--json", "-j", "2", "old", "new", "--", "sh", "-c", "! { grep -q A=2 d0/a.conf && grep -q B=2 d2/b.conf; }"}
 }
 
 // Ctrl-C leaves no step and no allocation behind: wynot obtained the
