@@ -457,7 +457,8 @@ result is written next to the entry as ENTRY-min (the entry itself is
 kept), ready to commit as a regression test, and printed as Go values.
 
 Flags: -j, --timeout, --precision, --repeat, --cache, --json, --log,
---events, --report, -q and -v, as for reduce.
+--events, --report, --exec (see "wynot help clusters"), -q and -v, as for
+reduce.
 
 # Trace
 
@@ -538,7 +539,8 @@ Flags:
 	-o FILE          also write the slice to FILE
 
 and -j, --timeout, --repeat, --cache, --json, --log, --events,
---report, -q and -v, as for reduce. The JSON summary has the slice
+--report, --exec (see "wynot help clusters"), -q and -v, as for
+reduce. The JSON summary has the slice
 (slice: file, line, text, ran, kept, times), the plan of the partial run
 (skipped: element, then instance ranges), elements_before and
 elements_after (statement executions).
@@ -654,7 +656,8 @@ Flags:
 	--gdb              BINARY is a C program, examined under gdb
 
 and -j, --timeout, --repeat, --cache, --json, --log, --events,
---report, -q and -v, as for reduce. The JSON summary has the chain
+--report, --exec (see "wynot help clusters"), -q and -v, as for
+reduce. The JSON summary has the chain
 (chain: step, file, line, func, stack, matched, the graphs' sizes, the
 number of deltas, tests, the relevant deltas with kind, var, old, new,
 text and aliases, and every difference in words) and the transitions
