@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/wynot/wynot/runner"
@@ -98,6 +99,19 @@ func (inv *Invocation) executor(ctx context.Context, say func(string, ...any)) (
 		}
 		if !inv.IsSet("j") {
 			inv.Flags.Jobs = s.Tasks
+		}
+		if os.Getenv("WYNOT_TMPDIR") == "" && !s.OnThisHost() {
+			// Work directories in memory on this machine are not seen by
+			// other nodes: by default they go where a cluster's nodes
+			// usually share files, the home directory (checked by a
+			// first step all the same).
+			if cache, err := os.UserCacheDir(); err == nil {
+				dir := filepath.Join(cache, "wynot", "tmp")
+				if err := os.MkdirAll(dir, 0o700); err == nil {
+					os.Setenv("WYNOT_TMPDIR", dir)
+					say("work directories go to %s, which the nodes of %s must share (WYNOT_TMPDIR chooses another)", dir, s)
+				}
+			}
 		}
 		return s, nil
 	}

@@ -48,6 +48,9 @@ type Slurm struct {
 	Tasks int
 	// Own is set when wynot obtained the allocation itself.
 	Own bool
+	// Nodes is the allocation's node list, as Slurm writes it
+	// ("node[1-4]", "vm").
+	Nodes string
 
 	opts   SlurmOptions
 	srun   string
@@ -80,12 +83,27 @@ func NewSlurm(ctx context.Context, o SlurmOptions) (*Slurm, error) {
 				break
 			}
 		}
+		s.Nodes = os.Getenv("SLURM_JOB_NODELIST")
 		return s, nil
 	}
 	if err := s.allocate(ctx); err != nil {
 		return nil, err
 	}
+	if out, err := exec.CommandContext(ctx, "squeue", "-h", "-j", s.JobID, "-o", "%N").Output(); err == nil {
+		s.Nodes = strings.TrimSpace(string(out))
+	}
 	return s, nil
+}
+
+// OnThisHost reports whether the allocation's only node is the machine
+// wynot runs on, whose local directories (/dev/shm) the steps then see.
+func (s *Slurm) OnThisHost() bool {
+	host, err := os.Hostname()
+	if err != nil || s.Nodes == "" {
+		return false
+	}
+	short, _, _ := strings.Cut(host, ".")
+	return s.Nodes == host || s.Nodes == short
 }
 
 // allocate obtains an allocation of Tasks tasks with salloc. salloc runs

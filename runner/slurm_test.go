@@ -94,6 +94,10 @@ func TestSlurmSameAsLocal(t *testing.T) {
 	if !s.Own || s.JobID == "" || s.Tasks != 2 {
 		t.Fatalf("allocation: %+v", s)
 	}
+	// The single-node cluster of .ci/slurm-up runs on this machine.
+	if !s.OnThisHost() {
+		t.Errorf("nodes %q: not this host", s.Nodes)
+	}
 	if err := s.Check(context.Background(), t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
@@ -145,6 +149,22 @@ func TestSlurmAllocationCancelled(t *testing.T) {
 		t.Errorf("after scancel: %v", err)
 	} else {
 		t.Log(err)
+	}
+}
+
+// An allocation on other nodes is not on this host.
+func TestSlurmOnThisHost(t *testing.T) {
+	host, err := os.Hostname()
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, c := range []struct {
+		nodes string
+		want  bool
+	}{{host, true}, {"", false}, {"node[1-4]", false}, {host + ",other", false}} {
+		if got := (&Slurm{Nodes: c.nodes}).OnThisHost(); got != c.want {
+			t.Errorf("nodes %q: %v, want %v", c.nodes, got, c.want)
+		}
 	}
 }
 

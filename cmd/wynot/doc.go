@@ -679,8 +679,11 @@ a step starts in tens of milliseconds. Outside one, wynot obtains an
 allocation of -j tasks itself (salloc, with --slurm-args passed to it),
 says so while it waits in the queue, and gives it back at the end, on
 Ctrl-C, and even when it is killed. The work directories must be on a
-file system the nodes share: set WYNOT_TMPDIR to one (a directory in
-your home directory); wynot checks it with a first step before any test.
+file system the nodes share: when the allocation has a node other than
+this machine and WYNOT_TMPDIR is not set, they go to wynot's directory
+in your cache directory (~/.cache/wynot/tmp), as home directories are
+usually shared; WYNOT_TMPDIR chooses another. wynot checks it with a
+first step before any test.
 wynot's timeout and Ctrl-C cancel the steps, never other jobs. A step
 that Slurm ends itself (its time limit, out of memory, a node failure,
 a cancellation by someone else) is UNRESOLVED with the reason in the

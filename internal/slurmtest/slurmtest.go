@@ -5,31 +5,47 @@ package slurmtest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
 // Need skips the test unless a Slurm cluster answers and the test runs
-// outside an allocation (the tests obtain their own).
+// outside an allocation (the tests obtain their own). The cluster is
+// asked once per test binary: a controller that does not answer makes
+// sinfo wait seconds.
 func Need(t testing.TB) {
 	t.Helper()
+	if why := unavailable(); why != "" {
+		t.Skip(why)
+	}
+}
+
+var unavailable = sync.OnceValue(func() string {
+	// The go command caches a test's result by the environment
+	// variables it reads: .ci/run sets this one anew whenever it starts
+	// a cluster, so that a result from a run without one (skipped) is
+	// not taken for a result with it.
+	_ = os.Getenv("WYNOT_SLURM_CLUSTER")
 	if _, err := exec.LookPath("srun"); err != nil {
-		t.Skip("no srun on PATH: .ci/slurm-up starts a single-node Slurm cluster")
+		return "no srun on PATH: .ci/slurm-up starts a single-node Slurm cluster"
+	}
+	if os.Getenv("SLURM_JOB_ID") != "" {
+		return "these tests obtain allocations of their own; run them outside one"
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "sinfo", "-h", "-o", "%T").Output()
 	state := strings.TrimSpace(string(out))
 	if err != nil || (state != "idle" && state != "mixed" && state != "allocated") {
-		t.Skipf("no Slurm node up (sinfo: %q %v): .ci/slurm-up starts a single-node cluster", state, err)
+		return fmt.Sprintf("no Slurm node up (sinfo: %q %v): .ci/slurm-up starts a single-node cluster", state, err)
 	}
-	if os.Getenv("SLURM_JOB_ID") != "" {
-		t.Skip("these tests obtain allocations of their own; run them outside one")
-	}
-}
+	return ""
+})
 
 // Steps lists the job steps running in job, one "ID NAME" a line.
 func Steps(t testing.TB, job string) string {
