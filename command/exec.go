@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/wynot/wynot/runner"
+	"github.com/wynot/wynot/runner/remote"
 )
 
 // ExecFlags say where tests run: --exec and the settings of each
@@ -57,9 +58,9 @@ func (inv *Invocation) execKind() string {
 // checkExecFlags rejects executor settings that nothing would read.
 func (inv *Invocation) checkExecFlags() error {
 	kind := inv.execKind()
-	remote := strings.HasPrefix(kind, "reapi://") || strings.HasPrefix(kind, "grpc://") || strings.HasPrefix(kind, "grpcs://")
+	isRemote := remote.IsTarget(kind)
 	switch {
-	case kind != "local" && kind != "slurm" && !remote:
+	case kind != "local" && kind != "slurm" && !isRemote:
 		return fmt.Errorf("unknown --exec %q (want local, slurm, or reapi://HOST:PORT[/INSTANCE])", kind)
 	case inv.Flags.CPUsPerTest < 1:
 		return fmt.Errorf("--cpus-per-test must be at least 1")
@@ -70,7 +71,7 @@ func (inv *Invocation) checkExecFlags() error {
 		}
 	}
 	for _, name := range []string{"remote-input", "remote-header", "remote-credentials", "platform"} {
-		if inv.IsSet(name) && !remote {
+		if inv.IsSet(name) && !isRemote {
 			return fmt.Errorf("--%s applies to --exec reapi://HOST:PORT", name)
 		}
 	}
@@ -116,4 +117,18 @@ func (inv *Invocation) executor(ctx context.Context, say func(string, ...any)) (
 		return s, nil
 	}
 	return newRemote(ctx, inv, kind)
+}
+
+// newRemote makes the executor of a remote execution service.
+func newRemote(_ context.Context, inv *Invocation, target string) (runner.Executor, error) {
+	f := inv.Flags.ExecFlags
+	if inv.Test.Dir != "" {
+		return nil, InputError("--exec %s: this command runs its test in %s, which a remote worker does not have; the test must run in the candidate's directory", target, inv.Test.Dir)
+	}
+	e, err := remote.New(remote.Options{Target: target, Inputs: f.RemoteInputs, Headers: f.RemoteHeaders,
+		CredentialsFile: f.RemoteCredentials, Platform: f.Platform, Say: inv.Say})
+	if err != nil {
+		return nil, InputError("%v", err)
+	}
+	return e, nil
 }

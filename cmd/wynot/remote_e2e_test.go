@@ -71,9 +71,13 @@ func TestRemoteUnreachable(t *testing.T) {
 	srv.Stop()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in.txt"), []byte("x\n"))
-	r := wynotRun(t, dir, nil, "reduce", "--exec", "reapi://"+srv.Addr, "in.txt", "--", "grep", "x", "{}")
-	if r.code != 1 || !strings.Contains(r.stderr, "cannot reach the remote execution service at "+srv.Addr) {
-		t.Errorf("exit %d:\n%s", r.code, r.stderr)
+	// Every scheme the manual names is taken (reapis:// and grpcs://
+	// over TLS), and the service found missing.
+	for _, scheme := range []string{"reapi", "reapis", "grpc", "grpcs"} {
+		r := wynotRun(t, dir, nil, "reduce", "--exec", scheme+"://"+srv.Addr, "in.txt", "--", "grep", "x", "{}")
+		if r.code != 1 || !strings.Contains(r.stderr, "cannot reach the remote execution service at "+srv.Addr) {
+			t.Errorf("%s: exit %d:\n%s", scheme, r.code, r.stderr)
+		}
 	}
 	if got := string(read(t, filepath.Join(dir, "in.txt"))); got != "x\n" {
 		t.Errorf("the input changed: %q", got)

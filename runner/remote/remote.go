@@ -184,6 +184,14 @@ func outgoing(ctx context.Context) metadata.MD {
 	return md
 }
 
+// IsTarget says whether s names a remote execution service by one of
+// the schemes New takes: reapi:// and grpc:// in plain text, reapis://
+// and grpcs:// over TLS.
+func IsTarget(s string) bool {
+	scheme, _, ok := strings.Cut(s, "://")
+	return ok && (scheme == "reapi" || scheme == "grpc" || scheme == "reapis" || scheme == "grpcs")
+}
+
 // parseTarget reads reapi://HOST:PORT[/INSTANCE] and its variants.
 func parseTarget(target string) (addr, instance string, useTLS bool, err error) {
 	u, err := url.Parse(target)
