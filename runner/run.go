@@ -164,7 +164,8 @@ func (c *Command) exec(ctx context.Context, dir string, outs []*capture, files [
 		return Run{Exit: -1}, err
 	}
 	p := c.process(dir, files)
-	return execute(ctx, p.Dir, outs, p.Argv, p.Stdin, p.Env, p.Timeout, localProc)
+	p.outs = outs
+	return Local.Execute(ctx, p)
 }
 
 func substitute(argv []string, path string) []string {

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -117,9 +118,8 @@ func (s *Slurm) allocate(ctx context.Context) error {
 		return fmt.Errorf("--exec slurm: not inside a Slurm allocation (no SLURM_JOB_ID) and no salloc on PATH to obtain one")
 	}
 	s.Tasks = max(s.opts.Tasks, 1)
-	args := []string{"-n", strconv.Itoa(s.Tasks), "-c", strconv.Itoa(s.opts.CPUs), "-J", "wynot"}
-	args = append(args, s.opts.AllocArgs...)
-	args = append(args, "--", "sh", "-c", `echo "job $SLURM_JOB_ID"; exec cat`)
+	alloc := append([]string{"-n", strconv.Itoa(s.Tasks), "-c", strconv.Itoa(s.opts.CPUs), "-J", "wynot"}, s.opts.AllocArgs...)
+	args := append(slices.Clone(alloc), "--", "sh", "-c", `echo "job $SLURM_JOB_ID"; exec cat`)
 	cmd := exec.Command(salloc, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	in, err := cmd.StdinPipe()
@@ -157,7 +157,7 @@ func (s *Slurm) allocate(ctx context.Context) error {
 			return fmt.Errorf("--exec slurm: salloc gave no allocation%s", indentTail(msgs.String()))
 		case <-waiting.C:
 			if s.opts.Say != nil {
-				s.opts.Say("waiting for a Slurm allocation of %d tasks (salloc %s)", s.Tasks, strings.Join(args[:len(args)-4], " "))
+				s.opts.Say("waiting for a Slurm allocation of %d tasks (salloc %s)", s.Tasks, strings.Join(alloc, " "))
 			}
 		case <-ctx.Done():
 			s.release()

@@ -261,10 +261,11 @@ func (t *Tester) run(ctx context.Context, slot string, c Candidate, fresh bool) 
 		p = cmd.process(slot, c.Files)
 	}
 	p.outs, p.Fresh = t.outs[slot], fresh
-	if t.Executor != nil {
-		return t.Executor.Execute(ctx, p)
+	e := t.Executor
+	if e == nil {
+		e = Local
 	}
-	return execute(ctx, p.Dir, p.outs, p.Argv, p.Stdin, p.Env, p.Timeout, localProc)
+	return e.Execute(ctx, p)
 }
 
 // fake runs t.Fake on c in the work directory slot, prepared as run
@@ -294,9 +295,8 @@ func (t *Tester) fake(ctx context.Context, slot string, c Candidate) (Run, error
 // first disagreement stops the runs and the test is unresolved; with
 // majority (and n of 3 or more), one disagreeing run of n brings two
 // more, and the outcome of all runs but one decides; anything else is
-// unresolved. Either way a disagreement marks the test flaky. fresh
-// runs are never answered from an executor's cache (Process.Fresh);
-// runs after the first never are.
+// unresolved. Either way a disagreement marks the test flaky. With
+// fresh, no run is answered from an executor's cache (Process.Fresh).
 func (t *Tester) repeatRuns(ctx context.Context, c Candidate, n int, majority, fresh bool, rec *Test) error {
 	var slot string
 	select {
@@ -308,7 +308,7 @@ func (t *Tester) repeatRuns(ctx context.Context, c Candidate, n int, majority, f
 	outs, details := rec.Outcomes[:0], rec.Details[:0]
 	extended := false
 	for i := 0; i < n; i++ {
-		run, err := t.run(ctx, slot, c, fresh || i > 0)
+		run, err := t.run(ctx, slot, c, fresh)
 		rec.Run = run
 		if err != nil {
 			return err
@@ -368,9 +368,8 @@ func top(outs []dd.Outcome) dd.Outcome {
 func mostCommon(outs []dd.Outcome) int { return Count(outs, top(outs)) }
 
 // Decide runs a candidate n times, without the cache (the executor's
-// neither) and without calling
-// OnTest, and decides its outcome by a clear majority, as repeated tests
-// do with Majority: how a result is confirmed, or a removal of it
+// neither) and without calling OnTest, and decides its outcome by a
+// clear majority, as repeated tests do with Majority: how a result is confirmed, or a removal of it
 // rechecked, when the test may be flaky. The Test's Outcomes and Details
 // say what each run gave.
 func (t *Tester) Decide(ctx context.Context, c Candidate, n int) (Test, error) {

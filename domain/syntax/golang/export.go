@@ -42,6 +42,3 @@ func (e *ExportImporter) Import(path string) (*types.Package, error) {
 	defer e.mu.Unlock()
 	return e.imp.Import(path)
 }
-
-// Len is how many packages the importer has export data for.
-func (e *ExportImporter) Len() int { return len(e.files) }

@@ -86,14 +86,15 @@ func (m *ModCheck) Finish(data []byte) ([]byte, error) {
 }
 
 // requires says whether f requires the module that provides the package
-// imp (a module whose path is imp or a prefix of it).
+// imp.
 func requires(f *modfile.File, imp string) bool {
-	for _, r := range f.Require {
-		if imp == r.Mod.Path || strings.HasPrefix(imp, r.Mod.Path+"/") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(f.Require, func(r *modfile.Require) bool { return provides(r.Mod.Path, imp) })
+}
+
+// provides says whether the module mod may provide the package imp: its
+// path is imp or a prefix of it.
+func provides(mod, imp string) bool {
+	return imp == mod || strings.HasPrefix(imp, mod+"/")
 }
 
 // imports lists what the Go files under dir (the tree's files by
@@ -114,7 +115,7 @@ func imports(files map[string][]byte, dir, module string) (out map[string]string
 		for _, s := range f.Imports {
 			imp := strings.Trim(s.Path.Value, "`\"")
 			first, _, _ := strings.Cut(imp, "/")
-			if imp == module || strings.HasPrefix(imp, module+"/") {
+			if provides(module, imp) {
 				if local == "" {
 					local = p
 				}
@@ -162,7 +163,7 @@ func NewSumCheck(name string, orig []byte, files map[string][]byte) (*SumCheck, 
 	for _, r := range f.Require {
 		used := false
 		for imp := range outside {
-			used = used || imp == r.Mod.Path || strings.HasPrefix(imp, r.Mod.Path+"/")
+			used = used || provides(r.Mod.Path, imp)
 		}
 		if !used {
 			continue
