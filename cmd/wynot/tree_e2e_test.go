@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"go/parser"
 	"go/token"
 	"os"
@@ -352,4 +353,93 @@ func report(n int) {
 		t.Errorf("the result does not fail:\n%s", out)
 	}
 	t.Logf("%d tests, %d predicted; result:\n%s", s.Tests, s.Predicted, read(t, filepath.Join(tree, "report.go")))
+}
+
+// TestReduceGoPackage: go vet reports a call in one file of a package
+// to a Printf wrapper in another. The package's files are reduced
+// together: the wrapper's name is shortened at its declaration and at
+// the call in the other file (each file alone could not: the other
+// would no longer type-check), and the result, exactly those two files
+// and go.mod, still fails.
+func TestReduceGoPackage(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "calc")
+	write(t, filepath.Join(tree, "go.mod"), []byte("module example.com/calc\n\ngo 1.22\n"))
+	write(t, filepath.Join(tree, "calc/compute.go"), []byte(`package calc
+
+import "strings"
+
+// Compute adds the numbers, logs the total and returns it.
+func Compute(values []int, verbose bool) int {
+	total := 0
+	for _, v := range values {
+		total += v
+	}
+	if verbose {
+		logMessage("values: %v", values)
+	}
+	label := strings.ToUpper(defaultLabel)
+	logMessage("%s: %s", label, total)
+	return total
+}
+`))
+	write(t, filepath.Join(tree, "calc/log.go"), []byte(`package calc
+
+import (
+	"fmt"
+	"os"
+)
+
+// defaultLabel names the total.
+var defaultLabel = "sum"
+
+// logMessage writes a formatted line to standard error.
+func logMessage(format string, args ...any) {
+	fmt.Fprint(os.Stderr, "calc: ")
+	fmt.Fprintf(os.Stderr, format, args...)
+}
+`))
+	write(t, filepath.Join(tree, "cmd/calc/main.go"), []byte(`package main
+
+import (
+	"fmt"
+
+	"example.com/calc/calc"
+)
+
+func main() {
+	fmt.Println(calc.Compute([]int{1, 2, 3}, true))
+}
+`))
+	r := wynotRun(t, dir, nil, "reduce", "-j2", "--json", "--fail-on", "format %s has arg", "calc", "--", "go", "vet", "./...")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if !s.Minimal || !s.Confirmed {
+		t.Errorf("summary %+v", s)
+	}
+	got, err := filetree.ReadTree(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"calc/compute.go", "calc/log.go", "go.mod"}; !slices.Equal(got.Paths(), want) {
+		t.Fatalf("the result holds %v, want %v", got.Paths(), want)
+	}
+	var all strings.Builder
+	for _, p := range got.Paths() {
+		fmt.Fprintf(&all, "== %s\n%s", p, got.Files[p].Data)
+	}
+	if strings.Contains(all.String(), "logMessage") {
+		t.Errorf("the wrapper's name was not shortened across the files:\n%s", all.String())
+	}
+	cmd := exec.Command("go", "vet", "./...")
+	cmd.Dir = tree
+	if out, _ := cmd.CombinedOutput(); !bytes.Contains(out, []byte("format %s has arg")) {
+		t.Errorf("the result does not fail:\n%s\n%s", out, all.String())
+	}
+	t.Logf("%d tests; result:\n%s", s.Tests, all.String())
 }

@@ -531,14 +531,12 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 	var probes []runner.Candidate
 	var why []*golang.TypeError
 	dirs := map[string]int{}
-	for fi, in := range rd.ins {
-		if in.removed || in.whole {
-			continue
-		}
+	for _, u := range rd.treeUnits() {
+		in := rd.ins[u.members[0]]
 		var tree []decomp.Pass
 		switch {
 		case in.syn != nil && in.syn.Lang == "go":
-			ps, _, err := rd.passList(in)
+			ps, _, err := rd.unitPasses(u)
 			if err != nil {
 				return err
 			}
@@ -562,9 +560,9 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 			tree, tries = tree[:min(len(tree), 1)], treeProbeTries
 		}
 		for _, sp := range tree {
-			plan, err := sp.Plan(in.data)
+			plan, err := sp.Plan(rd.data(u))
 			if err != nil {
-				return fmt.Errorf("%s: %s: %w", in.name, sp.Name(), err)
+				return fmt.Errorf("%s: %s: %w", u.name, sp.Name(), err)
 			}
 			all := dd.All(plan.Len())
 			for i := 0; i < plan.Len() && i < tries && len(probes) < most; i++ {
@@ -575,7 +573,7 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 				var te *golang.TypeError
 				if errors.As(err, &te) && data != nil && dirs[te.Dir] < perDir {
 					dirs[te.Dir]++
-					probes = append(probes, rd.candidate(fi, data))
+					probes = append(probes, rd.unitCandidate(u, data))
 					why = append(why, te)
 				}
 			}
@@ -633,7 +631,11 @@ func (rd *reducer) tested(err error, data []byte) bool {
 
 func (rd *reducer) candidate(fi int, data []byte) runner.Candidate {
 	if rd.tree != nil {
-		return rd.treeCandidate(fi, data, nil)
+		var ch map[int][]byte
+		if fi >= 0 {
+			ch = map[int][]byte{fi: data}
+		}
+		return rd.treeCandidate(ch, nil)
 	}
 	files := make([]runner.File, len(rd.ins))
 	for i, in := range rd.ins {
@@ -724,16 +726,18 @@ loop:
 				break loop
 			}
 		}
-		// Phase 1: each input's tree passes until none shrinks it;
-		// phase 2: the text passes. Every input gets its coarse passes
+		// Phase 1: each unit's tree passes until none shrinks it (an
+		// input's, or a tree's Go package's as a whole); phase 2: each
+		// input's text passes. Every input gets its coarse passes
 		// before any gets its fine ones, which cost the most tests. A
 		// round that changed anything is followed by another, so the
 		// result is minimal for every pass.
 		for phase := 1; phase <= 2; phase++ {
-			for fi, in := range rd.ins {
-				if in.removed || in.whole {
-					continue
-				}
+			units := rd.treeUnits()
+			if phase == 2 {
+				units = rd.textUnits()
+			}
+			for _, u := range units {
 				// quiet are the tree passes (levels, top first) that
 				// found nothing when they last ran, with no pass above
 				// them shrinking the input since: in the repetitions
@@ -742,7 +746,7 @@ loop:
 				// round, which runs every pass, checks that).
 				quiet := map[string]bool{}
 				for rep := 0; ; rep++ {
-					tree, text, perr := rd.passList(rd.ins[fi])
+					tree, text, perr := rd.unitPasses(u)
 					if perr != nil {
 						err = perr
 						break loop
@@ -757,7 +761,7 @@ loop:
 							continue
 						}
 						_, replace := sp.(decomp.Replacements)
-						minimal, shrank, perr := rd.pass(ctx, fi, sp, phase == 1 || replace)
+						minimal, shrank, perr := rd.pass(ctx, u, sp, phase == 1 || replace)
 						shrankHere = shrankHere || shrank
 						allMinimal = allMinimal && minimal
 						quiet[sp.Name()] = !shrank
@@ -843,40 +847,48 @@ func (rd *reducer) removals(ctx context.Context) ([]command.Removal, error) {
 		rs = rd.treeRemovals()
 	}
 	seen := map[string]bool{}
-	for fi, in := range rd.ins {
-		if in.removed || in.whole {
-			continue
+	for phase := 1; phase <= 2; phase++ {
+		units := rd.treeUnits()
+		if phase == 2 {
+			units = rd.textUnits()
 		}
-		// A removal the language's printing undoes (white space in Go)
-		// is no removal.
-		seen[string(in.data)] = true
-		tree, text, err := rd.passList(in)
-		if err != nil {
-			return nil, err
-		}
-		for _, sp := range append(tree, text...) {
-			plan, err := sp.Plan(in.data)
+		for _, u := range units {
+			src := rd.data(u)
+			// A removal the language's printing undoes (white space in
+			// Go) is no removal.
+			seen[string(src)] = true
+			tree, text, err := rd.unitPasses(u)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", in.name, sp.Name(), err)
+				return nil, err
 			}
-			all := dd.All(plan.Len())
-			for i := range plan.Len() {
-				if err := ctx.Err(); err != nil {
-					return nil, err
+			ps := tree
+			if phase == 2 {
+				ps = text
+			}
+			for _, sp := range ps {
+				plan, err := sp.Plan(src)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %s: %w", u.name, sp.Name(), err)
 				}
-				data, err := plan.Apply(slices.Delete(slices.Clone(all), i, i+1))
-				if err != nil && !rd.tested(err, data) || seen[string(data)] || !simpler(data, in.data) {
-					continue
+				all := dd.All(plan.Len())
+				for i := range plan.Len() {
+					if err := ctx.Err(); err != nil {
+						return nil, err
+					}
+					data, err := plan.Apply(slices.Delete(slices.Clone(all), i, i+1))
+					if err != nil && !rd.tested(err, data) || seen[string(data)] || !simpler(data, src) {
+						continue
+					}
+					seen[string(data)] = true
+					if len(rs) == maxRemovals {
+						return nil, nil
+					}
+					what := fmt.Sprintf("removing %s %d of %d", sp.Name(), i+1, plan.Len())
+					if l := rd.label(u); l != "" {
+						what += " in " + l
+					}
+					rs = append(rs, command.Removal{Candidate: rd.unitCandidate(u, data), What: what})
 				}
-				seen[string(data)] = true
-				if len(rs) == maxRemovals {
-					return nil, nil
-				}
-				what := fmt.Sprintf("removing %s %d of %d", sp.Name(), i+1, plan.Len())
-				if len(rd.ins) > 1 {
-					what += " in " + in.name
-				}
-				rs = append(rs, command.Removal{Candidate: rd.candidate(fi, data), What: what})
 			}
 		}
 	}
@@ -930,9 +942,12 @@ func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 	}
 	if in.syn != nil {
 		// The input parses: the original was checked, and every
-		// candidate since was finished by the language.
-		if tree, err = in.syn.Passes(data); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", in.name, err)
+		// candidate since was finished by the language. A Go file of
+		// a tree has its tree passes with its package (unitPasses).
+		if !rd.bundled(in) {
+			if tree, err = in.syn.Passes(data); err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", in.name, err)
+			}
 		}
 		if rd.Split.Kind == Auto {
 			text = []decomp.Pass{decomp.Split(decomp.Tokens{}, in.syn.Finish), decomp.Split(decomp.Chars(data), in.syn.Finish)}
@@ -1080,26 +1095,26 @@ const singlesFirst = 16
 // Unresolved without a test (Debugging Book, "Reducing Failure-Inducing
 // Inputs": predicting test outcomes), and so are those that would not
 // make the input simpler.
-func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, transforms bool) (minimal, shrank bool, err error) {
-	in, s := rd.ins[fi], rd.s
-	plan, err := sp.Plan(in.data)
+func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms bool) (minimal, shrank bool, err error) {
+	s := rd.s
+	src := rd.data(u)
+	plan, err := sp.Plan(src)
 	if err != nil {
-		return false, false, fmt.Errorf("%s: %s: %w", in.name, sp.Name(), err)
+		return false, false, fmt.Errorf("%s: %s: %w", u.name, sp.Name(), err)
 	}
 	if plan.Len() == 0 {
 		return true, false, nil
 	}
-	before := len(in.data)
+	before := rd.unitSize(u)
 	name := sp.Name()
-	if len(rd.ins) > 1 {
-		name += " of " + in.name
+	if l := rd.label(u); l != "" {
+		name += " of " + l
 	}
 	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
 	s.TestLog.Printf("Pass %s: %s\n", name, report.Plural(plan.Len(), "change"))
 	st0 := s.Stats()
 	t0 := time.Now()
 
-	src := in.data
 	apply := func(c dd.Config) ([]byte, bool) {
 		data, err := plan.Apply(c)
 		return data, err == nil || rd.tested(err, data)
@@ -1123,12 +1138,12 @@ func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, transforms 
 				rd.unsimpler.Add(1)
 				return s.Predict("not smaller than the input"), nil
 			}
-			return s.Test(ctx, rd.candidate(fi, data))
+			return s.Test(ctx, rd.unitCandidate(u, data))
 		},
 		func(st dd.Step) {
 			if st.Rule == dd.ReduceToSubset || st.Rule == dd.ReduceToComplement {
 				if data, ok := apply(st.Config); ok {
-					rd.improve(in, data)
+					rd.improveUnit(u, data)
 				}
 			}
 		})
@@ -1136,26 +1151,26 @@ func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, transforms 
 	settled := true
 	if res.Fail != nil {
 		best, ok := apply(res.Fail)
-		if ok && simpler(best, in.data) {
-			rd.improve(in, best)
+		if ok && simpler(best, rd.data(u)) {
+			rd.improveUnit(u, best)
 		}
 		// The search ended where the input is now, unless a step it
 		// took was not simpler than one taken before it (tests run in
 		// parallel): then this pass is not known to be done.
-		settled = ok && bytes.Equal(best, in.data)
+		settled = ok && bytes.Equal(best, rd.data(u))
 	}
 	st1 := s.Stats()
 	runs, predicted := st1.Runs-st0.Runs, st1.Predicted-st0.Predicted
-	st := report.PassStats{Name: sp.Name(), File: fileLabel(rd, in), Tests: runs, Predicted: predicted,
-		BytesBefore: before, BytesAfter: len(in.data), Seconds: time.Since(t0).Seconds()}
+	st := report.PassStats{Name: sp.Name(), File: rd.label(u), Tests: runs, Predicted: predicted,
+		BytesBefore: before, BytesAfter: rd.unitSize(u), Seconds: time.Since(t0).Seconds()}
 	rd.passes = append(rd.passes, st)
 	s.TestLog.Printf("Pass %s done: %s, %d predicted, %s removed\n", name, report.Plural(runs, "test"), predicted,
-		report.Plural(before-len(in.data), "byte"))
+		report.Plural(before-rd.unitSize(u), "byte"))
 	var nf *dd.NotFailingError
 	if errors.As(err, &nf) {
 		return false, false, command.NotReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
 	}
-	return err == nil && res.Minimal && settled, !bytes.Equal(in.data, src), err
+	return err == nil && res.Minimal && settled, !bytes.Equal(rd.data(u), src), err
 }
 
 // simpler orders the contents of an input as a reduction goes: a shorter
@@ -1165,13 +1180,6 @@ func (rd *reducer) pass(ctx context.Context, fi int, sp decomp.Pass, transforms 
 // for the final check to find, and no pass can go round in a circle.
 func simpler(a, b []byte) bool {
 	return len(a) < len(b) || len(a) == len(b) && bytes.Compare(a, b) < 0
-}
-
-func fileLabel(rd *reducer, in *input) string {
-	if len(rd.ins) > 1 {
-		return in.name
-	}
-	return ""
 }
 
 // improve records a smaller failing content and writes it out at once,

@@ -272,12 +272,14 @@ func freeSpace(dir string) (uint64, bool) {
 	return st.Bavail * uint64(st.Bsize), true
 }
 
-// treeCandidate is the tree with input fi holding data (fi < 0: none)
-// and the inputs in gone removed, besides those removed already.
-func (rd *reducer) treeCandidate(fi int, data []byte, gone map[int]bool) runner.Candidate {
+// treeCandidate is the tree with the inputs in changed holding their
+// new data and the inputs in gone removed, besides those removed
+// already.
+func (rd *reducer) treeCandidate(changes map[int][]byte, gone map[int]bool) runner.Candidate {
 	t := rd.tree
 	content := map[string]*filetree.File{}
-	present, changed := 0, ""
+	present := 0
+	var changed []string
 	for i, in := range rd.ins {
 		switch {
 		case in.removed || gone[i]:
@@ -285,15 +287,14 @@ func (rd *reducer) treeCandidate(fi int, data []byte, gone map[int]bool) runner.
 			continue
 		case in.link != "":
 		default:
-			d := in.data
-			if i == fi {
-				d = data
+			d, ok := changes[i]
+			if !ok {
+				d = in.data
+			} else if !bytes.Equal(d, in.data) {
+				changed = append(changed, in.name)
 			}
 			if !bytes.Equal(d, t.base.Files[in.name].Data) {
 				content[in.name] = &filetree.File{Data: d, Mode: in.mode}
-			}
-			if i == fi {
-				changed = ", " + in.name + " changed"
 			}
 		}
 		present++
@@ -304,8 +305,16 @@ func (rd *reducer) treeCandidate(fi int, data []byte, gone map[int]bool) runner.
 	return runner.Candidate{
 		Files: []runner.File{{Name: "\x00tree", Data: filetree.Identity(content)}},
 		Setup: func(dir string) error { return command.RoomHint(t.ws.Sync(dir, content), dir) },
-		Label: fmt.Sprintf("tree of %d of %s%s", present, report.Plural(len(rd.ins), "file"), changed),
+		Label: fmt.Sprintf("tree of %d of %s%s", present, report.Plural(len(rd.ins), "file"), changedNote(changed)),
 	}
+}
+
+// changedNote names, in a candidate's label, the files it changes.
+func changedNote(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return ", " + list(names, 3) + " changed"
 }
 
 // depths is how deep the tree's present entries go (a file at the top
@@ -381,7 +390,7 @@ func (rd *reducer) entryPass(ctx context.Context, d int) (minimal, shrank bool, 
 	}
 	res, err := s.SearchTests(ctx, name, len(names), dd.Minimize, dd.Options{Variant: rd.Variant},
 		func(ctx context.Context, c dd.Config) (runner.Test, error) {
-			return s.Test(ctx, rd.treeCandidate(-1, nil, gone(c)))
+			return s.Test(ctx, rd.treeCandidate(nil, gone(c)))
 		},
 		func(st dd.Step) {
 			if st.Rule == dd.ReduceToSubset || st.Rule == dd.ReduceToComplement {
@@ -540,7 +549,7 @@ func (rd *reducer) treeRemovals() []command.Removal {
 		if in.removed {
 			continue
 		}
-		rs = append(rs, command.Removal{Candidate: rd.treeCandidate(-1, nil, map[int]bool{i: true}), What: "removing " + in.name})
+		rs = append(rs, command.Removal{Candidate: rd.treeCandidate(nil, map[int]bool{i: true}), What: "removing " + in.name})
 	}
 	return rs
 }

@@ -16,6 +16,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/wynot/wynot/domain/decomp"
 )
 
 // A Checker decides whether Go text is a well-formed candidate (FSE 1999,
@@ -27,22 +29,32 @@ import (
 type Checker struct {
 	TypeCheck bool
 	known     map[string]bool // the original's type errors, by message
-	imports   map[string]bool // import names the original refers to
-	// repairVars removes local variables that a transformation left
-	// unused (a Go compiler rejects them), unless the original has such
-	// variables itself.
-	repairVars bool
+	// files are what the checker knows of each original file, by name
+	// ("input.go" for a file on its own, the tree path in a bundle).
+	files map[string]*fileFacts
+	// bundle says the text is a bundle of a package's files
+	// (decomp.Bundle; Tree.Dir), checked together.
+	bundle bool
 	// For a file reduced among a tree's files, a candidate whose
 	// declarations differ from the original's as other files see them
 	// (api) is also type-checked with its package and the packages
 	// around it (the universe, made when first needed; treeKnown are
-	// the original's errors there).
+	// the original's errors there). A bundle is always checked so.
 	tree      *Tree
 	src       []byte
 	api       string
 	once      sync.Once
 	universe  *universe
 	treeKnown map[string]bool
+}
+
+// fileFacts are what Finish needs to know of an original file.
+type fileFacts struct {
+	imports map[string]bool // import names the original refers to
+	// repairVars removes local variables that a transformation left
+	// unused (a Go compiler rejects them), unless the original has such
+	// variables itself.
+	repairVars bool
 }
 
 // TypeError is the error of Finish for a candidate that parses but has a
@@ -70,106 +82,172 @@ func NewChecker(src []byte, typeCheck bool) (*Checker, error) {
 }
 
 // NewCheckerIn describes the original src, the file t.Path of the tree t
-// (nil: a file on its own), which must parse. With a tree, type errors
-// are those of the file's package and of the tree's packages that
-// import it (Tree).
+// (nil: a file on its own), or the bundle of the Go files of t.Dir,
+// which must parse. With a tree, type errors are those of the files'
+// package and of the tree's packages that import it (Tree).
 func NewCheckerIn(src []byte, typeCheck bool, t *Tree) (*Checker, error) {
+	c := &Checker{TypeCheck: typeCheck, files: map[string]*fileFacts{}, bundle: t != nil && t.Dir != ""}
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "input.go", src, parser.ParseComments|parser.SkipObjectResolution)
+	fs, names, err := c.parse(fset, src, parser.ParseComments)
 	if err != nil {
-		return nil, firstError(err)
+		return nil, err
 	}
-	c := &Checker{TypeCheck: typeCheck, imports: referenced(f), repairVars: !dropUnusedVars(f)}
+	for i, f := range fs {
+		c.files[names[i]] = &fileFacts{imports: referenced(f), repairVars: !dropUnusedVars(f)}
+	}
 	if typeCheck {
 		c.known = map[string]bool{}
-		for _, e := range typeErrors(fset, f, nil, t.importer()) {
-			c.known[e] = true
+		if !c.bundle {
+			for _, e := range typeErrors(fset, fs[0], nil, t.importer()) {
+				c.known[e] = true
+			}
 		}
 		if t != nil {
-			c.tree, c.src, c.api = t, src, api(fset, f)
+			c.tree, c.src, c.api = t, src, api(fset, fs)
 		}
 	}
 	return c, nil
 }
 
-// treeErrors type-checks src, a candidate for the tree's file, with the
-// tree: its package and the packages that import it.
-func (c *Checker) treeErrors(src []byte) []string {
+// parse parses src: one file, or each file of a bundle.
+func (c *Checker) parse(fset *token.FileSet, src []byte, mode parser.Mode) ([]*ast.File, []string, error) {
+	if !c.bundle {
+		f, err := parser.ParseFile(fset, "input.go", src, mode|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, nil, firstError(err)
+		}
+		return []*ast.File{f}, []string{"input.go"}, nil
+	}
+	files, err := decomp.Unbundle(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	var fs []*ast.File
+	var names []string
+	for _, file := range files {
+		f, err := parser.ParseFile(fset, file.Name, file.Data, mode|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", file.Name, firstError(err))
+		}
+		fs, names = append(fs, f), append(names, file.Name)
+	}
+	return fs, names, nil
+}
+
+// treeErrors type-checks src, a candidate for the tree's file or
+// package, with the tree: its package and, with importers, the packages
+// that import it.
+func (c *Checker) treeErrors(src []byte, importers bool) []string {
 	c.once.Do(func() {
-		self, err := parser.ParseFile(token.NewFileSet(), c.tree.Path, c.src, parser.SkipObjectResolution)
+		fset := token.NewFileSet()
+		self, _, err := c.parse(fset, c.src, 0)
 		if err != nil {
 			return
 		}
-		c.universe = newUniverse(c.tree, self)
+		c.universe = newUniverse(c.tree, fset, self)
 		c.treeKnown = map[string]bool{}
-		for _, e := range c.treeErrors1(c.src) {
+		for _, e := range c.treeErrors1(c.src, true) {
 			c.treeKnown[e] = true
 		}
 	})
 	if c.universe == nil {
 		return nil
 	}
-	return c.treeErrors1(src)
+	return c.treeErrors1(src, importers)
 }
 
-func (c *Checker) treeErrors1(src []byte) []string {
-	tf, err := parser.ParseFile(c.universe.fset, c.tree.Path, src, parser.SkipObjectResolution)
-	if err != nil {
-		return []string{err.Error()}
-	}
-	return c.universe.errors(tf)
-}
-
-// api prints what other files see of f: its declarations without the
-// bodies of its functions.
-func api(fset *token.FileSet, f *ast.File) string {
-	var b strings.Builder
-	b.WriteString(f.Name.Name)
-	for _, d := range f.Decls {
-		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
-			continue
+func (c *Checker) treeErrors1(src []byte, importers bool) []string {
+	var fs []*ast.File
+	if c.bundle {
+		var err error
+		if fs, _, err = c.parse(c.universe.fset, src, 0); err != nil {
+			return []string{err.Error()}
 		}
-		if fd, ok := d.(*ast.FuncDecl); ok {
-			cp := *fd
-			cp.Body, cp.Doc = nil, nil
-			d = &cp
+	} else {
+		f, err := parser.ParseFile(c.universe.fset, c.tree.Path, src, parser.SkipObjectResolution)
+		if err != nil {
+			return []string{err.Error()}
+		}
+		fs = []*ast.File{f}
+	}
+	return c.universe.errors(fs, nil, importers)
+}
+
+// api prints what other files see of files: their declarations without
+// the bodies of their functions.
+func api(fset *token.FileSet, files []*ast.File) string {
+	var b strings.Builder
+	for _, f := range files {
+		b.WriteString(f.Name.Name)
+		for _, d := range f.Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+				continue
+			}
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				cp := *fd
+				cp.Body, cp.Doc = nil, nil
+				d = &cp
+			}
+			b.WriteByte('\n')
+			printer.Fprint(&b, fset, d)
 		}
 		b.WriteByte('\n')
-		printer.Fprint(&b, fset, d)
 	}
 	return b.String()
 }
 
 // Finish parses data, drops imports that became unused, formats it and,
-// with TypeCheck, type-checks it.
+// with TypeCheck, type-checks it. A bundle is finished file by file and
+// type-checked as a whole.
 func (c *Checker) Finish(data []byte) ([]byte, error) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "input.go", data, parser.ParseComments|parser.SkipObjectResolution)
+	fs, names, err := c.parse(fset, data, parser.ParseComments)
 	if err != nil {
-		return nil, fmt.Errorf("does not parse: %w", firstError(err))
+		return nil, fmt.Errorf("does not parse: %w", err)
 	}
-	c.dropImports(f)
-	if c.repairVars {
-		dropUnusedVars(f)
+	outs := make([]decomp.File, len(fs))
+	for i, f := range fs {
+		facts := c.files[names[i]]
+		if facts == nil {
+			return nil, fmt.Errorf("%s is not a file of the original", names[i])
+		}
+		c.dropImports(f, facts.imports)
+		if facts.repairVars {
+			dropUnusedVars(f)
+		}
+		var buf bytes.Buffer
+		if err := format.Node(&buf, fset, f); err != nil {
+			return nil, fmt.Errorf("does not print: %w", err)
+		}
+		outs[i] = decomp.File{Name: names[i], Data: squeeze(buf.Bytes())}
 	}
-	var buf bytes.Buffer
-	if err := format.Node(&buf, fset, f); err != nil {
-		return nil, fmt.Errorf("does not print: %w", err)
+	out := outs[0].Data
+	if c.bundle {
+		if out, err = decomp.Bundle(outs); err != nil {
+			return nil, err
+		}
 	}
-	out := squeeze(buf.Bytes())
-	if c.TypeCheck {
+	if !c.TypeCheck {
+		return out, nil
+	}
+	if !c.bundle {
 		dir := ""
 		if c.tree != nil {
 			dir = path.Dir(c.tree.Path)
 		}
-		for _, e := range typeErrors(fset, f, nil, c.tree.importer()) {
+		for _, e := range typeErrors(fset, fs[0], nil, c.tree.importer()) {
 			if !c.known[e] {
 				return out, &TypeError{Msg: e, Dir: dir}
 			}
 		}
-		if c.tree != nil && api(fset, f) != c.api {
-			// Other files may use what changed: check it with them.
-			for _, e := range c.treeErrors(out) {
+	}
+	if c.tree != nil {
+		// Other files may use what changed: check it with them (a
+		// bundle is its package: it is always checked, and with the
+		// packages that import it when what they see changed).
+		changed := api(fset, fs) != c.api
+		if changed || c.bundle {
+			for _, e := range c.treeErrors(out, changed) {
 				if !c.treeKnown[e] {
 					dir, msg, _ := strings.Cut(e, "\t")
 					return out, &TypeError{Msg: msg, Dir: dir}
@@ -216,8 +294,9 @@ func referenced(f *ast.File) map[string]bool {
 	return names
 }
 
-// dropImports removes the imports the original referred to and f does not.
-func (c *Checker) dropImports(f *ast.File) {
+// dropImports removes the imports the original referred to (imports)
+// and f does not.
+func (c *Checker) dropImports(f *ast.File, imports map[string]bool) {
 	now := referenced(f)
 	decls := f.Decls[:0]
 	for _, d := range f.Decls {
@@ -229,7 +308,7 @@ func (c *Checker) dropImports(f *ast.File) {
 		specs := gd.Specs[:0]
 		for _, s := range gd.Specs {
 			name := importName(s.(*ast.ImportSpec))
-			if c.imports[name] && !now[name] && name != "_" && name != "." && name != "C" {
+			if imports[name] && !now[name] && name != "_" && name != "." && name != "C" {
 				continue
 			}
 			specs = append(specs, s)

@@ -52,9 +52,10 @@ const (
 	ExprToZero                      // an expression by its type's zero value
 	ExprToOperand                   // an expression by one of its operands
 	ShortenName                     // an identifier shortened at every use
+	DeleteWithUses                  // a declaration with every statement that uses it, in any file
 )
 
-var transformNames = []string{"declaration → nothing", "spec → nothing", "function → empty body", "field → nothing", "method → nothing", "parameter → nothing", "comment → nothing", "clause → nothing", "statement → nothing", "if → then", "if → else", "else → nothing", "loop → body", "block → statements", "label → statement", "go → call", "defer → call", "switch → clause", "element → nothing", "expression → false", "expression → true", "expression → zero", "expression → operand", "name → shorter"}
+var transformNames = []string{"declaration → nothing", "spec → nothing", "function → empty body", "field → nothing", "method → nothing", "parameter → nothing", "comment → nothing", "clause → nothing", "statement → nothing", "if → then", "if → else", "else → nothing", "loop → body", "block → statements", "label → statement", "go → call", "defer → call", "switch → clause", "element → nothing", "expression → false", "expression → true", "expression → zero", "expression → operand", "name → shorter", "declaration → nothing, with its uses"}
 
 // String returns the transform as the log shows it, e.g. "if → then".
 func (t Transform) String() string { return enum.Name(transformNames, t, "Transform") }
@@ -102,7 +103,7 @@ func Passes(data []byte, typeCheck bool) ([]decomp.Pass, error) {
 // PassesIn lists the passes of one round over data, the file t.Path of
 // the tree t (nil: a file on its own).
 func PassesIn(data []byte, typeCheck bool, t *Tree) ([]decomp.Pass, error) {
-	a, err := analyze(data, t.importer())
+	a, err := analyze(data, t)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +119,7 @@ func PassesIn(data []byte, typeCheck bool, t *Tree) ([]decomp.Pass, error) {
 
 // Plan proposes the pass's transformations of data.
 func (p Pass) Plan(data []byte) (decomp.Plan, error) {
-	a, err := analyze(data, p.Tree.importer())
+	a, err := analyze(data, p.Tree)
 	if err != nil {
 		return nil, err
 	}
@@ -160,77 +161,129 @@ func Changes(data []byte, typeCheck bool) (*decomp.Rewrite, error) {
 	return all, nil
 }
 
-// analysis is the parsed, type-checked input of a pass.
+// analysis is the parsed, type-checked input of a pass: one file, or a
+// bundle of a package's files (decomp.Bundle), whose changes may then
+// span files.
 type analysis struct {
-	src     []byte
-	fset    *token.FileSet
-	tf      *token.File
-	f       *ast.File
-	info    *types.Info
-	pkg     *types.Package
+	src   []byte
+	fset  *token.FileSet
+	files []*ast.File
+	base  map[*token.File]int // where each file's text begins in src
+	info  *types.Info
+	pkg   *types.Package
+	// shared says that other packages of the tree import this one: its
+	// exported names are not the files' own to change.
+	shared  bool
 	parent  map[ast.Node]ast.Node
 	uses    map[types.Object]int
+	usesOf  map[types.Object][]*ast.Ident // by useIDs, when first needed
 	maxStmt int
 	maxExpr int
 	depth   map[ast.Node]int // block depth of statement lists, nesting depth of expressions
 }
 
-func analyze(src []byte, imp types.Importer) (*analysis, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "input.go", src, parser.ParseComments|parser.SkipObjectResolution)
-	if err != nil {
-		return nil, fmt.Errorf("does not parse as Go: %w", firstError(err))
-	}
-	a := &analysis{src: src, fset: fset, f: f, parent: map[ast.Node]ast.Node{}, depth: map[ast.Node]int{},
+// analyze parses and type-checks src: a file on its own (t nil), the
+// file t.Path of a tree, or the bundle of the Go files of t.Dir.
+func analyze(src []byte, t *Tree) (*analysis, error) {
+	a := &analysis{src: src, base: map[*token.File]int{}, parent: map[ast.Node]ast.Node{}, depth: map[ast.Node]int{},
 		uses: map[types.Object]int{}}
-	a.tf = fset.File(f.Pos())
 	a.info = &types.Info{
 		Types: map[ast.Expr]types.TypeAndValue{},
 		Defs:  map[*ast.Ident]types.Object{},
 		Uses:  map[*ast.Ident]types.Object{},
 	}
-	typeErrors(fset, f, a.info, imp)
+	if t != nil && t.Dir != "" {
+		files, err := decomp.Unbundle(src)
+		if err != nil {
+			return nil, err
+		}
+		u := newUniverse(t, nil, nil)
+		a.fset = u.fset
+		for i, span := range decomp.BundleSpans(files) {
+			f, err := parser.ParseFile(a.fset, files[i].Name, files[i].Data, parser.ParseComments|parser.SkipObjectResolution)
+			if err != nil {
+				return nil, fmt.Errorf("%s does not parse as Go: %w", files[i].Name, firstError(err))
+			}
+			a.files = append(a.files, f)
+			a.base[a.fset.File(f.Pos())] = span[0]
+		}
+		u.setRdeps(a.fset, a.files)
+		a.shared = len(u.rdeps) > 0
+		u.errors(a.files, a.info, false)
+	} else {
+		a.fset = token.NewFileSet()
+		f, err := parser.ParseFile(a.fset, "input.go", src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, fmt.Errorf("does not parse as Go: %w", firstError(err))
+		}
+		a.files = []*ast.File{f}
+		a.base[a.fset.File(f.Pos())] = 0
+		typeErrors(a.fset, f, a.info, t.importer())
+	}
 	for _, obj := range a.info.Uses {
 		a.uses[obj]++
 	}
 	for id, obj := range a.info.Defs {
-		if obj != nil && a.pkg == nil && obj.Pkg() != nil && id.Name != "_" {
+		if obj != nil && obj.Pkg() != nil && id.Name != "_" && (a.pkg == nil || strings.HasSuffix(a.pkg.Name(), "_test")) {
 			a.pkg = obj.Pkg()
 		}
 	}
-	var stack []ast.Node
-	depths := []int{0} // statement depth around the node on top of stack
-	ast.Inspect(f, func(n ast.Node) bool {
-		if n == nil {
-			stack, depths = stack[:len(stack)-1], depths[:len(depths)-1]
-			return true
-		}
-		var par ast.Node
-		if len(stack) > 0 {
-			par = stack[len(stack)-1]
-			a.parent[n] = par
-		}
-		cur := depths[len(depths)-1]
-		switch n.(type) {
-		case *ast.BlockStmt:
-			cur++ // a block's statements, or a switch's clauses
-			a.depth[n] = cur
-		case *ast.CaseClause, *ast.CommClause:
-			a.depth[n] = cur // a clause's statements are as deep as the clauses
-		}
-		a.maxStmt = max(a.maxStmt, cur)
-		if e, ok := n.(ast.Expr); ok {
-			d := 1
-			if pe, ok := par.(ast.Expr); ok {
-				d = a.depth[pe] + 1
+	for _, f := range a.files {
+		var stack []ast.Node
+		depths := []int{0} // statement depth around the node on top of stack
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack, depths = stack[:len(stack)-1], depths[:len(depths)-1]
+				return true
 			}
-			a.depth[e] = d
-			a.maxExpr = max(a.maxExpr, d)
-		}
-		stack, depths = append(stack, n), append(depths, cur)
-		return true
-	})
+			var par ast.Node
+			if len(stack) > 0 {
+				par = stack[len(stack)-1]
+				a.parent[n] = par
+			}
+			cur := depths[len(depths)-1]
+			switch n.(type) {
+			case *ast.BlockStmt:
+				cur++ // a block's statements, or a switch's clauses
+				a.depth[n] = cur
+			case *ast.CaseClause, *ast.CommClause:
+				a.depth[n] = cur // a clause's statements are as deep as the clauses
+			}
+			a.maxStmt = max(a.maxStmt, cur)
+			if e, ok := n.(ast.Expr); ok {
+				d := 1
+				if pe, ok := par.(ast.Expr); ok {
+					d = a.depth[pe] + 1
+				}
+				a.depth[e] = d
+				a.maxExpr = max(a.maxExpr, d)
+			}
+			stack, depths = append(stack, n), append(depths, cur)
+			return true
+		})
+	}
 	return a, nil
+}
+
+// decls1 are the top-level declarations of every file.
+func (a *analysis) decls1() []ast.Decl {
+	var ds []ast.Decl
+	for _, f := range a.files {
+		ds = append(ds, f.Decls...)
+	}
+	return ds
+}
+
+// inspect walks every file of the input.
+func (a *analysis) inspect(fn func(ast.Node) bool) {
+	for _, f := range a.files {
+		ast.Inspect(f, fn)
+	}
+}
+
+// own says whether objects of package p are the input's to change.
+func (a *analysis) own(p *types.Package) bool {
+	return p != nil && a.pkg != nil && (p == a.pkg || p.Path() == a.pkg.Path()+"_test" || a.pkg.Path() == p.Path()+"_test")
 }
 
 func isClauseOwner(n ast.Node) bool {
@@ -241,7 +294,11 @@ func isClauseOwner(n ast.Node) bool {
 	return false
 }
 
-func (a *analysis) off(p token.Pos) int { return a.tf.Offset(p) }
+// off is where position p is in the input.
+func (a *analysis) off(p token.Pos) int {
+	tf := a.fset.File(p)
+	return a.base[tf] + tf.Offset(p)
+}
 
 func (a *analysis) text(n ast.Node) string { return string(a.src[a.off(n.Pos()):a.off(n.End())]) }
 
@@ -287,13 +344,15 @@ func (a *analysis) withInit(init ast.Stmt, parts ...decomp.Part) []decomp.Part {
 // a function and every call of it.
 func (a *analysis) decls() []decomp.Change {
 	var chs []decomp.Change
-	for _, cg := range a.f.Comments {
-		if directive(cg) {
-			continue
+	for _, f := range a.files {
+		for _, cg := range f.Comments {
+			if directive(cg) {
+				continue
+			}
+			chs = append(chs, a.replace(DeleteComment, cg))
 		}
-		chs = append(chs, a.replace(DeleteComment, cg))
 	}
-	for _, d := range a.f.Decls {
+	for _, d := range a.decls1() {
 		var from ast.Node = d
 		switch d := d.(type) {
 		case *ast.FuncDecl:
@@ -308,9 +367,19 @@ func (a *analysis) decls() []decomp.Change {
 		chs = append(chs, decomp.Change{Kind: DeleteDecl.String(), Edits: []decomp.Splice{{From: a.off(from.Pos()), To: a.off(d.End())}}})
 		switch d := d.(type) {
 		case *ast.GenDecl:
-			if d.Lparen.IsValid() && len(d.Specs) > 1 {
-				for _, s := range d.Specs {
+			grouped := d.Lparen.IsValid() && len(d.Specs) > 1
+			for _, s := range d.Specs {
+				if grouped {
 					chs = append(chs, a.replace(DeleteSpec, s))
+				}
+				var del ast.Node = d
+				if grouped {
+					del = s
+				}
+				if obj := a.declared(s); obj != nil {
+					if ch, ok := a.withUses(obj, del); ok {
+						chs = append(chs, ch)
+					}
 				}
 			}
 		case *ast.FuncDecl:
@@ -321,9 +390,14 @@ func (a *analysis) decls() []decomp.Change {
 				}
 			}
 			chs = append(chs, a.params(d)...)
+			if obj := a.info.Defs[d.Name]; obj != nil && d.Recv == nil {
+				if ch, ok := a.withUses(obj, d); ok {
+					chs = append(chs, ch)
+				}
+			}
 		}
 	}
-	ast.Inspect(a.f, func(n ast.Node) bool {
+	a.inspect(func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.StructType:
 			for _, fl := range n.Fields.List {
@@ -337,6 +411,153 @@ func (a *analysis) decls() []decomp.Change {
 		return true
 	})
 	return chs
+}
+
+// declared is the one object a top-level spec declares (nil for none
+// or several).
+func (a *analysis) declared(s ast.Spec) types.Object {
+	var names []*ast.Ident
+	switch s := s.(type) {
+	case *ast.ValueSpec:
+		names = s.Names
+	case *ast.TypeSpec:
+		names = []*ast.Ident{s.Name}
+	}
+	if len(names) != 1 || names[0].Name == "_" {
+		return nil
+	}
+	return a.info.Defs[names[0]]
+}
+
+// local is the one local variable statement s declares (x := e, var x
+// T), or nil.
+func (a *analysis) local(s ast.Stmt) types.Object {
+	var id *ast.Ident
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		if s.Tok != token.DEFINE || len(s.Lhs) != 1 {
+			return nil
+		}
+		id, _ = s.Lhs[0].(*ast.Ident)
+	case *ast.DeclStmt:
+		if gd, ok := s.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR && len(gd.Specs) == 1 {
+			if vs := gd.Specs[0].(*ast.ValueSpec); len(vs.Names) == 1 {
+				id = vs.Names[0]
+			}
+		}
+	}
+	if id == nil || id.Name == "_" {
+		return nil
+	}
+	if v, ok := a.info.Defs[id].(*types.Var); ok {
+		return v
+	}
+	return nil
+}
+
+// maxUses bounds the statements a DeleteWithUses change deletes.
+const maxUses = 16
+
+// withUses deletes decl, the declaration of obj (a top-level
+// declaration or spec, or a statement), together with every statement,
+// in whichever file of the input, that uses obj, and, for a type, its
+// methods: the change that drops a declaration with its last uses,
+// where deleting either alone is a type error (an unused variable; a
+// call of a deleted function). It is offered only where obj is used,
+// only in statements of function bodies or in other top-level
+// variable declarations, and not from other packages.
+func (a *analysis) withUses(obj types.Object, decl ast.Node) (decomp.Change, bool) {
+	if obj.Exported() && a.shared && obj.Parent() == obj.Pkg().Scope() || len(a.useIDs(obj)) == 0 {
+		return decomp.Change{}, false
+	}
+	var gone []ast.Node
+	within := func(n ast.Node) bool {
+		return slices.ContainsFunc(gone, func(g ast.Node) bool { return g.Pos() <= n.Pos() && n.End() <= g.End() })
+	}
+	from := decl
+	if fd, ok := decl.(*ast.FuncDecl); ok && fd.Doc != nil {
+		from = fd.Doc
+	} else if gd, ok := decl.(*ast.GenDecl); ok && gd.Doc != nil {
+		from = gd.Doc
+	}
+	ch := decomp.Change{Kind: DeleteWithUses.String(), Edits: []decomp.Splice{{From: a.off(from.Pos()), To: a.off(decl.End())}}}
+	gone = append(gone, decl)
+	if _, ok := obj.(*types.TypeName); ok {
+		for _, d := range a.decls1() {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 && a.receiverIs(fd.Recv.List[0].Type, obj) {
+				ch.Edits = append(ch.Edits, decomp.Splice{From: a.off(fd.Pos()), To: a.off(fd.End())})
+				gone = append(gone, fd)
+			}
+		}
+	}
+	for _, id := range a.useIDs(obj) {
+		if within(id) {
+			continue // a use inside what goes already
+		}
+		var unit ast.Node
+		for n := ast.Node(id); unit == nil; {
+			p := a.parent[n]
+			switch p.(type) {
+			case nil:
+				return decomp.Change{}, false
+			case *ast.File:
+				gd, ok := n.(*ast.GenDecl)
+				if !ok || gd.Tok != token.VAR {
+					return decomp.Change{}, false // in a signature, a type, a constant
+				}
+				unit = n
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+				if _, ok := n.(ast.Stmt); ok {
+					unit = n
+				}
+			}
+			n = p
+		}
+		if within(unit) {
+			continue
+		}
+		if len(ch.Edits) == maxUses+1 {
+			return decomp.Change{}, false
+		}
+		ch.Edits = append(ch.Edits, decomp.Splice{From: a.off(unit.Pos()), To: a.off(unit.End())})
+		gone = append(gone, unit)
+	}
+	return ch, true
+}
+
+// receiverIs says whether a method's receiver type expression names the
+// type obj (T, *T, T[P]).
+func (a *analysis) receiverIs(e ast.Expr, obj types.Object) bool {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return a.info.Uses[x] == obj
+		default:
+			return false
+		}
+	}
+}
+
+// useIDs are the identifiers that use obj, in the order of the input.
+func (a *analysis) useIDs(obj types.Object) []*ast.Ident {
+	if a.usesOf == nil {
+		a.usesOf = map[types.Object][]*ast.Ident{}
+		for id, o := range a.info.Uses {
+			a.usesOf[o] = append(a.usesOf[o], id)
+		}
+		for _, ids := range a.usesOf {
+			slices.SortFunc(ids, func(x, y *ast.Ident) int { return int(x.Pos() - y.Pos()) })
+		}
+	}
+	return a.usesOf[obj]
 }
 
 // directive tells comments the build depends on: //go:..., // +build,
@@ -414,7 +635,7 @@ func (a *analysis) qualifier(p *types.Package) string {
 // one argument per parameter qualify.
 func (a *analysis) params(fd *ast.FuncDecl) []decomp.Change {
 	obj, ok := a.info.Defs[fd.Name].(*types.Func)
-	if !ok || fd.Recv != nil || fd.Body == nil || fd.Type.TypeParams != nil {
+	if !ok || fd.Recv != nil || fd.Body == nil || fd.Type.TypeParams != nil || a.shared && obj.Exported() {
 		return nil
 	}
 	sig := obj.Type().(*types.Signature)
@@ -422,7 +643,7 @@ func (a *analysis) params(fd *ast.FuncDecl) []decomp.Change {
 		return nil
 	}
 	var calls []*ast.CallExpr
-	ast.Inspect(a.f, func(n ast.Node) bool {
+	a.inspect(func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
 			if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok && a.info.Uses[id] == obj {
 				calls = append(calls, c)
@@ -495,7 +716,7 @@ func (a *analysis) params(fd *ast.FuncDecl) []decomp.Change {
 // defer → the call.
 func (a *analysis) stmts(d int) []decomp.Change {
 	var chs []decomp.Change
-	ast.Inspect(a.f, func(n ast.Node) bool {
+	a.inspect(func(n ast.Node) bool {
 		var list []ast.Stmt
 		switch n := n.(type) {
 		case *ast.BlockStmt:
@@ -520,6 +741,11 @@ func (a *analysis) stmts(d int) []decomp.Change {
 		}
 		for _, s := range list {
 			chs = append(chs, a.stmt(s)...)
+			if obj := a.local(s); obj != nil {
+				if ch, ok := a.withUses(obj, s); ok {
+					chs = append(chs, ch)
+				}
+			}
 		}
 		return true
 	})
@@ -713,7 +939,7 @@ func (a *analysis) valueExpr(e ast.Expr) bool {
 // empty body.
 func (a *analysis) exprs(d int) []decomp.Change {
 	var chs []decomp.Change
-	ast.Inspect(a.f, func(n ast.Node) bool {
+	a.inspect(func(n ast.Node) bool {
 		e, ok := n.(ast.Expr)
 		if !ok || a.depth[e] != d {
 			return true
@@ -831,7 +1057,7 @@ func (a *analysis) sameType(e, o ast.Expr) bool {
 // not use yet, at its declaration and every use.
 func (a *analysis) names() []decomp.Change {
 	used := map[string]bool{}
-	ast.Inspect(a.f, func(n ast.Node) bool {
+	a.inspect(func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
 			used[id.Name] = true
 		}
@@ -853,14 +1079,15 @@ func (a *analysis) names() []decomp.Change {
 		o.ids = append(o.ids, id)
 	}
 	for id, obj := range a.info.Defs {
-		if obj == nil || id.Name == "_" || len(id.Name) <= 1 || obj.Pkg() != a.pkg || a.pkg == nil {
+		if obj == nil || id.Name == "_" || len(id.Name) <= 1 || !a.own(obj.Pkg()) ||
+			a.shared && obj.Exported() && obj.Parent() == obj.Pkg().Scope() {
 			continue
 		}
 		switch o := obj.(type) {
 		case *types.PkgName, *types.Label:
 			continue
 		case *types.Func:
-			if o.Type().(*types.Signature).Recv() != nil || (obj.Parent() == a.pkg.Scope() && (id.Name == "main" || id.Name == "init")) {
+			if o.Type().(*types.Signature).Recv() != nil || (obj.Parent() == obj.Pkg().Scope() && (id.Name == "main" || id.Name == "init")) {
 				continue
 			}
 		case *types.Var:

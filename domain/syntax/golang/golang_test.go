@@ -52,6 +52,8 @@ var transforms = []struct {
 	{"call-argument", "expression → operand", 1},
 	{"function-literal", "function → empty body", 1},
 	{"name-shorter", "name → shorter", 1},
+	{"with-uses", "declaration → nothing, with its uses", 1},
+	{"with-uses-local", "declaration → nothing, with its uses", 2},
 }
 
 func kinds(r *decomp.Rewrite) string {
@@ -63,7 +65,7 @@ func kinds(r *decomp.Rewrite) string {
 }
 
 // sharedInput names the input of golden files made from one input.
-var sharedInput = map[string]string{"if-then": "if", "if-else": "if", "else-nothing": "if"}
+var sharedInput = map[string]string{"if-then": "if", "if-else": "if", "else-nothing": "if", "with-uses-local": "with-uses"}
 
 // TestTransformGolden makes each transformation on its input and
 // compares the result with a golden file. Every result parses, is gofmt

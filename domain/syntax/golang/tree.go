@@ -22,7 +22,11 @@ import (
 // standard library's from source, and the others stay untyped, in the
 // original and the candidates alike.
 type Tree struct {
-	Path  string            // the file being reduced, slash-separated, relative to the tree's root
+	Path string // the file being reduced, slash-separated, relative to the tree's root
+	// Dir, when set, is the directory whose Go files are reduced
+	// together, as one bundle (decomp.Bundle) of a package: Path is then
+	// unused.
+	Dir   string
 	Files map[string][]byte // the tree's files as they are now, by slash-separated path
 	// Imports, when set, imports what the tree imports from outside it
 	// (an ExportImporter over the module's export data).
@@ -38,18 +42,34 @@ func (t *Tree) importer() types.Importer {
 	return std
 }
 
+// pkgDir is the directory of the package being reduced.
+func (t *Tree) pkgDir() string {
+	if t.Dir != "" {
+		return t.Dir
+	}
+	return path.Dir(t.Path)
+}
+
+// reduced says whether the tree's file p is one being reduced: Path, or
+// a Go file of Dir.
+func (t *Tree) reduced(p string) bool {
+	if t.Dir != "" {
+		return path.Dir(p) == t.Dir && strings.HasSuffix(p, ".go")
+	}
+	return p == t.Path
+}
+
 // universe is a Tree parsed once: the tree's packages by directory; the
-// packages the file's own does not reach are type-checked once.
+// packages the reduced files' own does not reach are type-checked once.
 type universe struct {
 	ext    types.Importer // the packages from outside the tree
 	fset   *token.FileSet
-	module string // the module path of the go.mod that holds Path ("" for none)
+	module string // the module path of the go.mod that holds the reduced files ("" for none)
 	modDir string // its directory ("." for the root)
-	dir    string // the directory of Path
-	test   bool   // Path is an external test file (package x_test)
+	dir    string // the directory of the reduced files
 	pkgs   map[string]*srcPkg
-	// rdeps are the directories of the packages that import the file's,
-	// directly or not, each after those it imports.
+	// rdeps are the directories of the packages that import the reduced
+	// files' package, directly or not, each after those it imports.
 	rdeps []string
 
 	mu   sync.Mutex
@@ -71,13 +91,13 @@ type depPkg struct {
 	running bool
 }
 
-// newUniverse parses the tree's Go files, except the one being reduced.
-func newUniverse(t *Tree, self *ast.File) *universe {
-	u := &universe{ext: t.importer(), fset: token.NewFileSet(), dir: path.Dir(t.Path), pkgs: map[string]*srcPkg{}, deps: map[string]*depPkg{}}
-	u.test = strings.HasSuffix(self.Name.Name, "_test")
+// newUniverse parses the tree's Go files, except those being reduced;
+// self are those (from any file set), as the original has them.
+func newUniverse(t *Tree, fset *token.FileSet, self []*ast.File) *universe {
+	u := &universe{ext: t.importer(), fset: token.NewFileSet(), dir: t.pkgDir(), pkgs: map[string]*srcPkg{}, deps: map[string]*depPkg{}}
 	u.module, u.modDir = modulePath(t)
 	for _, p := range sortedKeys(t.Files) {
-		if p == t.Path || !strings.HasSuffix(p, ".go") || hidden(p) {
+		if t.reduced(p) || !strings.HasSuffix(p, ".go") || hidden(p) {
 			continue
 		}
 		f, err := parser.ParseFile(u.fset, p, t.Files[p], parser.SkipObjectResolution)
@@ -101,10 +121,33 @@ func newUniverse(t *Tree, self *ast.File) *universe {
 	for _, sp := range u.pkgs {
 		sp.imports = u.treeImports(sp.files)
 	}
-	if !u.test && !strings.HasSuffix(t.Path, "_test.go") {
-		u.rdeps = u.importers(u.dir, u.treeImports([]*ast.File{self}))
-	}
+	u.setRdeps(fset, self)
 	return u
+}
+
+// setRdeps finds the packages that import the package of the reduced
+// files self (none when they are test files).
+func (u *universe) setRdeps(fset *token.FileSet, self []*ast.File) {
+	if own, _, _ := split(fset, self); len(own) > 0 {
+		u.rdeps = u.importers(u.dir, u.treeImports(own))
+	}
+}
+
+// split sorts files of one directory, parsed into fset, into those of
+// the package proper, its in-package test files (x_test.go in package
+// x) and its external test files (package x_test).
+func split(fset *token.FileSet, files []*ast.File) (own, tests, xtests []*ast.File) {
+	for _, f := range files {
+		switch {
+		case strings.HasSuffix(f.Name.Name, "_test"):
+			xtests = append(xtests, f)
+		case strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go"):
+			tests = append(tests, f)
+		default:
+			own = append(own, f)
+		}
+	}
+	return own, tests, xtests
 }
 
 // hidden says whether the go command ignores a path: a directory or
@@ -257,11 +300,13 @@ type importerFunc func(string) (*types.Package, error)
 
 func (f importerFunc) Import(p string) (*types.Package, error) { return f(p) }
 
-// errors type-checks the file f (parsed into u.fset) as the tree's file:
-// its package with the other files of its directory, then every package
-// of the tree that imports it, against it. It returns the error messages
-// without positions, each after the directory of its package and a tab.
-func (u *universe) errors(f *ast.File) []string {
+// errors type-checks the reduced files self (parsed into u.fset) as
+// the tree's: their package with the other files of its directory, its
+// external tests, and, with importers, every package of the tree that
+// imports it, against it. It returns the error messages without
+// positions, each after the directory of its package and a tab; info,
+// when given, is filled in for self.
+func (u *universe) errors(self []*ast.File, info *types.Info, importers bool) []string {
 	var errs []string
 	dir := u.dir
 	collect := func(err error) {
@@ -272,8 +317,9 @@ func (u *universe) errors(f *ast.File) []string {
 		errs = append(errs, dir+"\t"+position.ReplaceAllString(msg, "input.go"))
 	}
 	// The same package is checked anew for the tree's importers, which
-	// see no test files.
+	// see no test files, and for its external tests, which do.
 	fresh := map[string]*types.Package{}
+	xtest := false // external tests import the package; it may not import itself
 	imp := importerFunc(func(p string) (*types.Package, error) {
 		q := u.dirOf(p)
 		if q == "" {
@@ -282,7 +328,7 @@ func (u *universe) errors(f *ast.File) []string {
 		if pkg, ok := fresh[q]; ok {
 			return pkg, nil
 		}
-		if q == u.dir && !u.test {
+		if q == u.dir && !xtest {
 			return nil, fmt.Errorf("import cycle: %s imports itself", p)
 		}
 		u.mu.Lock()
@@ -293,30 +339,40 @@ func (u *universe) errors(f *ast.File) []string {
 	if sp == nil {
 		sp = &srcPkg{}
 	}
-	own := []*ast.File{f}
-	if u.test {
-		own = append(own, sp.xtests...)
-	} else {
-		own = append(append(own, sp.files...), sp.tests...)
-	}
-	conf := types.Config{Importer: imp, Error: collect}
-	pkg, _ := conf.Check(u.importPath(u.dir), u.fset, own, nil)
-	if len(u.rdeps) == 0 {
-		return errs
-	}
-	if len(sp.tests) > 0 {
-		quiet := types.Config{Importer: imp, Error: func(error) {}}
-		pkg, _ = quiet.Check(u.importPath(u.dir), u.fset, append([]*ast.File{f}, sp.files...), nil)
-	}
-	fresh[u.dir] = pkg
-	for _, d := range u.rdeps {
-		files := u.pkgs[d].files
-		if len(files) == 0 {
-			continue
-		}
-		dir = d
+	own, tests, xtests := split(u.fset, self)
+	if len(own)+len(tests) > 0 {
+		files := slices.Concat(own, sp.files, tests, sp.tests)
 		conf := types.Config{Importer: imp, Error: collect}
-		fresh[d], _ = conf.Check(u.importPath(d), u.fset, files, nil)
+		pkg, _ := conf.Check(u.importPath(u.dir), u.fset, files, info)
+		if len(xtests)+len(sp.xtests) > 0 {
+			fresh[u.dir] = pkg
+		}
+		if importers && len(own) > 0 && len(u.rdeps) > 0 {
+			if len(tests)+len(sp.tests) > 0 {
+				quiet := types.Config{Importer: imp, Error: func(error) {}}
+				pkg, _ = quiet.Check(u.importPath(u.dir), u.fset, slices.Concat(own, sp.files), nil)
+			}
+			saved := fresh[u.dir]
+			fresh[u.dir] = pkg
+			for _, d := range u.rdeps {
+				files := u.pkgs[d].files
+				if len(files) == 0 {
+					continue
+				}
+				dir = d
+				conf := types.Config{Importer: imp, Error: collect}
+				fresh[d], _ = conf.Check(u.importPath(d), u.fset, files, nil)
+			}
+			dir = u.dir
+			if saved != nil {
+				fresh[u.dir] = saved
+			}
+		}
+	}
+	if len(xtests) > 0 {
+		xtest = true
+		conf := types.Config{Importer: imp, Error: collect}
+		conf.Check(u.importPath(u.dir)+"_test", u.fset, slices.Concat(xtests, sp.xtests), info) //nolint:errcheck // errors are collected above
 	}
 	return errs
 }

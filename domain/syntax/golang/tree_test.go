@@ -4,6 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/decomp"
 )
 
 // A module of four packages: app imports lib and ext (outside the
@@ -117,5 +120,104 @@ func TestTreeImportCycle(t *testing.T) {
 	}
 	if _, err := chk.Finish(files["c/c.go"]); err != nil {
 		t.Errorf("the original: %v", err)
+	}
+}
+
+// libBundle is the bundle of lib's Go files and the tree around it.
+func libBundle(t *testing.T) ([]byte, *Tree) {
+	t.Helper()
+	files := map[string][]byte{}
+	for p, d := range treeFiles {
+		files[p] = []byte(d)
+	}
+	var fs []decomp.File
+	for _, p := range []string{"lib/a.go", "lib/a_test.go", "lib/b.go"} {
+		fs = append(fs, decomp.File{Name: p, Data: files[p]})
+	}
+	b, err := decomp.Bundle(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, &Tree{Dir: "lib", Files: files}
+}
+
+// TestPackageBundle: the Go files of a package reduced together have
+// changes that span files (a name shortened at its declaration and its
+// uses in other files, a declaration with its uses), keep the names
+// other packages use, and are type-checked as a package.
+func TestPackageBundle(t *testing.T) {
+	src, tree := libBundle(t)
+	ps, err := PassesIn(src, true, tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := &decomp.Rewrite{Src: src}
+	for _, p := range ps {
+		pl, err := p.Plan(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := pl.(*decomp.Rewrite)
+		all.Changes, all.Finish = append(all.Changes, r.Changes...), r.Finish
+	}
+	apply := func(kind, in string) (map[string]string, error) {
+		t.Helper()
+		for i, ch := range all.Changes {
+			if ch.Kind != kind || !strings.Contains(string(src[ch.Edits[0].From:ch.Edits[0].To]), in) {
+				continue
+			}
+			out, err := all.Apply(dd.AllBut(all.Len(), i))
+			files, uerr := decomp.Unbundle(out)
+			if uerr != nil {
+				t.Fatalf("%s %s: %v", kind, in, uerr)
+			}
+			m := map[string]string{}
+			for _, f := range files {
+				m[f.Name] = string(f.Data)
+			}
+			return m, err
+		}
+		t.Fatalf("no %q change of %q among: %s", kind, in, kinds(all))
+		return nil, nil
+	}
+	// trim: declared in b.go, used in a.go.
+	got, err := apply("name → shorter", "trim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got["lib/b.go"], "func a(s string)") || !strings.Contains(got["lib/a.go"], "strings.ToUpper(a(s))") {
+		t.Errorf("trim renamed in one file only:\n%s\n%s", got["lib/a.go"], got["lib/b.go"])
+	}
+	// forTests: declared in b.go, used by the in-package test.
+	got, err = apply("name → shorter", "forTests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got["lib/a_test.go"], "forTests") || strings.Contains(got["lib/b.go"], "forTests") {
+		t.Errorf("forTests renamed in one file only:\n%s\n%s", got["lib/a_test.go"], got["lib/b.go"])
+	}
+	for _, ch := range all.Changes {
+		if name := string(src[ch.Edits[0].From:ch.Edits[0].To]); ch.Kind == "name → shorter" && (name == "Upper" || name == "Unused") {
+			t.Errorf("%s renamed: app imports lib", name)
+		}
+	}
+	// forTests with its use in the test file: the test's statement goes.
+	got, err = apply("declaration → nothing, with its uses", "func forTests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got["lib/a_test.go"], "forTests") || strings.Contains(got["lib/b.go"], "forTests") {
+		t.Errorf("forTests or its use left:\n%s\n%s", got["lib/a_test.go"], got["lib/b.go"])
+	}
+	// trim alone: a.go still uses it.
+	_, err = apply("declaration → nothing", "func trim")
+	var te *TypeError
+	if !errors.As(err, &te) || te.Dir != "lib" || !strings.Contains(te.Msg, "undefined: trim") {
+		t.Errorf("deleting trim: %v, want undefined: trim in lib", err)
+	}
+	// Upper: app uses it.
+	_, err = apply("declaration → nothing", "// Upper")
+	if !errors.As(err, &te) || te.Dir != "app" || !strings.Contains(te.Msg, "undefined: lib.Upper") {
+		t.Errorf("deleting Upper: %v, want undefined: lib.Upper in app", err)
 	}
 }
