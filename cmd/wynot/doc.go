@@ -146,10 +146,15 @@ new or empty. A DIR that is the current directory, or holds it, needs
 (WYNOT_TMPDIR, else /dev/shm or the system's temporary directory)
 before it starts.
 
-In a tree, a Go file is type-checked with the other files of its
-package and its in-package tests, the tree's packages it imports (found
-through go.mod, read from source) and the tree's packages that import
-it: removing a declaration another file uses is predicted, not run.
+In a tree, the Go files of one directory (a package, its tests) are
+reduced together, as one text: a name is shortened at its declaration
+and at every use in the package's files, a parameter is removed with
+the argument at every call in them, and a declaration can go together
+with every statement that uses it, wherever those are. The package is
+type-checked as a whole with its in-package tests, the tree's packages
+it imports (found through go.mod, read from source) and the tree's
+packages that import it: removing a declaration another file uses is
+predicted, not run; names other packages of the tree use are kept.
 Packages from outside the tree (the modules' requirements, the standard
 library) are typed from the export data the go command gives for them
 (go list -export, run once in the original tree; without it they stay
@@ -158,7 +163,11 @@ module while the tree imports its packages, no longer requires a module
 the Go files import (unless GOFLAGS has -mod=mod), or drops a
 replacement still needed, breaks the module and is predicted the same
 way; so does a go.sum with a malformed line or without a checksum of a
-required module the Go files import. Whether type errors predict the outcome is learned per package, since
+required module the Go files import. A module's go.mod, go.sum and
+vendor/modules.txt are also reduced together: a requirement goes from
+go.mod with its checksums and its vendor block in one candidate (alone,
+it would leave the vendor directory inconsistent, which the go command
+refuses). Whether type errors predict the outcome is learned per package, since
 "go vet ./..." still reports a failure in one package when another does
 not build.
 

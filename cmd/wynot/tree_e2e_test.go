@@ -443,3 +443,69 @@ func main() {
 	}
 	t.Logf("%d tests; result:\n%s", s.Tests, all.String())
 }
+
+// TestReduceGoVendor: a module with a vendor directory requires two
+// modules; go vet's failure needs one. A requirement removed from
+// go.mod alone leaves vendor/modules.txt inconsistent with it (the go
+// command refuses to build); the requirements pass removes it with its
+// vendor block (and checksums) in one candidate. The unused module's
+// vendored files go too, and the result still fails.
+func TestReduceGoVendor(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "app")
+	write(t, filepath.Join(tree, "go.mod"), []byte("module example.com/app\n\ngo 1.22\n\nrequire (\n\texample.com/dep v1.0.0\n\texample.com/other v1.0.0\n)\n"))
+	write(t, filepath.Join(tree, "vendor/modules.txt"), []byte("# example.com/dep v1.0.0\n## explicit; go 1.22\nexample.com/dep\n# example.com/other v1.0.0\n## explicit; go 1.22\nexample.com/other\n"))
+	write(t, filepath.Join(tree, "vendor/example.com/dep/dep.go"), []byte("package dep\n\n// Count counts.\nconst Count = \"many\"\n"))
+	write(t, filepath.Join(tree, "vendor/example.com/other/other.go"), []byte("package other\n\n// Hello says hello.\nfunc Hello() string { return \"hello\" }\n"))
+	write(t, filepath.Join(tree, "main.go"), []byte(`package main
+
+import (
+	"fmt"
+
+	"example.com/dep"
+	"example.com/other"
+)
+
+func main() {
+	fmt.Println(other.Hello())
+	fmt.Printf("%d items\n", dep.Count)
+}
+`))
+	env := []string{"GOFLAGS=", "GOPROXY=off", "GOWORK=off"}
+	r := wynotRun(t, dir, env, "reduce", "-j2", "--json", "--fail-on", "format %d has arg", "app", "--", "go", "vet", "./...")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if !s.Minimal || !s.Confirmed {
+		t.Errorf("summary %+v", s)
+	}
+	shrank := false
+	for _, p := range s.Passes {
+		shrank = shrank || p.Name == "go requirements" && p.BytesAfter < p.BytesBefore
+	}
+	if !shrank {
+		t.Errorf("the requirements pass removed nothing: %+v", s.Passes)
+	}
+	got, err := filetree.ReadTree(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"go.mod", "main.go", "vendor/example.com/dep/dep.go", "vendor/modules.txt"}; !slices.Equal(got.Paths(), want) {
+		t.Errorf("the result holds %v, want %v", got.Paths(), want)
+	}
+	for _, p := range []string{"go.mod", "vendor/modules.txt"} {
+		if d := got.Files[p]; d == nil || bytes.Contains(d.Data, []byte("example.com/other")) {
+			t.Errorf("%s still names example.com/other", p)
+		}
+	}
+	cmd := exec.Command("go", "vet", "./...")
+	cmd.Dir = tree
+	cmd.Env = append(os.Environ(), env...)
+	if out, _ := cmd.CombinedOutput(); !bytes.Contains(out, []byte("format %d has arg")) {
+		t.Errorf("the result does not fail:\n%s", out)
+	}
+}

@@ -532,6 +532,9 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 	var why []*golang.TypeError
 	dirs := map[string]int{}
 	for _, u := range rd.treeUnits() {
+		if u.module {
+			continue // its go.mod and go.sum are probed on their own
+		}
 		in := rd.ins[u.members[0]]
 		var tree []decomp.Pass
 		switch {
@@ -1218,6 +1221,7 @@ func (rd *reducer) saveLocked(in *input, sync bool) error {
 			return err
 		}
 		in.written, in.dirty = []byte{}, false
+		rd.treeLineage()
 		return nil
 	}
 	if rd.tree != nil {
@@ -1235,6 +1239,9 @@ func (rd *reducer) saveLocked(in *input, sync bool) error {
 	in.written, in.dirty = in.data, false
 	if in.backup != "" {
 		writeLineage(in.path, lineage{Orig: in.backupSum, Last: digest(in.data)})
+	}
+	if rd.tree != nil {
+		rd.treeLineage()
 	}
 	return nil
 }

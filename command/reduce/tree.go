@@ -42,9 +42,15 @@ type dirTree struct {
 	// origRoot is the tree that holds the original once the search
 	// began: the backup, or DIR when the result goes elsewhere.
 	origRoot string
+	// origSum is the digest of the tree in backup (treeSum), once known.
+	origSum string
 	// made says the result tree at dest was written (a copy of the
 	// original, before the first change).
 	made bool
+	// continued says that backup holds the original of an interrupted
+	// reduction of this tree, which this run goes on with: it is kept
+	// whatever happens.
+	continued bool
 	// imports, when set, types the Go files' imports from outside the
 	// tree: the export data of the modules' requirements and the
 	// standard library (go list -export), read once from the original.
@@ -237,10 +243,7 @@ func (r *Reduction) treeDestination(t *dirTree, abs string) error {
 		return command.InputError("cannot keep the original beside %s: %v; give -o", t.path, err)
 	}
 	t.dest = t.path
-	t.backup = command.FreePath(strings.TrimSuffix(t.path, "/")+".orig", "")
-	if t.backup != strings.TrimSuffix(t.path, "/")+".orig" {
-		say(r.Out, "%s.orig exists; the original will be kept in %s", strings.TrimSuffix(t.path, "/"), t.backup)
-	}
+	t.backup = r.treeBackup(t)
 	t.origRoot = t.backup
 	if err := room(filepath.Dir(abs), size, filepath.Dir(abs), "the copy of the original"); err != nil {
 		return err
@@ -252,6 +255,62 @@ func (r *Reduction) treeDestination(t *dirTree, abs string) error {
 			report.Plural(size, "byte"), report.Plural(jobs, "time"), parent, report.Plural(int(free), "byte"))
 	}
 	return nil
+}
+
+// treeBackup chooses where the original of a tree reduced in place is
+// kept: DIR.orig, unless that exists. An existing DIR.orig is kept as
+// the original when it belongs to an interrupted reduction of this very
+// tree (the lineage of DIR says that DIR.orig holds what that run began
+// from and DIR what it wrote last, as for a file); otherwise it belongs
+// to something else, and the original goes to the first free
+// DIR.orig.N.
+func (r *Reduction) treeBackup(t *dirTree) string {
+	dir := strings.TrimSuffix(t.path, "/")
+	base := dir + ".orig"
+	if _, err := os.Lstat(base); err != nil {
+		return base
+	}
+	if old, err := filetree.ReadTree(base); err == nil {
+		if lin, ok := readLineage(dir); ok && lin.Orig == treeSum(old.Files) && lin.Last == treeSum(t.base.Files) {
+			say(r.Out, "%s holds the original of an interrupted reduction of %s; keeping it, and reducing %s as it is now", base, t.path, t.path)
+			t.continued = true
+			return base
+		}
+	}
+	p := command.FreePath(base, "")
+	say(r.Out, "%s exists and is not the original of %s; the original will be kept in %s", base, t.path, p)
+	return p
+}
+
+// treeSum is the digest of a tree's files.
+func treeSum(files map[string]*filetree.File) string {
+	return digest(filetree.Identity(files))
+}
+
+// treeLineage records, for a tree reduced in place, that its backup
+// holds the original and DIR what the reducer wrote last. The caller
+// holds rd.mu, or no other goroutine runs.
+func (rd *reducer) treeLineage() {
+	t := rd.tree
+	if t.backup == "" || !(t.madeBackup || t.continued) {
+		return
+	}
+	now := map[string]*filetree.File{}
+	for _, in := range rd.ins {
+		if !in.removed {
+			now[in.name] = &filetree.File{Data: in.data, Mode: in.mode, Link: in.link}
+		}
+	}
+	if t.origSum == "" {
+		if t.continued {
+			if old, err := filetree.ReadTree(t.backup); err == nil {
+				t.origSum = treeSum(old.Files)
+			}
+		} else {
+			t.origSum = treeSum(t.base.Files)
+		}
+	}
+	writeLineage(strings.TrimSuffix(t.path, "/"), lineage{Orig: t.origSum, Last: treeSum(now)})
 }
 
 // room checks that size bytes fit into dir.
@@ -449,7 +508,7 @@ func (rd *reducer) remove(gone map[int]bool) {
 // read from that copy when needed.
 func (rd *reducer) keepTree() error {
 	t := rd.tree
-	if t.backup != "" && !t.madeBackup {
+	if t.backup != "" && !t.madeBackup && !t.continued {
 		parent := filepath.Dir(strings.TrimSuffix(t.backup, "/"))
 		tmp, err := os.MkdirTemp(parent, "."+filepath.Base(t.backup)+".")
 		if err != nil {
@@ -468,6 +527,7 @@ func (rd *reducer) keepTree() error {
 		}
 		t.madeBackup = true
 	}
+	rd.treeLineage()
 	if t.backup == "" && !t.made {
 		if err := os.MkdirAll(t.dest, 0o755); err != nil {
 			return command.InputError("-o %s: %v", t.dest, unwrapPath(err))
@@ -479,6 +539,9 @@ func (rd *reducer) keepTree() error {
 		for _, in := range rd.ins {
 			in.written = in.data
 		}
+	}
+	if t.continued {
+		return nil // the backup holds an older original: this run's stays in memory
 	}
 	for _, in := range rd.ins {
 		in.orig, in.origAt = nil, filepath.Join(t.origRoot, filepath.FromSlash(in.name))
@@ -494,6 +557,7 @@ func (rd *reducer) dropTreeBackup() {
 		return
 	}
 	os.RemoveAll(t.backup)
+	removeLineage(strings.TrimSuffix(t.path, "/"))
 	t.madeBackup = false
 	for _, in := range rd.ins {
 		in.origAt = in.path

@@ -3,6 +3,9 @@ package reduce
 import (
 	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"maps"
 	"math/rand/v2"
@@ -13,7 +16,10 @@ import (
 	"testing"
 
 	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/filetree"
+	"github.com/wynot/wynot/domain/syntax/golang"
 	"github.com/wynot/wynot/runner"
 )
 
@@ -136,5 +142,290 @@ func TestTreeOneMinimal(t *testing.T) {
 				t.Errorf("closing lines:\n%s", stderr.String())
 			}
 		})
+	}
+}
+
+// printed is what a Go package's files would print when its main ran,
+// as far as this test's programs go: the string literals given to
+// println in every function main reaches by calls, found by parsing
+// (nothing when a file does not parse).
+func printed(files map[string][]byte) string {
+	decls := map[string]*ast.FuncDecl{}
+	fset := token.NewFileSet()
+	for name, data := range files {
+		f, err := parser.ParseFile(fset, name, data, 0)
+		if err != nil {
+			return ""
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				decls[fd.Name.Name] = fd
+			}
+		}
+	}
+	var out strings.Builder
+	seen := map[string]bool{}
+	var visit func(name string)
+	visit = func(name string) {
+		fd := decls[name]
+		if fd == nil || seen[name] {
+			return
+		}
+		seen[name] = true
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := call.Fun.(*ast.Ident); ok {
+				if id.Name == "println" {
+					for _, a := range call.Args {
+						if lit, ok := a.(*ast.BasicLit); ok {
+							out.WriteString(lit.Value)
+						}
+					}
+				} else {
+					visit(id.Name)
+				}
+			}
+			return true
+		})
+	}
+	visit("main")
+	return out.String()
+}
+
+// TestGoPackageOneMinimal: on random Go packages of several files whose
+// functions call each other across files, and random oracles (the test
+// fails when every marker of one of a few sets is still printed by a
+// function main reaches), the reduced package fails, and no single
+// change the package's passes offer on the result (those spanning its
+// files included: a function called from another file shortened at both
+// ends) leaves a candidate that still fails (checked by brute force
+// against the oracle).
+func TestGoPackageOneMinimal(t *testing.T) {
+	for seed := range uint64(8) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed, 11))
+			root := t.TempDir()
+			t.Chdir(root)
+			t.Setenv("XDG_CACHE_HOME", filepath.Join(root, ".cache"))
+			nfiles := 2 + rng.IntN(3)
+			var funcs []string
+			for f := range nfiles {
+				for k := range 1 + rng.IntN(3) {
+					funcs = append(funcs, fmt.Sprintf("function%d%d", f, k))
+				}
+			}
+			files := map[string][]byte{}
+			for f := range nfiles {
+				var b strings.Builder
+				b.WriteString("package p\n")
+				if f == 0 {
+					b.WriteString("\nfunc main() {\n")
+					for range 1 + rng.IntN(2) {
+						fmt.Fprintf(&b, "\t%s(%d)\n", funcs[len(funcs)-1-rng.IntN(len(funcs)/2+1)], rng.IntN(9))
+					}
+					b.WriteString("}\n")
+				}
+				for _, name := range funcs {
+					if !strings.HasPrefix(name, fmt.Sprintf("function%d", f)) {
+						continue
+					}
+					fmt.Fprintf(&b, "\nfunc %s(unused int) {\n", name)
+					for range 2 + rng.IntN(3) {
+						if rng.IntN(2) == 0 {
+							fmt.Fprintf(&b, "\t%s(%d)\n", funcs[rng.IntN(len(funcs))], rng.IntN(9))
+						} else {
+							fmt.Fprintf(&b, "\tprintln(\"m%d\")\n", rng.IntN(8))
+						}
+					}
+					b.WriteString("}\n")
+				}
+				p := fmt.Sprintf("p/f%d.go", f)
+				files[p] = []byte(b.String())
+				full := filepath.Join(root, "tree", filepath.FromSlash(p))
+				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(full, files[p], 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out := printed(files)
+			var present []string // the markers the original prints
+			for m := range 8 {
+				if marker := fmt.Sprintf(`"m%d"`, m); strings.Contains(out, marker) {
+					present = append(present, marker)
+				}
+			}
+			if len(present) == 0 {
+				t.Skip("the random package prints nothing")
+			}
+			var clauses [][]string
+			for range 1 + rng.IntN(2) {
+				var c []string
+				for range 1 + rng.IntN(2) {
+					c = append(c, present[rng.IntN(len(present))])
+				}
+				clauses = append(clauses, c)
+			}
+			fails := func(files map[string][]byte) bool {
+				text := printed(files)
+				for _, c := range clauses {
+					all := true
+					for _, m := range c {
+						all = all && strings.Contains(text, m)
+					}
+					if all {
+						return true
+					}
+				}
+				return false
+			}
+			read := func(dir string) map[string][]byte {
+				tr, err := filetree.ReadTree(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := map[string][]byte{}
+				for p, f := range tr.Files {
+					m[p] = f.Data
+				}
+				return m
+			}
+			fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
+				if fails(read(dir)) {
+					return runner.Run{Exit: 1}, nil
+				}
+				return runner.Run{}, nil
+			}
+			var stderr strings.Builder
+			code := Command.Main(context.Background(), []string{"-j2", "tree", "--", "prog", "{}"},
+				command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake})
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, stderr.String())
+			}
+			got := read("tree")
+			if !fails(got) {
+				t.Fatalf("the result does not fail: %q", got)
+			}
+			if !strings.Contains(stderr.String(), "is 1-minimal") {
+				t.Fatalf("not certified:\n%s", stderr.String())
+			}
+			var bundle []decomp.File
+			for _, p := range slices.Sorted(maps.Keys(got)) {
+				bundle = append(bundle, decomp.File{Name: p, Data: got[p]})
+			}
+			src, err := decomp.Bundle(bundle)
+			if err != nil {
+				t.Fatal(err)
+			}
+			passes, err := golang.PassesIn(src, true, &golang.Tree{Dir: "p", Files: got})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ps := range passes {
+				plan, err := ps.Plan(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range plan.Len() {
+					out, err := plan.Apply(dd.AllBut(plan.Len(), i))
+					if err != nil {
+						continue // predicted: it does not parse or type-check
+					}
+					fs, err := decomp.Unbundle(out)
+					if err != nil {
+						t.Fatal(err)
+					}
+					m := map[string][]byte{}
+					for _, f := range fs {
+						m[f.Name] = f.Data
+					}
+					if fails(m) && simpler(out, src) {
+						t.Errorf("%s change %d still fails: not 1-minimal\n%s", ps.Name(), i, out)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestTreeContinued: a second reduction of a tree reduced in place finds
+// DIR.orig to be the original of that reduction and goes on with it, so
+// no DIR.orig.1 is made and DIR.orig keeps the first original; once DIR
+// is changed by hand, DIR.orig is someone else's and the original goes
+// to DIR.orig.1.
+func TestTreeContinued(t *testing.T) {
+	root := t.TempDir()
+	t.Chdir(root)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(root, ".cache"))
+	for i, data := range []string{"a\nkeep\nb\n", "c\n", "keep\nd\n"} {
+		p := filepath.Join("tree", fmt.Sprintf("d%d", i%2), fmt.Sprintf("f%d.txt", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	orig, err := filetree.ReadTree("tree")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
+		tr, err := filetree.ReadTree(dir)
+		if err != nil {
+			return runner.Run{}, err
+		}
+		n := 0
+		for _, f := range tr.Files {
+			n += strings.Count(string(f.Data), "keep")
+		}
+		if n >= 2 {
+			return runner.Run{Exit: 1}, nil
+		}
+		return runner.Run{}, nil
+	}
+	reduce := func() string {
+		t.Helper()
+		var stderr strings.Builder
+		if code := Command.Main(context.Background(), []string{"tree", "--", "prog", "{}"},
+			command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake}); code != 0 {
+			t.Fatalf("exit %d\n%s", code, stderr.String())
+		}
+		return stderr.String()
+	}
+	sameAsOrig := func(dir string) {
+		t.Helper()
+		back, err := filetree.ReadTree(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if treeSum(back.Files) != treeSum(orig.Files) {
+			t.Errorf("%s is not the original tree", dir)
+		}
+	}
+	reduce()
+	sameAsOrig("tree.orig")
+	out := reduce()
+	if !strings.Contains(out, "tree.orig holds the original of an interrupted reduction of tree") {
+		t.Errorf("the second run does not go on with tree.orig:\n%s", out)
+	}
+	if _, err := os.Stat("tree.orig.1"); err == nil {
+		t.Error("the second run made tree.orig.1")
+	}
+	sameAsOrig("tree.orig")
+	if err := os.WriteFile(filepath.Join("tree", "extra.txt"), []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = reduce()
+	if !strings.Contains(out, "tree.orig exists and is not the original of tree; the original will be kept in tree.orig.1") {
+		t.Errorf("a tree changed by hand is taken for the one reduced before:\n%s", out)
+	}
+	sameAsOrig("tree.orig")
+	if _, err := os.Stat("tree.orig.1"); err != nil {
+		t.Errorf("no tree.orig.1: %v", err)
 	}
 }

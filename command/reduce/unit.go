@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"slices"
 
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/syntax"
@@ -18,10 +19,14 @@ import (
 // the package's other files, a parameter removed with the argument at
 // calls in other files, a declaration deleted with the statements that
 // use it wherever they are.
+//
+// A module's go.mod, go.sum and vendor/modules.txt make one more bundle,
+// whose pass removes a requirement with its checksums and vendor entry.
 type unit struct {
 	name    string // in logs: the input's name, or the package's directory and "/*.go"
 	members []int  // the inputs, by index into the reducer's
 	bundle  bool
+	module  bool // a module's go.mod and the files that must agree with it
 }
 
 // single is the unit of input fi alone.
@@ -37,7 +42,8 @@ func (rd *reducer) bundled(in *input) bool {
 
 // treeUnits are the units of the tree passes, in the order of their
 // first input: each tree's Go package (one directory's Go files) as a
-// bundle, every other input present on its own.
+// bundle, every other input present on its own; then each module's
+// go.mod with its go.sum and vendor/modules.txt.
 func (rd *reducer) treeUnits() []unit {
 	var us []unit
 	pkg := map[string]int{} // directory → index into us
@@ -60,6 +66,38 @@ func (rd *reducer) treeUnits() []unit {
 			name = "*.go"
 		}
 		us = append(us, unit{name: name, members: []int{fi}, bundle: true})
+	}
+	return append(us, rd.moduleUnits()...)
+}
+
+// moduleUnits are the bundles of each module of a tree: its go.mod,
+// go.sum and vendor/modules.txt, those present.
+func (rd *reducer) moduleUnits() []unit {
+	if rd.tree == nil {
+		return nil
+	}
+	byName := map[string]int{}
+	for fi, in := range rd.ins {
+		if !in.removed && !in.whole && in.link == "" {
+			byName[in.name] = fi
+		}
+	}
+	var us []unit
+	for fi, in := range rd.ins {
+		if in.removed || in.whole || in.link != "" || path.Base(in.name) != "go.mod" {
+			continue
+		}
+		u := unit{name: in.name, members: []int{fi}, bundle: true, module: true}
+		dir := path.Dir(in.name)
+		for _, other := range []string{"go.sum", "vendor/modules.txt"} {
+			if k, ok := byName[path.Join(dir, other)]; ok {
+				u.members = append(u.members, k)
+				u.name += ", " + rd.ins[k].name
+			}
+		}
+		if !slices.ContainsFunc(u.members, func(k int) bool { return bytes.IndexByte(rd.ins[k].data, 0) >= 0 }) {
+			us = append(us, u) // text with a NUL byte cannot be bundled
+		}
 	}
 	return us
 }
@@ -154,6 +192,15 @@ func (rd *reducer) unitPasses(u unit) (tree, text []decomp.Pass, err error) {
 		return rd.passList(rd.ins[u.members[0]])
 	}
 	data := rd.data(u)
+	if u.module {
+		req := golang.Requirements{Finish: map[string]func([]byte) ([]byte, error){}}
+		for _, fi := range u.members {
+			if fin := rd.modFinish(rd.ins[fi]); fin != nil {
+				req.Finish[rd.ins[fi].name] = fin
+			}
+		}
+		return []decomp.Pass{req}, nil, nil
+	}
 	dir := path.Dir(rd.ins[u.members[0]].name)
 	t := &golang.Tree{Dir: dir, Files: rd.goFiles(), Imports: rd.tree.imports}
 	syn, err := syntax.NewIn("go", data, rd.TypeCheck, t)

@@ -1,13 +1,16 @@
 package golang
 
 import (
+	"bytes"
 	"fmt"
 	"go/parser"
 	"go/token"
+	"iter"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/wynot/wynot/domain/decomp"
 	"golang.org/x/mod/modfile"
 )
 
@@ -202,4 +205,116 @@ func (s *SumCheck) Finish(data []byte) ([]byte, error) {
 		}
 	}
 	return data, nil
+}
+
+// Requirements is the pass over a module's go.mod, go.sum and
+// vendor/modules.txt bundled together (decomp.Bundle, in that order,
+// each but go.mod optional) whose changes each remove one requirement
+// from go.mod together with its checksums from go.sum and its block from
+// vendor/modules.txt: removed alone, go.mod's requirement leaves the
+// vendor directory inconsistent with it (the go command refuses to
+// build), and the checksums to later passes. Finish, by file name,
+// checks each file of a candidate (ModCheck, SumCheck).
+type Requirements struct {
+	Finish map[string]func([]byte) ([]byte, error)
+}
+
+// Name is the pass's name in logs.
+func (Requirements) Name() string { return "go requirements" }
+
+// Plan proposes the removal of each requirement of go.mod (none when
+// go.mod does not parse).
+func (r Requirements) Plan(data []byte) (decomp.Plan, error) {
+	files, err := decomp.Unbundle(data)
+	if err != nil {
+		return nil, err
+	}
+	spans := decomp.BundleSpans(files)
+	if len(files) == 0 || path.Base(files[0].Name) != "go.mod" {
+		return nil, fmt.Errorf("a module's bundle begins with its go.mod")
+	}
+	rw := &decomp.Rewrite{Src: data, Finish: func(b []byte) ([]byte, error) { return r.finish(b) }}
+	f, err := modfile.Parse(files[0].Name, files[0].Data, nil)
+	if err != nil {
+		// A go.mod the test does not need to parse (the reduction
+		// took it apart): no requirements to remove.
+		return rw, nil
+	}
+	for _, req := range f.Require {
+		if req.Syntax == nil {
+			continue
+		}
+		// A line of its own goes whole: its indentation, a comment
+		// (// indirect), the newline.
+		mod := files[0].Data
+		from, to := req.Syntax.Start.Byte, req.Syntax.End.Byte
+		if nl := bytes.IndexByte(mod[to:], '\n'); nl >= 0 {
+			if rest := strings.TrimSpace(string(mod[to : to+nl])); rest == "" || strings.HasPrefix(rest, "//") {
+				start := bytes.LastIndexByte(mod[:from], '\n') + 1
+				if strings.TrimSpace(string(mod[start:from])) == "" {
+					from, to = start, to+nl+1
+				}
+			}
+		}
+		ch := decomp.Change{Kind: "requirement → nothing", Edits: []decomp.Splice{{From: spans[0][0] + from, To: spans[0][0] + to}}}
+		for i, file := range files[1:] {
+			base := spans[i+1][0]
+			switch path.Base(file.Name) {
+			case "go.sum":
+				for off, line := range lines(file.Data) {
+					fs := strings.Fields(string(line))
+					if len(fs) == 3 && fs[0] == req.Mod.Path && (fs[1] == req.Mod.Version || fs[1] == req.Mod.Version+"/go.mod") {
+						ch.Edits = append(ch.Edits, decomp.Splice{From: base + off, To: base + off + len(line)})
+					}
+				}
+			case "modules.txt":
+				in := false
+				for off, line := range lines(file.Data) {
+					if strings.HasPrefix(string(line), "# ") {
+						fs := strings.Fields(string(line))
+						in = len(fs) >= 3 && fs[1] == req.Mod.Path && fs[2] == req.Mod.Version
+					}
+					if in {
+						ch.Edits = append(ch.Edits, decomp.Splice{From: base + off, To: base + off + len(line)})
+					}
+				}
+			}
+		}
+		rw.Changes = append(rw.Changes, ch)
+	}
+	return rw, nil
+}
+
+// finish checks each file of a candidate bundle with its Finish.
+func (r Requirements) finish(b []byte) ([]byte, error) {
+	files, err := decomp.Unbundle(b)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if fin := r.Finish[f.Name]; fin != nil {
+			if _, err := fin(f.Data); err != nil {
+				return b, err
+			}
+		}
+	}
+	return b, nil
+}
+
+// lines yields each line of data (with its newline) by its offset.
+func lines(data []byte) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		for off := 0; off < len(data); {
+			end := bytes.IndexByte(data[off:], '\n')
+			if end < 0 {
+				end = len(data) - off
+			} else {
+				end++
+			}
+			if !yield(off, data[off:off+end]) {
+				return
+			}
+			off += end
+		}
+	}
 }

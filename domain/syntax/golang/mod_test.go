@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/wynot/wynot/domain/decomp"
 )
 
 // TestModCheck: candidates for a tree's go.mod that break the module are
@@ -93,5 +95,58 @@ func TestSumCheck(t *testing.T) {
 		case !errors.As(err, &te) || te.Dir != "go.sum" || !strings.Contains(te.Msg, c.want):
 			t.Errorf("%s: %v, want a go.sum error: %s", c.name, err, c.want)
 		}
+	}
+}
+
+// TestRequirements: each change removes one requirement from go.mod
+// with its checksums and its vendor/modules.txt block; a candidate that
+// drops a requirement the Go files import is a TypeError of go.mod.
+func TestRequirements(t *testing.T) {
+	goMod := "module example.com/app\n\ngo 1.22\n\nrequire (\n\texample.com/used v1.0.0\n\texample.com/gone v1.2.0 // indirect\n)\n"
+	goSum := "example.com/gone v1.2.0 h1:aaa=\nexample.com/gone v1.2.0/go.mod h1:bbb=\nexample.com/gone v1.1.0/go.mod h1:ccc=\nexample.com/used v1.0.0 h1:ddd=\nexample.com/used v1.0.0/go.mod h1:eee=\n"
+	modules := "# example.com/used v1.0.0\n## explicit; go 1.22\nexample.com/used\n# example.com/gone v1.2.0\n## explicit\nexample.com/gone/pkg\n"
+	files := map[string][]byte{"go.mod": []byte(goMod), "go.sum": []byte(goSum), "vendor/modules.txt": []byte(modules),
+		"main.go": []byte("package main\n\nimport _ \"example.com/used\"\n")}
+	mc, err := NewModCheck("go.mod", files["go.mod"], files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := decomp.Bundle([]decomp.File{{Name: "go.mod", Data: files["go.mod"]}, {Name: "go.sum", Data: files["go.sum"]}, {Name: "vendor/modules.txt", Data: files["vendor/modules.txt"]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Requirements{Finish: map[string]func([]byte) ([]byte, error){"go.mod": mc.Finish}}.Plan(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Len() != 2 {
+		t.Fatalf("%d changes, want 2", p.Len())
+	}
+	// The second change: example.com/gone.
+	out, err := p.Apply([]int{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := decomp.Unbundle(out)
+	want := []string{
+		"module example.com/app\n\ngo 1.22\n\nrequire (\n\texample.com/used v1.0.0\n)\n",
+		"example.com/gone v1.1.0/go.mod h1:ccc=\nexample.com/used v1.0.0 h1:ddd=\nexample.com/used v1.0.0/go.mod h1:eee=\n",
+		"# example.com/used v1.0.0\n## explicit; go 1.22\nexample.com/used\n",
+	}
+	for i, f := range got {
+		if string(f.Data) != want[i] {
+			t.Errorf("%s:\n%s\nwant\n%s", f.Name, f.Data, want[i])
+		}
+	}
+	// A go.mod the reduction took apart has no requirements to remove.
+	broken, _ := decomp.Bundle([]decomp.File{{Name: "go.mod", Data: []byte("module (\nrequire x")}})
+	if bp, err := (Requirements{}).Plan(broken); err != nil || bp.Len() != 0 {
+		t.Errorf("a go.mod that does not parse: %v, %v", bp, err)
+	}
+	// The first: example.com/used, which main.go imports.
+	_, err = p.Apply([]int{1})
+	var te *TypeError
+	if !errors.As(err, &te) || te.Dir != "go.mod" {
+		t.Errorf("removing a requirement in use: %v, want a TypeError of go.mod", err)
 	}
 }
