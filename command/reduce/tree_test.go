@@ -48,6 +48,40 @@ func randomTree(t *testing.T, rng *rand.Rand, dir string, n int) []string {
 	return names
 }
 
+// readFiles reads the tree at dir as file contents by path.
+func readFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	tr, err := filetree.ReadTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string][]byte{}
+	for p, f := range tr.Files {
+		m[p] = f.Data
+	}
+	return m
+}
+
+// reduceTree runs wynot reduce with args on ./tree, with a test that
+// fails when fails says so of the candidate tree's files (no process
+// runs), and returns what it wrote to stderr.
+func reduceTree(t *testing.T, args []string, fails func(files map[string][]byte) bool) string {
+	t.Helper()
+	fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
+		if fails(readFiles(t, dir)) {
+			return runner.Run{Exit: 1}, nil
+		}
+		return runner.Run{}, nil
+	}
+	var stderr strings.Builder
+	code := Command.Main(context.Background(), append(args, "tree", "--", "prog", "{}"),
+		command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake})
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	return stderr.String()
+}
+
 // TestTreeOneMinimal: on random trees and random oracles (the test fails
 // when one of a few sets of files all hold "keep"), the reduced tree
 // fails, removing any single one of its files or lines makes it pass
@@ -73,11 +107,11 @@ func TestTreeOneMinimal(t *testing.T) {
 				}
 				clauses = append(clauses, c)
 			}
-			fails := func(files map[string]string) bool {
+			fails := func(files map[string][]byte) bool {
 				for _, c := range clauses {
 					all := true
 					for _, p := range c {
-						all = all && strings.Contains(files[p], "keep")
+						all = all && strings.Contains(string(files[p]), "keep")
 					}
 					if all {
 						return true
@@ -85,45 +119,21 @@ func TestTreeOneMinimal(t *testing.T) {
 				}
 				return false
 			}
-			fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
-				tr, err := filetree.ReadTree(dir)
-				if err != nil {
-					return runner.Run{}, err
-				}
-				files := map[string]string{}
-				for p, f := range tr.Files {
-					files[p] = string(f.Data)
-				}
-				if fails(files) {
-					return runner.Run{Exit: 1}, nil
-				}
-				return runner.Run{}, nil
-			}
-			var stderr strings.Builder
-			code := Command.Main(context.Background(), []string{"-j2", "tree", "--", "prog", "{}"},
-				command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake})
-			if code != 0 {
-				t.Fatalf("exit %d\n%s", code, stderr.String())
-			}
-			got, err := filetree.ReadTree("tree")
-			if err != nil {
-				t.Fatal(err)
-			}
-			files := map[string]string{}
-			for p, f := range got.Files {
-				files[p] = string(f.Data)
-				if string(f.Data) != "keep\n" && string(f.Data) != "keep" {
-					t.Errorf("%s holds %q", p, f.Data)
+			stderr := reduceTree(t, []string{"-j2"}, fails)
+			files := readFiles(t, "tree")
+			for p, data := range files {
+				if string(data) != "keep\n" && string(data) != "keep" {
+					t.Errorf("%s holds %q", p, data)
 				}
 			}
 			if !fails(files) {
-				t.Fatalf("the result %v does not fail; clauses %v", got.Paths(), clauses)
+				t.Fatalf("the result %v does not fail; clauses %v", slices.Sorted(maps.Keys(files)), clauses)
 			}
 			for p := range files {
 				without := maps.Clone(files)
 				delete(without, p)
 				if fails(without) {
-					t.Errorf("the result %v fails without %s: not 1-minimal", got.Paths(), p)
+					t.Errorf("the result %v fails without %s: not 1-minimal", slices.Sorted(maps.Keys(files)), p)
 				}
 			}
 			back, err := filetree.ReadTree("tree.orig")
@@ -138,8 +148,8 @@ func TestTreeOneMinimal(t *testing.T) {
 			if len(back.Files) != len(orig.Files) {
 				t.Errorf("tree.orig has %d files, the original %d", len(back.Files), len(orig.Files))
 			}
-			if !strings.Contains(stderr.String(), "tree now holds the result") || !strings.Contains(stderr.String(), "is 1-minimal") {
-				t.Errorf("closing lines:\n%s", stderr.String())
+			if !strings.Contains(stderr, "tree now holds the result") || !strings.Contains(stderr, "is 1-minimal") {
+				t.Errorf("closing lines:\n%s", stderr)
 			}
 		})
 	}
@@ -283,35 +293,13 @@ func TestGoPackageOneMinimal(t *testing.T) {
 				}
 				return false
 			}
-			read := func(dir string) map[string][]byte {
-				tr, err := filetree.ReadTree(dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				m := map[string][]byte{}
-				for p, f := range tr.Files {
-					m[p] = f.Data
-				}
-				return m
-			}
-			fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
-				if fails(read(dir)) {
-					return runner.Run{Exit: 1}, nil
-				}
-				return runner.Run{}, nil
-			}
-			var stderr strings.Builder
-			code := Command.Main(context.Background(), []string{"-j2", "tree", "--", "prog", "{}"},
-				command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake})
-			if code != 0 {
-				t.Fatalf("exit %d\n%s", code, stderr.String())
-			}
-			got := read("tree")
+			stderr := reduceTree(t, []string{"-j2"}, fails)
+			got := readFiles(t, "tree")
 			if !fails(got) {
 				t.Fatalf("the result does not fail: %q", got)
 			}
-			if !strings.Contains(stderr.String(), "is 1-minimal") {
-				t.Fatalf("not certified:\n%s", stderr.String())
+			if !strings.Contains(stderr, "is 1-minimal") {
+				t.Fatalf("not certified:\n%s", stderr)
 			}
 			var bundle []decomp.File
 			for _, p := range slices.Sorted(maps.Keys(got)) {
@@ -374,28 +362,15 @@ func TestTreeContinued(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
-		tr, err := filetree.ReadTree(dir)
-		if err != nil {
-			return runner.Run{}, err
-		}
-		n := 0
-		for _, f := range tr.Files {
-			n += strings.Count(string(f.Data), "keep")
-		}
-		if n >= 2 {
-			return runner.Run{Exit: 1}, nil
-		}
-		return runner.Run{}, nil
-	}
 	reduce := func() string {
 		t.Helper()
-		var stderr strings.Builder
-		if code := Command.Main(context.Background(), []string{"tree", "--", "prog", "{}"},
-			command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake}); code != 0 {
-			t.Fatalf("exit %d\n%s", code, stderr.String())
-		}
-		return stderr.String()
+		return reduceTree(t, nil, func(files map[string][]byte) bool {
+			n := 0
+			for _, data := range files {
+				n += strings.Count(string(data), "keep")
+			}
+			return n >= 2
+		})
 	}
 	sameAsOrig := func(dir string) {
 		t.Helper()
