@@ -19,6 +19,7 @@ type ExecFlags struct {
 	CPUsPerTest int
 	SlurmArgs   string
 	SrunArgs    string
+	SlurmSteps  string // test (a job step per test) or slot (one per work slot, through an agent)
 	// Remote execution.
 	RemoteInputs      listFlag
 	RemoteHeaders     listFlag
@@ -37,6 +38,7 @@ func (e *ExecFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&e.CPUsPerTest, "cpus-per-test", 1, "CPUs each test gets under --exec slurm (srun -c)")
 	fs.StringVar(&e.SlurmArgs, "slurm-args", "", "arguments for salloc when wynot obtains the Slurm allocation itself")
 	fs.StringVar(&e.SrunArgs, "srun-args", "", "arguments for every srun that runs a test (memory, time limit)")
+	fs.StringVar(&e.SlurmSteps, "slurm-steps", "test", "under --exec slurm: test (a job step per test, with Slurm's limits per test) or slot (one long-lived step per work slot running its tests, each as cheap as a local one; --srun-args limits then apply to the slot)")
 	fs.Var(&e.RemoteInputs, "remote-input", "a file or directory the test needs besides the candidate, sent with every remote test (repeatable)")
 	fs.Var(&e.RemoteHeaders, "remote-header", "KEY=VALUE header sent with every remote call (repeatable)")
 	fs.StringVar(&e.RemoteCredentials, "remote-credentials", "", "file holding a token sent as \"authorization: Bearer TOKEN\" to the remote service")
@@ -64,8 +66,10 @@ func (inv *Invocation) checkExecFlags() error {
 		return fmt.Errorf("unknown --exec %q (want local, slurm, or reapi://HOST:PORT[/INSTANCE])", kind)
 	case inv.Flags.CPUsPerTest < 1:
 		return fmt.Errorf("--cpus-per-test must be at least 1")
+	case inv.Flags.SlurmSteps != "test" && inv.Flags.SlurmSteps != "slot":
+		return fmt.Errorf("--slurm-steps %q: want test or slot", inv.Flags.SlurmSteps)
 	}
-	for _, name := range []string{"cpus-per-test", "slurm-args", "srun-args"} {
+	for _, name := range []string{"cpus-per-test", "slurm-args", "srun-args", "slurm-steps"} {
 		if inv.IsSet(name) && kind != "slurm" {
 			return fmt.Errorf("--%s applies to --exec slurm", name)
 		}
@@ -89,9 +93,17 @@ func (inv *Invocation) executor(ctx context.Context, say func(string, ...any)) (
 		return nil, InputError("--exec %s: this command keeps a debugger running per test slot, which runs on this machine only; leave --exec out", kind)
 	}
 	if kind == "slurm" {
-		s, err := runner.NewSlurm(ctx, runner.SlurmOptions{
+		opts := runner.SlurmOptions{
 			CPUs: inv.Flags.CPUsPerTest, Tasks: inv.Flags.Jobs,
-			AllocArgs: strings.Fields(inv.Flags.SlurmArgs), StepArgs: strings.Fields(inv.Flags.SrunArgs), Say: say})
+			AllocArgs: strings.Fields(inv.Flags.SlurmArgs), StepArgs: strings.Fields(inv.Flags.SrunArgs), Say: say}
+		if inv.Flags.SlurmSteps == "slot" {
+			exe, err := os.Executable()
+			if err != nil {
+				return nil, InputError("--slurm-steps slot: cannot find wynot's own executable for the test agents: %v", err)
+			}
+			opts.Agent = []string{exe, runner.AgentFlag}
+		}
+		s, err := runner.NewSlurm(ctx, opts)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err

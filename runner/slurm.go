@@ -33,6 +33,12 @@ type SlurmOptions struct {
 	StepArgs []string
 	// Say, if set, is told what wynot waits for (an allocation queued).
 	Say func(format string, args ...any)
+	// Agent, when set, is the command of a test agent (ServeAgent; wynot
+	// and AgentFlag): tests then run through one long-lived job step
+	// per work slot instead of a step each, so a test costs what a local
+	// one does. Slurm's limits (--srun-args) then apply to a slot's step,
+	// not to each test.
+	Agent []string
 }
 
 // Slurm runs every test as a job step of one allocation, srun --exact
@@ -59,6 +65,7 @@ type Slurm struct {
 	holder *exec.Cmd      // salloc, holding wynot's own allocation
 	hold   io.WriteCloser // its standard input: closing it ends the allocation
 	closed sync.Once
+	pool   slots // the agents' steps, with Agent
 }
 
 // stepGrace is how long a step has to end after srun was told to cancel
@@ -75,6 +82,10 @@ func NewSlurm(ctx context.Context, o SlurmOptions) (*Slurm, error) {
 		return nil, fmt.Errorf("--exec slurm: no srun on PATH: run wynot where Slurm's commands are installed (a login node of the cluster)")
 	}
 	s := &Slurm{opts: o, srun: srun}
+	defer func() {
+		// The agents' pool, once Tasks is known.
+		s.pool.idle, s.pool.all = make(chan *slot, max(s.Tasks, 1)), map[*slot]bool{}
+	}()
 	if id := os.Getenv("SLURM_JOB_ID"); id != "" {
 		s.JobID = id
 		s.Tasks = 1
@@ -190,21 +201,32 @@ func (s *Slurm) release() {
 	}
 }
 
-// Close gives back the allocation wynot obtained; inside the user's
-// allocation it does nothing.
+// Close ends the agents' steps and gives back the allocation wynot
+// obtained (inside the user's allocation, that stays).
 func (s *Slurm) Close() error {
-	s.closed.Do(s.release)
+	s.closed.Do(func() {
+		s.closeSlots()
+		s.release()
+	})
 	return nil
 }
 
 func (s *Slurm) String() string {
+	name := "Slurm job " + s.JobID
+	var notes []string
 	if s.Own {
-		return "Slurm job " + s.JobID + " (allocated by wynot)"
+		notes = append(notes, "allocated by wynot")
 	}
-	return "Slurm job " + s.JobID
+	if s.opts.Agent != nil {
+		notes = append(notes, "a job step per test slot")
+	}
+	if len(notes) > 0 {
+		name += " (" + strings.Join(notes, ", ") + ")"
+	}
+	return name
 }
 
-// Execute runs p as a job step.
+// Execute runs p as a job step, or through an agent's step (Agent).
 func (s *Slurm) Execute(ctx context.Context, p Process) (Run, error) {
 	dir := p.Dir
 	if dir == "" {
@@ -213,6 +235,14 @@ func (s *Slurm) Execute(ctx context.Context, p Process) (Run, error) {
 			return Run{Exit: -1}, err
 		}
 	}
+	if s.opts.Agent != nil {
+		return s.executeInSlot(ctx, p, dir)
+	}
+	return s.executeStep(ctx, p, dir)
+}
+
+// executeStep runs p as a job step of its own.
+func (s *Slurm) executeStep(ctx context.Context, p Process, dir string) (Run, error) {
 	name := fmt.Sprintf("wynot-%d-%d", os.Getpid(), s.seq.Add(1))
 	argv := []string{s.srun, "--jobid=" + s.JobID, "--exact", "-n1", "-c", strconv.Itoa(s.opts.CPUs),
 		"--quiet", "--job-name=" + name, "--chdir=" + dir}
@@ -272,14 +302,23 @@ func (s *Slurm) cancelStep(name string) {
 
 // Check checks that dir is on a file system the allocation's
 // nodes share: a step writes a file in it, which wynot then reads.
-func (s *Slurm) Check(ctx context.Context, dir string) error {
+func (s *Slurm) Check(ctx context.Context, dir string) (err error) {
 	probe := filepath.Join(dir, ".wynot-shared")
 	defer os.Remove(probe)
 	token := fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
 	p := Process{Argv: []string{"sh", "-c", `hostname; echo "$1" > "$2"`, "sh", token, probe}, Dir: dir, Timeout: 2 * time.Minute}
-	r, err := s.Execute(ctx, p)
+	// A step of its own, whose directory slurmstepd enters (and says
+	// when it cannot).
+	r, err := s.executeStep(ctx, p, dir)
 	if err != nil {
 		return err
+	}
+	if s.opts.Agent != nil {
+		defer func() {
+			if err == nil {
+				err = s.checkAgent(ctx, dir)
+			}
+		}()
 	}
 	host := strings.TrimSpace(string(r.Stdout))
 	if host == "" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,11 +87,26 @@ func newSlurm(t *testing.T, o SlurmOptions) *Slurm {
 	return s
 }
 
-// A test run as a Slurm step runs as it does locally: its exit status,
-// signal, output, standard input and candidate file are the same.
+// agent is the command of a test agent: this test binary (TestMain).
+func agent(t *testing.T) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{exe, AgentFlag}
+}
+
+// A test run as a Slurm step, or through an agent's step, runs as it
+// does locally: its exit status, signal, output, standard input and
+// candidate file are the same.
 func TestSlurmSameAsLocal(t *testing.T) {
 	slurmtest.Need(t)
 	s := newSlurm(t, SlurmOptions{Tasks: 2})
+	slots := newSlurm(t, SlurmOptions{Tasks: 2, Agent: agent(t)})
+	if err := slots.Check(context.Background(), t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
 	if !s.Own || s.JobID == "" || s.Tasks != 2 {
 		t.Fatalf("allocation: %+v", s)
 	}
@@ -107,8 +123,8 @@ func TestSlurmSameAsLocal(t *testing.T) {
 		{Argv: []string{"cat", "{}"}}, {Argv: []string{"cat"}, Stdin: true}, {Argv: []string{"cat"}},
 		sh("pwd; ls"), {Argv: []string{"sh", "-c", "echo $WYNOT_X", "sh"}, Env: []string{"WYNOT_X=set", "PATH=" + os.Getenv("PATH")}},
 	} {
-		var runs [2]Run
-		for i, e := range []Executor{nil, s} {
+		var runs [3]Run
+		for i, e := range []Executor{nil, s, slots} {
 			tr, err := NewTester(c, nil, 1, t.TempDir())
 			if err != nil {
 				t.Fatal(err)
@@ -122,11 +138,13 @@ func TestSlurmSameAsLocal(t *testing.T) {
 			runs[i] = r
 			tr.Close()
 		}
-		l, r := runs[0], runs[1]
-		if l.Exit != r.Exit || l.Signal != r.Signal || l.TimedOut != r.TimedOut || r.Lost != "" ||
-			!bytes.Equal(l.Stdout, r.Stdout) || !bytes.Equal(l.Stderr, r.Stderr) {
-			t.Errorf("%q:\nlocal %s out %q err %q\nslurm %s out %q err %q", c.Argv,
-				l.Describe(), l.Stdout, l.Stderr, r.Describe(), r.Stdout, r.Stderr)
+		l := runs[0]
+		for i, r := range runs[1:] {
+			if l.Exit != r.Exit || l.Signal != r.Signal || l.TimedOut != r.TimedOut || r.Lost != "" ||
+				!bytes.Equal(l.Stdout, r.Stdout) || !bytes.Equal(l.Stderr, r.Stderr) {
+				t.Errorf("%q:\nlocal %s out %q err %q\nslurm (%s) %s out %q err %q", c.Argv,
+					l.Describe(), l.Stdout, l.Stderr, []string{"steps", "slots"}[i], r.Describe(), r.Stdout, r.Stderr)
+			}
 		}
 	}
 }
@@ -259,4 +277,85 @@ func TestSlurmOwnAllocation(t *testing.T) {
 	}
 	s.Close()
 	slurmtest.WaitGone(t, s.JobID)
+}
+
+// Through agents: wynot's timeout and the end of the context end the
+// test's process group, the agent's step serves the next test, and
+// Close ends the agents' steps; a program that cannot start is the same
+// error as locally.
+func TestSlurmSlots(t *testing.T) {
+	slurmtest.Need(t)
+	s := newSlurm(t, SlurmOptions{Tasks: 1, Agent: agent(t)})
+	dir := t.TempDir()
+	marker := fmt.Sprintf("wynot-slot-test-%d", time.Now().UnixNano())
+	p := Process{Argv: []string{"sh", "-c", "sleep 300 & echo " + marker + " >/dev/null; wait"}, Dir: dir, Timeout: time.Second}
+	r, err := s.Execute(context.Background(), p)
+	if err != nil || !r.TimedOut || r.Lost != "" {
+		t.Errorf("timeout: %+v %v", r, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(time.Second, cancel)
+	p.Timeout = 0
+	if r, err := s.Execute(ctx, p); err != context.Canceled || r.Signal != syscall.SIGKILL {
+		t.Errorf("cancelled: %+v %v", r, err)
+	}
+	if out, _ := exec.Command("pgrep", "-f", marker).Output(); len(out) > 0 {
+		t.Errorf("processes left after a timeout and a cancellation: %s", out)
+	}
+	r, err = s.Execute(context.Background(), Process{Argv: []string{"sh", "-c", "echo next"}, Dir: dir})
+	if err != nil || string(r.Stdout) != "next\n" {
+		t.Errorf("the next test: %+v %v", r, err)
+	}
+	if steps := slurmtest.Steps(t, s.JobID); !strings.Contains(steps, "slot") {
+		t.Errorf("no agent step: %q", steps)
+	}
+	_, err = s.Execute(context.Background(), Process{Argv: []string{"/nonexistent/program"}, Dir: dir})
+	if !errors.Is(err, ErrStart) || !strings.Contains(err.Error(), "/nonexistent/program") {
+		t.Errorf("cannot start: %v", err)
+	}
+	s.Close()
+	if left := slurmtest.Steps(t, s.JobID); left != "" {
+		t.Errorf("steps left after Close: %s", left)
+	}
+}
+
+// A test whose agent's step Slurm ends (here cancelled from outside) is
+// unresolved with the reason, and the next test gets a new agent.
+func TestSlurmSlotEnded(t *testing.T) {
+	slurmtest.Need(t)
+	s := newSlurm(t, SlurmOptions{Tasks: 1, Agent: agent(t)})
+	dir := t.TempDir()
+	go func() {
+		for range 100 {
+			time.Sleep(200 * time.Millisecond)
+			out, _ := exec.Command("squeue", "-h", "-s", "-j", s.JobID, "-o", "%i %j").Output()
+			for _, line := range strings.Split(string(out), "\n") {
+				if id, name, ok := strings.Cut(strings.TrimSpace(line), " "); ok && strings.Contains(name, "slot") {
+					_ = exec.Command("scancel", id).Run()
+					return
+				}
+			}
+		}
+	}()
+	r, err := s.Execute(context.Background(), Process{Argv: []string{"sleep", "60"}, Dir: dir, Timeout: time.Minute})
+	if err != nil || !strings.Contains(r.Lost, "cancelled outside wynot") {
+		t.Errorf("a test whose step was cancelled: %+v %v", r, err)
+	}
+	r, err = s.Execute(context.Background(), Process{Argv: []string{"true"}, Dir: dir})
+	if err != nil || !r.Clean() {
+		t.Errorf("the next test: %+v %v", r, err)
+	}
+}
+
+// An agent that cannot start on the node is said by Check, before the
+// first test.
+func TestSlurmSlotBadAgent(t *testing.T) {
+	slurmtest.Need(t)
+	s := newSlurm(t, SlurmOptions{Tasks: 1, Agent: []string{"/nonexistent/wynot", AgentFlag}})
+	err := s.Check(context.Background(), t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "--slurm-steps slot") || !strings.Contains(err.Error(), "/nonexistent/wynot") {
+		t.Errorf("want an error naming the agent, got %v", err)
+	} else {
+		t.Log(err)
+	}
 }

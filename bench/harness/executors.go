@@ -14,7 +14,8 @@ import (
 )
 
 // executors measures where tests run (--exec): the time per test of the
-// same reduction run locally, as Slurm job steps and as remote actions,
+// same reduction run locally, as Slurm job steps (one per test, or one
+// per work slot through an agent) and as remote actions,
 // with a cheap test and with one of 200 ms, side by side, and how the
 // wall time of the 200 ms reduction scales with the tasks of a Slurm
 // allocation. Slurm rows need a cluster (.ci/slurm-up); without one
@@ -44,7 +45,9 @@ int main(int argc, char **argv) { struct stat st; if (stat(argv[1], &st) != 0) r
 	run := func(jobs int, exe string, argv ...string) (perTest, wall float64, tests int) {
 		args := []string{"reduce", "-q", "--json", "-j", strconv.Itoa(jobs), "--split", "bytes", "--precision", "exit", "--timeout", "10s",
 			"-o", filepath.Join(work, "out60")}
-		if exe != "" {
+		if name, ok := strings.CutSuffix(exe, "/slot"); ok {
+			args = append(args, "--exec", name, "--slurm-steps", "slot")
+		} else if exe != "" {
 			args = append(args, "--exec", exe)
 		}
 		args = append(append(args, input, "--"), argv...)
@@ -78,6 +81,10 @@ int main(int argc, char **argv) { struct stat st; if (stat(argv[1], &st) != 0) r
 		{"200 ms test, Slurm, 2 tasks", "slurm", 2, slow},
 		{"200 ms test, local, -j 4", "", 4, slow},
 		{"200 ms test, Slurm, 4 tasks", "slurm", 4, slow},
+		{"cheap test, Slurm slots (--slurm-steps slot)", "slurm/slot", 1, cheap},
+		{"200 ms test, Slurm slots", "slurm/slot", 1, slow},
+		{"200 ms test, Slurm slots, 2 tasks", "slurm/slot", 2, slow},
+		{"200 ms test, Slurm slots, 4 tasks", "slurm/slot", 4, slow},
 	}
 	per := make([][]float64, len(rows))
 	walls := make([][]float64, len(rows))
@@ -85,7 +92,7 @@ int main(int argc, char **argv) { struct stat st; if (stat(argv[1], &st) != 0) r
 	const rounds = 3
 	for range rounds {
 		for i, r := range rows {
-			if r.exe == "slurm" && slurmErr != nil {
+			if strings.HasPrefix(r.exe, "slurm") && slurmErr != nil {
 				continue
 			}
 			// A fresh service each round for the remote rows, so that its
@@ -125,7 +132,7 @@ int main(int argc, char **argv) { struct stat st; if (stat(argv[1], &st) != 0) r
 
 	var s strings.Builder
 	s.WriteString("## Where tests run (--exec)\n\n")
-	fmt.Fprintf(&s, "One reduction, run locally, as Slurm job steps (`--exec slurm`, an allocation wynot obtains itself on the single-node cluster of `.ci/slurm-up`, on loopback) and as remote actions (`--exec reapi://`, wynot's in-process test service on loopback, its action cache emptied before each run): a 60-byte input, `-j N --split bytes`, every candidate passes (%d tests at -j 1, counted with wynot's start-up, the original's checks and, for Slurm, obtaining the allocation). The cheap test stats its input and exits (`exitsize`, C); the 200 ms test sleeps first. %d alternating rounds; medians.\n\n", tests[0], rounds)
+	fmt.Fprintf(&s, "One reduction, run locally, as Slurm job steps (`--exec slurm`, an allocation wynot obtains itself on the single-node cluster of `.ci/slurm-up`, on loopback; a step per test, or with `--slurm-steps slot` one step per work slot running a test agent) and as remote actions (`--exec reapi://`, wynot's in-process test service on loopback, its action cache emptied before each run): a 60-byte input, `-j N --split bytes`, every candidate passes (%d tests at -j 1, counted with wynot's start-up, the original's checks and, for Slurm, obtaining the allocation). The cheap test stats its input and exits (`exitsize`, C); the 200 ms test sleeps first. %d alternating rounds; medians.\n\n", tests[0], rounds)
 	s.WriteString("| setting | tests | time per test | wall time | per test against local |\n|---|---:|---:|---:|---:|\n")
 	// Each row against the local row of the same test and -j.
 	base := func(r row) float64 {

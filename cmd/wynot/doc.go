@@ -698,6 +698,17 @@ that Slurm ends itself (its time limit, out of memory, a node failure,
 a cancellation by someone else) is UNRESOLVED with the reason in the
 log, never a pass or a fail.
 
+A job step costs some 50 ms to start, which a test of a few
+milliseconds feels. --slurm-steps slot starts one long-lived step per
+test slot instead, running a test agent (wynot's own executable, which
+must then be where the nodes see it): each test is a process the agent
+starts on the step's node, killed as a whole at its timeout, and costs
+what a local test does. Slurm's limits (--srun-args --time, --mem) then
+apply to a slot's step, not to each test; a test whose step Slurm ends
+is UNRESOLVED as above, and the slot gets a new step. The agents'
+steps end with wynot. The default, --slurm-steps test, is a step per
+test.
+
 --exec reapi://HOST:PORT[/INSTANCE] runs each test as an action of a
 remote execution service (Remote Execution API v2: Buildbarn,
 BuildBuddy, EngFlow, NativeLink, Buildfarm); reapis:// (or grpcs://)

@@ -30,7 +30,8 @@ func withExec(args []string, exec string) []string {
 }
 
 // wynot reduce and wynot changes under salloc -n 2 with --exec slurm
-// give exactly the results they give locally, and leave no step behind.
+// give exactly the results they give locally, a step per test or
+// through agents (--slurm-steps slot), and leave no step behind.
 func TestSlurmSameResults(t *testing.T) {
 	slurmtest.Need(t)
 	// A C program that crashes (SIGSEGV through srun), and a flaky-free
@@ -45,27 +46,33 @@ func TestSlurmSameResults(t *testing.T) {
 	}
 	for _, c := range cases {
 		var results []string
-		for _, slurm := range []bool{false, true} {
+		modes := []string{"local", "steps", "slots"}
+		for _, mode := range modes {
 			dir := t.TempDir()
 			write(t, filepath.Join(dir, c.name), c.input)
 			args := append([]string{"reduce", "--json", "-j", "2", c.name, "--"}, c.argv...)
 			var r result
-			if slurm {
-				r = slurmRun(t, dir, 2, withExec(args, "slurm")...)
-			} else {
+			switch mode {
+			case "local":
 				r = wynotRun(t, dir, nil, args...)
+			case "steps":
+				r = slurmRun(t, dir, 2, withExec(args, "slurm")...)
+			case "slots":
+				r = slurmRun(t, dir, 2, withExec(append([]string{args[0], "--slurm-steps", "slot"}, args[1:]...), "slurm")...)
 			}
 			if r.code != 0 {
-				t.Fatalf("%s (slurm %v): exit %d:\n%s", c.name, slurm, r.code, r.stderr)
+				t.Fatalf("%s (%s): exit %d:\n%s", c.name, mode, r.code, r.stderr)
 			}
-			if slurm && !strings.Contains(r.stderr, "tests run on Slurm job") {
+			if mode != "local" && !strings.Contains(r.stderr, "tests run on Slurm job") {
 				t.Errorf("the run does not say where tests run:\n%s", r.stderr)
 			}
 			s := r.summary(t)
 			results = append(results, fmt.Sprintf("%q minimal=%v confirmed=%v signature=%q", read(t, filepath.Join(dir, c.name)), s.Minimal, s.Confirmed, s.Signature))
 		}
-		if results[0] != results[1] {
-			t.Errorf("%s:\nlocal %s\nslurm %s", c.name, results[0], results[1])
+		for i := 1; i < len(modes); i++ {
+			if results[0] != results[i] {
+				t.Errorf("%s:\nlocal %s\nslurm %s %s", c.name, results[0], modes[i], results[i])
+			}
 		}
 	}
 
@@ -104,7 +111,9 @@ func TestSlurmInterrupt(t *testing.T) {
 	slurmtest.Need(t)
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "t16"), fuzz(5, 3000, true))
-	cmd := exec.Command(wynotBin, "reduce", "--exec", "slurm", "-j", "2", "t16", "--", "sh", "-c", "sleep 0.3; exec \"$0\" \"$1\"", prog("crtplot"), "{}")
+	// A job name of its own: the runner's tests, which may run at the
+	// same time, obtain allocations named wynot too.
+	cmd := exec.Command(wynotBin, "reduce", "--exec", "slurm", "--slurm-args", "-J wynot-e2e-interrupt", "-j", "2", "t16", "--", "sh", "-c", "sleep 0.3; exec \"$0\" \"$1\"", prog("crtplot"), "{}")
 	cmd.Dir = dir
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
@@ -125,7 +134,7 @@ func TestSlurmInterrupt(t *testing.T) {
 		t.Fatalf("no Slurm job named:\n%s", errb.String())
 	}
 	slurmtest.WaitGone(t, job)
-	if left := slurmtest.Jobs(t, "wynot"); left != "" {
+	if left := slurmtest.Jobs(t, "wynot-e2e-interrupt"); left != "" {
 		t.Errorf("jobs left after Ctrl-C: %s", left)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "t16.orig")); err != nil {
@@ -152,6 +161,8 @@ func TestExecBadInput(t *testing.T) {
 		{nil, []string{"--cpus-per-test", "2"}, "--cpus-per-test applies to --exec slurm"},
 		{nil, []string{"--exec", "slurm", "--remote-input", "x"}, "--remote-input applies to --exec reapi"},
 		{nil, []string{"--exec", "slurm", "--cpus-per-test", "0"}, "--cpus-per-test must be at least 1"},
+		{nil, []string{"--slurm-steps", "slot"}, "--slurm-steps applies to --exec slurm"},
+		{nil, []string{"--exec", "slurm", "--slurm-steps", "agent"}, `--slurm-steps "agent": want test or slot`},
 		{[]string{"PATH=" + bin, "SLURM_JOB_ID="}, []string{"--exec", "slurm"}, "no srun on PATH"},
 	} {
 		args := append(append([]string{"reduce"}, c.args...), "in.txt", "--", "/bin/grep", "x", "{}")

@@ -618,10 +618,14 @@ func (rd *reducer) typeNote() string {
 		}
 	}
 	slices.Sort(off)
-	if len(off) > 0 {
-		return fmt.Sprintf(" (a Go candidate with a new type error outside %s, or a go.mod that breaks its module, counts as not failing: it was not run)", strings.Join(off, ", "))
+	mod := ""
+	if len(rd.moduleUnits()) > 0 {
+		mod = ", or a go.mod that breaks its module,"
 	}
-	return " (a Go candidate with a new type error, or a go.mod that breaks its module, counts as not failing: it was not run)"
+	if len(off) > 0 {
+		return fmt.Sprintf(" (a Go candidate with a new type error outside %s%s counts as not failing: it was not run)", strings.Join(off, ", "), mod)
+	}
+	return fmt.Sprintf(" (a Go candidate with a new type error%s counts as not failing: it was not run)", mod)
 }
 
 // tested says that a candidate a plan rejected with err is tested all

@@ -1,0 +1,95 @@
+package runner
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain makes the test binary a test agent when asked to, as wynot's
+// own executable is for --slurm-steps slot.
+func TestMain(m *testing.M) {
+	if len(os.Args) == 2 && os.Args[1] == AgentFlag {
+		MainAgent()
+	}
+	os.Exit(m.Run())
+}
+
+// An agent runs what it is sent as a local test runs: exit status,
+// signal, output, standard input (none, empty, some), the environment,
+// the directory, its timeout, a program it cannot start; a cancel
+// request ends the process group; the end of its input ends it.
+func TestAgent(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- ServeAgent(inR, outW); outW.Close() }()
+	enc, dec := json.NewEncoder(inW), json.NewDecoder(outR)
+	dir := t.TempDir()
+	ask := func(r agentRequest) agentReply {
+		t.Helper()
+		if err := enc.Encode(r); err != nil {
+			t.Fatal(err)
+		}
+		var rep agentReply
+		if err := dec.Decode(&rep); err != nil {
+			t.Fatal(err)
+		}
+		if rep.ID != r.ID {
+			t.Fatalf("reply %d to request %d", rep.ID, r.ID)
+		}
+		return rep
+	}
+	shArgv := func(script string) []string { return []string{"sh", "-c", script} }
+	for _, c := range []struct {
+		req  agentRequest
+		want func(agentReply) bool
+	}{
+		{agentRequest{Argv: shArgv("echo out; echo err >&2; exit 3"), NoStdin: true},
+			func(r agentReply) bool {
+				return r.Run.Exit == 3 && string(r.Run.Stdout) == "out\n" && string(r.Run.Stderr) == "err\n"
+			}},
+		{agentRequest{Argv: shArgv("kill -SEGV $$"), NoStdin: true},
+			func(r agentReply) bool { return r.Run.Signal == syscall.SIGSEGV }},
+		{agentRequest{Argv: []string{"cat"}, Stdin: []byte("in\n")},
+			func(r agentReply) bool { return r.Run.Clean() && string(r.Run.Stdout) == "in\n" }},
+		{agentRequest{Argv: []string{"cat"}},
+			func(r agentReply) bool { return r.Run.Clean() && len(r.Run.Stdout) == 0 }},
+		{agentRequest{Argv: shArgv("pwd; echo $WYNOT_X"), Dir: dir, Env: []string{"WYNOT_X=set", "PATH=" + os.Getenv("PATH")}, NoStdin: true},
+			func(r agentReply) bool { return string(r.Run.Stdout) == dir+"\nset\n" }},
+		{agentRequest{Argv: []string{"sleep", "30"}, Timeout: 200 * time.Millisecond, NoStdin: true},
+			func(r agentReply) bool { return r.Run.TimedOut && r.Err == "" }},
+		{agentRequest{Argv: []string{"/nonexistent/program"}, NoStdin: true},
+			func(r agentReply) bool { return r.Start && strings.Contains(r.Err, "/nonexistent/program") }},
+	} {
+		c.req.ID++
+		if rep := ask(c.req); !c.want(rep) {
+			t.Errorf("%q: %+v (%s)", c.req.Argv, rep, rep.Run.Describe())
+		}
+	}
+	// Cancelled: the whole group goes.
+	marker := "wynot-agent-test-" + time.Now().Format("150405.000000")
+	if err := enc.Encode(agentRequest{ID: 50, Argv: shArgv("sleep 30 & echo " + marker + "; wait"), NoStdin: true}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	if err := enc.Encode(agentRequest{ID: 50, Cancel: true}); err != nil {
+		t.Fatal(err)
+	}
+	var rep agentReply
+	if err := dec.Decode(&rep); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Canceled || time.Since(start) > 5*time.Second {
+		t.Errorf("cancelled: %+v after %s", rep, time.Since(start))
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Errorf("agent: %v", err)
+	}
+}
