@@ -144,3 +144,12 @@ func newRemote(_ context.Context, inv *Invocation, target string) (runner.Execut
 	}
 	return e, nil
 }
+
+// AgentMain makes wynot a test agent when its arguments are the agent
+// flag (how --slurm-steps slot starts it in a job step): it serves the
+// tests it is sent and exits. Otherwise it returns.
+func AgentMain(args []string) {
+	if len(args) == 1 && args[0] == runner.AgentFlag {
+		runner.MainAgent()
+	}
+}

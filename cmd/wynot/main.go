@@ -19,17 +19,15 @@ import (
 	"github.com/wynot/wynot/command/isolate"
 	"github.com/wynot/wynot/command/reduce"
 	"github.com/wynot/wynot/command/trace"
-	"github.com/wynot/wynot/runner"
 )
 
 //go:embed doc.go
 var docSource string
 
 func main() {
-	if len(os.Args) == 2 && os.Args[1] == runner.AgentFlag {
-		// A test agent in a Slurm job step (--slurm-steps slot).
-		runner.MainAgent()
-	}
+	// A test agent in a Slurm job step (--slurm-steps slot) serves
+	// and exits.
+	command.AgentMain(os.Args[1:])
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
