@@ -210,7 +210,7 @@ func TestReduceTreeBadInput(t *testing.T) {
 	// An in.orig that is not this run's: the original goes to in.orig.1.
 	write(t, filepath.Join(dir, "in.orig", "keep"), []byte("mine"))
 	r := wynotRun(t, dir, nil, append([]string{"reduce", "in", "--"}, bugTest...)...)
-	if r.code != 0 || !strings.Contains(r.stderr, "in.orig exists; the original will be kept in in.orig.1") {
+	if r.code != 0 || !strings.Contains(r.stderr, "in.orig exists and is not the original of in; the original will be kept in in.orig.1") {
 		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 	sameTree(t, tree+".orig.1", orig)
