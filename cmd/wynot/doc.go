@@ -139,7 +139,11 @@ are only ever removed whole; a link is never followed (one that points
 out of the tree is said), and .git, .hg and .svn stay out of the tests.
 The original tree is kept in DIR.orig (or DIR.orig.N), written once the
 original's checks pass; DIR is changed in place at every improvement,
-so an interrupted run leaves the smallest failing tree found. With -o
+so an interrupted run leaves the smallest failing tree found. A change
+of several files at once is first recorded in DIR.wynot-pending: if
+wynot is killed while writing it, the next run on DIR finishes it
+first; and a run on a DIR that an interrupted reduction left goes on
+with DIR.orig as the original. With -o
 OUT, DIR is left alone and the result tree goes to OUT, which must be
 new or empty. A DIR that is the current directory, or holds it, needs
 -o. The copies must fit: wynot checks the free space where they go

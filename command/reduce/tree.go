@@ -66,6 +66,9 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 	if cwd, err := os.Getwd(); err == nil && within(cwd, abs) && r.Output == "" {
 		return nil, nil, command.InputError("input %s is the current directory, or holds it: reducing it in place would change the directory wynot runs in and put its copy of the original beside it; run wynot from outside the tree, or give -o DIR for the result", p)
 	}
+	if err := r.finishPending(p); err != nil {
+		return nil, nil, err
+	}
 	base, err := filetree.ReadTree(abs)
 	if err != nil {
 		return nil, nil, command.InputError("reading the tree %s: %v", p, unwrapPath(err))
@@ -488,16 +491,16 @@ func (rd *reducer) present() int {
 func (rd *reducer) remove(gone map[int]bool) {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
+	var changed []*input
 	for i := range gone {
 		in := rd.ins[i]
 		if in.removed {
 			continue
 		}
 		in.removed, in.dirty = true, true
-		if err := rd.saveLocked(in, false); err != nil {
-			rd.s.SetFatal(err)
-		}
+		changed = append(changed, in)
 	}
+	rd.writeTreeLocked(changed)
 	size := rd.size()
 	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
 }

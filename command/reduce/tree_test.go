@@ -2,6 +2,7 @@ package reduce
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -402,5 +403,73 @@ func TestTreeContinued(t *testing.T) {
 	sameAsOrig("tree.orig")
 	if _, err := os.Stat("tree.orig.1"); err != nil {
 		t.Errorf("no tree.orig.1: %v", err)
+	}
+}
+
+// TestTreePending: a change of several files that a killed run left
+// half written (DIR.wynot-pending beside the tree) is finished before
+// the next run reads the tree, which then goes on as with DIR.orig; a
+// run that completes leaves no such record.
+func TestTreePending(t *testing.T) {
+	root := t.TempDir()
+	t.Chdir(root)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(root, ".cache"))
+	write := func(p, data string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("tree/a/one.txt", "x\nkeep\ny\n")
+	write("tree/a/two.txt", "keep\n")
+	write("tree/b/three.txt", "z\n")
+	fails := func(files map[string][]byte) bool {
+		n := 0
+		for _, data := range files {
+			n += strings.Count(string(data), "keep")
+		}
+		return n >= 2
+	}
+	reduceTree(t, nil, fails)
+	if _, err := os.Stat(pendingPath("tree")); !os.IsNotExist(err) {
+		t.Fatalf("a completed run left %s: %v", pendingPath("tree"), err)
+	}
+	// A run killed while it wrote a change: one file of it written.
+	pending := []pendingFile{{Name: "a/one.txt", Data: []byte("keep\nkeep\n"), Mode: 0o644}, {Name: "a/two.txt", Removed: true}}
+	data, err := json.Marshal(pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(pendingPath("tree"), string(data))
+	write("tree/a/one.txt", "keep\nkeep\n")
+	files := readFiles(t, "tree")
+	if _, ok := files["a/two.txt"]; !ok {
+		t.Fatalf("the test tree: %q", files)
+	}
+	out := reduceTree(t, nil, fails)
+	if !strings.Contains(out, "tree.wynot-pending held the last change of an interrupted reduction of tree") {
+		t.Errorf("the change is not said to be finished:\n%s", out)
+	}
+	if _, err := os.Stat(pendingPath("tree")); !os.IsNotExist(err) {
+		t.Errorf("%s left: %v", pendingPath("tree"), err)
+	}
+	if _, err := os.Stat("tree/a/two.txt"); !os.IsNotExist(err) {
+		t.Errorf("the removal of the pending change was not made: %v", err)
+	}
+	if !fails(readFiles(t, "tree")) {
+		t.Errorf("the result does not fail: %q", readFiles(t, "tree"))
+	}
+	// A record that cannot be read stops the run, saying what to do.
+	write(pendingPath("tree"), "{")
+	var stderr strings.Builder
+	code := Command.Main(context.Background(), []string{"tree", "--", "prog", "{}"},
+		command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
+			return runner.Run{Exit: 1}, nil
+		}})
+	if code == 0 || !strings.Contains(stderr.String(), "cannot be read") {
+		t.Errorf("exit %d:\n%s", code, stderr.String())
 	}
 }

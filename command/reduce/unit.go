@@ -169,16 +169,16 @@ func (rd *reducer) improveUnit(u unit, data []byte) {
 	if !simpler(data, rd.data(u)) {
 		return
 	}
+	var changed []*input
 	for _, fi := range u.members {
 		in := rd.ins[fi]
 		if bytes.Equal(in.data, m[fi]) {
 			continue
 		}
 		in.data, in.dirty = m[fi], true
-		if err := rd.saveLocked(in, false); err != nil {
-			rd.s.SetFatal(err)
-		}
+		changed = append(changed, in)
 	}
+	rd.writeTreeLocked(changed)
 	size := rd.size()
 	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
 }
