@@ -25,6 +25,7 @@ type ExecFlags struct {
 	RemoteHeaders     listFlag
 	RemoteCredentials string
 	Platform          listFlag
+	RemoteEnv         listFlag
 }
 
 // listFlag is a flag that may be given several times.
@@ -43,6 +44,7 @@ func (e *ExecFlags) register(fs *flag.FlagSet) {
 	fs.Var(&e.RemoteHeaders, "remote-header", "KEY=VALUE header sent with every remote call (repeatable)")
 	fs.StringVar(&e.RemoteCredentials, "remote-credentials", "", "file holding a token sent as \"authorization: Bearer TOKEN\" to the remote service")
 	fs.Var(&e.Platform, "platform", "KEY=VALUE platform property a remote worker must have (repeatable)")
+	fs.Var(&e.RemoteEnv, "remote-env", "KEY=VALUE, or KEY for wynot's own value, set in every remote test's environment (repeatable; a remote test gets only PATH and what the test sets otherwise)")
 }
 
 // execKind is the executor the flags and WYNOT_EXEC name.
@@ -74,7 +76,7 @@ func (inv *Invocation) checkExecFlags() error {
 			return fmt.Errorf("--%s applies to --exec slurm", name)
 		}
 	}
-	for _, name := range []string{"remote-input", "remote-header", "remote-credentials", "platform"} {
+	for _, name := range []string{"remote-input", "remote-header", "remote-credentials", "platform", "remote-env"} {
 		if inv.IsSet(name) && !isRemote {
 			return fmt.Errorf("--%s applies to --exec reapi://HOST:PORT", name)
 		}
@@ -138,7 +140,7 @@ func newRemote(_ context.Context, inv *Invocation, target string) (runner.Execut
 		return nil, InputError("--exec %s: this command runs its test in %s, which a remote worker does not have; the test must run in the candidate's directory", target, inv.Test.Dir)
 	}
 	e, err := remote.New(remote.Options{Target: target, Inputs: f.RemoteInputs, Headers: f.RemoteHeaders,
-		CredentialsFile: f.RemoteCredentials, Platform: f.Platform, Say: inv.Say})
+		CredentialsFile: f.RemoteCredentials, Platform: f.Platform, Env: f.RemoteEnv, Say: inv.Say})
 	if err != nil {
 		return nil, InputError("%v", err)
 	}

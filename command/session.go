@@ -476,7 +476,7 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 		}
 		sig := runner.Extract(runs[ref])
 		if runs[ref].Clean() && (sig.Message == "" || s.settings.Precision == runner.Exit) {
-			return nil, NotReproduced("the %s does not fail: %s", what, runs[0].Explain())
+			return nil, NotReproduced("the %s does not fail: %s%s", what, runs[0].Explain(), s.executorHint())
 		}
 		return &runner.SignatureOracle{Want: sig, Precision: s.settings.Precision}, nil
 	}
@@ -529,13 +529,14 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 		r := runs[other]
 		o, detail, _ := oracle.Classify(r)
 		if fails == 0 {
+			hint := s.executorHint()
 			switch {
 			case s.settings.FailOn != nil:
-				return NotReproduced("the %s does not fail: its output does not match %q; it ended with %s", what, s.settings.FailOn, r.Explain())
+				return NotReproduced("the %s does not fail: its output does not match %q; it ended with %s%s", what, s.settings.FailOn, r.Explain(), hint)
 			case s.settings.Script != "":
-				return NotReproduced("the %s is not reproduced by %s (%s convention): %s", what, s.settings.Script, s.settings.Convention, r.Explain())
+				return NotReproduced("the %s is not reproduced by %s (%s convention): %s%s", what, s.settings.Script, s.settings.Convention, r.Explain(), hint)
 			case s.settings.ExitStatus:
-				return NotReproduced("the %s does not fail by the %s convention: %s", what, s.settings.Convention, r.Explain())
+				return NotReproduced("the %s does not fail by the %s convention: %s%s", what, s.settings.Convention, r.Explain(), hint)
 			}
 		}
 		if s.settings.Reproduce != nil {
@@ -977,4 +978,14 @@ func renderCandidate(c runner.Candidate) string {
 		parts = append(parts, f.Name+" "+report.Abbreviate(f.Data, 60))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// executorHint is what the executor says of a test that fails locally
+// and not where it runs (a remote test gets less of wynot's
+// environment), on a line of its own, or "".
+func (s *Session) executorHint() string {
+	if h, ok := s.tester.Executor.(runner.Hinter); ok {
+		return "\n(" + h.Hint() + ")"
+	}
+	return ""
 }

@@ -34,6 +34,13 @@ type Checker interface {
 	Check(ctx context.Context, root string) error
 }
 
+// A Hinter is an Executor that can say why a test that fails locally may
+// not fail where it runs, for the message that the original's failure
+// was not reproduced.
+type Hinter interface {
+	Hint() string
+}
+
 // Process is one run of a test, as an Executor sees it.
 type Process struct {
 	// Argv is the program and its arguments, "{}" already replaced.

@@ -726,8 +726,11 @@ recorded in a file and the action succeeds, so that the service's action
 cache keeps failing outcomes too: a second run of wynot on the same
 input is answered from it. Repeated runs (--repeat, flaky tests, the
 final confirmation) carry a fresh salt and always run. The remote
-command gets PATH and the environment the test adds; its standard input
-is a file. A test killed by a signal reads as such; an exit status above
+command gets PATH and the environment the test adds, and what
+--remote-env KEY=VALUE (or KEY, for wynot's own value; repeatable)
+gives it, such as HOME for a script that finds its toolchain there;
+when the original's failure is not reproduced remotely, wynot says so.
+Its standard input is a file. A test killed by a signal reads as such; an exit status above
 128 is taken for one. --remote-header KEY=VALUE (repeatable) and
 --remote-credentials FILE (a token sent as "authorization: Bearer")
 authenticate with hosted services; --platform KEY=VALUE (repeatable)

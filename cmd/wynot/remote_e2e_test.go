@@ -83,3 +83,26 @@ func TestRemoteUnreachable(t *testing.T) {
 		t.Errorf("the input changed: %q", got)
 	}
 }
+
+// A test that needs a variable of wynot's environment does not get it
+// remotely: the original is not reproduced, and the message says how to
+// pass it (--remote-env), which then makes the run work.
+func TestRemoteEnvNeeded(t *testing.T) {
+	srv, err := reapitest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in.txt"), []byte("a\nBUG\nb\n"))
+	env := []string{"WYNOT_E2E_NEEDED=BUG"}
+	args := []string{"reduce", "--exec", "reapi://" + srv.Addr, "in.txt", "--", "sh", "-c", `test -z "$WYNOT_E2E_NEEDED" || ! grep -q "$WYNOT_E2E_NEEDED" "$1"`, "sh", "{}"}
+	r := wynotRun(t, dir, env, args...)
+	if r.code == 0 || !strings.Contains(r.stderr, "--remote-env KEY") {
+		t.Errorf("without --remote-env: exit %d:\n%s", r.code, r.stderr)
+	}
+	r = wynotRun(t, dir, env, append([]string{args[0], "--remote-env", "WYNOT_E2E_NEEDED"}, args[1:]...)...)
+	if got := string(read(t, filepath.Join(dir, "in.txt"))); r.code != 0 || got != "BUG" && got != "BUG\n" {
+		t.Errorf("with --remote-env: exit %d, result %q:\n%s", r.code, read(t, filepath.Join(dir, "in.txt")), r.stderr)
+	}
+}

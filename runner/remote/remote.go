@@ -68,6 +68,10 @@ type Options struct {
 	CredentialsFile string
 	// Platform is KEY=VALUE properties a worker must have.
 	Platform []string
+	// Env is what the remote command's environment gets besides PATH
+	// and what the test sets: KEY=VALUE, or KEY for wynot's own value
+	// of KEY (HOME, say, where a test script finds its toolchain).
+	Env []string
 	// Say, if set, is told things the user should know (a file the
 	// test's output names that was not sent).
 	Say func(format string, args ...any)
@@ -130,6 +134,17 @@ func New(opts Options) (*Executor, error) {
 			return nil, fmt.Errorf("--remote-header %q: want KEY=VALUE", h)
 		}
 		md.Append(strings.ToLower(strings.TrimSpace(k)), v)
+	}
+	for _, kv := range opts.Env {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "" || strings.ContainsAny(k, " \t\n") {
+			return nil, fmt.Errorf("--remote-env %q: want KEY=VALUE, or KEY to pass wynot's own value", kv)
+		}
+		if !strings.Contains(kv, "=") {
+			if _, ok := os.LookupEnv(k); !ok {
+				return nil, fmt.Errorf("--remote-env %s: wynot's environment has no %s to pass; give %s=VALUE", k, k, k)
+			}
+		}
 	}
 	if opts.CredentialsFile != "" {
 		b, err := os.ReadFile(opts.CredentialsFile)
@@ -562,7 +577,7 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 	script := `exec 3>&2 2>/dev/null; (exec "$@" 2>&3 3>&- ` + redirect + `); echo "$?" >` + statusFile + `; exit 0`
 	cmd := &repb.Command{
 		Arguments:            append([]string{"/bin/sh", "-c", script, "sh"}, args...),
-		EnvironmentVariables: environment(p.Env),
+		EnvironmentVariables: environment(p.Env, e.opts.Env),
 	}
 	// Services before v2.2 read the platform from the Command, before
 	// v2.1 the outputs from output_files: both are set for them.
@@ -672,12 +687,25 @@ func tail(b []byte) []byte {
 	return b
 }
 
-// environment is what the remote command gets: PATH, and what the test's
-// environment sets beyond wynot's own.
-func environment(env []string) []*repb.Command_EnvironmentVariable {
+// Hint says what a remote test does not get that a local one does.
+func (e *Executor) Hint() string {
+	return "a remote test gets PATH and what the test itself sets, not wynot's whole environment, and only the files sent: pass a variable it needs (HOME, say) with --remote-env KEY, a file with --remote-input PATH"
+}
+
+// environment is what the remote command gets: PATH, what extra says
+// (Options.Env), and what the test's environment sets beyond wynot's
+// own.
+func environment(env, extra []string) []*repb.Command_EnvironmentVariable {
 	vars := map[string]string{"PATH": os.Getenv("PATH")}
 	if vars["PATH"] == "" {
 		vars["PATH"] = "/usr/local/bin:/usr/bin:/bin"
+	}
+	for _, kv := range extra {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars[k] = v
+		} else if v, ok := os.LookupEnv(kv); ok {
+			vars[kv] = v
+		}
 	}
 	own := map[string]bool{}
 	for _, kv := range os.Environ() {

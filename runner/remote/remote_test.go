@@ -322,3 +322,24 @@ func TestRemoteRealService(t *testing.T) {
 		}
 	}
 }
+
+// --remote-env: a remote test gets the variables given, KEY=VALUE or
+// KEY with wynot's own value, besides PATH and what the test sets; one
+// that wynot does not have, or a malformed one, is an error before any
+// test.
+func TestRemoteEnv(t *testing.T) {
+	srv := server(t)
+	t.Setenv("WYNOT_REMOTE_OWN", "own value")
+	t.Setenv("WYNOT_REMOTE_OTHER", "not passed")
+	e := executor(t, Options{Target: "reapi://" + srv.Addr, Env: []string{"WYNOT_REMOTE_SET=given", "WYNOT_REMOTE_OWN"}})
+	r, err := tester(t, sh(`echo "$WYNOT_REMOTE_SET|$WYNOT_REMOTE_OWN|$WYNOT_REMOTE_OTHER"`), e).Exec(context.Background(),
+		runner.Candidate{Files: []runner.File{{Name: "x", Data: []byte("x")}}})
+	if err != nil || string(r.Stdout) != "given|own value|\n" {
+		t.Errorf("remote environment: %q %v", r.Stdout, err)
+	}
+	for _, bad := range []string{"WYNOT_REMOTE_NOT_SET", "=x", "A B=c"} {
+		if _, err := New(Options{Target: "reapi://" + srv.Addr, Env: []string{bad}}); err == nil || !strings.Contains(err.Error(), "--remote-env") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
