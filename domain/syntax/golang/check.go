@@ -46,10 +46,15 @@ type Checker struct {
 	once      sync.Once
 	universe  *universe
 	treeKnown map[string]bool
+	// finished and parsed keep, per file of a bundle, the work done for
+	// its original text and for the last other one.
+	finished memo[*finished]
+	parsed   memo[*ast.File]
 }
 
 // fileFacts are what Finish needs to know of an original file.
 type fileFacts struct {
+	orig    string          // the original text
 	imports map[string]bool // import names the original refers to
 	// repairVars removes local variables that a transformation left
 	// unused (a Go compiler rejects them), unless the original has such
@@ -92,8 +97,15 @@ func NewCheckerIn(src []byte, typeCheck bool, t *Tree) (*Checker, error) {
 	if err != nil {
 		return nil, err
 	}
+	texts := map[string]string{}
+	if c.bundle {
+		bfs, _ := decomp.Unbundle(src) // it parsed
+		for _, f := range bfs {
+			texts[f.Name] = string(f.Data)
+		}
+	}
 	for i, f := range fs {
-		c.files[names[i]] = &fileFacts{imports: referenced(f), repairVars: !dropUnusedVars(f)}
+		c.files[names[i]] = &fileFacts{orig: texts[names[i]], imports: referenced(f), repairVars: !dropUnusedVars(f)}
 	}
 	if typeCheck {
 		c.known = map[string]bool{}
@@ -159,9 +171,22 @@ func (c *Checker) treeErrors(src []byte, importers bool) []string {
 func (c *Checker) treeErrors1(src []byte, importers bool) []string {
 	var fs []*ast.File
 	if c.bundle {
-		var err error
-		if fs, _, err = c.parse(c.universe.fset, src, 0); err != nil {
+		files, err := decomp.Unbundle(src)
+		if err != nil {
 			return []string{err.Error()}
+		}
+		for _, file := range files {
+			in := string(file.Data)
+			f, ok := c.parsed.get(file.Name, in)
+			if !ok {
+				// An AST is only read by the type checks, which may
+				// share it.
+				if f, err = parser.ParseFile(c.universe.fset, file.Name, file.Data, parser.SkipObjectResolution); err != nil {
+					return []string{err.Error()}
+				}
+				c.parsed.put(file.Name, in, in == c.files[file.Name].orig, f)
+			}
+			fs = append(fs, f)
 		}
 	} else {
 		f, err := parser.ParseFile(c.universe.fset, c.tree.Path, src, parser.SkipObjectResolution)
@@ -200,62 +225,164 @@ func api(fset *token.FileSet, files []*ast.File) string {
 // with TypeCheck, type-checks it. A bundle is finished file by file and
 // type-checked as a whole.
 func (c *Checker) Finish(data []byte) ([]byte, error) {
+	if c.bundle {
+		return c.finishBundle(data)
+	}
 	fset := token.NewFileSet()
-	fs, names, err := c.parse(fset, data, parser.ParseComments)
+	fs, _, err := c.parse(fset, data, parser.ParseComments)
 	if err != nil {
 		return nil, fmt.Errorf("does not parse: %w", err)
 	}
-	outs := make([]decomp.File, len(fs))
-	for i, f := range fs {
-		facts := c.files[names[i]]
-		if facts == nil {
-			return nil, fmt.Errorf("%s is not a file of the original", names[i])
-		}
-		c.dropImports(f, facts.imports)
-		if facts.repairVars {
-			dropUnusedVars(f)
-		}
-		var buf bytes.Buffer
-		if err := format.Node(&buf, fset, f); err != nil {
-			return nil, fmt.Errorf("does not print: %w", err)
-		}
-		outs[i] = decomp.File{Name: names[i], Data: squeeze(buf.Bytes())}
+	out, err := c.finishFile(fset, fs[0], c.files["input.go"])
+	if err != nil || !c.TypeCheck {
+		return out, err
 	}
-	out := outs[0].Data
-	if c.bundle {
-		if out, err = decomp.Bundle(outs); err != nil {
-			return nil, err
-		}
-	}
-	if !c.TypeCheck {
-		return out, nil
-	}
-	if !c.bundle {
-		dir := ""
-		if c.tree != nil {
-			dir = path.Dir(c.tree.Path)
-		}
-		for _, e := range typeErrors(fset, fs[0], nil, c.tree.importer()) {
-			if !c.known[e] {
-				return out, &TypeError{Msg: e, Dir: dir}
-			}
-		}
-	}
+	dir := ""
 	if c.tree != nil {
-		// Other files may use what changed: check it with them (a
-		// bundle is its package: it is always checked, and with the
-		// packages that import it when what they see changed).
-		changed := api(fset, fs) != c.api
-		if changed || c.bundle {
-			for _, e := range c.treeErrors(out, changed) {
-				if !c.treeKnown[e] {
-					dir, msg, _ := strings.Cut(e, "\t")
-					return out, &TypeError{Msg: msg, Dir: dir}
-				}
-			}
+		dir = path.Dir(c.tree.Path)
+	}
+	for _, e := range typeErrors(fset, fs[0], nil, c.tree.importer()) {
+		if !c.known[e] {
+			return out, &TypeError{Msg: e, Dir: dir}
+		}
+	}
+	if c.tree != nil && api(fset, fs) != c.api {
+		// Other files may use what changed: check it with them.
+		if err := c.treeCheck(out, true); err != nil {
+			return out, err
 		}
 	}
 	return out, nil
+}
+
+// finishFile drops the imports f no longer uses and, where the original
+// had none, the local variables a transformation left unused, and
+// prints f as gofmt would.
+func (c *Checker) finishFile(fset *token.FileSet, f *ast.File, facts *fileFacts) ([]byte, error) {
+	c.dropImports(f, facts.imports)
+	if facts.repairVars {
+		dropUnusedVars(f)
+	}
+	var buf bytes.Buffer
+	if err := format.Node(&buf, fset, f); err != nil {
+		return nil, fmt.Errorf("does not print: %w", err)
+	}
+	return squeeze(buf.Bytes()), nil
+}
+
+// finished is what Finish made of one file of a bundle: its finished
+// text and what other files see of it (api), or why it was rejected.
+type finished struct {
+	out []byte
+	api string
+	err error
+}
+
+// memo keeps, for each file of a bundle, what was made of its original
+// text and of the last other text seen: most candidates of a package
+// change one or two of its files, and the others need not be parsed,
+// printed or parsed again for the type check.
+type memo[T any] struct {
+	mu    sync.Mutex
+	files map[string]*[2]*memoEntry[T]
+}
+
+type memoEntry[T any] struct {
+	in string
+	v  T
+}
+
+func (m *memo[T]) get(name, in string) (T, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var zero T
+	slots := m.files[name]
+	if slots == nil {
+		return zero, false
+	}
+	for _, e := range slots {
+		if e != nil && e.in == in {
+			return e.v, true
+		}
+	}
+	return zero, false
+}
+
+// put keeps v, made of the file's text in, as what was made of its
+// original (slot 0) or of its last other text.
+func (m *memo[T]) put(name, in string, orig bool, v T) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.files == nil {
+		m.files = map[string]*[2]*memoEntry[T]{}
+	}
+	e := m.files[name]
+	if e == nil {
+		e = &[2]*memoEntry[T]{}
+		m.files[name] = e
+	}
+	slot := 1
+	if orig {
+		slot = 0
+	}
+	e[slot] = &memoEntry[T]{in: in, v: v}
+}
+
+// finishBundle finishes each file of a bundle (from the memo where its
+// text is one seen before) and type-checks the package.
+func (c *Checker) finishBundle(data []byte) ([]byte, error) {
+	files, err := decomp.Unbundle(data)
+	if err != nil {
+		return nil, fmt.Errorf("does not parse: %w", err)
+	}
+	outs := make([]decomp.File, len(files))
+	var apis strings.Builder
+	for i, file := range files {
+		facts := c.files[file.Name]
+		if facts == nil {
+			return nil, fmt.Errorf("%s is not a file of the original", file.Name)
+		}
+		in := string(file.Data)
+		fin, ok := c.finished.get(file.Name, in)
+		if !ok {
+			fin = &finished{}
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, file.Name, file.Data, parser.ParseComments|parser.SkipObjectResolution)
+			if err != nil {
+				fin.err = fmt.Errorf("does not parse: %s: %w", file.Name, firstError(err))
+			} else if fin.out, fin.err = c.finishFile(fset, f, facts); fin.err == nil {
+				fin.api = api(fset, []*ast.File{f})
+			}
+			c.finished.put(file.Name, in, in == facts.orig, fin)
+		}
+		if fin.err != nil {
+			return nil, fin.err
+		}
+		outs[i] = decomp.File{Name: file.Name, Data: fin.out}
+		apis.WriteString(fin.api)
+	}
+	out, err := decomp.Bundle(outs)
+	if err != nil || !c.TypeCheck || c.tree == nil {
+		return out, err
+	}
+	// The bundle is its package: it is always checked, and with the
+	// packages that import it when what they see changed.
+	if err := c.treeCheck(out, apis.String() != c.api); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// treeCheck type-checks a finished candidate with the tree and returns
+// its first error the original does not have, as a TypeError.
+func (c *Checker) treeCheck(out []byte, importers bool) error {
+	for _, e := range c.treeErrors(out, importers) {
+		if !c.treeKnown[e] {
+			dir, msg, _ := strings.Cut(e, "\t")
+			return &TypeError{Msg: msg, Dir: dir}
+		}
+	}
+	return nil
 }
 
 func firstError(err error) error {

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -219,5 +220,40 @@ func TestPackageBundle(t *testing.T) {
 	_, err = apply("declaration → nothing", "// Upper")
 	if !errors.As(err, &te) || te.Dir != "app" || !strings.Contains(te.Msg, "undefined: lib.Upper") {
 		t.Errorf("deleting Upper: %v, want undefined: lib.Upper in app", err)
+	}
+}
+
+// TestBundleMemo: what a bundle's Checker keeps of the files it finished
+// (their original text and the last other one) gives the same candidates
+// as a Checker that has seen nothing, whatever came before.
+func TestBundleMemo(t *testing.T) {
+	src, tree := libBundle(t)
+	plan := func() *decomp.Rewrite {
+		ps, err := PassesIn(src, true, tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := &decomp.Rewrite{Src: src}
+		for _, p := range ps {
+			pl, err := p.Plan(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := pl.(*decomp.Rewrite)
+			all.Changes, all.Finish = append(all.Changes, r.Changes...), r.Finish
+		}
+		return all
+	}
+	used := plan()
+	for _, order := range [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}, {1, 1, 0, 0}} {
+		for _, i := range order {
+			i = i * used.Len() / 4
+			got, gerr := used.Apply(dd.AllBut(used.Len(), i))
+			fresh := plan()
+			want, werr := fresh.Apply(dd.AllBut(fresh.Len(), i))
+			if !bytes.Equal(got, want) || (gerr == nil) != (werr == nil) {
+				t.Errorf("change %d: %q, %v\nwant %q, %v", i, got, gerr, want, werr)
+			}
+		}
 	}
 }
