@@ -302,7 +302,7 @@ func (s *Slurm) cancelStep(name string) {
 
 // Check checks that dir is on a file system the allocation's
 // nodes share: a step writes a file in it, which wynot then reads.
-func (s *Slurm) Check(ctx context.Context, dir string) (err error) {
+func (s *Slurm) Check(ctx context.Context, dir string) error {
 	probe := filepath.Join(dir, ".wynot-shared")
 	defer os.Remove(probe)
 	token := fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
@@ -313,19 +313,15 @@ func (s *Slurm) Check(ctx context.Context, dir string) (err error) {
 	if err != nil {
 		return err
 	}
-	if s.opts.Agent != nil {
-		defer func() {
-			if err == nil {
-				err = s.checkAgent(ctx, dir)
-			}
-		}()
-	}
 	host := strings.TrimSpace(string(r.Stdout))
 	if host == "" {
 		host = "a node"
 	}
 	got, rerr := os.ReadFile(probe)
 	if r.Clean() && rerr == nil && strings.TrimSpace(string(got)) == token {
+		if s.opts.Agent != nil {
+			return s.checkAgent(ctx, dir)
+		}
 		return nil
 	}
 	why := "wynot does not see the file it wrote"

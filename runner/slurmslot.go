@@ -55,23 +55,18 @@ type slots struct {
 	all  map[*slot]bool
 }
 
-// getSlot takes an idle agent, or starts one while fewer than Tasks run,
-// or waits for one to be free.
+// getSlot takes an idle agent, or starts one while fewer than Tasks run
+// and none is idle, or waits for one to be free. An agent whose step
+// ended while idle is dropped.
 func (s *Slurm) getSlot(ctx context.Context) (*slot, error) {
 	for {
-		select {
-		case sl := <-s.pool.idle:
-			if sl.ended() {
-				s.forget(sl)
-				continue
-			}
-			return sl, nil
-		default:
-		}
 		s.pool.mu.Lock()
-		if s.pool.n < s.Tasks {
+		start := s.pool.n < s.Tasks && len(s.pool.idle) == 0
+		if start {
 			s.pool.n++
-			s.pool.mu.Unlock()
+		}
+		s.pool.mu.Unlock()
+		if start {
 			sl, err := s.startSlot(ctx)
 			if err != nil {
 				s.pool.mu.Lock()
@@ -80,14 +75,12 @@ func (s *Slurm) getSlot(ctx context.Context) (*slot, error) {
 			}
 			return sl, err
 		}
-		s.pool.mu.Unlock()
 		select {
 		case sl := <-s.pool.idle:
-			if sl.ended() {
-				s.forget(sl)
-				continue
+			if !sl.ended() {
+				return sl, nil
 			}
-			return sl, nil
+			s.forget(sl)
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

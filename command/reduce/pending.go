@@ -85,8 +85,7 @@ func (r *Reduction) finishPending(dir string) error {
 			if err := os.Remove(dest); err != nil && !os.IsNotExist(err) {
 				return command.InputError("finishing the change in %s: %v", p, unwrapPath(err))
 			}
-			for d := filepath.Dir(dest); d != filepath.Clean(dir) && os.Remove(d) == nil; d = filepath.Dir(d) {
-			}
+			removeEmptyParents(dest, dir)
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {

@@ -591,11 +591,7 @@ func (rd *reducer) saveEntry(in *input, sync bool) error {
 		return fmt.Errorf("removing %s from the result tree: %w", in.dest, err)
 	}
 	root := filepath.Clean(rd.tree.dest)
-	for d := filepath.Dir(in.dest); d != root && strings.HasPrefix(d, root+string(filepath.Separator)); d = filepath.Dir(d) {
-		if os.Remove(d) != nil {
-			break // not empty
-		}
-	}
+	removeEmptyParents(in.dest, root)
 	if sync {
 		if d, err := os.Open(root); err == nil {
 			d.Sync()
@@ -733,4 +729,15 @@ func (rd *reducer) goFiles() map[string][]byte {
 		}
 	}
 	return files
+}
+
+// removeEmptyParents removes the directories above file, up to root
+// (left), that are empty.
+func removeEmptyParents(file, root string) {
+	root = filepath.Clean(root)
+	for d := filepath.Dir(file); d != root && strings.HasPrefix(d, root+string(filepath.Separator)); d = filepath.Dir(d) {
+		if os.Remove(d) != nil {
+			break // not empty
+		}
+	}
 }

@@ -310,31 +310,25 @@ func TestGoPackageOneMinimal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			passes, err := golang.PassesIn(src, true, &golang.Tree{Dir: "p", Files: got})
+			all, err := golang.ChangesIn(src, true, &golang.Tree{Dir: "p", Files: got})
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, ps := range passes {
-				plan, err := ps.Plan(src)
+			for i, ch := range all.Changes {
+				out, err := all.Apply(dd.AllBut(all.Len(), i))
+				if err != nil {
+					continue // predicted: it does not parse or type-check
+				}
+				fs, err := decomp.Unbundle(out)
 				if err != nil {
 					t.Fatal(err)
 				}
-				for i := range plan.Len() {
-					out, err := plan.Apply(dd.AllBut(plan.Len(), i))
-					if err != nil {
-						continue // predicted: it does not parse or type-check
-					}
-					fs, err := decomp.Unbundle(out)
-					if err != nil {
-						t.Fatal(err)
-					}
-					m := map[string][]byte{}
-					for _, f := range fs {
-						m[f.Name] = f.Data
-					}
-					if fails(m) && simpler(out, src) {
-						t.Errorf("%s change %d still fails: not 1-minimal\n%s", ps.Name(), i, out)
-					}
+				m := map[string][]byte{}
+				for _, f := range fs {
+					m[f.Name] = f.Data
+				}
+				if fails(m) && simpler(out, src) {
+					t.Errorf("change %d (%s) still fails: not 1-minimal\n%s", i, ch.Kind, out)
 				}
 			}
 		})

@@ -2,13 +2,12 @@ package instrument
 
 import (
 	"fmt"
-	"go/importer"
-	"go/token"
 	"go/types"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/wynot/wynot/domain/syntax/golang"
 )
 
 // listTemplate is what go list says of each package, one line each.
@@ -76,14 +75,7 @@ func ReadList(out []byte) (*Listing, error) {
 	if !target.main {
 		return ls, nil
 	}
-	fset := token.NewFileSet()
-	var imp types.Importer = importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
-		e, ok := exports[path]
-		if !ok || e == "" {
-			return nil, fmt.Errorf("no export data for %s", path)
-		}
-		return os.Open(e)
-	})
+	var imp types.Importer = golang.NewExportImporter(exports)
 	for _, l := range pkgs {
 		if !l.main || len(l.cgoFiles) > 0 || len(l.goFiles) == 0 {
 			continue

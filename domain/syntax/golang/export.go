@@ -23,12 +23,12 @@ type ExportImporter struct {
 }
 
 // NewExportImporter imports the packages of files, export data files by
-// import path.
+// import path ("" for a package without).
 func NewExportImporter(files map[string]string) *ExportImporter {
 	e := &ExportImporter{files: files}
 	e.imp = importer.ForCompiler(token.NewFileSet(), "gc", func(path string) (io.ReadCloser, error) {
 		f, ok := e.files[path]
-		if !ok {
+		if !ok || f == "" {
 			return nil, fmt.Errorf("no export data for %s", path)
 		}
 		return os.Open(f)

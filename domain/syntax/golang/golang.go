@@ -144,7 +144,13 @@ func (p Pass) Plan(data []byte) (decomp.Plan, error) {
 // Changes lists every transformation of every level, for tests that check
 // a result is 1-minimal with respect to all of them.
 func Changes(data []byte, typeCheck bool) (*decomp.Rewrite, error) {
-	ps, err := Passes(data, typeCheck)
+	return ChangesIn(data, typeCheck, nil)
+}
+
+// ChangesIn is Changes of data in the tree t (PassesIn): a file of it,
+// or the bundle of a package's files.
+func ChangesIn(data []byte, typeCheck bool, t *Tree) (*decomp.Rewrite, error) {
+	ps, err := PassesIn(data, typeCheck, t)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
-	"iter"
 	"path"
 	"slices"
 	"strings"
@@ -261,21 +260,23 @@ func (r Requirements) Plan(data []byte) (decomp.Plan, error) {
 			base := spans[i+1][0]
 			switch path.Base(file.Name) {
 			case "go.sum":
-				for off, line := range lines(file.Data) {
-					fs := strings.Fields(string(line))
+				ls, _ := decomp.Lines{}.Cut(file.Data)
+				for k := range ls.Len() {
+					fs := strings.Fields(string(ls.Piece(k)))
 					if len(fs) == 3 && fs[0] == req.Mod.Path && (fs[1] == req.Mod.Version || fs[1] == req.Mod.Version+"/go.mod") {
-						ch.Edits = append(ch.Edits, decomp.Splice{From: base + off, To: base + off + len(line)})
+						ch.Edits = append(ch.Edits, decomp.Splice{From: base + ls.Cuts[k], To: base + ls.Cuts[k+1]})
 					}
 				}
 			case "modules.txt":
 				in := false
-				for off, line := range lines(file.Data) {
-					if strings.HasPrefix(string(line), "# ") {
-						fs := strings.Fields(string(line))
+				ls, _ := decomp.Lines{}.Cut(file.Data)
+				for k := range ls.Len() {
+					if line := string(ls.Piece(k)); strings.HasPrefix(line, "# ") {
+						fs := strings.Fields(line)
 						in = len(fs) >= 3 && fs[1] == req.Mod.Path && fs[2] == req.Mod.Version
 					}
 					if in {
-						ch.Edits = append(ch.Edits, decomp.Splice{From: base + off, To: base + off + len(line)})
+						ch.Edits = append(ch.Edits, decomp.Splice{From: base + ls.Cuts[k], To: base + ls.Cuts[k+1]})
 					}
 				}
 			}
@@ -299,22 +300,4 @@ func (r Requirements) finish(b []byte) ([]byte, error) {
 		}
 	}
 	return b, nil
-}
-
-// lines yields each line of data (with its newline) by its offset.
-func lines(data []byte) iter.Seq2[int, []byte] {
-	return func(yield func(int, []byte) bool) {
-		for off := 0; off < len(data); {
-			end := bytes.IndexByte(data[off:], '\n')
-			if end < 0 {
-				end = len(data) - off
-			} else {
-				end++
-			}
-			if !yield(off, data[off:off+end]) {
-				return
-			}
-			off += end
-		}
-	}
 }

@@ -148,18 +148,9 @@ func libBundle(t *testing.T) ([]byte, *Tree) {
 // other packages use, and are type-checked as a package.
 func TestPackageBundle(t *testing.T) {
 	src, tree := libBundle(t)
-	ps, err := PassesIn(src, true, tree)
+	all, err := ChangesIn(src, true, tree)
 	if err != nil {
 		t.Fatal(err)
-	}
-	all := &decomp.Rewrite{Src: src}
-	for _, p := range ps {
-		pl, err := p.Plan(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := pl.(*decomp.Rewrite)
-		all.Changes, all.Finish = append(all.Changes, r.Changes...), r.Finish
 	}
 	apply := func(kind, in string) (map[string]string, error) {
 		t.Helper()
@@ -229,18 +220,9 @@ func TestPackageBundle(t *testing.T) {
 func TestBundleMemo(t *testing.T) {
 	src, tree := libBundle(t)
 	plan := func() *decomp.Rewrite {
-		ps, err := PassesIn(src, true, tree)
+		all, err := ChangesIn(src, true, tree)
 		if err != nil {
 			t.Fatal(err)
-		}
-		all := &decomp.Rewrite{Src: src}
-		for _, p := range ps {
-			pl, err := p.Plan(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := pl.(*decomp.Rewrite)
-			all.Changes, all.Finish = append(all.Changes, r.Changes...), r.Finish
 		}
 		return all
 	}
