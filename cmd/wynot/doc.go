@@ -255,8 +255,9 @@ Flags:
 	--exec E            where tests run: local (default), slurm, or
 	                    reapi://HOST:PORT[/INSTANCE] (see "wynot help clusters";
 	                    also $WYNOT_EXEC), with --cpus-per-test, --slurm-args,
-	                    --srun-args, --remote-input, --remote-header,
-	                    --remote-credentials and --platform
+	                    --srun-args, --slurm-steps, --remote-input,
+	                    --remote-header, --remote-credentials, --remote-env
+	                    and --platform
 
 The JSON summary (--json) counts "tests", every run of the test, as
 "runs", the tests of candidates (its "outcomes" add up to them), and
