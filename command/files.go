@@ -4,10 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
+
+	"github.com/wynot/wynot/domain/filetree"
 )
 
 // ShellQuote renders arguments as a shell would need them.
@@ -162,4 +167,26 @@ func RoomHint(err error, dir string) error {
 		return err
 	}
 	return fmt.Errorf("%w; the work directories are under %s: set WYNOT_TMPDIR to a directory on a file system with more room", err, filepath.Dir(filepath.Dir(dir)))
+}
+
+// WatchTree makes s say, the first time a test is found to have changed
+// the tree it runs in (ws's work directories), which paths it changed
+// and that they are put back before every test; earlier tests (of the
+// originals) count too.
+func WatchTree(s *Session, ws *filetree.Workspaces) {
+	var once sync.Once
+	say := func(paths []string) {
+		once.Do(func() {
+			shown := paths
+			more := ""
+			if len(shown) > 4 {
+				shown, more = shown[:4], fmt.Sprintf(" and %d more", len(paths)-4)
+			}
+			s.Say("the test changes the tree it runs in (%s%s): before every test, wynot puts the tree back to exactly its candidate (what a test writes outside its tree is not undone)", strings.Join(shown, ", "), more)
+		})
+	}
+	if seen := ws.Restored(); len(seen) > 0 {
+		say(slices.Sorted(maps.Keys(seen)))
+	}
+	ws.OnRestore(say)
 }

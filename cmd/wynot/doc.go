@@ -130,7 +130,9 @@ A DIR is reduced as a whole tree. Each test runs in a private copy of
 the candidate tree ("{}" names it; it is also the test's working
 directory, so "go vet ./..." or "make" work as they are), brought from
 one candidate to the next by writing only the files that differ; the
-same tree is never tested twice. First whole files and directories
+same tree is never tested twice. Whatever a test writes into its tree
+is undone before the next test (see "What a test may do", under
+changes). First whole files and directories
 are removed, the entries at the top first, then those one level down,
 and so on (hierarchical delta debugging over the directory tree); then
 each remaining file is reduced by its own language as above; rounds
@@ -365,6 +367,21 @@ whole. Each test runs CMD inside a copy of OLD_DIR with a subset of the
 changes applied ("{}" in CMD stands for that directory). The copies are
 kept per parallel test and only files that differ from the previous test
 are rewritten, so incremental builds stay warm.
+
+What a test may do: write into its tree. Before every test, wynot puts
+the tree back to exactly the candidate: files and directories the
+previous test created are removed, files it changed, removed or made
+another mode are written again (with a new modification time, so that
+make-style tools see the change), and a file it only touched gets its
+old times back. A test therefore never sees what an earlier test left,
+and a test that writes into its tree finds what the same test made
+clean finds; the first time a test is seen to write into its tree,
+wynot says which paths it changed. Finding that out costs a stat of
+every file of the tree per test (about 9 ms for 2,000 files, see
+bench/RESULTS.md). What a test writes outside its tree (the directory
+wynot was started in, $HOME, /tmp, a database) cannot be undone: a test
+that keeps state there may answer differently for the same candidate,
+which wynot can only notice as flakiness.
 
 CMD's exit status reads as for git bisect run: 0 passes, 125 is
 unresolved (say, it does not build: write "go build ./... || exit 125"),

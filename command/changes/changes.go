@@ -268,6 +268,7 @@ func (e *search) Begin() command.Begin {
 // Search runs the search; what it found is kept for Close.
 func (e *search) Search(ctx context.Context, s *command.Session) (command.Found, error) {
 	e.s = s
+	command.WatchTree(s, e.ws)
 	err := e.run(ctx)
 	f := command.Found{Kept: "the changes found so far are shown"}
 	if e.res != nil {

@@ -690,6 +690,7 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 	keep, drop := rd.keepOriginals, rd.dropBackups
 	if rd.tree != nil {
 		keep, drop = rd.keepTree, rd.dropTreeBackup
+		command.WatchTree(s, rd.tree.ws)
 	}
 	if err := keep(); err != nil {
 		return found, err

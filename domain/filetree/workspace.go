@@ -2,69 +2,98 @@ package filetree
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"sync"
+
+	"golang.org/x/sys/unix"
 )
 
 // Workspace is a copy of a base tree into which other contents are
-// written. It remembers what each path it changed holds, so that
-// bringing it to another content rewrites only the files whose content differs from what they hold now: the cost
+// written, and in which a test runs between two contents. It remembers
+// what each path holds, so that bringing it to another content rewrites
+// only the files whose content differs from what they hold now: the cost
 // is proportional to the changed files, not to the tree, and the other
 // files keep their timestamps, so incremental builds stay warm.
+//
+// Whatever the test did to the tree is undone first (Restore): files it
+// created are removed, files it changed or removed are written again,
+// so that every test sees exactly its candidate.
 type Workspace struct {
 	Dir  string
 	base *Tree
-	cur  map[string][32]byte // what each path changed since the copy holds now
+	cur  map[string]*File // paths whose content differs from the base's: what they hold (nil: absent)
+	// stamps are what each file or link of the workspace looked like
+	// when it was last written or found right; dirs are the directories
+	// that hold them, with the number of files they hold.
+	stamps map[string]stamp
+	dirs   map[string]int
+	// mark is a file beside Dir touched after every Sync, just before the
+	// test runs: its change time is on the file system's own clock, so a
+	// stamp taken in an earlier tick cannot be matched by a change the
+	// test made (stamp.trusted).
+	mark string
+	// restored counts the paths Restore found changed, by path; last is
+	// what the last Sync's Restore found.
+	restored map[string]int
+	last     []string
+	// noRestore skips Restore (for measuring what it costs); fresh says
+	// no test ran yet.
+	noRestore, fresh bool
 }
 
 // NewWorkspace copies base into dir, which must exist and be empty.
 func NewWorkspace(dir string, base *Tree) (*Workspace, error) {
-	w := &Workspace{Dir: dir, base: base, cur: map[string][32]byte{}}
-	made := map[string]bool{}
+	w := &Workspace{Dir: dir, base: base, cur: map[string]*File{}, stamps: map[string]stamp{},
+		dirs: map[string]int{".": 0}, mark: filepath.Clean(dir) + ".wynot-mark", restored: map[string]int{}, fresh: true}
 	for _, p := range base.Paths() {
-		f := base.Files[p]
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if d := filepath.Dir(full); !made[d] {
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				return nil, err
-			}
-			made[d] = true
-		}
-		var err error
-		if f.Link != "" {
-			err = os.Symlink(f.Link, full)
-		} else {
-			err = os.WriteFile(full, f.Data, f.Mode.Perm())
-		}
-		if err != nil {
+		if err := w.write(p, base.Files[p]); err != nil {
 			return nil, err
 		}
 	}
 	return w, nil
 }
 
+// want is what path p should hold (nil: nothing).
+func (w *Workspace) want(p string) *File {
+	if f, ok := w.cur[p]; ok {
+		return f
+	}
+	return w.base.Files[p]
+}
+
 // Sync brings the workspace to the base tree with the files of content
 // in place of the base's (nil: the path does not exist); every other path
-// it changed before returns to the base. It returns how many files it
-// wrote or removed.
+// it changed before returns to the base. What a test run in it since the
+// last Sync changed is undone first (Restore). It returns how many files
+// it wrote or removed for the new content.
 func (w *Workspace) Sync(content map[string]*File) (int, error) {
+	w.last = nil
+	if !w.noRestore && !w.fresh {
+		changed, err := w.Restore()
+		if err != nil {
+			return 0, fmt.Errorf("undoing what the last test changed in its tree: %w", err)
+		}
+		w.last = changed
+	}
 	n := 0
 	put := func(p string, f *File) error {
-		h := Hash(f)
-		now, changed := w.cur[p]
-		if !changed {
-			now = Hash(w.base.Files[p])
-		}
-		if h == now {
+		if Same(f, w.want(p)) {
 			return nil
 		}
 		if err := w.write(p, f); err != nil {
 			return err
 		}
-		w.cur[p] = h
+		if Same(f, w.base.Files[p]) {
+			delete(w.cur, p)
+		} else {
+			w.cur[p] = f
+		}
 		n++
 		return nil
 	}
@@ -78,29 +107,239 @@ func (w *Workspace) Sync(content map[string]*File) (int, error) {
 			if err := put(p, w.base.Files[p]); err != nil {
 				return n, err
 			}
-			delete(w.cur, p)
 		}
 	}
+	w.touchMark()
+	w.fresh = false
 	return n, nil
 }
 
-// write makes path p hold f, or not exist if f is nil.
+// write makes path p hold f, or not exist if f is nil, and records it.
 func (w *Workspace) write(p string, f *File) error {
 	full := filepath.Join(w.Dir, filepath.FromSlash(p))
-	if err := os.Remove(full); err != nil && !os.IsNotExist(err) {
+	if err := removeAll(full); err != nil {
 		return err
 	}
+	if _, ok := w.stamps[p]; ok {
+		delete(w.stamps, p)
+		w.dropDirs(p)
+	}
 	if f == nil {
+		// Directories left holding none of the tree's files go too.
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			if _, ok := w.dirs[d]; ok || os.Remove(filepath.Join(w.Dir, filepath.FromSlash(d))) != nil {
+				break
+			}
+		}
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 		return err
 	}
+	var err error
 	if f.Link != "" {
-		return os.Symlink(f.Link, full)
+		err = os.Symlink(f.Link, full)
+	} else {
+		err = os.WriteFile(full, f.Data, f.Mode.Perm())
 	}
-	return os.WriteFile(full, f.Data, f.Mode.Perm())
+	if err != nil {
+		return err
+	}
+	st, err := lstamp(full)
+	if err != nil {
+		return err
+	}
+	w.stamps[p] = st
+	for d := path.Dir(p); ; d = path.Dir(d) {
+		w.dirs[d]++
+		if d == "." {
+			break
+		}
+	}
+	return nil
 }
+
+// dropDirs forgets p in the count of its directories.
+func (w *Workspace) dropDirs(p string) {
+	for d := path.Dir(p); ; d = path.Dir(d) {
+		if w.dirs[d]--; w.dirs[d] <= 0 && d != "." {
+			delete(w.dirs, d)
+		}
+		if d == "." {
+			break
+		}
+	}
+}
+
+// touchMark sets the mark's times to now; where it cannot, no stamp is
+// trusted and Restore compares every file's content.
+func (w *Workspace) touchMark() {
+	if err := os.Chtimes(w.mark, timeNow(), timeNow()); err != nil {
+		if f, err := os.OpenFile(w.mark, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+			f.Close()
+		}
+	}
+}
+
+// Restore brings the directory back to what the workspace last wrote:
+// every path a test created is removed, and every file or link it
+// changed (content, mode, type) or removed is written again; a file whose
+// content is right but whose times a test changed gets its times back,
+// so that tools that compare times see no change. Directories that hold
+// none of the tree's files are removed too, and the tree's own get mode
+// 0755 back. It returns the paths it found changed (sorted).
+//
+// A file is taken as unchanged when its inode, size, mode, modification
+// and change times are what they were when it was written, and that was
+// in an earlier tick of the file system's clock than the mark touched
+// just before the test; otherwise its content is compared.
+func (w *Workspace) Restore() ([]string, error) {
+	markTime, haveMark := statCtime(w.mark)
+	var changed []string
+	seen := 0 // files of the tree found
+	var walk func(rel string) error
+	walk = func(rel string) error {
+		full := filepath.Join(w.Dir, filepath.FromSlash(rel))
+		fd, err := unix.Open(full, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return &fs.PathError{Op: "open", Path: full, Err: err}
+		}
+		d := os.NewFile(uintptr(fd), full)
+		defer d.Close()
+		entries, err := d.ReadDir(-1)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			p := e.Name()
+			if rel != "." {
+				p = rel + "/" + p
+			}
+			fp := full + string(filepath.Separator) + e.Name()
+			if _, isDir := w.dirs[p]; isDir && e.IsDir() {
+				st, err := stampAt(fd, e.Name())
+				if err != nil {
+					return &fs.PathError{Op: "lstat", Path: fp, Err: err}
+				}
+				if st.mode&0o777 != 0o755 {
+					if err := os.Chmod(fp, 0o755); err != nil {
+						return err
+					}
+					changed = append(changed, p+"/")
+				}
+				if err := walk(p); err != nil {
+					return err
+				}
+				continue
+			}
+			f := w.want(p)
+			if f == nil {
+				// Made by the test (or a directory no longer holding
+				// any of the tree's files).
+				if err := removeAll(fp); err != nil {
+					return err
+				}
+				changed = append(changed, p)
+				continue
+			}
+			seen++
+			now, err := stampAt(fd, e.Name())
+			if err != nil {
+				return &fs.PathError{Op: "lstat", Path: fp, Err: err}
+			}
+			ok, err := w.check(p, fp, f, now, markTime, haveMark)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				changed = append(changed, p)
+			}
+		}
+		return nil
+	}
+	if err := walk("."); err != nil {
+		return changed, err
+	}
+	if seen < len(w.stamps) {
+		// Files removed by the test, or whose directory was.
+		var gone []string
+		for p := range w.stamps {
+			if _, err := os.Lstat(filepath.Join(w.Dir, filepath.FromSlash(p))); err != nil {
+				gone = append(gone, p)
+			}
+		}
+		for _, p := range gone {
+			if err := w.write(p, w.want(p)); err != nil {
+				return changed, err
+			}
+			changed = append(changed, p)
+		}
+	}
+	sort.Strings(changed)
+	for _, p := range changed {
+		w.restored[p]++
+	}
+	return changed, nil
+}
+
+// check makes the file at full (path p) hold f again if it does not, and
+// says whether it did.
+func (w *Workspace) check(p, full string, f *File, now stamp, markTime timespec, haveMark bool) (bool, error) {
+	rec, known := w.stamps[p]
+	if known && now == rec && haveMark && rec.ctime.before(markTime) {
+		return true, nil
+	}
+	same := false
+	switch {
+	case !known || now.mode != rec.mode:
+	case f.Link != "":
+		target, err := os.Readlink(full)
+		same = err == nil && target == f.Link
+	case now.size == int64(len(f.Data)):
+		data, err := os.ReadFile(full)
+		same = err == nil && bytes.Equal(data, f.Data)
+	}
+	if !same {
+		if err := w.write(p, f); err != nil {
+			return false, err
+		}
+		return false, nil
+	}
+	ok := true
+	if f.Link == "" && now.mtime != rec.mtime {
+		// Touched: the old times back.
+		if err := os.Chtimes(full, rec.mtime.time(), rec.mtime.time()); err != nil {
+			return false, err
+		}
+		ok = false
+		var err error
+		if now, err = lstamp(full); err != nil {
+			return false, err
+		}
+	}
+	w.stamps[p] = now
+	return ok, nil
+}
+
+// removeAll removes full and what it holds, making directories a test
+// left without write permission writable first.
+func removeAll(full string) error {
+	err := os.RemoveAll(full)
+	if err == nil || !errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	os.Chmod(filepath.Dir(full), 0o755)
+	filepath.WalkDir(full, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	return os.RemoveAll(full)
+}
+
+// Restored is how many times Restore found each path changed.
+func (w *Workspace) Restored() map[string]int { return w.restored }
 
 // Workspaces are copies of one base tree, one per work directory, each
 // made the first time its directory is synced. Each directory is used by
@@ -109,6 +348,19 @@ type Workspaces struct {
 	base *Tree
 	mu   sync.Mutex
 	ws   map[string]*Workspace
+	// NoRestore, set before the first Sync, leaves what tests change in
+	// their trees (for measuring what undoing it costs).
+	NoRestore bool
+	onRestore func(changed []string)
+}
+
+// OnRestore makes f be called after every Sync that undid what a test
+// changed in its tree, with the paths (sorted; directories end in a
+// slash). Calls may come from several goroutines at once.
+func (w *Workspaces) OnRestore(f func(changed []string)) {
+	w.mu.Lock()
+	w.onRestore = f
+	w.mu.Unlock()
 }
 
 // NewWorkspaces prepares copies of base.
@@ -120,7 +372,8 @@ func NewWorkspaces(base *Tree) *Workspaces {
 func (w *Workspaces) Base() *Tree { return w.base }
 
 // Sync brings the work directory dir (empty the first time) to the base
-// with the files of content in place of the base's (Workspace.Sync).
+// with the files of content in place of the base's (Workspace.Sync),
+// after undoing what the last test in it changed.
 func (w *Workspaces) Sync(dir string, content map[string]*File) error {
 	w.mu.Lock()
 	ws, ok := w.ws[dir]
@@ -130,6 +383,7 @@ func (w *Workspaces) Sync(dir string, content map[string]*File) error {
 		if ws, err = NewWorkspace(dir, w.base); err != nil {
 			return fmt.Errorf("copying the tree into a work directory: %w", err)
 		}
+		ws.noRestore = w.NoRestore
 		w.mu.Lock()
 		w.ws[dir] = ws
 		w.mu.Unlock()
@@ -137,7 +391,31 @@ func (w *Workspaces) Sync(dir string, content map[string]*File) error {
 	if _, err := ws.Sync(content); err != nil {
 		return fmt.Errorf("writing a candidate tree: %w", err)
 	}
+	if len(ws.last) > 0 {
+		w.mu.Lock()
+		f := w.onRestore
+		w.mu.Unlock()
+		if f != nil {
+			f(ws.last)
+		}
+	}
 	return nil
+}
+
+// Restored is, over all work directories, how many times a test was
+// found to have changed each path of its tree (created, changed or
+// removed it), which was undone before the next test. It must not be
+// called while a Sync runs.
+func (w *Workspaces) Restored() map[string]int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	all := map[string]int{}
+	for _, ws := range w.ws {
+		for p, n := range ws.restored {
+			all[p] += n
+		}
+	}
+	return all
 }
 
 // Identity is the content in place of a base's, as bytes that are equal

@@ -1,0 +1,282 @@
+package filetree
+
+import (
+	"fmt"
+	"io/fs"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// listing is every path under dir (directories with a trailing slash),
+// each with its mode and, for files and links, what they hold.
+func listing(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			out = append(out, fmt.Sprintf("%s/ %v", rel, info.Mode().Perm()))
+		case d.Type()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			out = append(out, fmt.Sprintf("%s -> %s", rel, target))
+		default:
+			data, _ := os.ReadFile(p)
+			out = append(out, fmt.Sprintf("%s %v %q", rel, info.Mode().Perm(), data))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// fresh is the listing of content over base written into a new
+// directory: what a test must see.
+func fresh(t *testing.T, base *Tree, content map[string]*File) []string {
+	t.Helper()
+	dir := t.TempDir()
+	w, err := NewWorkspace(dir, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Sync(content); err != nil {
+		t.Fatal(err)
+	}
+	return listing(t, dir)
+}
+
+func mtime(t *testing.T, p string) time.Time {
+	t.Helper()
+	info, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.ModTime()
+}
+
+// TestRestore: whatever a test does to its tree, the next Sync leaves
+// exactly the candidate, and files the test did not change keep their
+// modification times.
+func TestRestore(t *testing.T) {
+	base := &Tree{Files: map[string]*File{
+		"go.mod":         {Data: []byte("module m\n"), Mode: 0o644},
+		"main.go":        {Data: []byte("package main\n"), Mode: 0o644},
+		"run.sh":         {Data: []byte("#!/bin/sh\n"), Mode: 0o755},
+		"sub/a.go":       {Data: []byte("package sub\n"), Mode: 0o644},
+		"sub/deep/b.txt": {Data: []byte("bbbb"), Mode: 0o644},
+		"link":           {Mode: fs.ModeSymlink | 0o777, Link: "main.go"},
+	}}
+	content := map[string]*File{"main.go": {Data: []byte("package main // changed\n"), Mode: 0o644}}
+	for _, c := range []struct {
+		name string
+		test func(dir string) error
+		// changed is what Restore reports.
+		changed []string
+	}{
+		{"nothing", func(string) error { return nil }, nil},
+		{"new file", func(d string) error { return os.WriteFile(d+"/newfile.txt", []byte("x"), 0o644) }, []string{"newfile.txt"}},
+		{"new tree", func(d string) error {
+			os.MkdirAll(d+"/out/obj", 0o755)
+			return os.WriteFile(d+"/out/obj/a.o", []byte("x"), 0o644)
+		}, []string{"out"}},
+		{"appended", func(d string) error {
+			f, err := os.OpenFile(d+"/go.mod", os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			f.WriteString("// marker\n")
+			return f.Close()
+		}, []string{"go.mod"}},
+		{"same size at once", func(d string) error { return os.WriteFile(d+"/sub/deep/b.txt", []byte("BBBB"), 0o644) }, []string{"sub/deep/b.txt"}},
+		{"rewritten, times kept", func(d string) error {
+			old := mtime(t, d+"/run.sh")
+			if err := os.WriteFile(d+"/run.sh", []byte("#!/bin/XX\n"), 0o755); err != nil {
+				return err
+			}
+			return os.Chtimes(d+"/run.sh", old, old)
+		}, []string{"run.sh"}},
+		{"touched", func(d string) error {
+			later := time.Now().Add(time.Hour)
+			return os.Chtimes(d+"/sub/a.go", later, later)
+		}, []string{"sub/a.go"}},
+		{"chmod", func(d string) error { return os.Chmod(d+"/run.sh", 0o600) }, []string{"run.sh"}},
+		{"removed", func(d string) error { return os.Remove(d + "/main.go") }, []string{"main.go"}},
+		{"dir removed", func(d string) error { return os.RemoveAll(d + "/sub") }, []string{"sub/a.go", "sub/deep/b.txt"}},
+		{"file into dir", func(d string) error {
+			os.Remove(d + "/go.mod")
+			return os.Mkdir(d+"/go.mod", 0o755)
+		}, []string{"go.mod"}},
+		{"dir into file", func(d string) error {
+			os.RemoveAll(d + "/sub/deep")
+			return os.WriteFile(d+"/sub/deep", nil, 0o644)
+		}, []string{"sub/deep", "sub/deep/b.txt"}},
+		{"link retargeted", func(d string) error {
+			os.Remove(d + "/link")
+			return os.Symlink("go.mod", d+"/link")
+		}, []string{"link"}},
+		{"renamed over", func(d string) error { return os.Rename(d+"/sub/a.go", d+"/main.go") }, []string{"main.go", "sub/a.go"}},
+		{"read-only dir with new file", func(d string) error {
+			os.WriteFile(d+"/sub/new.go", []byte("x"), 0o644)
+			return os.Chmod(d+"/sub", 0o500)
+		}, []string{"sub/", "sub/new.go"}},
+		{"hard link", func(d string) error { return os.Link(d+"/go.mod", d+"/go.mod.bak") }, []string{"go.mod.bak"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			w, err := NewWorkspace(dir, base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Sync(content); err != nil {
+				t.Fatal(err)
+			}
+			want := listing(t, dir)
+			times := map[string]time.Time{}
+			for p := range base.Files {
+				times[p] = mtime(t, filepath.Join(dir, p))
+			}
+			if err := c.test(dir); err != nil {
+				t.Fatal(err)
+			}
+			changed, err := w.Restore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(changed, c.changed) {
+				t.Errorf("restored %q, want %q", changed, c.changed)
+			}
+			if got := listing(t, dir); !slices.Equal(got, want) {
+				t.Errorf("after restoring:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			for p, old := range times {
+				if slices.Contains(c.changed, p) && c.name != "touched" {
+					if now := mtime(t, filepath.Join(dir, p)); now.Before(old) {
+						t.Errorf("%s rewritten with an older time %v than before %v", p, now, old)
+					}
+					continue
+				}
+				if now := mtime(t, filepath.Join(dir, p)); !now.Equal(old) {
+					t.Errorf("%s: modification time %v, was %v", p, now, old)
+				}
+			}
+			// Nothing left to restore.
+			if changed, err := w.Restore(); err != nil || len(changed) != 0 {
+				t.Errorf("restoring again: %q %v", changed, err)
+			}
+		})
+	}
+}
+
+// TestRestoreRandom: over random candidates and random writes of the
+// test between them, every Sync leaves exactly what a fresh copy of the
+// candidate holds.
+func TestRestoreRandom(t *testing.T) {
+	names := []string{"a", "b", "d/c", "d/e/f", "g/h"}
+	rng := rand.New(rand.NewSource(1))
+	randFile := func() *File {
+		switch rng.Intn(5) {
+		case 0:
+			return nil
+		case 1:
+			return &File{Mode: fs.ModeSymlink | 0o777, Link: names[rng.Intn(len(names))]}
+		}
+		return &File{Data: []byte(strings.Repeat("x", rng.Intn(3))), Mode: []fs.FileMode{0o644, 0o755}[rng.Intn(2)]}
+	}
+	for round := range 20 {
+		base := &Tree{Files: map[string]*File{}}
+		for _, n := range names {
+			if f := randFile(); f != nil {
+				base.Files[n] = f
+			}
+		}
+		dir := t.TempDir()
+		w, err := NewWorkspace(dir, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for step := range 15 {
+			content := map[string]*File{}
+			for _, n := range names {
+				if rng.Intn(3) == 0 {
+					content[n] = randFile()
+				}
+			}
+			// Files and directories the tree never holds, as the
+			// candidate of a directory whose file became a directory.
+			if _, err := w.Sync(content); err != nil {
+				t.Fatalf("round %d step %d: %v", round, step, err)
+			}
+			if got, want := listing(t, dir), fresh(t, base, content); !slices.Equal(got, want) {
+				t.Fatalf("round %d step %d:\n%s\nwant:\n%s", round, step, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			// The test writes into its tree.
+			for range rng.Intn(4) {
+				p := filepath.Join(dir, names[rng.Intn(len(names))]+[]string{"", ".new", "/x"}[rng.Intn(3)])
+				switch rng.Intn(4) {
+				case 0:
+					os.RemoveAll(p)
+				case 1:
+					os.MkdirAll(filepath.Dir(p), 0o755)
+					os.WriteFile(p, []byte("y"), 0o644)
+				case 2:
+					os.MkdirAll(p, 0o755)
+				case 3:
+					os.Chmod(p, 0o700)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkSync measures a test's setup on a tree of 2,000 files (100
+// directories of 20 source files of 2 KB) whose candidates differ in one
+// file: without undoing what the test wrote (as before) and with, for a
+// test that writes nothing and one that writes one new file.
+func BenchmarkSync(b *testing.B) {
+	base := &Tree{Files: map[string]*File{}}
+	for i := range 2000 {
+		base.Files[fmt.Sprintf("pkg%02d/file%02d.go", i/20, i%20)] = &File{Data: []byte(strings.Repeat("x", 2048)), Mode: 0o644}
+	}
+	candidates := []map[string]*File{
+		{"pkg00/file00.go": {Data: []byte("a"), Mode: 0o644}},
+		{"pkg00/file00.go": {Data: []byte("b"), Mode: 0o644}},
+	}
+	for _, restore := range []bool{false, true} {
+		for _, writes := range []bool{false, true} {
+			name := fmt.Sprintf("restore=%v/test_writes_a_file=%v", restore, writes)
+			b.Run(name, func(b *testing.B) {
+				dir := b.TempDir()
+				w, err := NewWorkspace(dir, base)
+				if err != nil {
+					b.Fatal(err)
+				}
+				w.noRestore = !restore
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if _, err := w.Sync(candidates[i%2]); err != nil {
+						b.Fatal(err)
+					}
+					if writes {
+						if err := os.WriteFile(filepath.Join(dir, "pkg50", "out.log"), []byte("log"), 0o644); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
+		}
+	}
+}
