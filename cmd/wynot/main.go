@@ -28,7 +28,7 @@ func main() {
 	// A test agent in a Slurm job step (--slurm-steps slot) serves
 	// and exits.
 	command.AgentMain(os.Args[1:])
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // commands are wynot's commands, in the order of the manual.
@@ -43,7 +43,7 @@ func lookup(name string) *command.Command {
 	return nil
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage())
 		return command.ExitInput

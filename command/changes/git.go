@@ -166,7 +166,10 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 		if err != nil {
 			return err
 		}
-		passC, _ := g.candidate(ctx, good, "GOOD "+good[:12])
+		passC, err := g.candidate(ctx, good, "GOOD "+good[:12])
+		if err != nil {
+			return err
+		}
 		e.begin = command.Begin{Failing: failC, What: "bad revision " + r.New, Passing: &passC, PassingWhat: "the good revision " + r.Old}
 		e.run = func(ctx context.Context) error { return g.run(ctx, commits) }
 		return nil
