@@ -395,8 +395,15 @@ func TestReduceMultipleFiles(t *testing.T) {
 func TestReduceCacheFile(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
-	r1 := wynotRun(t, dir, nil, "reduce", "--json", "-q", "--cache", "cache", "-o", "out1", "in", "--", prog("mystery"), "{}")
-	r2 := wynotRun(t, dir, nil, "reduce", "--json", "-q", "--cache", "cache", "-o", "out2", "in", "--", prog("mystery"), "{}")
+	// The first run tests candidates in parallel; the second is
+	// sequential, so that it tests only the candidates its search needs,
+	// which are the ones the first run's search needed and cached (the
+	// speculative tests the first run cancelled are not in the cache, and
+	// a parallel second run might start them again). The timeout is given:
+	// it is part of a cached outcome's key, and one calibrated from the
+	// original's duration may differ between runs on a busy machine.
+	r1 := wynotRun(t, dir, nil, "reduce", "--json", "-q", "-j", "2", "--timeout", "1m", "--cache", "cache", "-o", "out1", "in", "--", prog("mystery"), "{}")
+	r2 := wynotRun(t, dir, nil, "reduce", "--json", "-q", "-j", "1", "--timeout", "1m", "--cache", "cache", "-o", "out2", "in", "--", prog("mystery"), "{}")
 	if r1.code != 0 || r2.code != 0 {
 		t.Fatalf("exit %d, %d", r1.code, r2.code)
 	}
