@@ -450,6 +450,27 @@ func TestReduceHangingCandidates(t *testing.T) {
 	checkNoSurvivors(t, piddir)
 }
 
+// patience bounds the waits for what must happen eventually (a process
+// ending, a first result written): generous, since on a busy machine a
+// start or a reap can take seconds; a wait returns as soon as it holds.
+const patience = 2 * time.Minute
+
+// waitUntil polls cond until it holds; if it does not within patience,
+// it kills cmd (when not nil) and fails the test, saying what it waited
+// for.
+func waitUntil(t *testing.T, cmd *exec.Cmd, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(patience); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			if cmd != nil {
+				cmd.Process.Kill()
+				cmd.Wait()
+			}
+			t.Fatalf("waited %s for %s", patience, what)
+		}
+	}
+}
+
 // checkNoSurvivors fails if a process whose pid is a file name in dir is
 // still running.
 func checkNoSurvivors(t *testing.T, dir string) {
@@ -458,7 +479,7 @@ func checkNoSurvivors(t *testing.T, dir string) {
 	if len(entries) == 0 {
 		t.Fatal("no test process recorded its pid")
 	}
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(patience)
 	for _, e := range entries {
 		pid, _ := strconv.Atoi(e.Name())
 		for {
@@ -492,7 +513,9 @@ func TestInterrupt(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(1500 * time.Millisecond)
+		// Mid-run: once a first smaller input was written (a fixed delay
+		// can end before the first test on a busy machine).
+		waitUntil(t, cmd, "a first reduction", func() bool { b, _ := os.ReadFile(in); return len(b) > 0 && len(b) < len(orig) })
 		cmd.Process.Signal(sig)
 		err := cmd.Wait()
 		code := -1
