@@ -356,6 +356,35 @@ func TestReduceScriptAndLog(t *testing.T) {
 	}
 }
 
+// neededTests counts the tests of an --events file whose outcome the
+// search took: run (not cached, not predicted) and not speculative tests
+// discarded unused. The same outcomes give the same sequence of them at
+// any -j, while how many speculative tests complete besides depends on
+// the scheduler.
+func neededTests(t *testing.T, path string) int {
+	t.Helper()
+	var events []report.Event
+	discarded := map[int]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(string(read(t, path))), "\n") {
+		var e report.Event
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("event %q: %v", l, err)
+		}
+		if e.Discarded {
+			discarded[e.Test] = true
+			continue
+		}
+		events = append(events, e)
+	}
+	n := 0
+	for _, e := range events {
+		if !e.Cached && !e.Predicted && !discarded[e.Test] {
+			n++
+		}
+	}
+	return n
+}
+
 func TestReduceArgv(t *testing.T) {
 	dir := t.TempDir()
 	// Fails iff -O is given and none of the two options that prevent it.
