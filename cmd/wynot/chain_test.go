@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -348,8 +349,10 @@ func TestChainGDBHang(t *testing.T) {
 	if s.Outcomes.Unresolved == 0 {
 		t.Errorf("no test was unresolved: %+v", s.Outcomes)
 	}
+	// By the program's whole path: its name alone (hang-001) is also that
+	// of this test's program in any other run of the suite on the machine.
 	for deadline := time.Now().Add(patience); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		out, _ := exec.Command("pgrep", "-f", filepath.Base(bin)).Output()
+		out, _ := exec.Command("pgrep", "-f", regexp.QuoteMeta(bin)).Output()
 		if len(strings.TrimSpace(string(out))) == 0 {
 			return
 		}
