@@ -85,18 +85,6 @@ func TestExecLongOutputKeepsTail(t *testing.T) {
 	}
 }
 
-// alive reports whether the process with the pid in file is still running
-// (a zombie counts as gone).
-func alive(t *testing.T, file string) bool {
-	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return running(pid)
-}
-
 // running reports whether the process pid runs (a zombie counts as gone).
 func running(pid int) bool {
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
