@@ -29,7 +29,12 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "wynot-e2e-")
+	// Made like wynot's own work directories (wynot-PID-e2e-...): when
+	// go test kills this binary at its timeout, before the directory
+	// (over 40 MB of programs) is removed below, the next run of wynot
+	// or of these tests removes it, as it removes what a killed wynot
+	// left.
+	dir, err := runner.MkdirTemp("", "e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
