@@ -336,8 +336,10 @@ func TestChainGDBHang(t *testing.T) {
 	}
 	// The timeout is calibrated from the original runs (ten times their
 	// duration): a fixed one short enough to keep the test quick is
-	// shorter than gdb's start on a busy machine.
-	res := wynotRun(t, dir, nil, "chain", "--gdb", "--json", "-j2", "--pass", "a", "--fail", "a b c", "--at", at, bin)
+	// shorter than gdb's start on a busy machine. Each hanging transplant
+	// then takes that long: wynot gets 15 minutes (where the originals
+	// took over 10 s each, the run was killed at wynotRun's 5).
+	res := wynotRunWithin(t, 15*time.Minute, dir, nil, "chain", "--gdb", "--json", "-j2", "--pass", "a", "--fail", "a b c", "--at", at, bin)
 	if res.code != 0 {
 		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
 	}

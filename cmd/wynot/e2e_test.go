@@ -84,10 +84,16 @@ func (r result) summary(t *testing.T) report.Summary {
 	return s
 }
 
-// wynotRun runs wynot in dir with args.
+// wynotRun runs wynot in dir with args, killing it after 5 minutes.
 func wynotRun(t *testing.T, dir string, env []string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	return wynotRunWithin(t, 5*time.Minute, dir, env, args...)
+}
+
+// wynotRunWithin is wynotRun killing wynot after d.
+func wynotRunWithin(t *testing.T, d time.Duration, dir string, env []string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, wynotBin, args...)
 	cmd.Dir = dir
