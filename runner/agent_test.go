@@ -77,7 +77,6 @@ func TestAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond)
-	start := time.Now()
 	if err := enc.Encode(agentRequest{ID: 50, Cancel: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -85,8 +84,10 @@ func TestAgent(t *testing.T) {
 	if err := dec.Decode(&rep); err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Canceled || time.Since(start) > 5*time.Second {
-		t.Errorf("cancelled: %+v after %s", rep, time.Since(start))
+	// A run the cancel did not stop would end after 30 s without error,
+	// and so not marked cancelled.
+	if !rep.Canceled {
+		t.Errorf("cancelled: %+v", rep)
 	}
 	inW.Close()
 	if err := <-done; err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -333,7 +334,12 @@ func TestChainGDBHang(t *testing.T) {
 	if out, err := exec.Command("gcc", "-g", "-O0", "-o", bin, filepath.Join(dir, "hang.c")).CombinedOutput(); err != nil {
 		t.Fatalf("gcc: %v\n%s", err, out)
 	}
-	res := wynotRun(t, dir, nil, "chain", "--gdb", "--json", "-j2", "--timeout", "2s", "--pass", "a", "--fail", "a b c", "--at", at, bin)
+	// The timeout is calibrated from the original runs (ten times their
+	// duration): a fixed one short enough to keep the test quick is
+	// shorter than gdb's start on a busy machine. Each hanging transplant
+	// then takes that long: wynot gets 15 minutes (where the originals
+	// took over 10 s each, the run was killed at wynotRun's 5).
+	res := wynotRunWithin(t, 15*time.Minute, dir, nil, "chain", "--gdb", "--json", "-j2", "--pass", "a", "--fail", "a b c", "--at", at, bin)
 	if res.code != 0 {
 		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
 	}
@@ -345,12 +351,13 @@ func TestChainGDBHang(t *testing.T) {
 	if s.Outcomes.Unresolved == 0 {
 		t.Errorf("no test was unresolved: %+v", s.Outcomes)
 	}
-	for range 40 {
-		out, _ := exec.Command("pgrep", "-f", filepath.Base(bin)).Output()
+	// By the program's whole path: its name alone (hang-001) is also that
+	// of this test's program in any other run of the suite on the machine.
+	for deadline := time.Now().Add(patience); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		out, _ := exec.Command("pgrep", "-f", regexp.QuoteMeta(bin)).Output()
 		if len(strings.TrimSpace(string(out))) == 0 {
 			return
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
-	t.Errorf("processes of the test outlived it")
+	t.Errorf("processes of the test outlived it by %s", patience)
 }

@@ -29,7 +29,12 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "wynot-e2e-")
+	// Made like wynot's own work directories (wynot-PID-e2e-...): when
+	// go test kills this binary at its timeout, before the directory
+	// (over 40 MB of programs) is removed below, the next run of wynot
+	// or of these tests removes it, as it removes what a killed wynot
+	// left.
+	dir, err := runner.MkdirTemp("", "e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -79,10 +84,16 @@ func (r result) summary(t *testing.T) report.Summary {
 	return s
 }
 
-// wynotRun runs wynot in dir with args.
+// wynotRun runs wynot in dir with args, killing it after 5 minutes.
 func wynotRun(t *testing.T, dir string, env []string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	return wynotRunWithin(t, 5*time.Minute, dir, env, args...)
+}
+
+// wynotRunWithin is wynotRun killing wynot after d.
+func wynotRunWithin(t *testing.T, d time.Duration, dir string, env []string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, wynotBin, args...)
 	cmd.Dir = dir
@@ -356,6 +367,35 @@ func TestReduceScriptAndLog(t *testing.T) {
 	}
 }
 
+// neededTests counts the tests of an --events file whose outcome the
+// search took: run (not cached, not predicted) and not speculative tests
+// discarded unused. The same outcomes give the same sequence of them at
+// any -j, while how many speculative tests complete besides depends on
+// the scheduler.
+func neededTests(t *testing.T, path string) int {
+	t.Helper()
+	var events []report.Event
+	discarded := map[int]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(string(read(t, path))), "\n") {
+		var e report.Event
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("event %q: %v", l, err)
+		}
+		if e.Discarded {
+			discarded[e.Test] = true
+			continue
+		}
+		events = append(events, e)
+	}
+	n := 0
+	for _, e := range events {
+		if !e.Cached && !e.Predicted && !discarded[e.Test] {
+			n++
+		}
+	}
+	return n
+}
+
 func TestReduceArgv(t *testing.T) {
 	dir := t.TempDir()
 	// Fails iff -O is given and none of the two options that prevent it.
@@ -395,8 +435,15 @@ func TestReduceMultipleFiles(t *testing.T) {
 func TestReduceCacheFile(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
-	r1 := wynotRun(t, dir, nil, "reduce", "--json", "-q", "--cache", "cache", "-o", "out1", "in", "--", prog("mystery"), "{}")
-	r2 := wynotRun(t, dir, nil, "reduce", "--json", "-q", "--cache", "cache", "-o", "out2", "in", "--", prog("mystery"), "{}")
+	// The first run tests candidates in parallel; the second is
+	// sequential, so that it tests only the candidates its search needs,
+	// which are the ones the first run's search needed and cached (the
+	// speculative tests the first run cancelled are not in the cache, and
+	// a parallel second run might start them again). The timeout is given:
+	// it is part of a cached outcome's key, and one calibrated from the
+	// original's duration may differ between runs on a busy machine.
+	r1 := wynotRun(t, dir, nil, "reduce", "--json", "-q", "-j", "2", "--timeout", "1m", "--cache", "cache", "-o", "out1", "in", "--", prog("mystery"), "{}")
+	r2 := wynotRun(t, dir, nil, "reduce", "--json", "-q", "-j", "1", "--timeout", "1m", "--cache", "cache", "-o", "out2", "in", "--", prog("mystery"), "{}")
 	if r1.code != 0 || r2.code != 0 {
 		t.Fatalf("exit %d, %d", r1.code, r2.code)
 	}
@@ -443,6 +490,27 @@ func TestReduceHangingCandidates(t *testing.T) {
 	checkNoSurvivors(t, piddir)
 }
 
+// patience bounds the waits for what must happen eventually (a process
+// ending, a first result written): generous, since on a busy machine a
+// start or a reap can take seconds; a wait returns as soon as it holds.
+const patience = 2 * time.Minute
+
+// waitUntil polls cond until it holds; if it does not within patience,
+// it kills cmd (when not nil) and fails the test, saying what it waited
+// for.
+func waitUntil(t *testing.T, cmd *exec.Cmd, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(patience); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			if cmd != nil {
+				cmd.Process.Kill()
+				cmd.Wait()
+			}
+			t.Fatalf("waited %s for %s", patience, what)
+		}
+	}
+}
+
 // checkNoSurvivors fails if a process whose pid is a file name in dir is
 // still running.
 func checkNoSurvivors(t *testing.T, dir string) {
@@ -451,7 +519,7 @@ func checkNoSurvivors(t *testing.T, dir string) {
 	if len(entries) == 0 {
 		t.Fatal("no test process recorded its pid")
 	}
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(patience)
 	for _, e := range entries {
 		pid, _ := strconv.Atoi(e.Name())
 		for {
@@ -485,7 +553,9 @@ func TestInterrupt(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(1500 * time.Millisecond)
+		// Mid-run: once a first smaller input was written (a fixed delay
+		// can end before the first test on a busy machine).
+		waitUntil(t, cmd, "a first reduction", func() bool { b, _ := os.ReadFile(in); return len(b) > 0 && len(b) < len(orig) })
 		cmd.Process.Signal(sig)
 		err := cmd.Wait()
 		code := -1

@@ -107,7 +107,7 @@ func TestFuzzTempFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		stderr := func() string { b, _ := os.ReadFile(errFile); return string(b) }
-		for deadline := time.Now().Add(20 * time.Second); !strings.Contains(stderr(), "compiling the tests"); time.Sleep(20 * time.Millisecond) {
+		for deadline := time.Now().Add(patience); !strings.Contains(stderr(), "compiling the tests"); time.Sleep(20 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				cmd.Process.Kill()
 				t.Fatalf("no compilation:\n%s", stderr())

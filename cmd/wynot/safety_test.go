@@ -114,12 +114,13 @@ func TestResumeInterrupted(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Second)
+	// Interrupted once a first smaller input was written.
+	waitUntil(t, cmd, "a first reduction", func() bool { b, _ := os.ReadFile(in); return len(b) > 0 && len(b) < len(orig) })
 	cmd.Process.Signal(syscall.SIGINT)
 	cmd.Wait()
 	partial := read(t, in)
 	if bytes.Equal(partial, orig) {
-		t.Skipf("nothing was reduced before the interrupt:\n%s", errb.String())
+		t.Fatalf("the reduced input is the original again after the interrupt:\n%s", errb.String())
 	}
 	r := wynotRun(t, dir, nil, "reduce", "in", "--", prog("mystery"), "{}")
 	if r.code != 0 {
@@ -228,12 +229,20 @@ wait
 			t.Fatalf("the next run: exit %d\n%s", r.code, r.stderr)
 		}
 	}
-	time.Sleep(time.Second)
+	// The processes end once the guardian (or, without it, the next run)
+	// has killed them: on a busy machine that can take seconds.
 	entries, _ := os.ReadDir(piddir)
 	for _, e := range entries {
 		pid, _ := strconv.Atoi(e.Name())
-		if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && strings.Fields(string(stat))[2] != "Z" {
-			t.Errorf("guardian killed too: %v: process %d of the test still runs 1s after wynot was killed", guardianToo, pid)
+		running := func() bool {
+			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			return err == nil && strings.Fields(string(stat))[2] != "Z"
+		}
+		for deadline := time.Now().Add(patience); running() && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if running() {
+			t.Errorf("guardian killed too: %v: process %d of the test still runs %s after wynot was killed", guardianToo, pid, patience)
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
@@ -288,7 +297,7 @@ func TestHangingOriginalSaysSo(t *testing.T) {
 	}
 	defer cmd.Wait()
 	defer cmd.Process.Signal(syscall.SIGINT)
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(10*time.Second + patience); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if b, _ := os.ReadFile(errFile); strings.Contains(string(b), "the original input is still running after 10s; if it hangs, give --timeout D") {
 			return
 		}

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/wynot/wynot/domain/filetree"
 )
@@ -262,7 +261,11 @@ func TestReduceTreeInterrupt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	// Interrupted once a first smaller tree was written.
+	waitUntil(t, cmd, "a first smaller tree", func() bool {
+		got, err := filetree.ReadTree(tree)
+		return err == nil && len(got.Files) < len(orig.Files)
+	})
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
@@ -274,7 +277,7 @@ func TestReduceTreeInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(got.Files) >= len(orig.Files) {
-		t.Errorf("after 1.5 s the tree still has %d of %d files", len(got.Files), len(orig.Files))
+		t.Errorf("after the interrupt the tree has %d of %d files again", len(got.Files), len(orig.Files))
 	}
 	run := exec.Command("sh", "-c", bugTest[2])
 	run.Dir = tree

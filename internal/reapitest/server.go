@@ -65,6 +65,9 @@ type Server struct {
 	Hits     int      // actions answered from the action cache
 	Headers  []metadata.MD
 
+	running int        // executions in progress
+	idle    *sync.Cond // signalled when running drops to 0 (on mu)
+
 	grpc *grpc.Server
 }
 
@@ -78,6 +81,7 @@ func Listen(addr string) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{Addr: l.Addr().String(), blobs: map[string][]byte{}, results: map[string]*repb.ActionResult{}, CacheSuccessOnly: true}
+	s.idle = sync.NewCond(&s.mu)
 	s.grpc = grpc.NewServer(grpc.UnaryInterceptor(s.unary), grpc.StreamInterceptor(s.stream), grpc.MaxRecvMsgSize(64<<20))
 	repb.RegisterExecutionServer(s.grpc, s)
 	repb.RegisterActionCacheServer(s.grpc, s)
@@ -100,6 +104,20 @@ func CanHide() bool {
 
 // Stop stops the server.
 func (s *Server) Stop() { s.grpc.Stop() }
+
+// Idle waits until no execution is in progress and returns the counters
+// Executed and Hits. A client that cancels an execution (a test no
+// longer needed) returns before the service has ended its process and
+// counted it; after the client has exited, Idle gives the counts of
+// everything it asked for.
+func (s *Server) Idle() (executed, hits int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.running > 0 {
+		s.idle.Wait()
+	}
+	return s.Executed, s.Hits
+}
 
 func (s *Server) check(ctx context.Context) error {
 	md, _ := metadata.FromIncomingContext(ctx)
@@ -316,6 +334,16 @@ func (s *Server) materialize(d *repb.Digest, dir string) error {
 }
 
 func (s *Server) Execute(req *repb.ExecuteRequest, stream repb.Execution_ExecuteServer) error {
+	s.mu.Lock()
+	s.running++
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if s.running--; s.running == 0 {
+			s.idle.Broadcast()
+		}
+		s.mu.Unlock()
+	}()
 	resp, err := s.execute(stream.Context(), req)
 	if err != nil {
 		st, ok := status.FromError(err)
