@@ -74,14 +74,14 @@ func startGuardian() *os.File {
 	cmd := exec.Command(sh, "-c", guardianScript)
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	if err := startChild(cmd); err != nil {
 		r.Close()
 		w.Close()
 		return nil
 	}
 	r.Close()
 	// Reap it whenever it ends; wynot never waits for it.
-	go cmd.Wait()
+	go waitChild(cmd)
 	return w
 }
 

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -105,9 +104,7 @@ func startServer(c Command, slot string) (*server, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, s.stderr
 	cmd.WaitDelay = 100 * time.Millisecond
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	runtime.LockOSThread()
-	err = cmd.Start()
-	runtime.UnlockOSThread()
+	err = startChild(cmd)
 	inR.Close()
 	outW.Close()
 	if err != nil {
@@ -118,7 +115,7 @@ func startServer(c Command, slot string) (*server, error) {
 	s.pgid = cmd.Process.Pid
 	s.unguard = guarded(s.pgid)
 	go func() {
-		_ = cmd.Wait()
+		_ = waitChild(cmd)
 		inW.Close()
 		outR.Close()
 		close(s.dead)

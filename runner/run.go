@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -289,6 +288,8 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
+	env, tag := beginTest(env)
+	defer endTest(tag)
 	cmd.Env = env
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
@@ -318,12 +319,9 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 
 	start := time.Now()
 	// The parent-death signal is tied to the thread that starts the
-	// child; keep the goroutine on one thread while starting. (Go does
-	// not end threads that goroutines merely ran on.)
-	runtime.LockOSThread()
-	err := cmd.Start()
-	runtime.UnlockOSThread()
-	if err != nil {
+	// child; startChild keeps the goroutine on one thread while
+	// starting. (Go does not end threads that goroutines merely ran on.)
+	if err := startChild(cmd); err != nil {
 		return Run{Exit: -1}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
 	pgid := cmd.Process.Pid
@@ -342,12 +340,13 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 		})
 	}
 	stopCancel := context.AfterFunc(ctx, func() { ctl.stop(pgid) })
-	_ = cmd.Wait() // the exit status is read from ProcessState below
+	_ = waitChild(cmd) // the exit status is read from ProcessState below
 	stopCancel()
 	if expiry != nil {
 		expiry.Stop()
 	}
-	// Nothing of the test outlives it.
+	// Nothing of the test outlives it: its group is killed here, and
+	// what left the group (endTest, deferred) once the group is gone.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	unguard()
 
