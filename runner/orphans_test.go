@@ -75,6 +75,13 @@ func TestOrphansOfAgentTests(t *testing.T) {
 	runScenario(t, "agent", mark, "setsid sleep "+mark+" & ( (exec setsid sleep "+mark+") & ) ; echo started")
 }
 
+// TestOrphansOfAPersistentServer: what the tests of a persistent test
+// process detach ends with that process.
+func TestOrphansOfAPersistentServer(t *testing.T) {
+	mark := orphanMark(400)
+	runScenario(t, "server", mark, "while read l; do setsid sleep "+mark+" </dev/null >/dev/null 2>&1 & echo 'exit 0'; done")
+}
+
 // orphanMark is a sleep duration (over 1000 s) that no other test, nor
 // another run of this one, uses.
 func orphanMark(i int) string {
@@ -231,6 +238,20 @@ func orphanScenario(scenario string) int {
 		if err := <-served; err != nil {
 			fail("agent: %v", err)
 		}
+	case "server":
+		c := Command{Argv: []string{"sh", "-c", script}, Persistent: true}
+		tester, err := NewTester(c, nil, 1, dir)
+		if err != nil {
+			fail("%v", err)
+			break
+		}
+		for i := range 2 {
+			if r, err := tester.Exec(ctx, Candidate{Files: []File{{Name: "in", Data: []byte{byte(i)}}}}); err != nil || !r.Clean() {
+				fail("served test %d: %v %s", i, err, r.Describe())
+			}
+		}
+		tester.Close()
+		check("after the server ended")
 	default:
 		fail("no scenario %q", scenario)
 	}

@@ -89,15 +89,19 @@ func startServer(c Command, slot string) (*server, error) {
 	if c.Dir != "" {
 		cmd.Dir = c.Dir
 	}
-	cmd.Env = c.Env
+	// What the server's tests detach carries its tag, and ends with it.
+	env, tag := beginTest(c.Env)
+	cmd.Env = env
 	inR, inW, err := os.Pipe()
 	if err != nil {
+		endTest(tag)
 		return nil, err
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
+		endTest(tag)
 		return nil, err
 	}
 	s := &server{cmd: cmd, in: inW, out: bufio.NewReader(outR), stderr: &tail{limit: OutputLimit}, dead: make(chan struct{})}
@@ -110,6 +114,7 @@ func startServer(c Command, slot string) (*server, error) {
 	if err != nil {
 		inW.Close()
 		outR.Close()
+		endTest(tag)
 		return nil, fmt.Errorf("%w: %v", ErrStart, err)
 	}
 	s.pgid = cmd.Process.Pid
@@ -118,6 +123,8 @@ func startServer(c Command, slot string) (*server, error) {
 		_ = waitChild(cmd)
 		inW.Close()
 		outR.Close()
+		_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
+		endTest(tag)
 		close(s.dead)
 	}()
 	return s, nil
