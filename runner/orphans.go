@@ -134,17 +134,16 @@ func outputChild(cmd *exec.Cmd) ([]byte, error) {
 	return out.Bytes(), err
 }
 
-// beginTest returns the environment of a test that runs with env (nil
-// for wynot's own), tagged, and the tag; "" and env itself when orphans
-// are not adopted.
-func beginTest(env []string) ([]string, string) {
+// beginTest tags the environment of a test's process, cmd (its Dir and
+// Env set), and returns the tag; "" when orphans are not adopted.
+func beginTest(cmd *exec.Cmd) string {
 	if !orphans.on.Load() {
-		return env, ""
+		return ""
 	}
 	tag := orphans.prefix + strconv.FormatInt(orphans.seq.Add(1), 10)
-	if env == nil {
-		env = os.Environ()
-	}
+	// Environ is the environment the process would get, with PWD set
+	// to Dir when Env is nil, as without a tag.
+	env := cmd.Environ()
 	tagged := make([]string, 0, len(env)+1)
 	for _, kv := range env {
 		if !strings.HasPrefix(kv, TestIDEnv+"=") {
@@ -152,10 +151,11 @@ func beginTest(env []string) ([]string, string) {
 		}
 	}
 	tagged = append(tagged, TestIDEnv+"="+tag)
+	cmd.Env = tagged
 	orphans.mu.Lock()
 	orphans.running[tag] = true
 	orphans.mu.Unlock()
-	return tagged, tag
+	return tag
 }
 
 // endTest ends what the test tagged tag left running, once its own

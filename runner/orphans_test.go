@@ -75,6 +75,11 @@ func TestOrphansOfAgentTests(t *testing.T) {
 	runScenario(t, "agent", mark, "setsid sleep "+mark+" & ( (exec setsid sleep "+mark+") & ) ; echo started")
 }
 
+// TestTestTag: every test gets a tag of its own, and keeps PWD.
+func TestTestTag(t *testing.T) {
+	runScenario(t, "env", orphanMark(500), "")
+}
+
 // TestOrphansOfAPersistentServer: what the tests of a persistent test
 // process detach ends with that process.
 func TestOrphansOfAPersistentServer(t *testing.T) {
@@ -237,6 +242,27 @@ func orphanScenario(scenario string) int {
 		inW.Close()
 		if err := <-served; err != nil {
 			fail("agent: %v", err)
+		}
+	case "env":
+		// The tag is the only change to the environment: PWD is still
+		// the directory the test runs in.
+		seen := map[string]bool{}
+		for i := range 2 {
+			c := Command{Argv: []string{"env"}}
+			r, err := c.Exec(ctx, dir, nil)
+			var pwd, tag string
+			for _, l := range strings.Split(string(r.Stdout), "\n") {
+				if v, ok := strings.CutPrefix(l, "PWD="); ok {
+					pwd = v
+				}
+				if v, ok := strings.CutPrefix(l, TestIDEnv+"="); ok {
+					tag = v
+				}
+			}
+			if err != nil || pwd != dir || !strings.HasPrefix(tag, strconv.Itoa(os.Getpid())+"-") || seen[tag] {
+				fail("run %d: %v: PWD %q (want %q), %s %q", i, err, pwd, dir, TestIDEnv, tag)
+			}
+			seen[tag] = true
 		}
 	case "server":
 		c := Command{Argv: []string{"sh", "-c", script}, Persistent: true}

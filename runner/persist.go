@@ -89,9 +89,9 @@ func startServer(c Command, slot string) (*server, error) {
 	if c.Dir != "" {
 		cmd.Dir = c.Dir
 	}
+	cmd.Env = c.Env
 	// What the server's tests detach carries its tag, and ends with it.
-	env, tag := beginTest(c.Env)
-	cmd.Env = env
+	tag := beginTest(cmd)
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		endTest(tag)

@@ -288,9 +288,8 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	env, tag := beginTest(env)
-	defer endTest(tag)
 	cmd.Env = env
+	defer endTest(beginTest(cmd))
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	} else if f, err := devNull(); err == nil {
