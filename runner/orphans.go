@@ -55,9 +55,9 @@ var orphans orphanage
 // ends what the tests it runs leave behind: after each test, every
 // process the test started, however it detached, is killed and reaped.
 // It must be called only by a program whose child processes are all
-// started by this package (as wynot's main function does): it reaps
-// children that nothing else waits for. It reports whether the system
-// supports it.
+// started by this package, before it starts any (as wynot's main
+// function does): it reaps children that nothing else waits for. It
+// reports whether the system supports it.
 func AdoptOrphans() bool {
 	if orphans.on.Load() {
 		return true
