@@ -316,6 +316,9 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 	// exits, stop waiting for it soon; it is killed below.
 	cmd.WaitDelay = 100 * time.Millisecond
 
+	if !ctl.unguarded {
+		guard.ready()
+	}
 	start := time.Now()
 	// The parent-death signal is tied to the thread that starts the
 	// child; startChild keeps the goroutine on one thread while
