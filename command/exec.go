@@ -155,3 +155,13 @@ func AgentMain(args []string) {
 		runner.MainAgent()
 	}
 }
+
+// AdoptOrphans makes wynot the reaper of what its tests detach
+// (runner.AdoptOrphans): every process a test starts ends with the
+// test, however it detaches. Only wynot's main function calls it, since
+// it reaps children that nothing else waits for.
+func AdoptOrphans() { runner.AdoptOrphans() }
+
+// EndOrphans ends, at the end of a run, whatever detached process of a
+// test is still running (runner.EndOrphans).
+func EndOrphans() { runner.EndOrphans() }

@@ -118,9 +118,13 @@ func ServeAgent(in io.Reader, out io.Writer) error {
 // MainAgent is the main function of an agent: it serves standard input
 // and output and exits.
 func MainAgent() {
+	// What a test detaches ends with the test, as on wynot's machine.
+	AdoptOrphans()
 	// A test's output must never reach the protocol: processes get
 	// their own pipes; nothing else writes to standard output.
-	if err := ServeAgent(os.Stdin, os.Stdout); err != nil {
+	err := ServeAgent(os.Stdin, os.Stdout)
+	EndOrphans()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "wynot test agent:", err)
 		os.Exit(1)
 	}

@@ -11,10 +11,14 @@ import (
 )
 
 // TestMain makes the test binary a test agent when asked to, as wynot's
-// own executable is for --slurm-steps slot.
+// own executable is for --slurm-steps slot; or the child process of an
+// orphan test (orphanScenario).
 func TestMain(m *testing.M) {
 	if len(os.Args) == 2 && os.Args[1] == AgentFlag {
 		MainAgent()
+	}
+	if s := os.Getenv(orphanScenarioEnv); s != "" {
+		os.Exit(orphanScenario(s))
 	}
 	os.Exit(m.Run())
 }

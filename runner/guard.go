@@ -43,16 +43,25 @@ type guardian struct {
 
 var guard guardian
 
-// tell sends a line to the guardian, starting it first if need be. A
-// guardian that cannot start or has died leaves the tests with their
-// parent-death signal and the cleanup by the next run (removeStale).
-func (g *guardian) tell(line string) {
+// ready starts the guardian if need be: before the first test starts,
+// so that a test is registered as soon as it runs, not only once the
+// guardian has started too.
+func (g *guardian) ready() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.started {
 		g.started = true
 		g.w = startGuardian()
 	}
+}
+
+// tell sends a line to the guardian, starting it first if need be. A
+// guardian that cannot start or has died leaves the tests with their
+// parent-death signal and the cleanup by the next run (removeStale).
+func (g *guardian) tell(line string) {
+	g.ready()
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if g.w == nil {
 		return
 	}
@@ -74,14 +83,14 @@ func startGuardian() *os.File {
 	cmd := exec.Command(sh, "-c", guardianScript)
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	if err := startChild(cmd); err != nil {
 		r.Close()
 		w.Close()
 		return nil
 	}
 	r.Close()
 	// Reap it whenever it ends; wynot never waits for it.
-	go cmd.Wait()
+	go waitChild(cmd)
 	return w
 }
 

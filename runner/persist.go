@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,36 +90,41 @@ func startServer(c Command, slot string) (*server, error) {
 		cmd.Dir = c.Dir
 	}
 	cmd.Env = c.Env
+	// What the server's tests detach carries its tag, and ends with it.
+	tag := beginTest(cmd)
 	inR, inW, err := os.Pipe()
 	if err != nil {
+		endTest(tag)
 		return nil, err
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
+		endTest(tag)
 		return nil, err
 	}
 	s := &server{cmd: cmd, in: inW, out: bufio.NewReader(outR), stderr: &tail{limit: OutputLimit}, dead: make(chan struct{})}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, s.stderr
 	cmd.WaitDelay = 100 * time.Millisecond
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	runtime.LockOSThread()
-	err = cmd.Start()
-	runtime.UnlockOSThread()
+	err = startChild(cmd)
 	inR.Close()
 	outW.Close()
 	if err != nil {
 		inW.Close()
 		outR.Close()
+		endTest(tag)
 		return nil, fmt.Errorf("%w: %v", ErrStart, err)
 	}
 	s.pgid = cmd.Process.Pid
 	s.unguard = guarded(s.pgid)
 	go func() {
-		_ = cmd.Wait()
+		_ = waitChild(cmd)
 		inW.Close()
 		outR.Close()
+		_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
+		endTest(tag)
 		close(s.dead)
 	}()
 	return s, nil

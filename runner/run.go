@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -290,6 +289,7 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
+	defer endTest(beginTest(cmd))
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	} else if f, err := devNull(); err == nil {
@@ -316,14 +316,14 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 	// exits, stop waiting for it soon; it is killed below.
 	cmd.WaitDelay = 100 * time.Millisecond
 
+	if !ctl.unguarded {
+		guard.ready()
+	}
 	start := time.Now()
 	// The parent-death signal is tied to the thread that starts the
-	// child; keep the goroutine on one thread while starting. (Go does
-	// not end threads that goroutines merely ran on.)
-	runtime.LockOSThread()
-	err := cmd.Start()
-	runtime.UnlockOSThread()
-	if err != nil {
+	// child; startChild keeps the goroutine on one thread while
+	// starting. (Go does not end threads that goroutines merely ran on.)
+	if err := startChild(cmd); err != nil {
 		return Run{Exit: -1}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
 	pgid := cmd.Process.Pid
@@ -342,12 +342,13 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 		})
 	}
 	stopCancel := context.AfterFunc(ctx, func() { ctl.stop(pgid) })
-	_ = cmd.Wait() // the exit status is read from ProcessState below
+	_ = waitChild(cmd) // the exit status is read from ProcessState below
 	stopCancel()
 	if expiry != nil {
 		expiry.Stop()
 	}
-	// Nothing of the test outlives it.
+	// Nothing of the test outlives it: its group is killed here, and
+	// what left the group (endTest, deferred) once the group is gone.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	unguard()
 

@@ -101,7 +101,7 @@ func NewSlurm(ctx context.Context, o SlurmOptions) (*Slurm, error) {
 	if err := s.allocate(ctx); err != nil {
 		return nil, err
 	}
-	if out, err := exec.CommandContext(ctx, "squeue", "-h", "-j", s.JobID, "-o", "%N").Output(); err == nil {
+	if out, err := outputChild(exec.CommandContext(ctx, "squeue", "-h", "-j", s.JobID, "-o", "%N")); err == nil {
 		s.Nodes = strings.TrimSpace(string(out))
 	}
 	return s, nil
@@ -144,7 +144,7 @@ func (s *Slurm) allocate(ctx context.Context) error {
 	var msgs lockedTail
 	msgs.limit = 8 << 10
 	cmd.Stderr = &msgs
-	if err := cmd.Start(); err != nil {
+	if err := startChild(cmd); err != nil {
 		return fmt.Errorf("--exec slurm: %v", err)
 	}
 	s.holder, s.hold, s.Own = cmd, in, true
@@ -189,13 +189,13 @@ func (s *Slurm) release() {
 		_ = s.holder.Process.Signal(syscall.SIGTERM)
 	}
 	done := make(chan struct{})
-	go func() { _ = s.holder.Wait(); close(done) }()
+	go func() { _ = waitChild(s.holder); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(20 * time.Second):
 		_ = s.holder.Process.Kill()
 		if s.JobID != "" {
-			_ = exec.Command("scancel", s.JobID).Run()
+			_ = runChild(exec.Command("scancel", s.JobID))
 		}
 		<-done
 	}
@@ -289,13 +289,13 @@ func (s *Slurm) executeStep(ctx context.Context, p Process, dir string) (Run, er
 
 // cancelStep cancels the step named name, found by squeue.
 func (s *Slurm) cancelStep(name string) {
-	out, err := exec.Command("squeue", "-h", "-s", "-j", s.JobID, "-o", "%i %j").Output()
+	out, err := outputChild(exec.Command("squeue", "-h", "-s", "-j", s.JobID, "-o", "%i %j"))
 	if err != nil {
 		return
 	}
 	for _, line := range strings.Split(string(out), "\n") {
 		if id, n, ok := strings.Cut(strings.TrimSpace(line), " "); ok && n == name {
-			_ = exec.Command("scancel", id).Run()
+			_ = runChild(exec.Command("scancel", id))
 		}
 	}
 }

@@ -117,7 +117,7 @@ func (s *Slurm) startSlot(ctx context.Context) (*slot, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := sl.cmd.Start(); err != nil {
+	if err := startChild(sl.cmd); err != nil {
 		return nil, fmt.Errorf("%w: --exec slurm: %v", ErrStart, err)
 	}
 	sl.in, sl.enc = in, json.NewEncoder(in)
@@ -131,7 +131,7 @@ func (s *Slurm) startSlot(ctx context.Context) (*slot, error) {
 			sl.replies <- r
 		}
 		_, _ = io.Copy(io.Discard, out)
-		err := sl.cmd.Wait()
+		err := waitChild(sl.cmd)
 		sl.exit = sl.cmd.ProcessState.ExitCode()
 		if err != nil && sl.exit == 0 {
 			sl.exit = -1

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -383,9 +384,13 @@ func (t *Tester) Decide(ctx context.Context, c Candidate, n int) (Test, error) {
 // temporary file of wynot, "wynot-PID-[purpose-]*", which removeStale
 // understands: it is removed, with what still runs in it, by the next
 // run after this process died without cleaning up. It first does that
-// cleanup of parent.
+// cleanup of parent, and of the default parent of work directories
+// (WorkDirParent) if that is another.
 func MkdirTemp(parent, purpose string) (string, error) {
 	removeStale(parent)
+	if def := WorkDirParent(0); filepath.Clean(def) != filepath.Clean(cmp.Or(parent, os.TempDir())) {
+		removeStale(def)
+	}
 	pattern := fmt.Sprintf("wynot-%d-", os.Getpid())
 	if purpose != "" {
 		pattern += purpose + "-"

@@ -224,7 +224,7 @@ func main() {
 			}
 		})
 	}
-	if entries, _ := filepath.Glob(filepath.Join(os.TempDir(), "wynot-chain-*")); len(entries) > 0 {
+	if entries, _ := filepath.Glob(filepath.Join(os.TempDir(), "wynot-*-chain-*")); len(entries) > 0 {
 		t.Logf("left in the temp dir (maybe from other runs): %v", entries)
 	}
 }

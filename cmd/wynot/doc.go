@@ -206,6 +206,26 @@ too. Outcomes are cached by the candidate's content; --cache FILE keeps
 them across runs, so running the same reduction again after an
 interruption repeats no test.
 
+Nothing a test starts outlives it. When a test ends, times out or is
+interrupted, wynot kills its process group and, on Linux, every process
+the test detached from it: a daemon that calls setsid, forks twice or
+runs under nohup. wynot is the child subreaper of its tests (prctl
+PR_SET_CHILD_SUBREAPER), so that such orphans become its children, not
+init's; every process of a test carries WYNOT_TEST_ID=PID-N in its
+environment, and when the test ends wynot kills (SIGKILL) and reaps the
+orphans that carry the test's tag, then those they leave in turn. With
+-j, the end of one test never touches another's processes. A detached
+process that cleared its environment carries no tag: it ends as soon as
+no test runs, at the latest with wynot. What the tests of a persistent
+test process (trace --gdb) detach ends with that process; the test agent
+of --slurm-steps slot does the same on its node. A service that must run
+across tests is started before wynot, not by the test. If wynot itself
+is killed with SIGKILL, the process groups of its running tests are
+killed with it, and the next run kills what still runs in its work
+directories (a detached process that left them survives) and removes
+its temporary folders (wynot-PID-*: work
+directories, the builds of trace and chain, fuzz's compiled tests).
+
 A flaky test (one that answers differently when asked again) cannot
 yield a confident wrong answer. Under --repeat auto, the default, each
 test runs once until the test shows itself flaky: two runs of the

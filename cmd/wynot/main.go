@@ -28,7 +28,12 @@ func main() {
 	// A test agent in a Slurm job step (--slurm-steps slot) serves
 	// and exits.
 	command.AgentMain(os.Args[1:])
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	// What a test detaches (a daemon, a setsid process) ends with the
+	// test.
+	command.AdoptOrphans()
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	command.EndOrphans()
+	os.Exit(code)
 }
 
 // commands are wynot's commands, in the order of the manual.

@@ -129,7 +129,9 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 				return fail("--pass-on: %v", err)
 			}
 		}
-		work, err := os.MkdirTemp(runner.WorkDirParent(0), "wynot-chain-")
+		// Named by the rule of wynot's temporary files, so that a run
+		// killed before it removes the folder leaves it to the next.
+		work, err := runner.MkdirTemp(runner.WorkDirParent(0), "chain")
 		if err != nil {
 			return nil, command.Workload{}, err
 		}

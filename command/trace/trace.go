@@ -81,7 +81,9 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		} else {
 			t.input = []byte{}
 		}
-		work, err := os.MkdirTemp(runner.WorkDirParent(0), "wynot-trace-")
+		// Named by the rule of wynot's temporary files, so that a run
+		// killed before it removes the folder leaves it to the next.
+		work, err := runner.MkdirTemp(runner.WorkDirParent(0), "trace")
 		if err != nil {
 			return nil, command.Workload{}, err
 		}
