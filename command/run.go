@@ -222,14 +222,14 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 // confirmAgain makes a confirmation under --repeat auto stand by the
 // bound: one made while the test had shown no flip (loose) is made again
 // by certainty if the test has flipped since; otherwise, while it still
-// has not, the checks run again until minAgreedConfirm fresh runs in all
+// has not, the checks run again until minAgreed fresh runs in all
 // agreed (a disagreement makes the test flaky, and the checks are
 // decided by certainty).
 func (s *Session) confirmAgain(ctx context.Context, checks []Check, loose bool) (bool, error) {
 	if !loose {
 		return true, nil
 	}
-	for i := 0; s.flakiness() == "" && s.agreedRuns() < minAgreedConfirm && ctx.Err() == nil; i++ {
+	for i := 0; s.flakiness() == "" && s.agreedRuns() < minAgreed && ctx.Err() == nil; i++ {
 		c := checks[i%len(checks)]
 		v, err := s.decide(ctx, c.Candidate, 1, c.What)
 		if err != nil {

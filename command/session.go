@@ -674,17 +674,15 @@ var certainty = runner.Sequential{AlphaFail: 0.01, AlphaPass: 0.01, Budget: 200}
 
 // minAgreed is how many fresh runs of the original, the result and its
 // removals must have given the outcome seen before, with none
-// disagreeing, before a test is taken as deterministic and a result
-// certified on one run of each rechecked removal: were the test's
-// answers to flip at any rate ε, a removal that fails would pass its
-// one recheck and all 36 other runs agree with probability at most
-// ε(1-ε)^36 ≤ 1/(e·37) < 1%, and three confirmations of a result that
-// does not fail, ε³(1-ε)^33, less still. A confirmation that no removals
-// follow needs 7 (ε³(1-ε)^4 < 1%).
-const (
-	minAgreed        = 36
-	minAgreedConfirm = 7
-)
+// disagreeing, before a confirmation made while the test has shown no
+// flip stands: were the test's answers to flip at any rate ε, three
+// confirmations of a result that does not fail would all fail and four
+// other runs agree with probability at most ε³(1-ε)⁴ < 1%. (A removal
+// that fails passes its one recheck, with k other runs agreeing, with
+// probability at most ε(1-ε)^k ≤ 1/(e(k+1)): below 1% from 36 runs, as
+// with 32 removals rechecked; fewer removals give a weaker bound, which
+// more runs of every deterministic test would buy.)
+const minAgreed = 7
 
 // Confirm runs each check's candidate again, without the cache, and
 // counts the runs as checks. Under --repeat auto, while the test has
@@ -867,9 +865,8 @@ type Removal struct {
 // recheck tests the removals of a result again, without the cache,
 // before the result is called 1-minimal. Under --repeat auto, while the
 // test has shown no flip, each once (at most maxProbes of them, spread
-// over them, then more runs of them until minAgreed runs in all agreed);
-// once it has, or as soon as one of these runs fails, every removal is
-// decided afresh by certainty. With --repeat N, each N times, decided by
+// over them); once it has, or as soon as one of these runs fails, every
+// removal is decided afresh by certainty. With --repeat N, each N times, decided by
 // a clear majority. A removal that fails makes the result not 1-minimal;
 // recheck says which ("" when none does). A removal that certainty
 // cannot decide leaves the result not certified (undecidedWhy).
@@ -889,13 +886,6 @@ func (s *Session) recheck(ctx context.Context, removals []Removal) (string, erro
 		found, err := s.recheckAll(ctx, probes)
 		if err != nil || found != "" {
 			return found, err
-		}
-		// More fresh runs of the removals, until enough runs in all
-		// agree to take the test as deterministic.
-		for i := 0; s.flakiness() == "" && s.agreedRuns() < minAgreed && ctx.Err() == nil; i++ {
-			if found, err = s.recheckAll(ctx, probes[i%len(probes):i%len(probes)+1]); err != nil || found != "" {
-				return found, err
-			}
 		}
 		if s.flakiness() == "" {
 			return "", ctx.Err()

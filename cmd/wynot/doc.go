@@ -220,8 +220,12 @@ never on the runs that chose the result during the search. While the
 test has not flipped, the result is run three more times and must fail
 each time, and results with one change less (removals; up to 32,
 spread over them) are run once more each and must not fail; the result
-is certified only when 36 such runs in all (7 without removals, with the
-original's second run) gave the outcome seen before. Once the test has
+is confirmed only when 7 such runs in all (the original's second run
+counts) gave the outcome seen before, with none disagreeing: the result
+runs again until then. Whatever a flip rate, a result that does not fail
+is then called confirmed with probability under 1%; a removal that
+fails is called passing with probability at most 1/(e·(k+1)), k the
+other runs that agreed (under 1% with 32 removals or more). Once the test has
 flipped, the result and every removal are run again and again until a
 sequential test decides (Wald's sequential probability ratio test,
 against a candidate that gives its outcome in at most half of its runs,
