@@ -91,9 +91,12 @@ func TestFlakyOracle(t *testing.T) {
 				out := filepath.Join(dir, "out.txt")
 				r := wynotRun(t, dir, []string{"FLAKY_P=" + rate}, "reduce", "--json", "--repeat", mode, "-o", out, "in.txt", "--", flaky, "{}")
 				rw.runs++
+				tests := 0
 				if r.code == 0 || r.code == 2 || r.code == 3 {
-					rw.tests += r.summary(t).Tests
+					tests = r.summary(t).Tests
+					rw.tests += tests
 				}
+				t.Logf("flip rate %s, --repeat %s, run %d: exit %d, %d tests", rate, mode, rw.runs, r.code, tests)
 				res, err := os.ReadFile(out)
 				switch {
 				case r.code == 0:
