@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // trulyFails is the flaky program's answer without its flips.
@@ -89,7 +91,13 @@ func TestFlakyOracle(t *testing.T) {
 				in := input()
 				write(t, filepath.Join(dir, "in.txt"), in)
 				out := filepath.Join(dir, "out.txt")
-				r := wynotRun(t, dir, []string{"FLAKY_P=" + rate}, "reduce", "--json", "--repeat", mode, "-o", out, "in.txt", "--", flaky, "{}")
+				// A run at a high flip rate may take thousands of tests:
+				// it gets more time than wynotRun gives.
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+				cmd := exec.CommandContext(ctx, wynotBin, "reduce", "--json", "--repeat", mode, "-o", out, "in.txt", "--", flaky, "{}")
+				cmd.Dir, cmd.Env = dir, append(os.Environ(), "FLAKY_P="+rate)
+				r := runResult(t, cmd)
+				cancel()
 				rw.runs++
 				tests := 0
 				if r.code == 0 || r.code == 2 || r.code == 3 {
