@@ -11,7 +11,7 @@ const (
 	ExitOK            = 0
 	ExitInput         = 1   // a usage or input error
 	ExitNotReproduced = 2   // the failure did not reproduce (or the passing side did not pass)
-	ExitUnverified    = 3   // the search ended, but no result failed again when run again (wynot changes)
+	ExitUnverified    = 3   // the search ended, but its result is not certified: it did not fail again, a removal still fails, or a flaky test could not be decided
 	ExitInterrupted   = 130 // interrupted; the best result so far is kept
 )
 

@@ -147,8 +147,12 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		case err != nil:
 		case c.Err != nil:
 			err = c.Err
+		case !confirmed && s.undecidedWhy() != "":
+			err = Unverified("the result is not certified: %s; the test is flaky (%s)", s.undecidedWhy(), flaky)
 		case !confirmed:
 			err = Unverified("the result did not behave the same when run again: the test is flaky (%s); the result is kept, but it is not certified", flaky)
+		case notMinimal != "" && s.undecidedWhy() != "":
+			err = Unverified("the result is not certified 1-minimal: %s; the test is flaky (%s)", notMinimal, flaky)
 		case notMinimal != "":
 			err = Unverified("the result is not 1-minimal: %s; the test is flaky (%s)", notMinimal, flaky)
 		}
@@ -175,13 +179,16 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		if err != nil || ctx.Err() != nil {
 			return page, err
 		}
+		// Under --repeat auto, what is decided while the test has shown no
+		// flip is decided again by certainty once it has.
+		confirmLoose := s.settings.Repeat == 0 && s.flakiness() == ""
 		confirmed = found.Verified
 		if len(found.Confirm) > 0 {
 			if confirmed, _, err = s.Confirm(ctx, found.Confirm...); err != nil {
 				return page, err
 			}
 			r, ok := job.(Restarter)
-			if !confirmed && ok && k < maxSearches && s.settings.Repeat == 0 {
+			if !confirmed && ok && k < maxSearches && s.settings.Repeat == 0 && s.undecidedWhy() == "" {
 				s.Say("the result did not behave the same when run again; searching again from the original, with every test run %d times", AutoRepeat)
 				if err = r.Restart(); err != nil {
 					return page, err
@@ -193,16 +200,52 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 			}
 		}
 		if !found.Minimal || len(found.Removals) == 0 || s.settings.Repeat == 1 {
-			return page, nil
-		}
-		if notMinimal, err = s.recheck(ctx, found.Removals); err != nil || notMinimal == "" {
+			if len(found.Confirm) > 0 && s.settings.Repeat == 0 {
+				confirmed, err = s.confirmAgain(ctx, found.Confirm, confirmLoose)
+			}
 			return page, err
 		}
-		if k == maxSearches {
+		notMinimal, err = s.recheck(ctx, found.Removals)
+		if err == nil && notMinimal == "" && len(found.Confirm) > 0 && s.settings.Repeat == 0 {
+			confirmed, err = s.confirmAgain(ctx, found.Confirm, confirmLoose)
+		}
+		if err != nil || notMinimal == "" || !confirmed {
+			return page, err
+		}
+		if k == maxSearches || s.undecidedWhy() != "" {
 			return page, nil
 		}
 		s.Say("the result is not 1-minimal after all: %s; searching on from it", notMinimal)
 	}
+}
+
+// confirmAgain makes a confirmation under --repeat auto stand by the
+// bound: one made while the test had shown no flip (loose) is made again
+// by certainty if the test has flipped since; otherwise, while it still
+// has not, the checks run again until minAgreed fresh runs in all
+// agreed (a disagreement makes the test flaky, and the checks are
+// decided by certainty).
+func (s *Session) confirmAgain(ctx context.Context, checks []Check, loose bool) (bool, error) {
+	if !loose {
+		return true, nil
+	}
+	for i := 0; s.flakiness() == "" && s.agreedRuns() < minAgreed && ctx.Err() == nil; i++ {
+		c := checks[i%len(checks)]
+		v, err := s.decide(ctx, c.Candidate, 1, c.What)
+		if err != nil {
+			return false, err
+		}
+		if v.Outcome == c.Want {
+			s.count(func(*Stats) { s.agreed++ })
+		} else {
+			s.noteFlaky(fmt.Sprintf("run again, %s gave %s", c.What, v.Outcome))
+		}
+	}
+	if s.flakiness() == "" {
+		return true, ctx.Err()
+	}
+	ok, _, err := s.Confirm(ctx, checks...)
+	return ok, err
 }
 
 // fill fills in the common part of the summary.
@@ -224,7 +267,10 @@ func (s *Session) tell(c Closing, notMinimal string) {
 	say(c.Head)
 	fmt.Fprint(s.Stderr, c.Text)
 	say(c.Verdict)
-	if notMinimal != "" {
+	switch {
+	case notMinimal != "" && s.undecidedWhy() != "":
+		say([]string{"not certified 1-minimal: " + notMinimal})
+	case notMinimal != "":
 		say([]string{"not 1-minimal: " + notMinimal})
 	}
 	say(c.Tail)

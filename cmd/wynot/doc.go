@@ -226,25 +226,44 @@ directories (a detached process that left them survives) and removes
 its temporary folders (wynot-PID-*: work
 directories, the builds of trace and chain, fuzz's compiled tests).
 
-A flaky test (one that answers differently when asked again) cannot
+A flaky test (one that answers differently when asked again) does not
 yield a confident wrong answer. Under --repeat auto, the default, each
 test runs once until the test shows itself flaky: two runs of the
 original that disagree (wynot then asks it three times more and goes on
 if it failed in four of five), a candidate that gives two outcomes, a
 result that does not fail again, or, where the algorithm assumes
 monotony (changes), a configuration that fails inside one that passed.
-From then on every test runs three times; when one run of three
-disagrees, two more run and the outcome of all runs but one counts,
-otherwise the test is unresolved. The result is run three more times to
-confirm it, and before it is called 1-minimal, results with one
-change less are run again: up to 32 of them, spread over them, once
-each; all of them, three times each, once the test is known to be
-flaky. A result that does not fail again makes wynot search once
-more from the original with repetition; a removal that still fails makes
-it search on from the result. --repeat N runs every test N times (an
-outcome counts only when all runs agree) and confirms the result N
-times, at least three; --repeat 1 says the test is deterministic: each test and the
-confirmation run once, and the result is not rechecked.
+From then on every test of the search runs three times; when one run of
+three disagrees, two more run and the outcome of all runs but one
+counts, otherwise the test is unresolved.
+
+What wynot certifies rests on fresh runs only, made for that decision,
+never on the runs that chose the result during the search. While the
+test has not flipped, the result is run three more times and must fail
+each time, and results with one change less (removals; up to 32,
+spread over them) are run once more each and must not fail; the result
+is confirmed only when 7 such runs in all (the original's second run
+counts) gave the outcome seen before, with none disagreeing: the result
+runs again until then. Whatever a flip rate, a result that does not fail
+is then called confirmed with probability under 1%; a removal that
+fails is called passing with probability at most 1/(e·(k+1)), k the
+other runs that agreed (under 1% with 32 removals or more). Once the test has
+flipped, the result and every removal are run again and again until a
+sequential test decides (Wald's sequential probability ratio test,
+against a candidate that gives its outcome in at most half of its runs,
+with bets set by the flip rate seen so far): the chance that a result
+that does not fail is called confirmed, or that a removal that fails is
+called passing, is at most 1% each, whatever the flip rate below 1/2.
+This takes about 7 runs a decision when the answers do not flip, 13 at
+a flip rate of 0.1, 25 at 0.2, 60 at 0.3 and 220 at 0.4; a decision not
+reached in 200 runs leaves the result not certified (exit 3), never
+called confirmed or 1-minimal. A result that does not fail again makes
+wynot search once more from the original with repetition; a removal that
+still fails makes it search on from the result. --repeat N runs every
+test N times (an outcome counts only when all runs agree) and confirms
+the result N times, at least three, decided by a clear majority (no
+bound is stated); --repeat 1 says the test is deterministic: each test
+and the confirmation run once, and the result is not rechecked.
 
 Flags:
 
@@ -288,10 +307,10 @@ The JSON summary (--json) counts "tests", every run of the test, as
 
 Exit status: 0 when a result was found, 1 on a usage or input error, 2
 when the original input does not fail (or not reproducibly), 3 when the
-test is flaky and the result could not be certified: it did not fail
-again in all runs but one, or a result with one change less still fails
-(the result is kept, and the closing lines say what holds), 130 when
-interrupted.
+test is flaky and the result could not be certified: it was not
+confirmed to fail again, a result with one change less still fails, or
+the answers flip too often to decide either within 200 runs (the result
+is kept, and the closing lines say what holds), 130 when interrupted.
 
 Example: a program crashes on a large HTML page.
 
