@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-
-	"github.com/wynot/wynot/domain/filetree"
 )
 
 // ShellQuote renders arguments as a shell would need them.
@@ -169,11 +167,21 @@ func RoomHint(err error, dir string) error {
 	return fmt.Errorf("%w; the work directories are under %s: set WYNOT_TMPDIR to a directory on a file system with more room", err, filepath.Dir(filepath.Dir(dir)))
 }
 
+// RestoredTrees are work trees put back to their candidate before every
+// test (filetree.Workspaces): what tests were found to change in them.
+type RestoredTrees interface {
+	// Restored is how many times a test changed each path, so far.
+	Restored() map[string]int
+	// OnRestore makes f be called whenever a test is found to have
+	// changed paths of its tree.
+	OnRestore(f func(changed []string))
+}
+
 // WatchTree makes s say, the first time a test is found to have changed
 // the tree it runs in (ws's work directories), which paths it changed
 // and that they are put back before every test; earlier tests (of the
 // originals) count too.
-func WatchTree(s *Session, ws *filetree.Workspaces) {
+func WatchTree(s *Session, ws RestoredTrees) {
 	var once sync.Once
 	say := func(paths []string) {
 		once.Do(func() {
