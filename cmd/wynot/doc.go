@@ -202,7 +202,9 @@ after --timeout (default: ten times the original run, at least 1s, at most
 300s); a test exiting with status 124, as timeout(1) does, has timed out
 too. Outcomes are cached by the candidate's content; --cache FILE keeps
 them across runs, so running the same reduction again after an
-interruption repeats no test.
+interruption repeats no test. FILE is new, empty, or a cache wynot
+wrote (its first line says so); wynot refuses any other file (exit
+status 1) and leaves it as it was.
 
 A flaky test (one that answers differently when asked again) cannot
 yield a confident wrong answer. Under --repeat auto, the default, each
