@@ -123,6 +123,23 @@ func (r *Repeat) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// MinTimeout is the shortest --timeout: under it, a test cannot even be
+// started and run, so every test would time out and, the hang taken for
+// the failure, every candidate would "fail".
+const MinTimeout = 100 * time.Millisecond
+
+// CheckTimeout is the one rule for --timeout, in every command: zero
+// (calibrate it from the original run), or at least MinTimeout.
+func CheckTimeout(d time.Duration) error {
+	switch {
+	case d < 0:
+		return fmt.Errorf("--timeout %s is negative; give a time limit per test, or leave it out to have it calibrated from the original run", d)
+	case d > 0 && d < MinTimeout:
+		return fmt.Errorf("--timeout %s is too short to run a test (at least %s); give a longer time limit per test, or leave it out to have it calibrated from the original run", d, MinTimeout)
+	}
+	return nil
+}
+
 // maxJobs bounds -j: each test in flight has a work directory.
 const maxJobs = 1024
 
@@ -322,8 +339,8 @@ func (inv *Invocation) setup(stderr io.Writer) error {
 	if f.Jobs < 1 || f.Jobs > maxJobs {
 		return fmt.Errorf("-j must be between 1 and %d", maxJobs)
 	}
-	if f.Timeout < 0 {
-		return fmt.Errorf("--timeout %s is negative; give a time limit per test, or leave it out to have it calibrated from the original run", f.Timeout)
+	if err := CheckTimeout(f.Timeout); err != nil {
+		return err
 	}
 	// Flags that contradict each other, or that nothing would read.
 	switch {

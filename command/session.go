@@ -505,10 +505,12 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 			return err
 		}
 	}
-	if s.settings.Repeat == 0 && fails < len(runs) && (fails > 0 || !runs[1].Clean()) {
+	if s.settings.Repeat == 0 && fails < len(runs) && (fails > 0 || !runs[1].Clean()) && !(runs[0].TimedOut && runs[1].TimedOut) {
 		// Under --repeat auto, two runs that disagree are asked again:
 		// a failure that shows in four of five runs is a flaky one, and
-		// the search goes on with repetition.
+		// the search goes on with repetition. An original that hung
+		// both times is not asked three times more: it hangs, and each
+		// run would cost the whole timeout again.
 		for range 3 {
 			r, err := run()
 			if err != nil {

@@ -199,8 +199,11 @@ made absolute, since tests run in another directory.
 Tests run in parallel (-j, default: the number of CPUs); the result is
 the same as with -j 1. Each test is killed with its whole process group
 after --timeout (default: ten times the original run, at least 1s, at most
-300s); a test exiting with status 124, as timeout(1) does, has timed out
-too. Outcomes are cached by the candidate's content; --cache FILE keeps
+300s; a --timeout under 100ms is refused, in every command, as too short
+to run a test); a test exiting with status 124, as timeout(1) does, has
+timed out too. An original that times out twice under --timeout is not
+run again: wynot says it did not finish (trace, chain, --fail-on, --test)
+or, for reduce without them, takes the hang as the failure. Outcomes are cached by the candidate's content; --cache FILE keeps
 them across runs, so running the same reduction again after an
 interruption repeats no test. FILE is new, empty, or a cache wynot
 wrote (its first line says so); wynot refuses any other file (exit
@@ -229,7 +232,8 @@ confirmation run once, and the result is not rechecked.
 Flags:
 
 	-j N                tests run at once (default: number of CPUs)
-	--timeout D         time limit per test, e.g. 10s (default: calibrated)
+	--timeout D         time limit per test, e.g. 10s, at least 100ms
+	                    (default: calibrated)
 	--precision P       exit, message, stack or exact (default message)
 	--fail-on REGEX     the failure is output matching REGEX
 	--test SCRIPT       run SCRIPT in the candidate's directory as the test

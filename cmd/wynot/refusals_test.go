@@ -49,3 +49,70 @@ func TestCacheRefusesOtherFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutTooShort: one rule for a --timeout too short to run a test,
+// in every command, before anything runs; the shortest allowed one runs.
+func TestTimeoutTooShort(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
+	for _, cmd := range []string{"reduce", "isolate", "maximize", "changes", "fuzz", "trace", "chain"} {
+		for _, d := range []string{"1ns", "1ms", "99ms"} {
+			r := wynotRun(t, dir, nil, cmd, "--timeout", d, "in", "--", prog("mystery"), "{}")
+			if r.code != 1 || !strings.Contains(r.stderr, "--timeout "+d+" is too short to run a test") {
+				t.Errorf("%s --timeout %s: exit %d, stderr:\n%s\nwant exit 1 and that it is too short", cmd, d, r.code, r.stderr)
+			}
+		}
+	}
+	if got := string(read(t, filepath.Join(dir, "in"))); got != mysteryInput {
+		t.Errorf("the input changed: %q", got)
+	}
+	r := wynotRun(t, dir, nil, "reduce", "-q", "--timeout", "100ms", "-o", "out", "in", "--", "sh", "-c", `grep -q '(' "$1" && exit 1; exit 0`, "sh", "{}")
+	if r.code != 0 || strings.Contains(r.stderr, "too short") {
+		t.Errorf("reduce --timeout 100ms: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// hangingMain is a Go program that prints, and when given an argument
+// records its run in the file named by $RUNS and hangs.
+const hangingMain = `package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+func main() {
+	n := 6
+	fmt.Println(n * 7)
+	if len(os.Args) > 1 {
+		f, err := os.OpenFile(os.Getenv("RUNS"), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+		if err == nil {
+			f.WriteString("run\n")
+			f.Close()
+		}
+		time.Sleep(time.Hour)
+	}
+}
+`
+
+// TestOriginalHangsTwice: trace and chain whose original (failing) run
+// hangs with --timeout say so after its two runs, not after five.
+func TestOriginalHangsTwice(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), []byte("module hang\n\ngo 1.22\n"))
+	write(t, filepath.Join(dir, "main.go"), []byte(hangingMain))
+	for _, args := range [][]string{
+		{"trace", "--timeout", "1s", ".", "--", "hang"},
+		{"chain", "--timeout", "1s", "--pass", "", "--fail", "hang", "--at", "main.go:11", "."},
+	} {
+		runs := filepath.Join(t.TempDir(), "runs")
+		r := wynotRun(t, dir, []string{"RUNS=" + runs}, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "did not finish within 1s (--timeout)") {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit 2 and that it did not finish", args[0], r.code, r.stderr)
+		}
+		if n := strings.Count(string(read(t, runs)), "run\n"); n != 2 {
+			t.Errorf("%s: the hanging run ran %d times, want 2", args[0], n)
+		}
+	}
+}
