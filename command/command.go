@@ -218,6 +218,7 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 	job, work, err := maker(ctx, inv)
 	var page func() report.Page
 	var exec runner.Executor
+	doing := "" // what the session did before its search, if it opened
 	if err == nil {
 		exec, err = inv.executor(ctx, inv.Say)
 	}
@@ -229,6 +230,7 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 		if err == nil {
 			err = s.checkExecutor(ctx)
 		}
+
 		if err == nil {
 			page, err = s.Run(ctx, job, sum)
 			if sm, ok := exec.(interface{ Summary() string }); ok && !f.Quiet && sm.Summary() != "" {
@@ -236,6 +238,7 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 			}
 		}
 		if s != nil {
+			doing = s.Doing()
 			s.Close()
 		}
 	}
@@ -264,6 +267,13 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 		if werr := sum.WriteJSON(env.Stdout); werr != nil && err == nil {
 			err = werr
 		}
+	}
+	var ee *ExitError
+	if ctx.Err() != nil && err != nil && !(errors.As(err, &ee) && ee.Code == ExitInterrupted) {
+		// Interrupted before the session ran its checks (reading the
+		// inputs, a build, the executor): whatever failed of it, the
+		// interruption is the cause.
+		err = interruptedBefore(doing)
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "wynot: %v\n", err)

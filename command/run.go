@@ -120,7 +120,10 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 	defer func() {
 		interrupted := ctx.Err() != nil
 		if !searched {
-			s.fill(sum, false, false, false)
+			s.fill(sum, false, false, interrupted)
+			if interrupted {
+				err = interruptedBefore(s.Doing())
+			}
 			return
 		}
 		flaky := s.flakiness()

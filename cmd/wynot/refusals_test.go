@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Refusals and causes: what wynot says, with which exit status, when it
@@ -113,6 +117,67 @@ func TestOriginalHangsTwice(t *testing.T) {
 		}
 		if n := strings.Count(string(read(t, runs)), "run\n"); n != 2 {
 			t.Errorf("%s: the hanging run ran %d times, want 2", args[0], n)
+		}
+	}
+}
+
+// TestInterruptBeforeSearch: SIGINT while the original runs (its first
+// or second run) says what was interrupted and that nothing was changed,
+// exits 130, and leaves the input byte for byte and no FILE.orig.
+func TestInterruptBeforeSearch(t *testing.T) {
+	for _, run := range []int{1, 2} {
+		dir, marks := t.TempDir(), t.TempDir()
+		in := filepath.Join(dir, "in")
+		write(t, in, []byte(mysteryInput))
+		// Each run of the test leaves a mark; the run to be interrupted
+		// then sleeps, the others fail at once.
+		script := filepath.Join(marks, "test.sh")
+		write(t, script, []byte(fmt.Sprintf(`#!/bin/sh
+n=$(($(ls %[1]s | grep -c '^run') + 1))
+touch %[1]s/run$n
+if [ $n -eq %[2]d ]; then sleep 60; fi
+echo 'panic: boom' >&2
+exit 2
+`, marks, run)))
+		os.Chmod(script, 0o755)
+		cmd := exec.Command(wynotBin, "reduce", "--timeout", "120s", "in", "--", script, "{}")
+		cmd.Dir = dir
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Wait for the run to be interrupted to start (its mark), then
+		// interrupt.
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+			if _, err := os.Stat(filepath.Join(marks, fmt.Sprintf("run%d", run))); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("run %d of the original never started; stderr:\n%s", run, errb.String())
+			}
+		}
+		cmd.Process.Signal(syscall.SIGINT)
+		err := cmd.Wait()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		want := fmt.Sprintf("interrupted while running the original input (run %d of 2), before the search started; nothing was changed", run)
+		if code != 130 || !strings.Contains(errb.String(), want) || strings.Contains(errb.String(), "context canceled") {
+			t.Errorf("SIGINT in run %d: exit %d, stderr:\n%s\nwant exit 130 and %q", run, code, errb.String(), want)
+		}
+		if got := read(t, in); string(got) != mysteryInput {
+			t.Errorf("SIGINT in run %d: the input changed to %q", run, got)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			t.Errorf("SIGINT in run %d: the directory holds %v, not only the input", run, names)
 		}
 	}
 }
