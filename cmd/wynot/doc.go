@@ -183,9 +183,9 @@ best result so far and a valid file. Interrupted before the search
 starts (while the original runs), wynot says what it was doing and that
 nothing was changed: no input is written and no FILE.orig made. An
 existing FILE.orig is kept as the original only when it is one of an
-interrupted reduction of this very file (wynot remembers what it wrote, in the user's cache directory);
-otherwise the original goes to the first free FILE.orig.N, and the
-closing line names it. With -o PATH, the inputs are left alone and the
+interrupted reduction of this very file (wynot remembers what it
+wrote, in the user's cache directory); otherwise the original goes to
+the first free FILE.orig.N, and the closing line names it. With -o PATH, the inputs are left alone and the
 result goes to PATH (a directory for several files). An input that is not
 a regular file (a symbolic link, a pipe, anything under /dev or /proc) is
 never replaced or written next to; its result goes to -o or to
