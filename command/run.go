@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/wynot/wynot/report"
@@ -124,6 +125,7 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 			if interrupted {
 				err = interruptedBefore(s.Doing())
 			}
+			err = s.roomCause(err)
 			return
 		}
 		flaky := s.flakiness()
@@ -154,6 +156,13 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 			err = Unverified("the result did not behave the same when run again: the test is flaky (%s); the result is kept, but it is not certified", flaky)
 		case notMinimal != "":
 			err = Unverified("the result is not 1-minimal: %s; the test is flaky (%s)", notMinimal, flaky)
+		}
+		if !interrupted {
+			err = s.roomCause(err)
+		}
+		if n := s.tester.OutOfRoom(); err == nil && n > 0 && !s.Quiet {
+			fmt.Fprintf(s.Stderr, "wynot: warning: %s; %s ran out of room there, and what they answered says nothing of their candidates: the result may be larger than it would be otherwise\n",
+				noRoom(filepath.Dir(s.tester.Root())), report.Plural(int(n), "run")+" of the test")
 		}
 	}()
 	if err := s.checkOriginal(ctx, b.Failing, b.What); err != nil {

@@ -524,12 +524,13 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 			return err
 		}
 	}
-	if s.settings.Repeat == 0 && fails < len(runs) && (fails > 0 || !runs[1].Clean()) && !(runs[0].TimedOut && runs[1].TimedOut) {
+	if s.settings.Repeat == 0 && fails < len(runs) && (fails > 0 || !runs[1].Clean()) && !(runs[0].TimedOut && runs[1].TimedOut) && s.tester.OutOfRoom() == 0 {
 		// Under --repeat auto, two runs that disagree are asked again:
 		// a failure that shows in four of five runs is a flaky one, and
 		// the search goes on with repetition. An original that hung
 		// both times is not asked three times more: it hangs, and each
-		// run would cost the whole timeout again.
+		// run would cost the whole timeout again; nor is one whose runs
+		// ran out of room.
 		planned = 5
 		for range 3 {
 			r, err := run()

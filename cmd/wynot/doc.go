@@ -199,7 +199,12 @@ Relative paths in the command that contain a "/" (./prog, dir/file) are
 made absolute, since tests run in another directory.
 
 Tests run in parallel (-j, default: the number of CPUs); the result is
-the same as with -j 1. Each test is killed with its whole process group
+the same as with -j 1. Each runs in its own work directory under
+WYNOT_TMPDIR (else /dev/shm or the system's temporary directory). When
+that file system fills up (a candidate cannot be written, or a test
+fails saying "No space left on device" or finding it full), wynot says
+so, naming the directory, rather than call the test flaky: set
+WYNOT_TMPDIR to a directory on a file system with more room. Each test is killed with its whole process group
 after --timeout (default: ten times the original run, at least 1s, at most
 300s; a --timeout under 100ms is refused, in every command, as too short
 to run a test); a test exiting with status 124, as timeout(1) does, has

@@ -181,3 +181,59 @@ exit 2
 		}
 	}
 }
+
+// smallFS mounts a tmpfs of 2 MiB for the test, or skips it where
+// mounting is not permitted.
+func smallFS(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	return dir
+}
+
+// TestNoRoom: a test that fills the file system of the work directories,
+// and a candidate that does not fit into it, are named as what they are
+// (no space left on device in WYNOT_TMPDIR, and what to do), not as a
+// flaky test; the input is left alone.
+func TestNoRoom(t *testing.T) {
+	small := smallFS(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	// The test appends a log of 1.2 MB to a file beside the work
+	// directories: the second run of the original finds no room for it.
+	script := filepath.Join(dir, "test.sh")
+	write(t, script, []byte(`#!/bin/sh
+head -c 1200000 /dev/zero >> "$WYNOT_TMPDIR/log" || { echo "cannot write the log" >&2; exit 1; }
+grep -q '(' "$1" || exit 0
+echo 'panic: boom' >&2
+exit 2
+`))
+	os.Chmod(script, 0o755)
+	big := []byte(strings.Repeat("abcdefghijklmnopqrstuvwxyz0123456789\n", 40000) + "(\n")
+	for _, c := range []struct {
+		name  string
+		input []byte
+		argv  []string
+		code  int
+	}{
+		{"the test fills it", []byte(mysteryInput), []string{script, "{}"}, 2},
+		{"the candidate does not fit", big, []string{"sh", "-c", `grep -q '(' "$1" || exit 0; echo 'panic: boom' >&2; exit 2`, "sh", "{}"}, 1},
+	} {
+		os.Remove(filepath.Join(small, "log"))
+		write(t, in, c.input)
+		r := wynotRun(t, dir, []string{"WYNOT_TMPDIR=" + small}, append([]string{"reduce", "-j", "2", "in", "--"}, c.argv...)...)
+		want := "wynot: no space left on device in WYNOT_TMPDIR " + small + " (a file system of 2.0 MiB): set WYNOT_TMPDIR to a directory on a file system with more room"
+		if r.code != c.code || !strings.HasPrefix(r.stderr, want) && !strings.Contains(r.stderr, "\n"+want) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit %d and %q", c.name, r.code, r.stderr, c.code, want)
+		}
+		if got := read(t, in); !bytes.Equal(got, c.input) {
+			t.Errorf("%s: the input changed", c.name)
+		}
+		if _, err := os.Stat(in + ".orig"); err == nil {
+			t.Errorf("%s: in.orig was made", c.name)
+		}
+	}
+}
