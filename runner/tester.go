@@ -49,10 +49,10 @@ type Tester struct {
 
 	repeat    atomic.Int32 // runs per test (SetRepeat)
 	outOfRoom atomic.Int64 // runs that ran out of room (OutOfRoom)
-	servers servers      // Command.Persistent: a process per slot
-	root    string
-	dirs    chan string
-	outs    map[string][]*capture // per work directory: its output captures
+	servers   servers      // Command.Persistent: a process per slot
+	root      string
+	dirs      chan string
+	outs      map[string][]*capture // per work directory: its output captures
 }
 
 // Test records one test of a candidate.
