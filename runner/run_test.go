@@ -428,3 +428,23 @@ func TestCacheFileRefusesOthers(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestRanOutOfRoom(t *testing.T) {
+	dir := t.TempDir()
+	if ranOutOfRoom(Run{Exit: 1}, dir) {
+		t.Skip("the temporary directory's file system is full")
+	}
+	for _, c := range []struct {
+		r    Run
+		want bool
+	}{
+		{Run{Exit: 1, Stderr: []byte("cat: write error: No space left on device\n")}, true},
+		{Run{Exit: 2, Stdout: []byte("open x: no space left on device\n")}, true},
+		{Run{Exit: 2, Stderr: []byte("panic: boom\n")}, false},
+		{Run{Exit: 1}, false},
+	} {
+		if got := ranOutOfRoom(c.r, dir); got != c.want {
+			t.Errorf("%q %q: %v, want %v", c.r.Stdout, c.r.Stderr, got, c.want)
+		}
+	}
+}
