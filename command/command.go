@@ -230,7 +230,6 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 		if err == nil {
 			err = s.checkExecutor(ctx)
 		}
-
 		if err == nil {
 			page, err = s.Run(ctx, job, sum)
 			if sm, ok := exec.(interface{ Summary() string }); ok && !f.Quiet && sm.Summary() != "" {
@@ -270,7 +269,7 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 	}
 	var ee *ExitError
 	if ctx.Err() != nil && err != nil && !(errors.As(err, &ee) && ee.Code == ExitInterrupted) {
-		// Interrupted before the session ran its checks (reading the
+		// Interrupted before the session's run began (reading the
 		// inputs, a build, the executor): whatever failed of it, the
 		// interruption is the cause.
 		err = interruptedBefore(doing)
