@@ -70,8 +70,10 @@ func TestTimeoutTooShort(t *testing.T) {
 	if got := string(read(t, filepath.Join(dir, "in"))); got != mysteryInput {
 		t.Errorf("the input changed: %q", got)
 	}
+	// The shortest one is accepted: the run goes on (how it ends depends
+	// on how fast the machine runs the test, so only that is checked).
 	r := wynotRun(t, dir, nil, "reduce", "-q", "--timeout", "100ms", "-o", "out", "in", "--", "sh", "-c", `grep -q '(' "$1" && exit 1; exit 0`, "sh", "{}")
-	if r.code != 0 || strings.Contains(r.stderr, "too short") {
+	if r.code == 1 || strings.Contains(r.stderr, "too short") {
 		t.Errorf("reduce --timeout 100ms: exit %d\n%s", r.code, r.stderr)
 	}
 }
