@@ -123,6 +123,23 @@ func (r *Repeat) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// MinTimeout is the shortest --timeout: under it, a test cannot even be
+// started and run, so every test would time out and, the hang taken for
+// the failure, every candidate would "fail".
+const MinTimeout = 100 * time.Millisecond
+
+// CheckTimeout is the one rule for --timeout, in every command: zero
+// (calibrate it from the original run), or at least MinTimeout.
+func CheckTimeout(d time.Duration) error {
+	switch {
+	case d < 0:
+		return fmt.Errorf("--timeout %s is negative; give a time limit per test, or leave it out to have it calibrated from the original run", d)
+	case d > 0 && d < MinTimeout:
+		return fmt.Errorf("--timeout %s is too short to run a test (at least %s); give a longer time limit per test, or leave it out to have it calibrated from the original run", d, MinTimeout)
+	}
+	return nil
+}
+
 // maxJobs bounds -j: each test in flight has a work directory.
 const maxJobs = 1024
 
@@ -201,6 +218,7 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 	job, work, err := maker(ctx, inv)
 	var page func() report.Page
 	var exec runner.Executor
+	doing := "" // what the session did before its search, if it opened
 	if err == nil {
 		exec, err = inv.executor(ctx, inv.Say)
 	}
@@ -219,6 +237,7 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 			}
 		}
 		if s != nil {
+			doing = s.Doing()
 			s.Close()
 		}
 	}
@@ -247,6 +266,13 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 		if werr := sum.WriteJSON(env.Stdout); werr != nil && err == nil {
 			err = werr
 		}
+	}
+	var ee *ExitError
+	if ctx.Err() != nil && err != nil && !(errors.As(err, &ee) && ee.Code == ExitInterrupted) {
+		// Interrupted before the session's run began (reading the
+		// inputs, a build, the executor): whatever failed of it, the
+		// interruption is the cause.
+		err = interruptedBefore(doing)
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "wynot: %v\n", err)
@@ -322,8 +348,8 @@ func (inv *Invocation) setup(stderr io.Writer) error {
 	if f.Jobs < 1 || f.Jobs > maxJobs {
 		return fmt.Errorf("-j must be between 1 and %d", maxJobs)
 	}
-	if f.Timeout < 0 {
-		return fmt.Errorf("--timeout %s is negative; give a time limit per test, or leave it out to have it calibrated from the original run", f.Timeout)
+	if err := CheckTimeout(f.Timeout); err != nil {
+		return err
 	}
 	// Flags that contradict each other, or that nothing would read.
 	switch {

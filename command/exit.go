@@ -51,6 +51,16 @@ func interruptedError(kept string) error {
 	return &ExitError{ExitInterrupted, errors.New(msg)}
 }
 
+// interruptedBefore is the error of a run interrupted before its search
+// started, while doing what doing says ("running the original input (run
+// 1 of 2)"; "" while it prepared the run): no input has been changed yet.
+func interruptedBefore(doing string) error {
+	if doing == "" {
+		doing = "preparing the run"
+	}
+	return &ExitError{ExitInterrupted, fmt.Errorf("interrupted while %s, before the search started; nothing was changed", doing)}
+}
+
 // ExitCode is the exit status err calls for: 0 for nil, the code of an
 // *ExitError, 130 for a canceled context, 1 for anything else.
 func ExitCode(err error) int {

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -10,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 )
 
 // ShellQuote renders arguments as a shell would need them.
@@ -155,16 +153,6 @@ func ShellSplit(s string) ([]string, error) {
 		words = append(words, w.String())
 	}
 	return words, nil
-}
-
-// RoomHint adds to err, when a file system is full, where the work
-// directory dir is and how to put work directories elsewhere. It returns
-// other errors (and nil) as they are.
-func RoomHint(err error, dir string) error {
-	if err == nil || !errors.Is(err, syscall.ENOSPC) {
-		return err
-	}
-	return fmt.Errorf("%w; the work directories are under %s: set WYNOT_TMPDIR to a directory on a file system with more room", err, filepath.Dir(filepath.Dir(dir)))
 }
 
 // RestoredTrees are work trees put back to their candidate before every

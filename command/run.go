@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/wynot/wynot/report"
@@ -120,7 +121,11 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 	defer func() {
 		interrupted := ctx.Err() != nil
 		if !searched {
-			s.fill(sum, false, false, false)
+			s.fill(sum, false, false, interrupted)
+			if interrupted {
+				err = interruptedBefore(s.Doing())
+			}
+			err = s.roomCause(err)
 			return
 		}
 		flaky := s.flakiness()
@@ -155,6 +160,13 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 			err = Unverified("the result is not certified 1-minimal: %s; the test is flaky (%s)", notMinimal, flaky)
 		case notMinimal != "":
 			err = Unverified("the result is not 1-minimal: %s; the test is flaky (%s)", notMinimal, flaky)
+		}
+		if !interrupted {
+			err = s.roomCause(err)
+		}
+		if n := s.tester.OutOfRoom(); err == nil && n > 0 && !s.Quiet {
+			fmt.Fprintf(s.Stderr, "wynot: warning: %s; %s ran out of room there, and what they answered says nothing of their candidates: the result may be larger than it would be otherwise\n",
+				noRoom(filepath.Dir(s.tester.Root())), report.Plural(int(n), "run")+" of the test")
 		}
 	}()
 	if err := s.checkOriginal(ctx, b.Failing, b.What); err != nil {

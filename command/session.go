@@ -159,7 +159,23 @@ type Session struct {
 	// undecided says why a certifying decision ran out of runs ("").
 	undecided string
 	cancel    context.CancelFunc
-	eventBase int // test numbers of earlier searches, for the events file
+	eventBase int    // test numbers of earlier searches, for the events file
+	doing     string // what the run does before its search, for an interruption
+}
+
+// setDoing records what the run does before its search starts ("running
+// the original input (run 1 of 2)"), so that an interruption can say it.
+func (s *Session) setDoing(format string, args ...any) {
+	s.mu.Lock()
+	s.doing = fmt.Sprintf(format, args...)
+	s.mu.Unlock()
+}
+
+// Doing says what the run was doing before its search started, or "".
+func (s *Session) Doing() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.doing
 }
 
 // Stats are a session's counters.
@@ -267,6 +283,7 @@ func (s *Session) checkExecutor(ctx context.Context) error {
 	if !ok || s.tester.Fake != nil {
 		return nil
 	}
+	s.setDoing("checking that %s can run the tests", s.tester.Executor)
 	if err := c.Check(ctx, s.tester.Root()); err != nil {
 		if ctx.Err() != nil {
 			return err
@@ -458,7 +475,9 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 	if s.settings.Timeout == 0 {
 		s.tester.Command.Timeout = calibrationLimit
 	}
+	planned := 2
 	run := func() (runner.Run, error) {
+		s.setDoing("running the %s (run %d of %d)", what, s.Stats().Checks+1, planned)
 		var still *time.Timer
 		if s.settings.Timeout == 0 {
 			// Without --timeout, say soon that a slow original may hang,
@@ -539,10 +558,14 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 			return err
 		}
 	}
-	if s.settings.Repeat == 0 && fails < len(runs) && (fails > 0 || !runs[1].Clean()) {
+	if s.settings.Repeat == 0 && fails < len(runs) && (fails > 0 || !runs[1].Clean()) && !(runs[0].TimedOut && runs[1].TimedOut) && s.tester.OutOfRoom() == 0 {
 		// Under --repeat auto, two runs that disagree are asked again:
 		// a failure that shows in four of five runs is a flaky one, and
-		// the search goes on with repetition.
+		// the search goes on with repetition. An original that hung
+		// both times is not asked three times more: it hangs, and each
+		// run would cost the whole timeout again; nor is one whose runs
+		// ran out of room.
+		planned = 5
 		for range 3 {
 			r, err := run()
 			if err != nil {
@@ -981,6 +1004,7 @@ func (s *Session) referencePassing(ctx context.Context, c runner.Candidate, what
 	}
 	var runs [2]runner.Run
 	for i := range runs {
+		s.setDoing("running %s (run %d of 2)", what, i+1)
 		r, err := s.tester.Exec(ctx, c)
 		s.count(func(st *Stats) { st.Checks++ })
 		if err != nil {
@@ -1001,6 +1025,7 @@ func (s *Session) referencePassing(ctx context.Context, c runner.Candidate, what
 // checkPassing tests that the passing side passes (TSE 2002 §5: the
 // isolation starts from a passing and a failing input); what names it.
 func (s *Session) checkPassing(ctx context.Context, c runner.Candidate, what string) error {
+	s.setDoing("running %s", what)
 	rec, err := s.tester.Test(ctx, c)
 	if err != nil {
 		return err

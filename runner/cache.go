@@ -2,10 +2,12 @@ package runner
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -63,61 +65,110 @@ type cacheLine struct {
 // NewCache returns an empty cache in memory.
 func NewCache() *Cache { return &Cache{m: make(map[Key]Cached)} }
 
+// cacheHeader is the first line of every cache file wynot makes: it
+// tells a cache from any other file, so that --cache never appends to a
+// file that is not one.
+const cacheHeader = `{"wynot":"cache","version":1}`
+
+// ErrNotCache is the error of OpenCache for a file that is neither empty
+// nor a cache: wynot leaves it as it is.
+var ErrNotCache = errors.New("not a wynot cache")
+
 // OpenCache returns a cache backed by the file at path, holding the
-// outcomes recorded there (one JSON object per line); lines it cannot read
-// are skipped, since a run killed mid-write may leave a partial last line.
+// outcomes recorded there (one JSON object per line, after a header line
+// that names the file a cache); lines it cannot read are skipped, since a
+// run killed mid-write may leave a partial last line. A missing or empty
+// file becomes a new cache. A file whose first line is neither the header
+// nor an outcome record (as files written before the header have it) is
+// not a cache: OpenCache returns ErrNotCache and does not change it.
 func OpenCache(path string) (*Cache, int, error) {
 	c := NewCache()
 	loaded := 0
-	if f, err := os.Open(path); err == nil {
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			var l cacheLine
-			if json.Unmarshal(sc.Bytes(), &l) != nil {
-				continue
-			}
-			var k Key
-			b, err := hex.DecodeString(l.Key)
-			if err != nil || len(b) != len(k) {
-				continue
-			}
-			copy(k[:], b)
-			var o dd.Outcome
-			switch l.Outcome {
-			case "PASS":
-				o = dd.Pass
-			case "FAIL":
-				o = dd.Fail
-			case "UNRESOLVED":
-				o = dd.Unresolved
-			default:
-				continue
-			}
-			c.m[k] = Cached{o, l.Detail}
-			loaded++
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			return nil, 0, fmt.Errorf("reading cache %s: %w", path, err)
-		}
-	} else if !os.IsNotExist(err) {
-		return nil, 0, err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, 0, err
 	}
-	// A partial last line from an interrupted run must not glue onto the
-	// next record.
-	if st, err := f.Stat(); err == nil && st.Size() > 0 {
-		if _, err := f.Write([]byte("\n")); err != nil {
-			f.Close()
-			return nil, 0, err
+	if st, err := f.Stat(); err != nil {
+		f.Close()
+		return nil, 0, err
+	} else if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, fmt.Errorf("%s: %w (not a regular file)", path, ErrNotCache)
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	first := true
+	for sc.Scan() {
+		line := sc.Bytes()
+		if first {
+			first = false
+			if string(bytes.TrimSpace(line)) == cacheHeader {
+				continue
+			}
+			if _, _, ok := parseCacheLine(line); !ok {
+				f.Close()
+				return nil, 0, fmt.Errorf("%s: %w (its first line is neither a cache header nor an outcome record); name a new file, or remove this one", path, ErrNotCache)
+			}
 		}
+		k, v, ok := parseCacheLine(line)
+		if !ok {
+			continue
+		}
+		c.m[k] = v
+		loaded++
+	}
+	if err := sc.Err(); err != nil {
+		f.Close()
+		if errors.Is(err, bufio.ErrTooLong) && first {
+			return nil, 0, fmt.Errorf("%s: %w (its first line is too long for a cache record); name a new file, or remove this one", path, ErrNotCache)
+		}
+		return nil, 0, fmt.Errorf("reading cache %s: %w", path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	switch {
+	case st.Size() == 0:
+		_, err = f.Write([]byte(cacheHeader + "\n"))
+	default:
+		// A partial last line from an interrupted run must not glue
+		// onto the next record.
+		_, err = f.Write([]byte("\n"))
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
 	}
 	c.file = f
 	return c, loaded, nil
+}
+
+// parseCacheLine reads one outcome record.
+func parseCacheLine(line []byte) (Key, Cached, bool) {
+	var k Key
+	var l cacheLine
+	if json.Unmarshal(line, &l) != nil {
+		return k, Cached{}, false
+	}
+	b, err := hex.DecodeString(l.Key)
+	if err != nil || len(b) != len(k) {
+		return k, Cached{}, false
+	}
+	copy(k[:], b)
+	var o dd.Outcome
+	switch l.Outcome {
+	case "PASS":
+		o = dd.Pass
+	case "FAIL":
+		o = dd.Fail
+	case "UNRESOLVED":
+		o = dd.Unresolved
+	default:
+		return k, Cached{}, false
+	}
+	return k, Cached{o, l.Detail}, true
 }
 
 // Get returns the outcome cached for k.

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -367,6 +368,89 @@ func TestMajority(t *testing.T) {
 		}
 		if rec.Outcome != c.want || rec.Runs != c.runs || rec.Flaky != (c.seq != "FFF" && c.seq != "PPP") {
 			t.Errorf("%s (majority %v): %s in %d runs (flaky %v), want %s in %d", c.seq, c.majority, rec.Outcome, rec.Runs, rec.Flaky, c.want, c.runs)
+		}
+	}
+}
+
+// TestCacheFileRefusesOthers: --cache never appends to a file that is not
+// a cache; an empty or missing file becomes one, and a cache written
+// before caches had a header line is still read.
+func TestCacheFileRefusesOthers(t *testing.T) {
+	k := KeyOf("q", []File{{"a", []byte("1")}})
+	record := `{"key":"` + hex.EncodeToString(k[:]) + `","outcome":"FAIL","detail":"panic: x"}` + "\n"
+	for _, c := range []struct {
+		name    string
+		content *string // nil: no file
+		loaded  int     // -1: refused
+	}{
+		{"missing", nil, 0},
+		{"empty", ptr(""), 0},
+		{"new cache", ptr(cacheHeader + "\n" + record), 1},
+		{"cache without header", ptr(record), 1},
+		{"text", ptr(strings.Repeat("The quick brown fox.\n", 1000)), -1},
+		{"other JSON", ptr(`{"key":"value"}` + "\n" + record), -1},
+		{"blank first line", ptr("\n" + record), -1},
+		{"binary", ptr("\x7fELF\x00\x01\x02"), -1},
+		{"long line", ptr(strings.Repeat("x", 2<<20)), -1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "cache")
+			if c.content != nil {
+				if err := os.WriteFile(path, []byte(*c.content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cache, n, err := OpenCache(path)
+			if c.loaded < 0 {
+				if !errors.Is(err, ErrNotCache) {
+					t.Fatalf("opened with %d entries, error %v; want ErrNotCache", n, err)
+				}
+				if got, _ := os.ReadFile(path); string(got) != *c.content {
+					t.Errorf("the refused file changed: %d bytes, was %d", len(got), len(*c.content))
+				}
+				return
+			}
+			if err != nil || n != c.loaded {
+				t.Fatalf("%d entries, %v; want %d", n, err, c.loaded)
+			}
+			k2 := KeyOf("q", []File{{"a", []byte("2")}})
+			if err := cache.Put(k2, Cached{dd.Pass, ""}); err != nil {
+				t.Fatal(err)
+			}
+			cache.Close()
+			cache, n, err = OpenCache(path)
+			if err != nil || n != c.loaded+1 {
+				t.Fatalf("reopened: %d entries, %v; want %d", n, err, c.loaded+1)
+			}
+			cache.Close()
+			got, _ := os.ReadFile(path)
+			if c.content == nil || *c.content == "" {
+				if first, _, _ := strings.Cut(string(got), "\n"); first != cacheHeader {
+					t.Errorf("a new cache starts with %q, not the header", first)
+				}
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestRanOutOfRoom(t *testing.T) {
+	dir := t.TempDir()
+	if ranOutOfRoom(Run{Exit: 1}, dir) {
+		t.Skip("the temporary directory's file system is full")
+	}
+	for _, c := range []struct {
+		r    Run
+		want bool
+	}{
+		{Run{Exit: 1, Stderr: []byte("cat: write error: No space left on device\n")}, true},
+		{Run{Exit: 2, Stdout: []byte("open x: no space left on device\n")}, true},
+		{Run{Exit: 2, Stderr: []byte("panic: boom\n")}, false},
+		{Run{Exit: 1}, false},
+	} {
+		if got := ranOutOfRoom(c.r, dir); got != c.want {
+			t.Errorf("%q %q: %v, want %v", c.r.Stdout, c.r.Stderr, got, c.want)
 		}
 	}
 }

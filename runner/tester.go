@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -47,11 +48,12 @@ type Tester struct {
 	// remote action); otherwise they are local process groups.
 	Executor Executor
 
-	repeat  atomic.Int32 // runs per test (SetRepeat)
-	servers servers      // Command.Persistent: a process per slot
-	root    string
-	dirs    chan string
-	outs    map[string][]*capture // per work directory: its output captures
+	repeat    atomic.Int32 // runs per test (SetRepeat)
+	outOfRoom atomic.Int64 // runs that ran out of room (OutOfRoom)
+	servers   servers      // Command.Persistent: a process per slot
+	root      string
+	dirs      chan string
+	outs      map[string][]*capture // per work directory: its output captures
 }
 
 // Test records one test of a candidate.
@@ -266,7 +268,37 @@ func (t *Tester) run(ctx context.Context, slot string, c Candidate, fresh bool) 
 	if e == nil {
 		e = Local
 	}
-	return e.Execute(ctx, p)
+	r, err := e.Execute(ctx, p)
+	if err == nil && e == Local && !t.InPlace && !r.Clean() && ranOutOfRoom(r, slot) {
+		t.outOfRoom.Add(1)
+	}
+	return r, err
+}
+
+// OutOfRoom is how many local runs did not end cleanly while the file
+// system of the work directories was full, or saying "No space left on
+// device": a test that fills it fails for that, not for its candidate.
+func (t *Tester) OutOfRoom() int64 { return t.outOfRoom.Load() }
+
+// ranOutOfRoom reports whether a run that did not end cleanly found the
+// file system of its work directory full (less than 1% or 64 KiB free,
+// whichever is more), or said it was: the strerror of ENOSPC in its
+// output, as a C program, the shell's tools and Go (in lower case) print
+// it. A test that filled the file system may have had its files removed
+// by the time it is looked at, as the next candidate is written; its
+// message remains.
+func ranOutOfRoom(r Run, dir string) bool {
+	for _, out := range [][]byte{r.Stderr, r.Stdout} {
+		if bytes.Contains(out, []byte("o space left on device")) {
+			return true
+		}
+	}
+	var st syscall.Statfs_t
+	if syscall.Statfs(dir, &st) != nil || st.Blocks == 0 {
+		return false
+	}
+	free, total := st.Bavail*uint64(st.Bsize), st.Blocks*uint64(st.Bsize)
+	return free < max(total/100, 64<<10)
 }
 
 // fake runs t.Fake on c in the work directory slot, prepared as run

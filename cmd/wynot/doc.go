@@ -181,11 +181,13 @@ The original of FILE is kept in FILE.orig, written once the original's
 checks pass (and removed again if nothing smaller fails); FILE is
 replaced, atomically, by every smaller failing input found, so a run that
 stops for any reason (Ctrl-C, exit status 130, even SIGKILL) leaves the
-best result so far and a valid file. An existing FILE.orig is kept as the
-original only when it is one of an interrupted reduction of this very
-file (wynot remembers what it wrote, in the user's cache directory);
-otherwise the original goes to the first free FILE.orig.N, and the
-closing line names it. With -o PATH, the inputs are left alone and the
+best result so far and a valid file. Interrupted before the search
+starts (while the original runs), wynot says what it was doing and that
+nothing was changed: no input is written and no FILE.orig made. An
+existing FILE.orig is kept as the original only when it is one of an
+interrupted reduction of this very file (wynot remembers what it
+wrote, in the user's cache directory); otherwise the original goes to
+the first free FILE.orig.N, and the closing line names it. With -o PATH, the inputs are left alone and the
 result goes to PATH (a directory for several files). An input that is not
 a regular file (a symbolic link, a pipe, anything under /dev or /proc) is
 never replaced or written next to; its result goes to -o or to
@@ -199,12 +201,22 @@ Relative paths in the command that contain a "/" (./prog, dir/file) are
 made absolute, since tests run in another directory.
 
 Tests run in parallel (-j, default: the number of CPUs); the result is
-the same as with -j 1. Each test is killed with its whole process group
+the same as with -j 1. Each runs in its own work directory under
+WYNOT_TMPDIR (else /dev/shm or the system's temporary directory). When
+that file system fills up (a candidate cannot be written, or a test
+fails saying "No space left on device" or finding it full), wynot says
+so, naming the directory, rather than call the test flaky: set
+WYNOT_TMPDIR to a directory on a file system with more room. Each test is killed with its whole process group
 after --timeout (default: ten times the original run, at least 1s, at most
-300s); a test exiting with status 124, as timeout(1) does, has timed out
-too. Outcomes are cached by the candidate's content; --cache FILE keeps
+300s; a --timeout under 100ms is refused, in every command, as too short
+to run a test); a test exiting with status 124, as timeout(1) does, has
+timed out too. An original that times out twice under --timeout is not
+run again: wynot says it did not finish (trace, chain, --fail-on, --test)
+or, for reduce without them, takes the hang as the failure. Outcomes are cached by the candidate's content; --cache FILE keeps
 them across runs, so running the same reduction again after an
-interruption repeats no test.
+interruption repeats no test. FILE is new, empty, or a cache wynot
+wrote (its first line says so); wynot refuses any other file (exit
+status 1) and leaves it as it was.
 
 Nothing a test starts outlives it. When a test ends, times out or is
 interrupted, wynot kills its process group and, on Linux, every process
@@ -268,7 +280,8 @@ and the confirmation run once, and the result is not rechecked.
 Flags:
 
 	-j N                tests run at once (default: number of CPUs)
-	--timeout D         time limit per test, e.g. 10s (default: calibrated)
+	--timeout D         time limit per test, e.g. 10s, at least 100ms
+	                    (default: calibrated)
 	--precision P       exit, message, stack or exact (default message)
 	--fail-on REGEX     the failure is output matching REGEX
 	--test SCRIPT       run SCRIPT in the candidate's directory as the test

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Refusals and causes: what wynot says, with which exit status, when it
+// must not or cannot go on, and that it then changes nothing.
+
+// TestCacheRefusesOtherFiles: --cache names a file that is not a cache
+// (a text, another program's JSON): wynot says so in one line, exits 1,
+// and the file keeps every byte. A cache wynot made is used again.
+func TestCacheRefusesOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
+	for name, content := range map[string]string{
+		"notes.txt":   strings.Repeat("A line of someone's notes, not a cache.\n", 500),
+		"config.json": `{"key":"value","outcome":"yes"}` + "\n",
+	} {
+		path := filepath.Join(dir, name)
+		write(t, path, []byte(content))
+		r := wynotRun(t, dir, nil, "reduce", "--cache", name, "-o", "out", "in", "--", prog("mystery"), "{}")
+		if r.code != 1 || !strings.Contains(r.stderr, name+": not a wynot cache") || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+			t.Errorf("--cache %s: exit %d, stderr:\n%s\nwant exit 1 and one line saying it is not a wynot cache", name, r.code, r.stderr)
+		}
+		if got := read(t, path); !bytes.Equal(got, []byte(content)) {
+			t.Errorf("--cache %s: the file changed from %d to %d bytes", name, len(content), len(got))
+		}
+		if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
+			t.Errorf("--cache %s: a result was written", name)
+		}
+	}
+	// An empty file becomes a cache, and the next run reads it. (A
+	// calibrated timeout is part of what a cached outcome answers: it is
+	// given, so that the two runs ask the same question however long the
+	// original takes on a busy machine.)
+	write(t, filepath.Join(dir, "empty"), nil)
+	for i := range 2 {
+		r := wynotRun(t, dir, nil, "reduce", "--json", "-q", "--timeout", "20s", "--cache", "empty", "-o", "out", "in", "--", prog("mystery"), "{}")
+		if r.code != 0 {
+			t.Fatalf("run %d with an empty --cache file: exit %d\n%s", i+1, r.code, r.stderr)
+		}
+		if s := r.summary(t); i == 1 && s.Tests != s.Checks {
+			t.Errorf("the second run made %d tests besides its %d checks: the cache was not read", s.Tests-s.Checks, s.Checks)
+		}
+	}
+}
+
+// TestTimeoutTooShort: one rule for a --timeout too short to run a test,
+// in every command, before anything runs; the shortest allowed one runs.
+func TestTimeoutTooShort(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
+	for _, cmd := range []string{"reduce", "isolate", "maximize", "changes", "fuzz", "trace", "chain"} {
+		for _, d := range []string{"1ns", "1ms", "99ms"} {
+			r := wynotRun(t, dir, nil, cmd, "--timeout", d, "in", "--", prog("mystery"), "{}")
+			if r.code != 1 || !strings.Contains(r.stderr, "--timeout "+d+" is too short to run a test") {
+				t.Errorf("%s --timeout %s: exit %d, stderr:\n%s\nwant exit 1 and that it is too short", cmd, d, r.code, r.stderr)
+			}
+		}
+	}
+	if got := string(read(t, filepath.Join(dir, "in"))); got != mysteryInput {
+		t.Errorf("the input changed: %q", got)
+	}
+	// The shortest one is accepted: the run goes on (how it ends depends
+	// on how fast the machine runs the test, so only that is checked).
+	r := wynotRun(t, dir, nil, "reduce", "-q", "--timeout", "100ms", "-o", "out", "in", "--", "sh", "-c", `grep -q '(' "$1" && exit 1; exit 0`, "sh", "{}")
+	if r.code == 1 || strings.Contains(r.stderr, "too short") {
+		t.Errorf("reduce --timeout 100ms: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// hangingMain is a Go program that prints, and when given an argument
+// records its run in the file named by $RUNS and hangs.
+const hangingMain = `package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+func main() {
+	n := 6
+	fmt.Println(n * 7)
+	if len(os.Args) > 1 {
+		f, err := os.OpenFile(os.Getenv("RUNS"), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+		if err == nil {
+			f.WriteString("run\n")
+			f.Close()
+		}
+		time.Sleep(time.Hour)
+	}
+}
+`
+
+// TestOriginalHangsTwice: trace and chain whose original (failing) run
+// hangs with --timeout say so after its two runs, not after five.
+func TestOriginalHangsTwice(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), []byte("module hang\n\ngo 1.22\n"))
+	write(t, filepath.Join(dir, "main.go"), []byte(hangingMain))
+	for _, args := range [][]string{
+		{"trace", "--timeout", "1s", ".", "--", "hang"},
+		{"chain", "--timeout", "1s", "--pass", "", "--fail", "hang", "--at", "main.go:11", "."},
+	} {
+		runs := filepath.Join(t.TempDir(), "runs")
+		r := wynotRun(t, dir, []string{"RUNS=" + runs}, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "did not finish within 1s (--timeout)") {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit 2 and that it did not finish", args[0], r.code, r.stderr)
+		}
+		if n := strings.Count(string(read(t, runs)), "run\n"); n != 2 {
+			t.Errorf("%s: the hanging run ran %d times, want 2", args[0], n)
+		}
+	}
+}
+
+// TestInterruptBeforeSearch: SIGINT while the original runs (its first
+// or second run) says what was interrupted and that nothing was changed,
+// exits 130, and leaves the input byte for byte and no FILE.orig.
+func TestInterruptBeforeSearch(t *testing.T) {
+	for _, run := range []int{1, 2} {
+		dir, marks := t.TempDir(), t.TempDir()
+		in := filepath.Join(dir, "in")
+		write(t, in, []byte(mysteryInput))
+		// Each run of the test leaves a mark; the run to be interrupted
+		// then sleeps, the others fail at once.
+		script := filepath.Join(marks, "test.sh")
+		write(t, script, []byte(fmt.Sprintf(`#!/bin/sh
+n=$(($(ls %[1]s | grep -c '^run') + 1))
+touch %[1]s/run$n
+if [ $n -eq %[2]d ]; then sleep 60; fi
+echo 'panic: boom' >&2
+exit 2
+`, marks, run)))
+		os.Chmod(script, 0o755)
+		cmd := exec.Command(wynotBin, "reduce", "--timeout", "120s", "in", "--", script, "{}")
+		cmd.Dir = dir
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Wait for the run to be interrupted to start (its mark), then
+		// interrupt.
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+			if _, err := os.Stat(filepath.Join(marks, fmt.Sprintf("run%d", run))); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("run %d of the original never started; stderr:\n%s", run, errb.String())
+			}
+		}
+		cmd.Process.Signal(syscall.SIGINT)
+		err := cmd.Wait()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		want := fmt.Sprintf("interrupted while running the original input (run %d of 2), before the search started; nothing was changed", run)
+		if code != 130 || !strings.Contains(errb.String(), want) || strings.Contains(errb.String(), "context canceled") {
+			t.Errorf("SIGINT in run %d: exit %d, stderr:\n%s\nwant exit 130 and %q", run, code, errb.String(), want)
+		}
+		if got := read(t, in); string(got) != mysteryInput {
+			t.Errorf("SIGINT in run %d: the input changed to %q", run, got)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			t.Errorf("SIGINT in run %d: the directory holds %v, not only the input", run, names)
+		}
+	}
+}
+
+// smallFS mounts a tmpfs of 2 MiB for the test, or skips it where
+// mounting is not permitted.
+func smallFS(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	return dir
+}
+
+// TestNoRoom: a test that fills the file system of the work directories,
+// and a candidate that does not fit into it, are named as what they are
+// (no space left on device in WYNOT_TMPDIR, and what to do), not as a
+// flaky test; the input is left alone.
+func TestNoRoom(t *testing.T) {
+	small := smallFS(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	// The test appends a log of 1.2 MB to a file beside the work
+	// directories: the second run of the original finds no room for it.
+	script := filepath.Join(dir, "test.sh")
+	write(t, script, []byte(`#!/bin/sh
+head -c 1200000 /dev/zero >> "$WYNOT_TMPDIR/log" || { echo "cannot write the log" >&2; exit 1; }
+grep -q '(' "$1" || exit 0
+echo 'panic: boom' >&2
+exit 2
+`))
+	os.Chmod(script, 0o755)
+	big := []byte(strings.Repeat("abcdefghijklmnopqrstuvwxyz0123456789\n", 40000) + "(\n")
+	for _, c := range []struct {
+		name  string
+		input []byte
+		argv  []string
+		code  int
+	}{
+		{"the test fills it", []byte(mysteryInput), []string{script, "{}"}, 2},
+		{"the candidate does not fit", big, []string{"sh", "-c", `grep -q '(' "$1" || exit 0; echo 'panic: boom' >&2; exit 2`, "sh", "{}"}, 1},
+	} {
+		os.Remove(filepath.Join(small, "log"))
+		write(t, in, c.input)
+		r := wynotRun(t, dir, []string{"WYNOT_TMPDIR=" + small}, append([]string{"reduce", "-j", "2", "in", "--"}, c.argv...)...)
+		want := "wynot: no space left on device in WYNOT_TMPDIR " + small + " (a file system of 2.0 MiB): set WYNOT_TMPDIR to a directory on a file system with more room"
+		if r.code != c.code || !strings.HasPrefix(r.stderr, want) && !strings.Contains(r.stderr, "\n"+want) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit %d and %q", c.name, r.code, r.stderr, c.code, want)
+		}
+		if got := read(t, in); !bytes.Equal(got, c.input) {
+			t.Errorf("%s: the input changed", c.name)
+		}
+		if _, err := os.Stat(in + ".orig"); err == nil {
+			t.Errorf("%s: in.orig was made", c.name)
+		}
+	}
+}
