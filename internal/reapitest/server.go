@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -56,6 +57,15 @@ type Server struct {
 	Hide string
 	// Header, when set, is a KEY=VALUE every call must carry.
 	Header string
+	// BatchLimit bounds the bytes of one BatchReadBlobs or
+	// BatchUpdateBlobs; larger batches are refused with
+	// INVALID_ARGUMENT while the capabilities advertise no limit, as
+	// Buildbarn does with its message size limit (2 MiB by default).
+	BatchLimit int64
+	// LookupInExecute makes Execute answer from the action cache unless
+	// told to skip it, as some services do; Buildbarn does not (the
+	// default), clients ask GetActionResult first.
+	LookupInExecute bool
 
 	mu       sync.Mutex
 	blobs    map[string][]byte
@@ -63,6 +73,8 @@ type Server struct {
 	Uploaded []string // hashes of blobs uploaded, in order
 	Executed int      // actions run
 	Hits     int      // actions answered from the action cache
+	Updates  int      // action results written by clients
+	Refused  int      // batches refused for their size
 	Headers  []metadata.MD
 
 	grpc *grpc.Server
@@ -77,7 +89,7 @@ func Listen(addr string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Addr: l.Addr().String(), blobs: map[string][]byte{}, results: map[string]*repb.ActionResult{}, CacheSuccessOnly: true}
+	s := &Server{Addr: l.Addr().String(), blobs: map[string][]byte{}, results: map[string]*repb.ActionResult{}, CacheSuccessOnly: true, BatchLimit: 2 << 20}
 	s.grpc = grpc.NewServer(grpc.UnaryInterceptor(s.unary), grpc.StreamInterceptor(s.stream), grpc.MaxRecvMsgSize(64<<20))
 	repb.RegisterExecutionServer(s.grpc, s)
 	repb.RegisterActionCacheServer(s.grpc, s)
@@ -161,7 +173,7 @@ func (s *Server) put(data []byte) *repb.Digest {
 func (s *Server) GetCapabilities(ctx context.Context, _ *repb.GetCapabilitiesRequest) (*repb.ServerCapabilities, error) {
 	return &repb.ServerCapabilities{
 		CacheCapabilities: &repb.CacheCapabilities{DigestFunctions: []repb.DigestFunction_Value{repb.DigestFunction_SHA256},
-			MaxBatchTotalSizeBytes: 1 << 20, ActionCacheUpdateCapabilities: &repb.ActionCacheUpdateCapabilities{UpdateEnabled: true}},
+			ActionCacheUpdateCapabilities: &repb.ActionCacheUpdateCapabilities{UpdateEnabled: true}},
 		ExecutionCapabilities: &repb.ExecutionCapabilities{DigestFunction: repb.DigestFunction_SHA256, ExecEnabled: true,
 			DigestFunctions: []repb.DigestFunction_Value{repb.DigestFunction_SHA256}},
 		LowApiVersion:  &semver.SemVer{Major: 2},
@@ -181,7 +193,25 @@ func (s *Server) FindMissingBlobs(ctx context.Context, req *repb.FindMissingBlob
 	return resp, nil
 }
 
+// tooLarge refuses a batch of n bytes above the limit.
+func (s *Server) tooLarge(n int64) error {
+	if s.BatchLimit <= 0 || n <= s.BatchLimit {
+		return nil
+	}
+	s.mu.Lock()
+	s.Refused++
+	s.mu.Unlock()
+	return status.Errorf(codes.InvalidArgument, "batch of %d bytes is larger than the maximum message size of %d bytes", n, s.BatchLimit)
+}
+
 func (s *Server) BatchUpdateBlobs(ctx context.Context, req *repb.BatchUpdateBlobsRequest) (*repb.BatchUpdateBlobsResponse, error) {
+	var n int64
+	for _, r := range req.Requests {
+		n += int64(len(r.Data))
+	}
+	if err := s.tooLarge(n); err != nil {
+		return nil, err
+	}
 	resp := &repb.BatchUpdateBlobsResponse{}
 	for _, r := range req.Requests {
 		d := s.put(r.Data)
@@ -198,6 +228,13 @@ func (s *Server) BatchUpdateBlobs(ctx context.Context, req *repb.BatchUpdateBlob
 }
 
 func (s *Server) BatchReadBlobs(ctx context.Context, req *repb.BatchReadBlobsRequest) (*repb.BatchReadBlobsResponse, error) {
+	var n int64
+	for _, d := range req.Digests {
+		n += d.SizeBytes
+	}
+	if err := s.tooLarge(n); err != nil {
+		return nil, err
+	}
 	resp := &repb.BatchReadBlobsResponse{}
 	for _, d := range req.Digests {
 		b, ok := s.Blob(d.Hash)
@@ -260,13 +297,46 @@ func (s *Server) Write(stream bspb.ByteStream_WriteServer) error {
 	return stream.SendAndClose(&bspb.WriteResponse{CommittedSize: int64(len(data))})
 }
 
+// GetActionResult answers from the action cache, with the contents
+// asked for inline (up to 64 KiB each).
 func (s *Server) GetActionResult(ctx context.Context, req *repb.GetActionResultRequest) (*repb.ActionResult, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if r, ok := s.results[req.ActionDigest.Hash]; ok {
-		return r, nil
+	r, ok := s.results[req.ActionDigest.Hash]
+	if ok {
+		s.Hits++
 	}
-	return nil, status.Error(codes.NotFound, "no result")
+	s.mu.Unlock()
+	if !ok {
+		return nil, status.Error(codes.NotFound, "no result")
+	}
+	r = proto.Clone(r).(*repb.ActionResult)
+	inline := func(d *repb.Digest) []byte {
+		if b, ok := s.Blob(d.GetHash()); ok && len(b) <= 64<<10 {
+			return b
+		}
+		return nil
+	}
+	if req.InlineStdout {
+		r.StdoutRaw = inline(r.StdoutDigest)
+	}
+	if req.InlineStderr {
+		r.StderrRaw = inline(r.StderrDigest)
+	}
+	for _, f := range r.OutputFiles {
+		if slices.Contains(req.InlineOutputFiles, f.Path) {
+			f.Contents = inline(f.Digest)
+		}
+	}
+	return r, nil
+}
+
+// UpdateActionResult writes a client's result into the action cache.
+func (s *Server) UpdateActionResult(ctx context.Context, req *repb.UpdateActionResultRequest) (*repb.ActionResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.results[req.ActionDigest.Hash] = req.ActionResult
+	s.Updates++
+	return req.ActionResult, nil
 }
 
 // message reads a stored message.
@@ -336,7 +406,7 @@ func (s *Server) execute(ctx context.Context, req *repb.ExecuteRequest) (*repb.E
 	if err := s.message(req.ActionDigest, &action); err != nil {
 		return nil, err
 	}
-	if !req.SkipCacheLookup {
+	if s.LookupInExecute && !req.SkipCacheLookup {
 		s.mu.Lock()
 		r, ok := s.results[req.ActionDigest.Hash]
 		if ok {

@@ -104,6 +104,7 @@ type Executor struct {
 	instance string
 	conn     *grpc.ClientConn
 	exec     repb.ExecutionClient
+	ac       repb.ActionCacheClient
 	cas      repb.ContentAddressableStorageClient
 	caps     repb.CapabilitiesClient
 	bs       bspb.ByteStreamClient
@@ -177,7 +178,7 @@ func New(opts Options) (*Executor, error) {
 		return nil, fmt.Errorf("--exec %s: %v", opts.Target, err)
 	}
 	e := &Executor{opts: opts, display: addr, instance: instance, conn: conn,
-		exec: repb.NewExecutionClient(conn), cas: repb.NewContentAddressableStorageClient(conn),
+		exec: repb.NewExecutionClient(conn), ac: repb.NewActionCacheClient(conn), cas: repb.NewContentAddressableStorageClient(conn),
 		caps: repb.NewCapabilitiesClient(conn), bs: bspb.NewByteStreamClient(conn),
 		maxBatch: 4 << 20, digests: map[fileKey]*repb.Digest{}, hinted: map[string]bool{}}
 	if instance != "" {
@@ -590,45 +591,60 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 		cmd.OutputFiles = []string{statusFile}
 	}
 	action := &repb.Action{CommandDigest: t.message(cmd), InputRootDigest: t.root(), Platform: e.platform}
-	if p.Timeout > 0 {
-		action.Timeout = durationpb.New(p.Timeout)
-	}
 	if p.Fresh {
-		// A repeated test, or the original, runs afresh each time.
+		// A repeated test, or the original, runs afresh each time, and
+		// its result is of no use to any later run.
 		salt := make([]byte, 16)
 		_, _ = rand.Read(salt)
 		action.Salt = salt
+		action.DoNotCache = true
+	}
+	if p.Timeout > 0 {
+		action.Timeout = durationpb.New(p.Timeout)
 	}
 	actionDigest := t.message(action)
-	if err := e.upload(ctx, t.blobs); err != nil {
-		return runner.Run{Exit: -1}, err
-	}
 	start := time.Now()
-	// The service enforces the timeout; should it not, wynot does, a
-	// little later.
-	ectx := ctx
-	if p.Timeout > 0 {
-		var cancel context.CancelFunc
-		ectx, cancel = context.WithTimeout(ctx, p.Timeout+30*time.Second)
-		defer cancel()
+	// As Bazel does, the action cache is asked first: services need not
+	// look it up in Execute (Buildbarn does not).
+	var resp *repb.ExecuteResponse
+	if !p.Fresh {
+		resp = e.lookup(ctx, actionDigest)
 	}
-	resp, err := e.execute(ectx, actionDigest, t.blobs)
-	if err != nil && ctx.Err() == nil && ectx.Err() != nil {
-		return runner.Run{Exit: -1, Signal: syscall.SIGKILL, TimedOut: true, Duration: time.Since(start)}, nil
-	}
-	if err != nil {
-		return runner.Run{Exit: -1}, err
+	if resp == nil {
+		if err := e.upload(ctx, t.blobs); err != nil {
+			return runner.Run{Exit: -1}, err
+		}
+		// The service enforces the timeout; should it not, wynot does, a
+		// little later.
+		ectx := ctx
+		if p.Timeout > 0 {
+			var cancel context.CancelFunc
+			ectx, cancel = context.WithTimeout(ctx, p.Timeout+30*time.Second)
+			defer cancel()
+		}
+		var err error
+		resp, err = e.execute(ectx, actionDigest, t.blobs, p.Fresh)
+		if err != nil && ctx.Err() == nil && ectx.Err() != nil {
+			return runner.Run{Exit: -1, Signal: syscall.SIGKILL, TimedOut: true, Duration: time.Since(start)}, nil
+		}
+		if err != nil {
+			return runner.Run{Exit: -1}, err
+		}
 	}
 	r := runner.Run{Duration: time.Since(start)}
 	e.Stats.Actions.Add(1)
 	if resp.GetCachedResult() {
 		e.Stats.CacheHits.Add(1)
 	}
+	var err error
 	var statusText []byte
 	r.Stdout, r.Stderr, statusText, err = e.outputs(ctx, resp.GetResult())
 	if errors.Is(err, errLost) && resp.GetCachedResult() {
 		// A cached result whose outputs the storage no longer has: run
 		// the action again.
+		if err = e.upload(ctx, t.blobs); err != nil {
+			return r, err
+		}
 		if resp, err = e.executeOnce(ctx, actionDigest, true); err == nil {
 			r.Stdout, r.Stderr, statusText, err = e.outputs(ctx, resp.GetResult())
 		}
@@ -892,9 +908,9 @@ var errLost = errors.New("--exec: the remote storage lost an output")
 // execute runs the action and waits for its response. A service that
 // says blobs are missing (evicted since they were found) gets them again,
 // once.
-func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[string]blob) (*repb.ExecuteResponse, error) {
+func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[string]blob, skipCache bool) (*repb.ExecuteResponse, error) {
 	for attempt := 0; ; attempt++ {
-		resp, err := e.executeOnce(ctx, action, false)
+		resp, err := e.executeOnce(ctx, action, skipCache)
 		if err != nil {
 			st, _ := status.FromError(err)
 			if ctx.Err() != nil {
@@ -923,6 +939,19 @@ func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[s
 		}
 		return nil, fmt.Errorf("%w: %s: %s: %s", runner.ErrStart, e.display, st.Code(), st.Message())
 	}
+}
+
+// lookup asks the action cache for the action's result, with the
+// standard output and error and the status file inline where the
+// service allows. A result without the test's status, or any error, is
+// no result: the action then runs.
+func (e *Executor) lookup(ctx context.Context, action *repb.Digest) *repb.ExecuteResponse {
+	res, err := e.ac.GetActionResult(ctx, &repb.GetActionResultRequest{InstanceName: e.instance, ActionDigest: action,
+		InlineStdout: true, InlineStderr: true, InlineOutputFiles: []string{statusFile}, DigestFunction: repb.DigestFunction_SHA256})
+	if err != nil || res.GetExitCode() != 0 || !slices.ContainsFunc(res.GetOutputFiles(), func(f *repb.OutputFile) bool { return f.GetPath() == statusFile }) {
+		return nil
+	}
+	return &repb.ExecuteResponse{Result: res, CachedResult: true}
 }
 
 // missingBlobs reports whether a failed precondition names missing blobs.

@@ -119,25 +119,30 @@ func TestRemoteUploadsOnlyMissing(t *testing.T) {
 
 // Failing outcomes are cached too (the service caches only exit status
 // 0: the remote command records the real status in a file), so another
-// run of wynot gets them without running the test.
+// run of wynot gets them without running the test. The action cache is
+// asked first: a service whose Execute does not look it up (Buildbarn)
+// answers as one whose Execute does.
 func TestRemoteCachesFailingOutcomes(t *testing.T) {
-	srv := server(t)
-	e := executor(t, Options{Target: "reapi://" + srv.Addr})
-	c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte("crash\n")}}}
-	cmd := runner.Command{Argv: []string{"sh", "-c", "grep -q crash in && exit 1; exit 0"}}
-	var recs []runner.Test
-	for range 2 {
-		rec, err := tester(t, cmd, e).Test(context.Background(), c) // a fresh Tester: no local cache
-		if err != nil {
-			t.Fatal(err)
+	for _, inExecute := range []bool{false, true} {
+		srv := server(t)
+		srv.LookupInExecute = inExecute
+		e := executor(t, Options{Target: "reapi://" + srv.Addr})
+		c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte("crash\n")}}}
+		cmd := runner.Command{Argv: []string{"sh", "-c", "grep -q crash in && exit 1; exit 0"}}
+		var recs []runner.Test
+		for range 2 {
+			rec, err := tester(t, cmd, e).Test(context.Background(), c) // a fresh Tester: no local cache
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, rec)
 		}
-		recs = append(recs, rec)
-	}
-	if recs[0].Outcome != dd.Fail || recs[1].Outcome != dd.Fail {
-		t.Errorf("outcomes %s, %s, want FAIL twice", recs[0].Outcome, recs[1].Outcome)
-	}
-	if srv.Executed != 1 || srv.Hits != 1 || e.Stats.CacheHits.Load() != 1 {
-		t.Errorf("executed %d, cache hits %d (client %d); want 1 and 1", srv.Executed, srv.Hits, e.Stats.CacheHits.Load())
+		if recs[0].Outcome != dd.Fail || recs[1].Outcome != dd.Fail {
+			t.Errorf("lookup in Execute %v: outcomes %s, %s, want FAIL twice", inExecute, recs[0].Outcome, recs[1].Outcome)
+		}
+		if srv.Executed != 1 || srv.Hits != 1 || e.Stats.CacheHits.Load() != 1 {
+			t.Errorf("lookup in Execute %v: executed %d, cache hits %d (client %d); want 1 and 1", inExecute, srv.Executed, srv.Hits, e.Stats.CacheHits.Load())
+		}
 	}
 }
 
