@@ -180,7 +180,7 @@ func New(opts Options) (*Executor, error) {
 	e := &Executor{opts: opts, display: addr, instance: instance, conn: conn,
 		exec: repb.NewExecutionClient(conn), ac: repb.NewActionCacheClient(conn), cas: repb.NewContentAddressableStorageClient(conn),
 		caps: repb.NewCapabilitiesClient(conn), bs: bspb.NewByteStreamClient(conn),
-		maxBatch: 4 << 20, digests: map[fileKey]*repb.Digest{}, hinted: map[string]bool{}}
+		maxBatch: safeBatch, digests: map[fileKey]*repb.Digest{}, hinted: map[string]bool{}}
 	if instance != "" {
 		e.display += "/" + instance
 	}
@@ -319,7 +319,7 @@ func (e *Executor) Check(ctx context.Context, root string) error {
 		return fmt.Errorf("--exec: %s does not take SHA-256 digests", e.display)
 	}
 	if n := caps.GetCacheCapabilities().GetMaxBatchTotalSizeBytes(); n > 0 {
-		e.maxBatch = n
+		e.maxBatch = min(n, safeBatch)
 	}
 	if v := caps.GetHighApiVersion(); v != nil && (v.Major > 2 || v.Major == 2 && v.Minor >= 1) {
 		e.v21 = true
@@ -341,6 +341,19 @@ func (e *Executor) callError(what string, err error) error {
 		return fmt.Errorf("--exec: %s refuses wynot (%s): %s; give --remote-header or --remote-credentials", e.display, st.Code(), st.Message())
 	}
 	return fmt.Errorf("--exec: %s: %s: %s", e.display, st.Code(), st.Message())
+}
+
+// safeBatch bounds the bytes of one batch call. A service advertising
+// no limit (max_batch_total_size_bytes 0) still has its message size
+// limit: Buildbarn refuses batches above 2 MiB with INVALID_ARGUMENT.
+// Larger blobs go by ByteStream, and a refused batch is sent again by
+// ByteStream.
+const safeBatch = 1 << 20
+
+// refused reports whether err is a service refusing a call for its size.
+func refused(err error) bool {
+	c := status.Code(err)
+	return c == codes.InvalidArgument || c == codes.ResourceExhausted
 }
 
 // blob is content to upload: in memory, or a local file.
@@ -785,6 +798,15 @@ func (e *Executor) upload(ctx context.Context, blobs map[string]blob) error {
 			return nil
 		}
 		resp, err := e.cas.BatchUpdateBlobs(ctx, batch)
+		if refused(err) {
+			for _, r := range batch.Requests {
+				if err := e.write(ctx, r.Digest, r.Data); err != nil {
+					return err
+				}
+			}
+			batch.Requests, size = nil, 0
+			return nil
+		}
 		if err != nil {
 			return e.callError("cannot upload to", err)
 		}
@@ -868,14 +890,17 @@ func (e *Executor) output(ctx context.Context, inline []byte, d *repb.Digest) ([
 	}
 	if d.SizeBytes+1024 <= e.maxBatch {
 		resp, err := e.cas.BatchReadBlobs(ctx, &repb.BatchReadBlobsRequest{InstanceName: e.instance, Digests: []*repb.Digest{d}, DigestFunction: repb.DigestFunction_SHA256})
-		if err != nil {
+		if err != nil && !refused(err) {
 			return nil, e.callError("cannot read from", err)
 		}
-		if rs := resp.GetResponses(); len(rs) > 0 {
-			if codes.Code(rs[0].GetStatus().GetCode()) == codes.OK {
+		if rs := resp.GetResponses(); err == nil && len(rs) > 0 {
+			switch codes.Code(rs[0].GetStatus().GetCode()) {
+			case codes.OK:
 				return rs[0].GetData(), nil
+			case codes.NotFound:
+				return nil, fmt.Errorf("%w: %s: %s", errLost, e.display, rs[0].GetStatus().GetMessage())
 			}
-			return nil, fmt.Errorf("%w: %s: %s", errLost, e.display, rs[0].GetStatus().GetMessage())
+			// Refused for another reason (its size): by ByteStream.
 		}
 	}
 	name := fmt.Sprintf("blobs/%s/%d", d.Hash, d.SizeBytes)

@@ -146,6 +146,50 @@ func TestRemoteCachesFailingOutcomes(t *testing.T) {
 	}
 }
 
+// Outputs and inputs of any size: the service advertises no batch limit
+// but refuses batches above its message size (2 MiB, as Buildbarn), or
+// above a smaller one; a test printing 3 MiB, and one reading 3 MiB and
+// several files that together exceed the limit, run as locally.
+func TestRemoteLargeBlobs(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789abcdef"), 3<<16) // 3 MiB
+	var files []runner.File
+	for i := range 4 {
+		files = append(files, runner.File{Name: fmt.Sprintf("part%d", i), Data: bytes.Repeat([]byte{'a' + byte(i)}, 700<<10)})
+	}
+	for _, limit := range []int64{2 << 20, 256 << 10} {
+		srv := server(t)
+		srv.BatchLimit = limit
+		e := executor(t, Options{Target: "reapi://" + srv.Addr})
+		for _, tc := range []struct {
+			name  string
+			cmd   runner.Command
+			files []runner.File
+		}{
+			{"prints 3 MiB", sh(`head -c 3145728 /dev/zero | tr '\0' x; echo; head -c 3000000 /dev/zero | tr '\0' y >&2; exit 1`), nil},
+			{"reads 3 MiB", sh(`wc -c big; cksum big`), []runner.File{{Name: "big", Data: big}}},
+			{"reads 2.8 MB in 4 files", sh(`cat part* | cksum; cat part3 | head -c 10`), files},
+		} {
+			var runs [2]runner.Run
+			for i, ex := range []runner.Executor{nil, e} {
+				r, err := tester(t, tc.cmd, ex).Exec(context.Background(), runner.Candidate{Files: tc.files})
+				if err != nil {
+					t.Fatalf("limit %d, %s: %v", limit, tc.name, err)
+				}
+				runs[i] = r
+			}
+			l, r := runs[0], runs[1]
+			if l.Exit != r.Exit || r.Lost != "" || !bytes.Equal(l.Stdout, r.Stdout) || !bytes.Equal(l.Stderr, r.Stderr) || len(r.Stdout) == 0 {
+				t.Errorf("limit %d, %s:\nlocal  %s, %d bytes out, %d err\nremote %s, %d bytes out, %d err", limit, tc.name,
+					l.Describe(), len(l.Stdout), len(l.Stderr), r.Describe(), len(r.Stdout), len(r.Stderr))
+			}
+		}
+		t.Logf("batch limit %d: %d batches refused", limit, srv.Refused)
+		if limit < safeBatch && srv.Refused == 0 {
+			t.Errorf("limit %d below the batch size: no batch was refused, the fallback was not tried", limit)
+		}
+	}
+}
+
 // Repeated runs of a test, and runs of the original, carry a fresh salt
 // each: none is served from the action cache, so that flakiness shows.
 func TestRemoteRepeatRunsAfresh(t *testing.T) {
