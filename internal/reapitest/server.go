@@ -33,6 +33,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
+	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // Server is the service. Its counters say what clients did.
@@ -454,11 +455,14 @@ func (s *Server) execute(ctx context.Context, req *repb.ExecuteRequest) (*repb.E
 	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
 	var stdout, stderr strings.Builder
 	c.Stdout, c.Stderr = &stdout, &stderr
+	begun := time.Now()
 	runErr := c.Run()
 	s.mu.Lock()
 	s.Executed++
 	s.mu.Unlock()
-	res := &repb.ActionResult{StdoutDigest: s.put([]byte(stdout.String())), StderrDigest: s.put([]byte(stderr.String()))}
+	res := &repb.ActionResult{StdoutDigest: s.put([]byte(stdout.String())), StderrDigest: s.put([]byte(stderr.String())),
+		ExecutionMetadata: &repb.ExecutedActionMetadata{Worker: "reapitest", ExecutionStartTimestamp: timestamppb.New(begun),
+			ExecutionCompletedTimestamp: timestamppb.Now()}}
 	var ee *exec.ExitError
 	switch {
 	case runErr == nil:

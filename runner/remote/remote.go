@@ -111,7 +111,8 @@ type Executor struct {
 	inputs   []input
 	platform *repb.Platform
 	maxBatch int64
-	v21      bool // the server speaks v2.1 or later (output_paths)
+	v21      bool        // the server speaks v2.1 or later (output_paths)
+	noUpdate atomic.Bool // the action cache refused a result from wynot
 
 	mu      sync.Mutex
 	digests map[fileKey]*repb.Digest // digests of local files by identity
@@ -612,16 +613,23 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 		action.Salt = salt
 		action.DoNotCache = true
 	}
+	// The action cache's key is the action without its timeout, which
+	// wynot calibrates anew on every run: a result is as good under any
+	// timeout longer than the test took. The action run carries the
+	// timeout; its result is written under the key.
+	key := t.message(action)
+	actionDigest := key
 	if p.Timeout > 0 {
-		action.Timeout = durationpb.New(p.Timeout)
+		timed := proto.Clone(action).(*repb.Action)
+		timed.Timeout = durationpb.New(p.Timeout)
+		actionDigest = t.message(timed)
 	}
-	actionDigest := t.message(action)
 	start := time.Now()
 	// As Bazel does, the action cache is asked first: services need not
 	// look it up in Execute (Buildbarn does not).
 	var resp *repb.ExecuteResponse
 	if !p.Fresh {
-		resp = e.lookup(ctx, actionDigest)
+		resp = e.lookup(ctx, key, p.Timeout)
 	}
 	if resp == nil {
 		if err := e.upload(ctx, t.blobs); err != nil {
@@ -642,6 +650,9 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 		}
 		if err != nil {
 			return runner.Run{Exit: -1}, err
+		}
+		if !p.Fresh && actionDigest != key && complete(resp) {
+			e.remember(ctx, key, resp.GetResult())
 		}
 	}
 	r := runner.Run{Duration: time.Since(start)}
@@ -970,13 +981,52 @@ func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[s
 // standard output and error and the status file inline where the
 // service allows. A result without the test's status, or any error, is
 // no result: the action then runs.
-func (e *Executor) lookup(ctx context.Context, action *repb.Digest) *repb.ExecuteResponse {
+//
+// A result that took longer than timeout (when set) is no result
+// either: under this timeout the test would have timed out.
+func (e *Executor) lookup(ctx context.Context, action *repb.Digest, timeout time.Duration) *repb.ExecuteResponse {
 	res, err := e.ac.GetActionResult(ctx, &repb.GetActionResultRequest{InstanceName: e.instance, ActionDigest: action,
 		InlineStdout: true, InlineStderr: true, InlineOutputFiles: []string{statusFile}, DigestFunction: repb.DigestFunction_SHA256})
-	if err != nil || res.GetExitCode() != 0 || !slices.ContainsFunc(res.GetOutputFiles(), func(f *repb.OutputFile) bool { return f.GetPath() == statusFile }) {
+	resp := &repb.ExecuteResponse{Result: res, CachedResult: true}
+	if err != nil || !complete(resp) {
 		return nil
 	}
-	return &repb.ExecuteResponse{Result: res, CachedResult: true}
+	if m := res.GetExecutionMetadata(); timeout > 0 && m.GetExecutionStartTimestamp() != nil && m.GetExecutionCompletedTimestamp() != nil &&
+		m.GetExecutionCompletedTimestamp().AsTime().Sub(m.GetExecutionStartTimestamp().AsTime()) > timeout {
+		return nil
+	}
+	return resp
+}
+
+// complete reports whether resp is a finished action with the test's
+// status: what may be cached.
+func complete(resp *repb.ExecuteResponse) bool {
+	res := resp.GetResult()
+	return status.FromProto(resp.GetStatus()).Code() == codes.OK && res.GetExitCode() == 0 &&
+		slices.ContainsFunc(res.GetOutputFiles(), func(f *repb.OutputFile) bool { return f.GetPath() == statusFile })
+}
+
+// remember writes the result of an action run with a timeout into the
+// action cache under key, the action without it. A service that does
+// not take results from clients is told once; its cache then serves
+// only runs with the same timeout (--timeout).
+func (e *Executor) remember(ctx context.Context, key *repb.Digest, res *repb.ActionResult) {
+	if e.noUpdate.Load() {
+		return
+	}
+	_, err := e.ac.UpdateActionResult(ctx, &repb.UpdateActionResultRequest{InstanceName: e.instance, ActionDigest: key,
+		ActionResult: res, DigestFunction: repb.DigestFunction_SHA256})
+	if err == nil || ctx.Err() != nil {
+		return
+	}
+	if !e.noUpdate.Swap(true) {
+		e.mu.Lock()
+		say := e.opts.Say
+		e.mu.Unlock()
+		if say != nil {
+			say("%s does not take action results from wynot (%s): its action cache serves a later run only with the same --timeout", e.display, status.Code(err))
+		}
+	}
 }
 
 // missingBlobs reports whether a failed precondition names missing blobs.

@@ -190,6 +190,46 @@ func TestRemoteLargeBlobs(t *testing.T) {
 	}
 }
 
+// The timeout, calibrated anew on every run of wynot, is not part of the
+// action cache's key: a test run under one timeout is answered from the
+// cache under another, unless it took longer than the new timeout.
+func TestRemoteCacheKeyWithoutTimeout(t *testing.T) {
+	for _, inExecute := range []bool{false, true} {
+		srv := server(t)
+		srv.LookupInExecute = inExecute
+		e := executor(t, Options{Target: "reapi://" + srv.Addr})
+		c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte("x")}}}
+		test := func(script string, timeout time.Duration) runner.Run {
+			cmd := sh(script)
+			cmd.Timeout = timeout
+			rec, err := tester(t, cmd, e).Test(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rec.Run
+		}
+		for i, tc := range []struct {
+			script   string
+			timeout  time.Duration
+			executed int
+			timedOut bool
+		}{
+			{"cat in; exit 1", 10 * time.Second, 1, false},
+			{"cat in; exit 1", 13 * time.Second, 1, false}, // the cache
+			{"cat in; exit 1", 0, 1, false},                // no timeout: the cache too
+			{"sleep 0.3", 10 * time.Second, 2, false},
+			{"sleep 0.3", 0, 2, false},                     // the cache
+			{"sleep 0.3", 100 * time.Millisecond, 3, true}, // it took longer than that: run again
+		} {
+			r := test(tc.script, tc.timeout)
+			if srv.Executed != tc.executed || r.TimedOut != tc.timedOut || !tc.timedOut && r.Describe() != test(tc.script, tc.timeout).Describe() {
+				t.Errorf("lookup in Execute %v, run %d (%q, timeout %s): %s, %d actions executed; want %d, timed out %v",
+					inExecute, i+1, tc.script, tc.timeout, r.Describe(), srv.Executed, tc.executed, tc.timedOut)
+			}
+		}
+	}
+}
+
 // Repeated runs of a test, and runs of the original, carry a fresh salt
 // each: none is served from the action cache, so that flakiness shows.
 func TestRemoteRepeatRunsAfresh(t *testing.T) {
