@@ -58,17 +58,25 @@ func tester(t *testing.T, c runner.Command, e runner.Executor) *runner.Tester {
 // A test run as a remote action runs as it does locally.
 func TestRemoteSameAsLocal(t *testing.T) {
 	srv := server(t)
-	e := executor(t, Options{Target: "reapi://" + srv.Addr})
+	sameAsLocal(t, executor(t, Options{Target: "reapi://" + srv.Addr}))
+}
+
+// sameAsLocal runs tests locally and with e and compares what they did:
+// exit statuses, signals, outputs (3 MiB of them too), standard input,
+// the environment, a script named by path, a timeout.
+func sameAsLocal(t *testing.T, e *Executor) {
 	script := filepath.Join(t.TempDir(), "test.sh")
 	if err := os.WriteFile(script, []byte("#!/bin/sh\ngrep -c l \"$1\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	f := runner.File{Name: "input.txt", Data: []byte("hello\n")}
+	timeout := runner.Command{Argv: []string{"sh", "-c", "echo before; sleep 30"}, Timeout: 300 * time.Millisecond}
 	for _, c := range []runner.Command{
 		sh("exit 3"), sh("true"), sh("kill -SEGV $$"), sh("kill -ABRT $$"), sh("echo out; echo err >&2; exit 1"),
 		{Argv: []string{"cat", "{}"}}, {Argv: []string{"cat"}, Stdin: true}, {Argv: []string{"cat"}},
 		{Argv: []string{"sh", "-c", "cat \"$1\"; ls", "sh", "{}"}}, {Argv: []string{script, "{}"}},
 		{Argv: []string{"sh", "-c", "echo $WYNOT_X", "sh"}, Env: append(os.Environ(), "WYNOT_X=set")},
+		sh(`head -c 3145728 /dev/zero | tr '\0' x; echo; exit 2`), timeout,
 	} {
 		var runs [2]runner.Run
 		for i, ex := range []runner.Executor{nil, e} {
@@ -80,8 +88,8 @@ func TestRemoteSameAsLocal(t *testing.T) {
 		}
 		l, r := runs[0], runs[1]
 		if l.Exit != r.Exit || l.Signal != r.Signal || l.TimedOut != r.TimedOut || r.Lost != "" ||
-			!bytes.Equal(l.Stdout, r.Stdout) || !bytes.Equal(l.Stderr, r.Stderr) {
-			t.Errorf("%q:\nlocal  %s out %q err %q\nremote %s out %q err %q", c.Argv,
+			!l.TimedOut && (!bytes.Equal(l.Stdout, r.Stdout) || !bytes.Equal(l.Stderr, r.Stderr)) {
+			t.Errorf("%q:\nlocal  %s out %.80q err %.80q\nremote %s out %.80q err %.80q", c.Argv,
 				l.Describe(), l.Stdout, l.Stderr, r.Describe(), r.Stdout, r.Stderr)
 		}
 	}
@@ -392,14 +400,28 @@ func TestRemoteMissingInput(t *testing.T) {
 	}
 }
 
-// Against a real service (Buildbarn, BuildBuddy, ...) when
-// WYNOT_REAPI_TEST=HOST:PORT[/INSTANCE] names one.
-func TestRemoteRealService(t *testing.T) {
+// realService is the service WYNOT_REAPI_TEST=HOST:PORT[/INSTANCE]
+// names (Buildbarn, BuildBuddy, ...); the test is skipped without one.
+// WYNOT_REAPI_STARTED, which CI sets to the time it started the
+// service, is read too, so that go test's cache never answers with a
+// result from a run against another service, or without one.
+func realService(t *testing.T) string {
+	t.Helper()
 	target := os.Getenv("WYNOT_REAPI_TEST")
+	_ = os.Getenv("WYNOT_REAPI_STARTED")
 	if target == "" {
 		t.Skip("set WYNOT_REAPI_TEST=HOST:PORT[/INSTANCE] to run against a real remote execution service")
 	}
-	e := executor(t, Options{Target: "reapi://" + target})
+	return "reapi://" + target
+}
+
+// Against a real service: tests run as they do locally, a second
+// identical test is answered by the action cache under another timeout,
+// and runs of the original are not.
+func TestRemoteRealService(t *testing.T) {
+	e := executor(t, Options{Target: realService(t)})
+	sameAsLocal(t, e)
+
 	tr := tester(t, runner.Command{Argv: []string{"sh", "-c", "grep -q crash {} && exit 1; exit 0"}}, e)
 	for _, tc := range []struct {
 		data string
@@ -409,6 +431,38 @@ func TestRemoteRealService(t *testing.T) {
 		if err != nil || rec.Outcome != tc.want {
 			t.Errorf("%q: %s %v, want %s", tc.data, rec.Outcome, err, tc.want)
 		}
+	}
+
+	// A candidate no earlier run has sent: the first test runs, the
+	// second (another timeout, a fresh Tester) is a cache hit, failing
+	// outcome and 3 MiB of output included; the original's runs are not.
+	unique := fmt.Sprintf("crash %d\n", time.Now().UnixNano())
+	c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte(unique)}}}
+	cmd := sh(`sleep 0.15; head -c 3145728 /dev/zero | tr '\0' x; grep -q crash in && exit 1; exit 0`)
+	var outs [][]byte
+	for i, timeout := range []time.Duration{20 * time.Second, 25 * time.Second, 0} {
+		cmd.Timeout = timeout
+		hits := e.Stats.CacheHits.Load()
+		rec, err := tester(t, cmd, e).Test(context.Background(), c)
+		if err != nil || rec.Outcome != dd.Fail {
+			t.Fatalf("test %d: %s %v", i+1, rec.Outcome, err)
+		}
+		outs = append(outs, rec.Run.Stdout)
+		if hit := e.Stats.CacheHits.Load() > hits; hit != (i > 0) {
+			t.Errorf("test %d (timeout %s): answered by the action cache %v, want %v", i+1, timeout, hit, i > 0)
+		}
+	}
+	if !bytes.Equal(outs[0], outs[1]) || !bytes.Equal(outs[0], outs[2]) || len(outs[0]) == 0 {
+		t.Errorf("the cached outputs differ from the first: %d, %d, %d bytes", len(outs[0]), len(outs[1]), len(outs[2]))
+	}
+	hits := e.Stats.CacheHits.Load()
+	for range 2 {
+		if _, err := tester(t, cmd, e).Exec(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e.Stats.CacheHits.Load() != hits {
+		t.Errorf("a run of the original was answered by the action cache")
 	}
 }
 
