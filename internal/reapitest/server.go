@@ -63,6 +63,14 @@ type Server struct {
 	// INVALID_ARGUMENT while the capabilities advertise no limit, as
 	// Buildbarn does with its message size limit (2 MiB by default).
 	BatchLimit int64
+	// Instance, when set, is the only instance name that executes
+	// actions; capabilities asked for another say that execution is
+	// not enabled.
+	Instance string
+	// BackendDown, when set, is the address of a part of the service
+	// (its scheduler, say) that is gone: Execute fails with the dial
+	// error the frontend gets, as UNAVAILABLE.
+	BackendDown string
 	// LookupInExecute makes Execute answer from the action cache unless
 	// told to skip it, as some services do; Buildbarn does not (the
 	// default), clients ask GetActionResult first.
@@ -171,11 +179,12 @@ func (s *Server) put(data []byte) *repb.Digest {
 	return d
 }
 
-func (s *Server) GetCapabilities(ctx context.Context, _ *repb.GetCapabilitiesRequest) (*repb.ServerCapabilities, error) {
+func (s *Server) GetCapabilities(ctx context.Context, req *repb.GetCapabilitiesRequest) (*repb.ServerCapabilities, error) {
+	enabled := s.Instance == "" || req.InstanceName == s.Instance
 	return &repb.ServerCapabilities{
 		CacheCapabilities: &repb.CacheCapabilities{DigestFunctions: []repb.DigestFunction_Value{repb.DigestFunction_SHA256},
 			ActionCacheUpdateCapabilities: &repb.ActionCacheUpdateCapabilities{UpdateEnabled: true}},
-		ExecutionCapabilities: &repb.ExecutionCapabilities{DigestFunction: repb.DigestFunction_SHA256, ExecEnabled: true,
+		ExecutionCapabilities: &repb.ExecutionCapabilities{DigestFunction: repb.DigestFunction_SHA256, ExecEnabled: enabled,
 			DigestFunctions: []repb.DigestFunction_Value{repb.DigestFunction_SHA256}},
 		LowApiVersion:  &semver.SemVer{Major: 2},
 		HighApiVersion: &semver.SemVer{Major: 2, Minor: 3},
@@ -387,6 +396,19 @@ func (s *Server) materialize(d *repb.Digest, dir string) error {
 }
 
 func (s *Server) Execute(req *repb.ExecuteRequest, stream repb.Execution_ExecuteServer) error {
+	if s.BackendDown != "" {
+		return status.Errorf(codes.Unavailable, "connection error: desc = \"transport: Error while dialing: dial tcp %s: connect: connection refused\"", s.BackendDown)
+	}
+	var action repb.Action
+	if err := s.message(req.ActionDigest, &action); err == nil {
+		// As Buildbarn's scheduler: an error of the call, not of the
+		// action.
+		for _, p := range action.GetPlatform().GetProperties() {
+			if v, ok := s.Platform[p.Name]; !ok || v != p.Value {
+				return status.Errorf(codes.FailedPrecondition, "No workers exist for instance name prefix %q platform {%s=%s}", req.InstanceName, p.Name, p.Value)
+			}
+		}
+	}
 	resp, err := s.execute(stream.Context(), req)
 	if err != nil {
 		st, ok := status.FromError(err)

@@ -101,6 +101,7 @@ type Executor struct {
 
 	opts     Options
 	display  string // HOST:PORT[/INSTANCE], for messages
+	addr     string // HOST:PORT
 	instance string
 	conn     *grpc.ClientConn
 	exec     repb.ExecutionClient
@@ -178,7 +179,7 @@ func New(opts Options) (*Executor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--exec %s: %v", opts.Target, err)
 	}
-	e := &Executor{opts: opts, display: addr, instance: instance, conn: conn,
+	e := &Executor{opts: opts, display: addr, addr: addr, instance: instance, conn: conn,
 		exec: repb.NewExecutionClient(conn), ac: repb.NewActionCacheClient(conn), cas: repb.NewContentAddressableStorageClient(conn),
 		caps: repb.NewCapabilitiesClient(conn), bs: bspb.NewByteStreamClient(conn),
 		maxBatch: safeBatch, digests: map[fileKey]*repb.Digest{}, hinted: map[string]bool{}}
@@ -314,7 +315,10 @@ func (e *Executor) Check(ctx context.Context, root string) error {
 	}
 	ex := caps.GetExecutionCapabilities()
 	if ex == nil || !ex.GetExecEnabled() {
-		return fmt.Errorf("--exec: %s does not execute actions (it may be a cache only)", e.display)
+		if e.instance == "" {
+			return fmt.Errorf("--exec: %s does not execute actions of the default instance: give its instance name (reapi://HOST:PORT/INSTANCE), unless it is a cache only", e.display)
+		}
+		return fmt.Errorf("--exec: %s does not execute actions of instance %q: check the instance name (reapi://HOST:PORT/INSTANCE), unless it is a cache only", e.display, e.instance)
 	}
 	if !slices.Contains(ex.GetDigestFunctions(), repb.DigestFunction_SHA256) && ex.GetDigestFunction() != repb.DigestFunction_SHA256 {
 		return fmt.Errorf("--exec: %s does not take SHA-256 digests", e.display)
@@ -334,14 +338,34 @@ func (e *Executor) callError(what string, err error) error {
 	switch st.Code() {
 	case codes.Unavailable, codes.DeadlineExceeded:
 		msg := st.Message()
-		if i := strings.LastIndex(msg, "dial tcp "); i >= 0 {
-			msg = strings.TrimSuffix(msg[i:], `"`)
+		if m := dialError.FindStringSubmatch(msg); m != nil {
+			if addr := m[1]; addr != e.addr {
+				// The service answers, but one of its own parts does not:
+				// the dial error is the frontend's, to its backend.
+				return fmt.Errorf("--exec: the remote execution service at %s answers, but cannot reach a part of itself at %s (%s): is its scheduler or storage stopped?", e.display, addr, m[2])
+			}
+			return fmt.Errorf("--exec: %s the remote execution service at %s: %s (is it running?)", what, e.display, m[2])
+		}
+		if strings.Contains(msg, "No workers exist") {
+			return e.noWorker(msg)
 		}
 		return fmt.Errorf("--exec: %s the remote execution service at %s: %s", what, e.display, msg)
 	case codes.Unauthenticated, codes.PermissionDenied:
 		return fmt.Errorf("--exec: %s refuses wynot (%s): %s; give --remote-header or --remote-credentials", e.display, st.Code(), st.Message())
 	}
 	return fmt.Errorf("--exec: %s: %s: %s", e.display, st.Code(), st.Message())
+}
+
+// dialError finds the address and the reason in a gRPC dial error.
+var dialError = regexp.MustCompile(`dial tcp ([^ ]+?): (?:connect: )?([^"]*)`)
+
+// noWorker says that no worker takes the action: its platform, or the
+// instance name, is not what the service's workers offer.
+func (e *Executor) noWorker(msg string) error {
+	if e.platform != nil {
+		return fmt.Errorf("%w: %s has no worker for --platform %s (%s): give properties its workers offer", runner.ErrStart, e.display, strings.Join(e.opts.Platform, " "), msg)
+	}
+	return fmt.Errorf("%w: %s has no worker for instance %q (%s): check the instance name (reapi://HOST:PORT/INSTANCE); or its workers may be gone", runner.ErrStart, e.display, e.instance, msg)
 }
 
 // safeBatch bounds the bytes of one batch call. A service advertising
@@ -952,6 +976,15 @@ func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[s
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			if st.Code() == codes.FailedPrecondition && !missingBlobs(st) {
+				return nil, e.noWorker(st.Message())
+			}
+			if st.Code() == codes.FailedPrecondition && attempt < 1 {
+				if err := e.upload(ctx, blobs); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			if (st.Code() == codes.Unavailable || st.Code() == codes.ResourceExhausted) && attempt < 3 {
 				time.Sleep(time.Duration(200<<attempt) * time.Millisecond)
 				continue
@@ -963,14 +996,14 @@ func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[s
 		case codes.OK, codes.DeadlineExceeded:
 			return resp, nil
 		case codes.FailedPrecondition:
-			if missingBlobs(st) && attempt < 1 {
+			if !missingBlobs(st) {
+				return nil, e.noWorker(st.Message())
+			}
+			if attempt < 1 {
 				if err := e.upload(ctx, blobs); err != nil {
 					return nil, err
 				}
 				continue
-			}
-			if e.platform != nil {
-				return nil, fmt.Errorf("%w: %s runs no action for --platform %s: %s", runner.ErrStart, e.display, strings.Join(e.opts.Platform, " "), st.Message())
 			}
 		}
 		return nil, fmt.Errorf("%w: %s: %s: %s", runner.ErrStart, e.display, st.Code(), st.Message())

@@ -354,14 +354,40 @@ func TestRemoteErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if err := e.Check(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "cannot reach the remote execution service at "+gone.Addr) {
+	if err := e.Check(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "cannot reach the remote execution service at "+gone.Addr) ||
+		!strings.Contains(err.Error(), "is it running?") {
 		t.Errorf("unreachable: %v", err)
+	}
+	// The service answers, but its scheduler is gone: the message names
+	// the service, then the part of it that is missing.
+	part := server(t)
+	part.BackendDown = "127.0.0.1:8983"
+	e = executor(t, Options{Target: "reapi://" + part.Addr})
+	_, err = tester(t, sh("true"), e).Exec(context.Background(), runner.Candidate{})
+	if err == nil || !strings.Contains(err.Error(), "service at "+part.Addr+" answers, but cannot reach a part of itself at 127.0.0.1:8983") {
+		t.Errorf("a part of the service stopped: %v", err)
+	}
+	// An instance name the service does not execute for.
+	for _, tc := range []struct{ instance, want string }{
+		{"", "does not execute actions of the default instance"},
+		{"/other", `does not execute actions of instance "other": check the instance name`},
+	} {
+		named := server(t)
+		named.Instance = "main"
+		e, err := New(Options{Target: "reapi://" + named.Addr + tc.instance})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		if err := e.Check(context.Background(), ""); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("instance %q: %v, want %q", tc.instance, err, tc.want)
+		}
 	}
 	// A platform no worker offers.
 	srv.Platform = map[string]string{"OSFamily": "linux"}
 	e = executor(t, Options{Target: "reapi://" + srv.Addr, Platform: []string{"OSFamily=windows"}})
 	_, err = tester(t, sh("true"), e).Exec(context.Background(), runner.Candidate{})
-	if !errors.Is(err, runner.ErrStart) || !strings.Contains(err.Error(), "--platform OSFamily=windows") {
+	if !errors.Is(err, runner.ErrStart) || !strings.Contains(err.Error(), "has no worker for --platform OSFamily=windows") {
 		t.Errorf("platform: %v", err)
 	}
 	e = executor(t, Options{Target: "reapi://" + srv.Addr, Platform: []string{"OSFamily=linux"}})
