@@ -86,7 +86,8 @@ type Server struct {
 	Refused  int      // batches refused for their size
 	Headers  []metadata.MD
 
-	grpc *grpc.Server
+	grpc      *grpc.Server
+	fileCache string // the worker's file cache, input files by digest
 }
 
 // Start starts a server on a loopback port; Stop stops it.
@@ -120,7 +121,15 @@ func CanHide() bool {
 }
 
 // Stop stops the server.
-func (s *Server) Stop() { s.grpc.Stop() }
+func (s *Server) Stop() {
+	s.grpc.Stop()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fileCache != "" {
+		os.RemoveAll(s.fileCache)
+		s.fileCache = ""
+	}
+}
 
 func (s *Server) check(ctx context.Context) error {
 	md, _ := metadata.FromIncomingContext(ctx)
@@ -374,11 +383,7 @@ func (s *Server) materialize(d *repb.Digest, dir string) error {
 		if !ok {
 			return s.message(f.Digest, &repb.Directory{})
 		}
-		mode := os.FileMode(0o644)
-		if f.IsExecutable {
-			mode = 0o755
-		}
-		if err := os.WriteFile(filepath.Join(dir, f.Name), b, mode); err != nil {
+		if err := s.link(f.Digest.Hash, b, f.IsExecutable, filepath.Join(dir, f.Name)); err != nil {
 			return err
 		}
 	}
@@ -393,6 +398,38 @@ func (s *Server) materialize(d *repb.Digest, dir string) error {
 		}
 	}
 	return nil
+}
+
+// link puts an input file at path as Buildbarn's worker does: a hard
+// link to a read-only file of its file cache, shared by every action
+// with the same file (a test running as root can still write to it).
+func (s *Server) link(hash string, b []byte, executable bool, path string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fileCache == "" {
+		dir, err := os.MkdirTemp("", "reapitest-cache-")
+		if err != nil {
+			return err
+		}
+		s.fileCache = dir
+	}
+	mode := os.FileMode(0o444)
+	name := filepath.Join(s.fileCache, hash)
+	if executable {
+		mode, name = 0o555, name+"-x"
+	}
+	if _, err := os.Stat(name); err != nil {
+		if err := os.WriteFile(name+".tmp", b, 0o600); err != nil {
+			return err
+		}
+		if err := os.Chmod(name+".tmp", mode); err != nil {
+			return err
+		}
+		if err := os.Rename(name+".tmp", name); err != nil {
+			return err
+		}
+	}
+	return os.Link(name, path)
 }
 
 func (s *Server) Execute(req *repb.ExecuteRequest, stream repb.Execution_ExecuteServer) error {

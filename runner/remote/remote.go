@@ -613,7 +613,17 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 	// in a subshell with the original standard error; the shell's own
 	// error output (where it reports a test killed by a signal) goes
 	// nowhere, so the test's output is what it is locally.
+	//
+	// Workers may hard-link input files from a cache they share with
+	// later actions (Buildbarn's do): the candidate's files with more
+	// than one link are copied first, writable as locally, so that a
+	// test writing to them changes only its own copy.
 	script := `exec 3>&2 2>/dev/null; (exec "$@" 2>&3 3>&- ` + redirect + `); echo "$?" >` + statusFile + `; exit 0`
+	if p.WorkDir != "" {
+		script = `exec 3>&2 2>/dev/null; find . -path ./` + InputsDir + ` -prune -o -type f -links +1 ! -name ` + stdinFile +
+			` -exec sh -c 'for f do cp -p "$f" "$f.w~" && mv -f "$f.w~" "$f"; done; chmod u+w "$@"' sh {} +; ` +
+			`(exec "$@" 2>&3 3>&- ` + redirect + `); echo "$?" >` + statusFile + `; exit 0`
+	}
 	cmd := &repb.Command{
 		Arguments:            append([]string{"/bin/sh", "-c", script, "sh"}, args...),
 		EnvironmentVariables: environment(p.Env, e.opts.Env),

@@ -198,6 +198,31 @@ func TestRemoteLargeBlobs(t *testing.T) {
 	}
 }
 
+// A test that writes to its input: the worker hard-links input files
+// from its file cache (Buildbarn; the test service too), and a test
+// running as root could change the cached file for every later action.
+// Every run reads what a local run reads.
+func TestRemoteTestWritesInput(t *testing.T) {
+	srv := server(t)
+	writesInput(t, executor(t, Options{Target: "reapi://" + srv.Addr}), "x\n")
+}
+
+func writesInput(t *testing.T, e *Executor, data string) {
+	c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte(data)}, {Name: "d/in2", Data: []byte("y\n")}}}
+	cmd := sh(`echo more >> in && echo more >> d/in2; cat in d/in2`)
+	for i := range 3 {
+		for _, ex := range []runner.Executor{nil, e} {
+			r, err := tester(t, cmd, ex).Exec(context.Background(), c) // fresh runs: each executes
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(r.Stdout) != data+"more\ny\nmore\n" || r.Exit != 0 {
+				t.Errorf("run %d, remote %v: %s, out %q err %q", i+1, ex != nil, r.Describe(), r.Stdout, r.Stderr)
+			}
+		}
+	}
+}
+
 // The timeout, calibrated anew on every run of wynot, is not part of the
 // action cache's key: a test run under one timeout is answered from the
 // cache under another, unless it took longer than the new timeout.
@@ -447,6 +472,7 @@ func realService(t *testing.T) string {
 func TestRemoteRealService(t *testing.T) {
 	e := executor(t, Options{Target: realService(t)})
 	sameAsLocal(t, e)
+	writesInput(t, e, fmt.Sprintf("x %d\n", time.Now().UnixNano()))
 
 	tr := tester(t, runner.Command{Argv: []string{"sh", "-c", "grep -q crash {} && exit 1; exit 0"}}, e)
 	for _, tc := range []struct {
