@@ -71,6 +71,13 @@ type Server struct {
 	// (its scheduler, say) that is gone: Execute fails with the dial
 	// error the frontend gets, as UNAVAILABLE.
 	BackendDown string
+	// DropStreams is how many Execute streams, from now on, end with
+	// UNAVAILABLE once their action runs (as when the frontend
+	// restarts); the actions go on and WaitExecution waits for them.
+	DropStreams int
+	// UnavailableResponses is how many Execute calls, from now on, are
+	// answered by a response of status UNAVAILABLE.
+	UnavailableResponses int
 	// LookupInExecute makes Execute answer from the action cache unless
 	// told to skip it, as some services do; Buildbarn does not (the
 	// default), clients ask GetActionResult first.
@@ -84,10 +91,13 @@ type Server struct {
 	Hits     int      // actions answered from the action cache
 	Updates  int      // action results written by clients
 	Refused  int      // batches refused for their size
+	Waits    int      // WaitExecution calls
 	Headers  []metadata.MD
 
 	grpc      *grpc.Server
 	fileCache string // the worker's file cache, input files by digest
+	opCount   int
+	ops       map[string]*operation
 }
 
 // Start starts a server on a loopback port; Stop stops it.
@@ -446,19 +456,84 @@ func (s *Server) Execute(req *repb.ExecuteRequest, stream repb.Execution_Execute
 			}
 		}
 	}
-	resp, err := s.execute(stream.Context(), req)
+	s.mu.Lock()
+	s.opCount++
+	name := fmt.Sprintf("operations/%d", s.opCount)
+	unavailable := s.UnavailableResponses > 0
+	if unavailable {
+		s.UnavailableResponses--
+	}
+	drop := s.DropStreams > 0
+	if drop {
+		s.DropStreams--
+	}
+	s.mu.Unlock()
+	if unavailable {
+		return sendResponse(stream, name, &repb.ExecuteResponse{Status: status.New(codes.Unavailable, "the worker went away").Proto()})
+	}
+	if !drop {
+		return sendResponse(stream, name, s.response(stream.Context(), req))
+	}
+	// The stream is dropped once the action runs, as when the frontend
+	// restarts; the action goes on, and WaitExecution finds it.
+	op := &operation{done: make(chan struct{})}
+	s.mu.Lock()
+	if s.ops == nil {
+		s.ops = map[string]*operation{}
+	}
+	s.ops[name] = op
+	s.mu.Unlock()
+	go func() {
+		op.resp = s.response(context.Background(), req)
+		close(op.done)
+	}()
+	if err := stream.Send(&longrunningpb.Operation{Name: name}); err != nil {
+		return err
+	}
+	return status.Error(codes.Unavailable, "the connection to the client was lost")
+}
+
+// operation is an action running after its Execute stream was dropped.
+type operation struct {
+	done chan struct{}
+	resp *repb.ExecuteResponse
+}
+
+// WaitExecution waits again for an operation whose stream was dropped.
+func (s *Server) WaitExecution(req *repb.WaitExecutionRequest, stream repb.Execution_WaitExecutionServer) error {
+	s.mu.Lock()
+	op, ok := s.ops[req.Name]
+	s.Waits++
+	s.mu.Unlock()
+	if !ok {
+		return status.Errorf(codes.NotFound, "no operation %s", req.Name)
+	}
+	select {
+	case <-op.done:
+	case <-stream.Context().Done():
+		return stream.Context().Err()
+	}
+	return sendResponse(stream, req.Name, op.resp)
+}
+
+// response runs the action; a failure is the response's status.
+func (s *Server) response(ctx context.Context, req *repb.ExecuteRequest) *repb.ExecuteResponse {
+	resp, err := s.execute(ctx, req)
 	if err != nil {
-		st, ok := status.FromError(err)
-		if !ok {
-			return err
-		}
+		st, _ := status.FromError(err)
 		resp = &repb.ExecuteResponse{Status: st.Proto()}
 	}
+	return resp
+}
+
+func sendResponse(stream interface {
+	Send(*longrunningpb.Operation) error
+}, name string, resp *repb.ExecuteResponse) error {
 	any, err := anypb.New(resp)
 	if err != nil {
 		return err
 	}
-	return stream.Send(&longrunningpb.Operation{Name: "op", Done: true, Result: &longrunningpb.Operation_Response{Response: any}})
+	return stream.Send(&longrunningpb.Operation{Name: name, Done: true, Result: &longrunningpb.Operation_Response{Response: any}})
 }
 
 func (s *Server) execute(ctx context.Context, req *repb.ExecuteRequest) (*repb.ExecuteResponse, error) {

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mrand "math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -72,6 +73,9 @@ type Options struct {
 	// and what the test sets: KEY=VALUE, or KEY for wynot's own value
 	// of KEY (HOME, say, where a test script finds its toolchain).
 	Env []string
+	// RetryFor, if set, is how long calls are retried while the service
+	// is unavailable (default RetryFor).
+	RetryFor time.Duration
 	// Say, if set, is told things the user should know (a file the
 	// test's output names that was not sent).
 	Say func(format string, args ...any)
@@ -466,6 +470,56 @@ func (t *tree) addLocal(local, path string) error {
 	return nil
 }
 
+// copies returns shell commands that replace the tree's files by
+// writable copies of their own: two processes a file for a few files,
+// six for all of them otherwise.
+func (t *tree) copies() []string {
+	n := 0
+	for _, d := range t.dirs {
+		n += len(d.Files)
+	}
+	if n > 3 {
+		var top []string
+		for _, f := range t.dirs[""].Files {
+			top = append(top, f.Name)
+		}
+		for _, d := range t.dirs[""].Directories {
+			top = append(top, d.Name)
+		}
+		for _, l := range t.dirs[""].Symlinks {
+			top = append(top, l.Name)
+		}
+		sort.Strings(top)
+		var here, there strings.Builder
+		for _, name := range top {
+			here.WriteString(" " + shQuote("./"+name))
+			there.WriteString(" " + shQuote("./.wynot-copy/"+name))
+		}
+		return []string{"mkdir .wynot-copy && cp -pR" + here.String() + " .wynot-copy/ && rm -rf" + here.String() +
+			" && mv" + there.String() + " . && rmdir .wynot-copy && chmod -R u+w" + here.String() + "; "}
+	}
+	var out []string
+	for path, d := range t.dirs {
+		for _, f := range d.Files {
+			name := "./" + f.Name
+			if path != "" {
+				name = "./" + path + "/" + f.Name
+			}
+			q, tmp := shQuote(name), shQuote(name+".w~")
+			if f.IsExecutable {
+				out = append(out, "cp -p "+q+" "+tmp+" && chmod u+w "+tmp+" && mv -f "+tmp+" "+q+"; ")
+			} else {
+				out = append(out, "cat "+q+" >"+tmp+" && mv -f "+tmp+" "+q+"; ")
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// shQuote quotes s for the shell.
+func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
 // root finishes the tree: every directory's entries sorted, the
 // directories serialized bottom up; it returns the root's digest.
 func (t *tree) root() *repb.Digest {
@@ -572,10 +626,12 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 	}
 	t := &tree{e: e, dirs: map[string]*repb.Directory{}, blobs: map[string]blob{}}
 	t.dir("")
+	var copies []string // the commands that copy the candidate's files
 	if p.WorkDir != "" {
 		if err := t.addLocal(p.WorkDir, ""); err != nil {
 			return runner.Run{Exit: -1}, err
 		}
+		copies = t.copies()
 	}
 	// The declared inputs, and the files the command names by absolute
 	// path (the test script, a program given as ./prog).
@@ -615,15 +671,10 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 	// nowhere, so the test's output is what it is locally.
 	//
 	// Workers may hard-link input files from a cache they share with
-	// later actions (Buildbarn's do): the candidate's files with more
-	// than one link are copied first, writable as locally, so that a
-	// test writing to them changes only its own copy.
-	script := `exec 3>&2 2>/dev/null; (exec "$@" 2>&3 3>&- ` + redirect + `); echo "$?" >` + statusFile + `; exit 0`
-	if p.WorkDir != "" {
-		script = `exec 3>&2 2>/dev/null; find . -path ./` + InputsDir + ` -prune -o -type f -links +1 ! -name ` + stdinFile +
-			` -exec sh -c 'for f do cp -p "$f" "$f.w~" && mv -f "$f.w~" "$f"; done; chmod u+w "$@"' sh {} +; ` +
-			`(exec "$@" 2>&3 3>&- ` + redirect + `); echo "$?" >` + statusFile + `; exit 0`
-	}
+	// later actions (Buildbarn's do): the candidate's files are copied
+	// first, writable as locally, so that a test writing to them changes
+	// only its own copy.
+	script := `exec 3>&2 2>/dev/null; ` + strings.Join(copies, "") + `(exec "$@" 2>&3 3>&- ` + redirect + `); echo "$?" >` + statusFile + `; exit 0`
 	cmd := &repb.Command{
 		Arguments:            append([]string{"/bin/sh", "-c", script, "sh"}, args...),
 		EnvironmentVariables: environment(p.Env, e.opts.Env),
@@ -703,7 +754,7 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 		if err = e.upload(ctx, t.blobs); err != nil {
 			return r, err
 		}
-		if resp, err = e.executeOnce(ctx, actionDigest, true); err == nil {
+		if resp, _, err = e.executeOnce(ctx, actionDigest, true, ""); err == nil {
 			r.Stdout, r.Stderr, statusText, err = e.outputs(ctx, resp.GetResult())
 		}
 	}
@@ -832,7 +883,11 @@ func (e *Executor) upload(ctx context.Context, blobs map[string]blob) error {
 	for _, b := range blobs {
 		req.BlobDigests = append(req.BlobDigests, b.digest)
 	}
-	missing, err := e.cas.FindMissingBlobs(ctx, req)
+	var missing *repb.FindMissingBlobsResponse
+	err := e.retry(ctx, func() (err error) {
+		missing, err = e.cas.FindMissingBlobs(ctx, req)
+		return err
+	})
 	if err != nil {
 		return e.callError("cannot reach", err)
 	}
@@ -842,7 +897,11 @@ func (e *Executor) upload(ctx context.Context, blobs map[string]blob) error {
 		if len(batch.Requests) == 0 {
 			return nil
 		}
-		resp, err := e.cas.BatchUpdateBlobs(ctx, batch)
+		var resp *repb.BatchUpdateBlobsResponse
+		err := e.retry(ctx, func() (err error) {
+			resp, err = e.cas.BatchUpdateBlobs(ctx, batch)
+			return err
+		})
 		if refused(err) {
 			for _, r := range batch.Requests {
 				if err := e.write(ctx, r.Digest, r.Data); err != nil {
@@ -898,9 +957,16 @@ func (e *Executor) upload(ctx context.Context, blobs map[string]blob) error {
 
 // write uploads one large blob by ByteStream.
 func (e *Executor) write(ctx context.Context, d *repb.Digest, data []byte) error {
+	if err := e.retry(ctx, func() error { return e.writeOnce(ctx, d, data) }); err != nil {
+		return e.callError("cannot upload to", err)
+	}
+	return nil
+}
+
+func (e *Executor) writeOnce(ctx context.Context, d *repb.Digest, data []byte) error {
 	stream, err := e.bs.Write(ctx)
 	if err != nil {
-		return e.callError("cannot upload to", err)
+		return err
 	}
 	id := make([]byte, 16)
 	_, _ = rand.Read(id)
@@ -916,14 +982,14 @@ func (e *Executor) write(ctx context.Context, d *repb.Digest, data []byte) error
 			req.ResourceName = name
 		}
 		if err := stream.Send(req); err != nil && err != io.EOF {
-			return e.callError("cannot upload to", err)
+			return err
 		}
 		if end == len(data) {
 			break
 		}
 	}
 	if _, err := stream.CloseAndRecv(); err != nil {
-		return e.callError("cannot upload to", err)
+		return err
 	}
 	return nil
 }
@@ -934,7 +1000,11 @@ func (e *Executor) output(ctx context.Context, inline []byte, d *repb.Digest) ([
 		return inline, nil
 	}
 	if d.SizeBytes+1024 <= e.maxBatch {
-		resp, err := e.cas.BatchReadBlobs(ctx, &repb.BatchReadBlobsRequest{InstanceName: e.instance, Digests: []*repb.Digest{d}, DigestFunction: repb.DigestFunction_SHA256})
+		var resp *repb.BatchReadBlobsResponse
+		err := e.retry(ctx, func() (err error) {
+			resp, err = e.cas.BatchReadBlobs(ctx, &repb.BatchReadBlobsRequest{InstanceName: e.instance, Digests: []*repb.Digest{d}, DigestFunction: repb.DigestFunction_SHA256})
+			return err
+		})
 		if err != nil && !refused(err) {
 			return nil, e.callError("cannot read from", err)
 		}
@@ -952,71 +1022,144 @@ func (e *Executor) output(ctx context.Context, inline []byte, d *repb.Digest) ([
 	if e.instance != "" {
 		name = e.instance + "/" + name
 	}
-	stream, err := e.bs.Read(ctx, &bspb.ReadRequest{ResourceName: name})
+	var out []byte
+	err := e.retry(ctx, func() error {
+		out = nil
+		stream, err := e.bs.Read(ctx, &bspb.ReadRequest{ResourceName: name})
+		if err != nil {
+			return err
+		}
+		for {
+			r, err := stream.Recv()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			out = append(out, r.GetData()...)
+		}
+	})
+	if status.Code(err) == codes.NotFound {
+		return nil, fmt.Errorf("%w: %s: %v", errLost, e.display, err)
+	}
 	if err != nil {
 		return nil, e.callError("cannot read from", err)
 	}
-	var out []byte
-	for {
-		r, err := stream.Recv()
-		if err == io.EOF {
-			return out, nil
-		}
-		if status.Code(err) == codes.NotFound {
-			return nil, fmt.Errorf("%w: %s: %v", errLost, e.display, err)
-		}
-		if err != nil {
-			return nil, e.callError("cannot read from", err)
-		}
-		out = append(out, r.GetData()...)
-	}
+	return out, nil
 }
 
 // errLost is an output blob the storage no longer has.
 var errLost = errors.New("--exec: the remote storage lost an output")
 
 // execute runs the action and waits for its response. A service that
-// says blobs are missing (evicted since they were found) gets them again,
-// once.
+// says blobs are missing (evicted since they were found, or lost in a
+// restart) gets them again. A service that is briefly unavailable (a
+// restart, a dropped stream, an UNAVAILABLE response, which the
+// specification calls transient) is asked again with backoff for up to
+// RetryFor; an action already running is waited for again by its
+// operation's name (WaitExecution) rather than run anew.
 func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[string]blob, skipCache bool) (*repb.ExecuteResponse, error) {
+	var op string // the operation, once the service has named it
+	giveUp := time.Now().Add(e.retryFor())
+	uploads, noWorkers := 0, 0
 	for attempt := 0; ; attempt++ {
-		resp, err := e.executeOnce(ctx, action, skipCache)
-		if err != nil {
-			st, _ := status.FromError(err)
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
+		resp, name, err := e.executeOnce(ctx, action, skipCache, op)
+		if name != "" {
+			op = name
+		}
+		if err == nil {
+			st := status.FromProto(resp.GetStatus())
+			switch st.Code() {
+			case codes.OK, codes.DeadlineExceeded:
+				return resp, nil
+			case codes.Unavailable:
+				err, op = st.Err(), ""
+			case codes.FailedPrecondition:
+				err, op = st.Err(), ""
+			default:
+				return nil, fmt.Errorf("%w: %s: %s: %s", runner.ErrStart, e.display, st.Code(), st.Message())
 			}
-			if st.Code() == codes.FailedPrecondition && !missingBlobs(st) {
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		st, _ := status.FromError(err)
+		switch {
+		case st.Code() == codes.FailedPrecondition && !missingBlobs(st):
+			return nil, e.noWorker(st.Message())
+		case st.Code() == codes.FailedPrecondition:
+			if uploads++; uploads > 3 {
+				return nil, e.callError("lost", err)
+			}
+			if err := e.upload(ctx, blobs); err != nil {
+				return nil, err
+			}
+			continue
+		case st.Code() == codes.NotFound && op != "":
+			// The service forgot the operation (its scheduler restarted):
+			// run the action anew.
+			op = ""
+			continue
+		case st.Code() == codes.Unavailable && strings.Contains(st.Message(), "No workers exist"):
+			// Buildbarn says so while workers may still be registering.
+			if noWorkers++; noWorkers > 3 {
 				return nil, e.noWorker(st.Message())
 			}
-			if st.Code() == codes.FailedPrecondition && attempt < 1 {
-				if err := e.upload(ctx, blobs); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if (st.Code() == codes.Unavailable || st.Code() == codes.ResourceExhausted) && attempt < 3 {
-				time.Sleep(time.Duration(200<<attempt) * time.Millisecond)
-				continue
-			}
+		case !retryable(err) || time.Now().After(giveUp):
 			return nil, e.callError("lost", err)
 		}
-		st := status.FromProto(resp.GetStatus())
-		switch st.Code() {
-		case codes.OK, codes.DeadlineExceeded:
-			return resp, nil
-		case codes.FailedPrecondition:
-			if !missingBlobs(st) {
-				return nil, e.noWorker(st.Message())
-			}
-			if attempt < 1 {
-				if err := e.upload(ctx, blobs); err != nil {
-					return nil, err
-				}
-				continue
-			}
+		if err := e.backoff(ctx, attempt); err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("%w: %s: %s: %s", runner.ErrStart, e.display, st.Code(), st.Message())
+	}
+}
+
+// RetryFor is how long calls are retried while the service is
+// unavailable, by default; Options.RetryFor changes it.
+const RetryFor = 60 * time.Second
+
+func (e *Executor) retryFor() time.Duration {
+	if e.opts.RetryFor > 0 {
+		return e.opts.RetryFor
+	}
+	return RetryFor
+}
+
+// retryable reports whether err is one a later call may not have.
+func retryable(err error) bool {
+	switch status.Code(err) {
+	case codes.Unavailable, codes.ResourceExhausted, codes.Aborted:
+		return true
+	}
+	return false
+}
+
+// backoff waits before the attempt+1st call: 200 ms, doubling, at most
+// 5 s, with jitter.
+func (e *Executor) backoff(ctx context.Context, attempt int) error {
+	d := min(200*time.Millisecond<<min(attempt, 5), 5*time.Second)
+	d = d/2 + time.Duration(mrand.Int64N(int64(d/2)+1))
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// retry calls f until it succeeds, fails for good, or the service has
+// been unavailable for longer than RetryFor.
+func (e *Executor) retry(ctx context.Context, f func() error) error {
+	giveUp := time.Now().Add(e.retryFor())
+	for attempt := 0; ; attempt++ {
+		err := f()
+		if err == nil || !retryable(err) || ctx.Err() != nil || time.Now().After(giveUp) {
+			return err
+		}
+		if err := e.backoff(ctx, attempt); err != nil {
+			return err
+		}
 	}
 }
 
@@ -1087,36 +1230,47 @@ func missingBlobs(st *status.Status) bool {
 }
 
 // executeOnce runs the action once (without the action cache with
-// skipCache) and waits for its response.
-func (e *Executor) executeOnce(ctx context.Context, action *repb.Digest, skipCache bool) (*repb.ExecuteResponse, error) {
-	stream, err := e.exec.Execute(ctx, &repb.ExecuteRequest{InstanceName: e.instance, ActionDigest: action,
-		SkipCacheLookup: skipCache, DigestFunction: repb.DigestFunction_SHA256})
+// skipCache), or waits again for the operation op when set, and waits
+// for its response. It returns the operation's name as soon as the
+// service gave it, with or without an error.
+func (e *Executor) executeOnce(ctx context.Context, action *repb.Digest, skipCache bool, op string) (*repb.ExecuteResponse, string, error) {
+	var stream interface {
+		Recv() (*longrunningpb.Operation, error)
+	}
+	var err error
+	if op != "" {
+		stream, err = e.exec.WaitExecution(ctx, &repb.WaitExecutionRequest{Name: op})
+	} else {
+		stream, err = e.exec.Execute(ctx, &repb.ExecuteRequest{InstanceName: e.instance, ActionDigest: action,
+			SkipCacheLookup: skipCache, DigestFunction: repb.DigestFunction_SHA256})
+	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var last *longrunningpb.Operation
+	name := ""
 	for {
-		op, err := stream.Recv()
+		o, err := stream.Recv()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, name, err
 		}
-		last = op
-		if op.GetDone() {
+		last, name = o, o.GetName()
+		if o.GetDone() {
 			break
 		}
 	}
 	if last == nil || !last.GetDone() {
-		return nil, status.Error(codes.Unavailable, "the execution stream ended before the action was done")
+		return nil, name, status.Error(codes.Unavailable, "the execution stream ended before the action was done")
 	}
 	if e := last.GetError(); e != nil {
-		return nil, status.ErrorProto(e)
+		return nil, name, status.ErrorProto(e)
 	}
 	resp := &repb.ExecuteResponse{}
 	if err := last.GetResponse().UnmarshalTo(resp); err != nil {
-		return nil, err
+		return nil, name, err
 	}
-	return resp, nil
+	return resp, name, nil
 }

@@ -204,11 +204,16 @@ func TestRemoteLargeBlobs(t *testing.T) {
 // Every run reads what a local run reads.
 func TestRemoteTestWritesInput(t *testing.T) {
 	srv := server(t)
-	writesInput(t, executor(t, Options{Target: "reapi://" + srv.Addr}), "x\n")
+	e := executor(t, Options{Target: "reapi://" + srv.Addr})
+	writesInput(t, e, "x\n", 0)
+	writesInput(t, e, "x\n", 3) // enough files to be copied at once
 }
 
-func writesInput(t *testing.T, e *Executor, data string) {
+func writesInput(t *testing.T, e *Executor, data string, more int) {
 	c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte(data)}, {Name: "d/in2", Data: []byte("y\n")}}}
+	for i := range more {
+		c.Files = append(c.Files, runner.File{Name: fmt.Sprintf("d%d/more", i), Data: []byte("z\n")})
+	}
 	cmd := sh(`echo more >> in && echo more >> d/in2; cat in d/in2`)
 	for i := range 3 {
 		for _, ex := range []runner.Executor{nil, e} {
@@ -472,7 +477,8 @@ func realService(t *testing.T) string {
 func TestRemoteRealService(t *testing.T) {
 	e := executor(t, Options{Target: realService(t)})
 	sameAsLocal(t, e)
-	writesInput(t, e, fmt.Sprintf("x %d\n", time.Now().UnixNano()))
+	writesInput(t, e, fmt.Sprintf("x %d\n", time.Now().UnixNano()), 0)
+	writesInput(t, e, fmt.Sprintf("x %d\n", time.Now().UnixNano()), 3)
 
 	tr := tester(t, runner.Command{Argv: []string{"sh", "-c", "grep -q crash {} && exit 1; exit 0"}}, e)
 	for _, tc := range []struct {
@@ -536,5 +542,60 @@ func TestRemoteEnv(t *testing.T) {
 		if _, err := New(Options{Target: "reapi://" + srv.Addr, Env: []string{bad}}); err == nil || !strings.Contains(err.Error(), "--remote-env") {
 			t.Errorf("%q: %v", bad, err)
 		}
+	}
+}
+
+// Short outages do not end the run: Execute streams dropped while their
+// actions run (the actions are waited for again by name), responses of
+// status UNAVAILABLE, a service restarted with its storage emptied; a
+// service that stays away is given up after RetryFor, with a message
+// that says so.
+func TestRemoteRetries(t *testing.T) {
+	c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte("x\n")}}}
+	cmd := sh("cat in; exit 1")
+	for _, tc := range []struct {
+		name  string
+		fault func(*reapitest.Server) func() *reapitest.Server
+	}{
+		{"a dropped stream", func(s *reapitest.Server) func() *reapitest.Server { s.DropStreams = 1; return nil }},
+		{"two UNAVAILABLE responses", func(s *reapitest.Server) func() *reapitest.Server { s.UnavailableResponses = 2; return nil }},
+		{"a restart", func(s *reapitest.Server) func() *reapitest.Server {
+			s.Stop()
+			back := make(chan *reapitest.Server, 1)
+			go func() {
+				time.Sleep(300 * time.Millisecond)
+				n, err := reapitest.Listen(s.Addr)
+				if err != nil {
+					t.Error(err)
+				}
+				back <- n
+			}()
+			return func() *reapitest.Server { n := <-back; t.Cleanup(n.Stop); return n }
+		}},
+	} {
+		srv := server(t)
+		e := executor(t, Options{Target: "reapi://" + srv.Addr, RetryFor: 30 * time.Second})
+		restarted := tc.fault(srv)
+		r, err := tester(t, cmd, e).Exec(context.Background(), c)
+		if err != nil || r.Exit != 1 || string(r.Stdout) != "x\n" {
+			t.Errorf("%s: %s %q, %v", tc.name, r.Describe(), r.Stdout, err)
+		}
+		if restarted != nil {
+			srv = restarted()
+		}
+		if srv.Executed != 1 {
+			t.Errorf("%s: %d actions executed, want 1", tc.name, srv.Executed)
+		}
+		if tc.name == "a dropped stream" && srv.Waits != 1 {
+			t.Errorf("%s: %d WaitExecution calls, want 1", tc.name, srv.Waits)
+		}
+	}
+	// Gone for good.
+	srv := server(t)
+	e := executor(t, Options{Target: "reapi://" + srv.Addr, RetryFor: time.Second})
+	srv.Stop()
+	_, err := tester(t, cmd, e).Exec(context.Background(), c)
+	if err == nil || !strings.Contains(err.Error(), "the remote execution service at "+srv.Addr) || !strings.Contains(err.Error(), "is it running?") {
+		t.Errorf("a service gone for good: %v", err)
 	}
 }
