@@ -791,11 +791,17 @@ plus the files the test needs besides: the test script, a program named
 by path (./prog), and what --remote-input PATH declares (a file or a
 directory, repeatable), sent under .wynot-inputs/ with the command's
 arguments rewritten to match. Only blobs the service lacks are sent,
-so a candidate costs the bytes it changed. The test's exit status is
-recorded in a file and the action succeeds, so that the service's action
-cache keeps failing outcomes too: a second run of wynot on the same
-input is answered from it. Repeated runs (--repeat, flaky tests, the
-final confirmation) carry a fresh salt and always run. The remote
+so a candidate costs the bytes it changed; blobs above 1 MiB, and
+batches a service refuses for their size, go by ByteStream, so outputs
+and inputs of any size work. The test's exit status is recorded in a
+file and the action succeeds, so that the service's action cache keeps
+failing outcomes too. wynot asks the action cache before it executes an
+action (as Bazel does; Buildbarn's Execute does not look it up), and
+the cache's key leaves out the timeout, calibrated anew on every run:
+a second run of wynot on the same input is answered from it, but for
+the checks of the original and of the result. Those, and repeated runs
+(--repeat, flaky tests), carry a fresh salt, always run, and are not
+cached. The remote
 command gets PATH and the environment the test adds, and what
 --remote-env KEY=VALUE (or KEY, for wynot's own value; repeatable)
 gives it, such as HOME for a script that finds its toolchain there;
@@ -807,10 +813,16 @@ authenticate with hosted services; --platform KEY=VALUE (repeatable)
 selects workers. When a failing test's output names a local file that
 was not sent, wynot says which, and the flag that sends it.
 
+A remote test must not write to its input files: a worker may share
+them with later actions (Buildbarn's hard-links them from its file
+cache), so a test that changes them changes what later tests read.
+
 Errors are said before any test runs: no srun or salloc on PATH, work
 directories the nodes do not share, a service that does not answer or
-does not execute actions, credentials it refuses; a platform no worker
-offers ends the run at the first test. wynot trace and chain with
+does not execute actions for the instance name given, credentials it
+refuses; a platform no worker offers ends the run at the first test,
+and a service that answers but cannot reach its own scheduler or
+storage is told apart from one that is not running. wynot trace and chain with
 --gdb keep a debugger running per test slot and run locally only.
 */
 package main

@@ -2,9 +2,13 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wynot/wynot/internal/reapitest"
 )
@@ -123,4 +127,71 @@ func TestRemoteEnvNeeded(t *testing.T) {
 	if got := string(read(t, filepath.Join(dir, "in.txt"))); r.code != 0 || got != "BUG" && got != "BUG\n" {
 		t.Errorf("with --remote-env: exit %d, result %q:\n%s", r.code, read(t, filepath.Join(dir, "in.txt")), r.stderr)
 	}
+}
+
+// Against a real service (WYNOT_REAPI_TEST=HOST:PORT[/INSTANCE], as CI
+// starts Buildbarn): reduce with the default calibrated timeout, a test
+// of 150 ms, gives the local result; a second identical run gives it
+// again and is answered by the action cache, all but the checks of the
+// original and of the result; wynot changes gives the local changes.
+func TestRemoteRealServiceSameResults(t *testing.T) {
+	target := os.Getenv("WYNOT_REAPI_TEST")
+	_ = os.Getenv("WYNOT_REAPI_STARTED") // go test's cache keys on the service started
+	if target == "" {
+		t.Skip("set WYNOT_REAPI_TEST=HOST:PORT[/INSTANCE] to run against a real remote execution service")
+	}
+	target = "reapi://" + target
+	// A command of its own, so that no earlier run against the same
+	// service answers the first run here.
+	script := fmt.Sprintf(`: %d; sleep 0.15; exec "$0" "$1"`, time.Now().UnixNano())
+	answered := regexp.MustCompile(`(\d+) of (\d+) remote tests were answered by the action cache`)
+	var results []string
+	for i, remote := range []bool{false, true, true} {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "t16"), fuzz(3, 3000, true))
+		args := []string{"reduce", "--json", "-j", "2", "t16", "--", "sh", "-c", script, prog("crtplot"), "{}"}
+		if remote {
+			args = withExec(args, target)
+		}
+		r := wynotRun(t, dir, nil, args...)
+		if r.code != 0 {
+			t.Fatalf("remote %v: exit %d:\n%s", remote, r.code, r.stderr)
+		}
+		s := r.summary(t)
+		results = append(results, fmt.Sprintf("%q minimal=%v confirmed=%v signature=%q", read(t, filepath.Join(dir, "t16")), s.Minimal, s.Confirmed, s.Signature))
+		if !remote {
+			continue
+		}
+		m := answered.FindStringSubmatch(r.stderr)
+		if m == nil {
+			t.Fatalf("no line on the action cache:\n%s", r.stderr)
+		}
+		hits, n := atoi(t, m[1]), atoi(t, m[2])
+		t.Logf("run %d: %d tests, %d checks, %d of %d remote tests answered by the action cache", i, s.Tests, s.Checks, hits, n)
+		if i == 2 && (hits == 0 || hits < n-s.Checks) {
+			t.Errorf("the second remote run: %d of %d answered by the action cache, want all but its %d checks", hits, n, s.Checks)
+		}
+	}
+	if results[0] != results[1] || results[1] != results[2] {
+		t.Errorf("local %s\nremote %s\nagain %s", results[0], results[1], results[2])
+	}
+
+	dir, args := twoChanges(t)
+	local, remote := wynotRun(t, dir, nil, args...), wynotRun(t, dir, nil, withExec(args, target)...)
+	if local.code != 0 || remote.code != 0 {
+		t.Fatalf("exit %d, %d:\n%s\n%s", local.code, remote.code, local.stderr, remote.stderr)
+	}
+	l, r := local.summary(t), remote.summary(t)
+	if strings.Join(l.Hunks, " ") != strings.Join(r.Hunks, " ") || l.Diff != r.Diff || !r.Confirmed {
+		t.Errorf("changes: local %v, remote %v (confirmed %v)\n%s", l.Hunks, r.Hunks, r.Confirmed, remote.stderr)
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -32,6 +33,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
+	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // Server is the service. Its counters say what clients did.
@@ -56,6 +58,30 @@ type Server struct {
 	Hide string
 	// Header, when set, is a KEY=VALUE every call must carry.
 	Header string
+	// BatchLimit bounds the bytes of one BatchReadBlobs or
+	// BatchUpdateBlobs; larger batches are refused with
+	// INVALID_ARGUMENT while the capabilities advertise no limit, as
+	// Buildbarn does with its message size limit (2 MiB by default).
+	BatchLimit int64
+	// Instance, when set, is the only instance name that executes
+	// actions; capabilities asked for another say that execution is
+	// not enabled.
+	Instance string
+	// BackendDown, when set, is the address of a part of the service
+	// (its scheduler, say) that is gone: Execute fails with the dial
+	// error the frontend gets, as UNAVAILABLE.
+	BackendDown string
+	// DropStreams is how many Execute streams, from now on, end with
+	// UNAVAILABLE once their action runs (as when the frontend
+	// restarts); the actions go on and WaitExecution waits for them.
+	DropStreams int
+	// UnavailableResponses is how many Execute calls, from now on, are
+	// answered by a response of status UNAVAILABLE.
+	UnavailableResponses int
+	// LookupInExecute makes Execute answer from the action cache unless
+	// told to skip it, as some services do; Buildbarn does not (the
+	// default), clients ask GetActionResult first.
+	LookupInExecute bool
 
 	mu       sync.Mutex
 	blobs    map[string][]byte
@@ -63,12 +89,18 @@ type Server struct {
 	Uploaded []string // hashes of blobs uploaded, in order
 	Executed int      // actions run
 	Hits     int      // actions answered from the action cache
+	Updates  int      // action results written by clients
+	Refused  int      // batches refused for their size
+	Waits    int      // WaitExecution calls
 	Headers  []metadata.MD
 
 	running int        // executions in progress
 	idle    *sync.Cond // signalled when running drops to 0 (on mu)
 
-	grpc *grpc.Server
+	grpc      *grpc.Server
+	fileCache string // the worker's file cache, input files by digest
+	opCount   int
+	ops       map[string]*operation
 }
 
 // Start starts a server on a loopback port; Stop stops it.
@@ -80,7 +112,7 @@ func Listen(addr string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Addr: l.Addr().String(), blobs: map[string][]byte{}, results: map[string]*repb.ActionResult{}, CacheSuccessOnly: true}
+	s := &Server{Addr: l.Addr().String(), blobs: map[string][]byte{}, results: map[string]*repb.ActionResult{}, CacheSuccessOnly: true, BatchLimit: 2 << 20}
 	s.idle = sync.NewCond(&s.mu)
 	s.grpc = grpc.NewServer(grpc.UnaryInterceptor(s.unary), grpc.StreamInterceptor(s.stream), grpc.MaxRecvMsgSize(64<<20))
 	repb.RegisterExecutionServer(s.grpc, s)
@@ -103,20 +135,14 @@ func CanHide() bool {
 }
 
 // Stop stops the server.
-func (s *Server) Stop() { s.grpc.Stop() }
-
-// Idle waits until no execution is in progress and returns the counters
-// Executed and Hits. A client that cancels an execution (a test no
-// longer needed) returns before the service has ended its process and
-// counted it; after the client has exited, Idle gives the counts of
-// everything it asked for.
-func (s *Server) Idle() (executed, hits int) {
+func (s *Server) Stop() {
+	s.grpc.Stop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for s.running > 0 {
-		s.idle.Wait()
+	if s.fileCache != "" {
+		os.RemoveAll(s.fileCache)
+		s.fileCache = ""
 	}
-	return s.Executed, s.Hits
 }
 
 func (s *Server) check(ctx context.Context) error {
@@ -176,11 +202,12 @@ func (s *Server) put(data []byte) *repb.Digest {
 	return d
 }
 
-func (s *Server) GetCapabilities(ctx context.Context, _ *repb.GetCapabilitiesRequest) (*repb.ServerCapabilities, error) {
+func (s *Server) GetCapabilities(ctx context.Context, req *repb.GetCapabilitiesRequest) (*repb.ServerCapabilities, error) {
+	enabled := s.Instance == "" || req.InstanceName == s.Instance
 	return &repb.ServerCapabilities{
 		CacheCapabilities: &repb.CacheCapabilities{DigestFunctions: []repb.DigestFunction_Value{repb.DigestFunction_SHA256},
-			MaxBatchTotalSizeBytes: 1 << 20, ActionCacheUpdateCapabilities: &repb.ActionCacheUpdateCapabilities{UpdateEnabled: true}},
-		ExecutionCapabilities: &repb.ExecutionCapabilities{DigestFunction: repb.DigestFunction_SHA256, ExecEnabled: true,
+			ActionCacheUpdateCapabilities: &repb.ActionCacheUpdateCapabilities{UpdateEnabled: true}},
+		ExecutionCapabilities: &repb.ExecutionCapabilities{DigestFunction: repb.DigestFunction_SHA256, ExecEnabled: enabled,
 			DigestFunctions: []repb.DigestFunction_Value{repb.DigestFunction_SHA256}},
 		LowApiVersion:  &semver.SemVer{Major: 2},
 		HighApiVersion: &semver.SemVer{Major: 2, Minor: 3},
@@ -199,7 +226,25 @@ func (s *Server) FindMissingBlobs(ctx context.Context, req *repb.FindMissingBlob
 	return resp, nil
 }
 
+// tooLarge refuses a batch of n bytes above the limit.
+func (s *Server) tooLarge(n int64) error {
+	if s.BatchLimit <= 0 || n <= s.BatchLimit {
+		return nil
+	}
+	s.mu.Lock()
+	s.Refused++
+	s.mu.Unlock()
+	return status.Errorf(codes.InvalidArgument, "batch of %d bytes is larger than the maximum message size of %d bytes", n, s.BatchLimit)
+}
+
 func (s *Server) BatchUpdateBlobs(ctx context.Context, req *repb.BatchUpdateBlobsRequest) (*repb.BatchUpdateBlobsResponse, error) {
+	var n int64
+	for _, r := range req.Requests {
+		n += int64(len(r.Data))
+	}
+	if err := s.tooLarge(n); err != nil {
+		return nil, err
+	}
 	resp := &repb.BatchUpdateBlobsResponse{}
 	for _, r := range req.Requests {
 		d := s.put(r.Data)
@@ -216,6 +261,13 @@ func (s *Server) BatchUpdateBlobs(ctx context.Context, req *repb.BatchUpdateBlob
 }
 
 func (s *Server) BatchReadBlobs(ctx context.Context, req *repb.BatchReadBlobsRequest) (*repb.BatchReadBlobsResponse, error) {
+	var n int64
+	for _, d := range req.Digests {
+		n += d.SizeBytes
+	}
+	if err := s.tooLarge(n); err != nil {
+		return nil, err
+	}
 	resp := &repb.BatchReadBlobsResponse{}
 	for _, d := range req.Digests {
 		b, ok := s.Blob(d.Hash)
@@ -278,13 +330,46 @@ func (s *Server) Write(stream bspb.ByteStream_WriteServer) error {
 	return stream.SendAndClose(&bspb.WriteResponse{CommittedSize: int64(len(data))})
 }
 
+// GetActionResult answers from the action cache, with the contents
+// asked for inline (up to 64 KiB each).
 func (s *Server) GetActionResult(ctx context.Context, req *repb.GetActionResultRequest) (*repb.ActionResult, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if r, ok := s.results[req.ActionDigest.Hash]; ok {
-		return r, nil
+	r, ok := s.results[req.ActionDigest.Hash]
+	if ok {
+		s.Hits++
 	}
-	return nil, status.Error(codes.NotFound, "no result")
+	s.mu.Unlock()
+	if !ok {
+		return nil, status.Error(codes.NotFound, "no result")
+	}
+	r = proto.Clone(r).(*repb.ActionResult)
+	inline := func(d *repb.Digest) []byte {
+		if b, ok := s.Blob(d.GetHash()); ok && len(b) <= 64<<10 {
+			return b
+		}
+		return nil
+	}
+	if req.InlineStdout {
+		r.StdoutRaw = inline(r.StdoutDigest)
+	}
+	if req.InlineStderr {
+		r.StderrRaw = inline(r.StderrDigest)
+	}
+	for _, f := range r.OutputFiles {
+		if slices.Contains(req.InlineOutputFiles, f.Path) {
+			f.Contents = inline(f.Digest)
+		}
+	}
+	return r, nil
+}
+
+// UpdateActionResult writes a client's result into the action cache.
+func (s *Server) UpdateActionResult(ctx context.Context, req *repb.UpdateActionResultRequest) (*repb.ActionResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.results[req.ActionDigest.Hash] = req.ActionResult
+	s.Updates++
+	return req.ActionResult, nil
 }
 
 // message reads a stored message.
@@ -312,11 +397,7 @@ func (s *Server) materialize(d *repb.Digest, dir string) error {
 		if !ok {
 			return s.message(f.Digest, &repb.Directory{})
 		}
-		mode := os.FileMode(0o644)
-		if f.IsExecutable {
-			mode = 0o755
-		}
-		if err := os.WriteFile(filepath.Join(dir, f.Name), b, mode); err != nil {
+		if err := s.link(f.Digest.Hash, b, f.IsExecutable, filepath.Join(dir, f.Name)); err != nil {
 			return err
 		}
 	}
@@ -333,7 +414,128 @@ func (s *Server) materialize(d *repb.Digest, dir string) error {
 	return nil
 }
 
+// link puts an input file at path as Buildbarn's worker does: a hard
+// link to a read-only file of its file cache, shared by every action
+// with the same file (a test running as root can still write to it).
+func (s *Server) link(hash string, b []byte, executable bool, path string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fileCache == "" {
+		dir, err := os.MkdirTemp("", "reapitest-cache-")
+		if err != nil {
+			return err
+		}
+		s.fileCache = dir
+	}
+	mode := os.FileMode(0o444)
+	name := filepath.Join(s.fileCache, hash)
+	if executable {
+		mode, name = 0o555, name+"-x"
+	}
+	if _, err := os.Stat(name); err != nil {
+		if err := os.WriteFile(name+".tmp", b, 0o600); err != nil {
+			return err
+		}
+		if err := os.Chmod(name+".tmp", mode); err != nil {
+			return err
+		}
+		if err := os.Rename(name+".tmp", name); err != nil {
+			return err
+		}
+	}
+	return os.Link(name, path)
+}
+
 func (s *Server) Execute(req *repb.ExecuteRequest, stream repb.Execution_ExecuteServer) error {
+	if s.BackendDown != "" {
+		return status.Errorf(codes.Unavailable, "connection error: desc = \"transport: Error while dialing: dial tcp %s: connect: connection refused\"", s.BackendDown)
+	}
+	var action repb.Action
+	if err := s.message(req.ActionDigest, &action); err == nil {
+		// As Buildbarn's scheduler: an error of the call, not of the
+		// action.
+		for _, p := range action.GetPlatform().GetProperties() {
+			if v, ok := s.Platform[p.Name]; !ok || v != p.Value {
+				return status.Errorf(codes.FailedPrecondition, "No workers exist for instance name prefix %q platform {%s=%s}", req.InstanceName, p.Name, p.Value)
+			}
+		}
+	}
+	s.mu.Lock()
+	s.opCount++
+	name := fmt.Sprintf("operations/%d", s.opCount)
+	unavailable := s.UnavailableResponses > 0
+	if unavailable {
+		s.UnavailableResponses--
+	}
+	drop := s.DropStreams > 0
+	if drop {
+		s.DropStreams--
+	}
+	s.mu.Unlock()
+	if unavailable {
+		return sendResponse(stream, name, &repb.ExecuteResponse{Status: status.New(codes.Unavailable, "the worker went away").Proto()})
+	}
+	if !drop {
+		return sendResponse(stream, name, s.response(stream.Context(), req))
+	}
+	// The stream is dropped once the action runs, as when the frontend
+	// restarts; the action goes on, and WaitExecution finds it.
+	op := &operation{done: make(chan struct{})}
+	s.mu.Lock()
+	if s.ops == nil {
+		s.ops = map[string]*operation{}
+	}
+	s.ops[name] = op
+	s.mu.Unlock()
+	go func() {
+		op.resp = s.response(context.Background(), req)
+		close(op.done)
+	}()
+	if err := stream.Send(&longrunningpb.Operation{Name: name}); err != nil {
+		return err
+	}
+	return status.Error(codes.Unavailable, "the connection to the client was lost")
+}
+
+// operation is an action running after its Execute stream was dropped.
+type operation struct {
+	done chan struct{}
+	resp *repb.ExecuteResponse
+}
+
+// WaitExecution waits again for an operation whose stream was dropped.
+func (s *Server) WaitExecution(req *repb.WaitExecutionRequest, stream repb.Execution_WaitExecutionServer) error {
+	s.mu.Lock()
+	op, ok := s.ops[req.Name]
+	s.Waits++
+	s.mu.Unlock()
+	if !ok {
+		return status.Errorf(codes.NotFound, "no operation %s", req.Name)
+	}
+	select {
+	case <-op.done:
+	case <-stream.Context().Done():
+		return stream.Context().Err()
+	}
+	return sendResponse(stream, req.Name, op.resp)
+}
+
+// Idle waits until no execution is in progress and returns the counters
+// Executed and Hits. A client that cancels an execution (a test no
+// longer needed) returns before the service has ended its process and
+// counted it; after the client has exited, Idle gives the counts of
+// everything it asked for.
+func (s *Server) Idle() (executed, hits int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.running > 0 {
+		s.idle.Wait()
+	}
+	return s.Executed, s.Hits
+}
+
+// response runs the action; a failure is the response's status.
+func (s *Server) response(ctx context.Context, req *repb.ExecuteRequest) *repb.ExecuteResponse {
 	s.mu.Lock()
 	s.running++
 	s.mu.Unlock()
@@ -344,19 +546,22 @@ func (s *Server) Execute(req *repb.ExecuteRequest, stream repb.Execution_Execute
 		}
 		s.mu.Unlock()
 	}()
-	resp, err := s.execute(stream.Context(), req)
+	resp, err := s.execute(ctx, req)
 	if err != nil {
-		st, ok := status.FromError(err)
-		if !ok {
-			return err
-		}
+		st, _ := status.FromError(err)
 		resp = &repb.ExecuteResponse{Status: st.Proto()}
 	}
+	return resp
+}
+
+func sendResponse(stream interface {
+	Send(*longrunningpb.Operation) error
+}, name string, resp *repb.ExecuteResponse) error {
 	any, err := anypb.New(resp)
 	if err != nil {
 		return err
 	}
-	return stream.Send(&longrunningpb.Operation{Name: "op", Done: true, Result: &longrunningpb.Operation_Response{Response: any}})
+	return stream.Send(&longrunningpb.Operation{Name: name, Done: true, Result: &longrunningpb.Operation_Response{Response: any}})
 }
 
 func (s *Server) execute(ctx context.Context, req *repb.ExecuteRequest) (*repb.ExecuteResponse, error) {
@@ -364,7 +569,7 @@ func (s *Server) execute(ctx context.Context, req *repb.ExecuteRequest) (*repb.E
 	if err := s.message(req.ActionDigest, &action); err != nil {
 		return nil, err
 	}
-	if !req.SkipCacheLookup {
+	if s.LookupInExecute && !req.SkipCacheLookup {
 		s.mu.Lock()
 		r, ok := s.results[req.ActionDigest.Hash]
 		if ok {
@@ -412,11 +617,14 @@ func (s *Server) execute(ctx context.Context, req *repb.ExecuteRequest) (*repb.E
 	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
 	var stdout, stderr strings.Builder
 	c.Stdout, c.Stderr = &stdout, &stderr
+	begun := time.Now()
 	runErr := c.Run()
 	s.mu.Lock()
 	s.Executed++
 	s.mu.Unlock()
-	res := &repb.ActionResult{StdoutDigest: s.put([]byte(stdout.String())), StderrDigest: s.put([]byte(stderr.String()))}
+	res := &repb.ActionResult{StdoutDigest: s.put([]byte(stdout.String())), StderrDigest: s.put([]byte(stderr.String())),
+		ExecutionMetadata: &repb.ExecutedActionMetadata{Worker: "reapitest", ExecutionStartTimestamp: timestamppb.New(begun),
+			ExecutionCompletedTimestamp: timestamppb.Now()}}
 	var ee *exec.ExitError
 	switch {
 	case runErr == nil:

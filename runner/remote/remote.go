@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mrand "math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -72,6 +73,9 @@ type Options struct {
 	// and what the test sets: KEY=VALUE, or KEY for wynot's own value
 	// of KEY (HOME, say, where a test script finds its toolchain).
 	Env []string
+	// RetryFor, if set, is how long calls are retried while the service
+	// is unavailable (default RetryFor).
+	RetryFor time.Duration
 	// Say, if set, is told things the user should know (a file the
 	// test's output names that was not sent).
 	Say func(format string, args ...any)
@@ -101,16 +105,19 @@ type Executor struct {
 
 	opts     Options
 	display  string // HOST:PORT[/INSTANCE], for messages
+	addr     string // HOST:PORT
 	instance string
 	conn     *grpc.ClientConn
 	exec     repb.ExecutionClient
+	ac       repb.ActionCacheClient
 	cas      repb.ContentAddressableStorageClient
 	caps     repb.CapabilitiesClient
 	bs       bspb.ByteStreamClient
 	inputs   []input
 	platform *repb.Platform
 	maxBatch int64
-	v21      bool // the server speaks v2.1 or later (output_paths)
+	v21      bool        // the server speaks v2.1 or later (output_paths)
+	noUpdate atomic.Bool // the action cache refused a result from wynot
 
 	mu      sync.Mutex
 	digests map[fileKey]*repb.Digest // digests of local files by identity
@@ -176,10 +183,10 @@ func New(opts Options) (*Executor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--exec %s: %v", opts.Target, err)
 	}
-	e := &Executor{opts: opts, display: addr, instance: instance, conn: conn,
-		exec: repb.NewExecutionClient(conn), cas: repb.NewContentAddressableStorageClient(conn),
+	e := &Executor{opts: opts, display: addr, addr: addr, instance: instance, conn: conn,
+		exec: repb.NewExecutionClient(conn), ac: repb.NewActionCacheClient(conn), cas: repb.NewContentAddressableStorageClient(conn),
 		caps: repb.NewCapabilitiesClient(conn), bs: bspb.NewByteStreamClient(conn),
-		maxBatch: 4 << 20, digests: map[fileKey]*repb.Digest{}, hinted: map[string]bool{}}
+		maxBatch: safeBatch, digests: map[fileKey]*repb.Digest{}, hinted: map[string]bool{}}
 	if instance != "" {
 		e.display += "/" + instance
 	}
@@ -312,13 +319,16 @@ func (e *Executor) Check(ctx context.Context, root string) error {
 	}
 	ex := caps.GetExecutionCapabilities()
 	if ex == nil || !ex.GetExecEnabled() {
-		return fmt.Errorf("--exec: %s does not execute actions (it may be a cache only)", e.display)
+		if e.instance == "" {
+			return fmt.Errorf("--exec: %s does not execute actions of the default instance: give its instance name (reapi://HOST:PORT/INSTANCE), unless it is a cache only", e.display)
+		}
+		return fmt.Errorf("--exec: %s does not execute actions of instance %q: check the instance name (reapi://HOST:PORT/INSTANCE), unless it is a cache only", e.display, e.instance)
 	}
 	if !slices.Contains(ex.GetDigestFunctions(), repb.DigestFunction_SHA256) && ex.GetDigestFunction() != repb.DigestFunction_SHA256 {
 		return fmt.Errorf("--exec: %s does not take SHA-256 digests", e.display)
 	}
 	if n := caps.GetCacheCapabilities().GetMaxBatchTotalSizeBytes(); n > 0 {
-		e.maxBatch = n
+		e.maxBatch = min(n, safeBatch)
 	}
 	if v := caps.GetHighApiVersion(); v != nil && (v.Major > 2 || v.Major == 2 && v.Minor >= 1) {
 		e.v21 = true
@@ -332,14 +342,47 @@ func (e *Executor) callError(what string, err error) error {
 	switch st.Code() {
 	case codes.Unavailable, codes.DeadlineExceeded:
 		msg := st.Message()
-		if i := strings.LastIndex(msg, "dial tcp "); i >= 0 {
-			msg = strings.TrimSuffix(msg[i:], `"`)
+		if m := dialError.FindStringSubmatch(msg); m != nil {
+			if addr := m[1]; addr != e.addr {
+				// The service answers, but one of its own parts does not:
+				// the dial error is the frontend's, to its backend.
+				return fmt.Errorf("--exec: the remote execution service at %s answers, but cannot reach a part of itself at %s (%s): is its scheduler or storage stopped?", e.display, addr, m[2])
+			}
+			return fmt.Errorf("--exec: %s the remote execution service at %s: %s (is it running?)", what, e.display, m[2])
+		}
+		if strings.Contains(msg, "No workers exist") {
+			return e.noWorker(msg)
 		}
 		return fmt.Errorf("--exec: %s the remote execution service at %s: %s", what, e.display, msg)
 	case codes.Unauthenticated, codes.PermissionDenied:
 		return fmt.Errorf("--exec: %s refuses wynot (%s): %s; give --remote-header or --remote-credentials", e.display, st.Code(), st.Message())
 	}
 	return fmt.Errorf("--exec: %s: %s: %s", e.display, st.Code(), st.Message())
+}
+
+// dialError finds the address and the reason in a gRPC dial error.
+var dialError = regexp.MustCompile(`dial tcp ([^ ]+?): (?:connect: )?([^"]*)`)
+
+// noWorker says that no worker takes the action: its platform, or the
+// instance name, is not what the service's workers offer.
+func (e *Executor) noWorker(msg string) error {
+	if e.platform != nil {
+		return fmt.Errorf("%w: %s has no worker for --platform %s (%s): give properties its workers offer", runner.ErrStart, e.display, strings.Join(e.opts.Platform, " "), msg)
+	}
+	return fmt.Errorf("%w: %s has no worker for instance %q (%s): check the instance name (reapi://HOST:PORT/INSTANCE); or its workers may be gone", runner.ErrStart, e.display, e.instance, msg)
+}
+
+// safeBatch bounds the bytes of one batch call. A service advertising
+// no limit (max_batch_total_size_bytes 0) still has its message size
+// limit: Buildbarn refuses batches above 2 MiB with INVALID_ARGUMENT.
+// Larger blobs go by ByteStream, and a refused batch is sent again by
+// ByteStream.
+const safeBatch = 1 << 20
+
+// refused reports whether err is a service refusing a call for its size.
+func refused(err error) bool {
+	c := status.Code(err)
+	return c == codes.InvalidArgument || c == codes.ResourceExhausted
 }
 
 // blob is content to upload: in memory, or a local file.
@@ -426,6 +469,56 @@ func (t *tree) addLocal(local, path string) error {
 	}
 	return nil
 }
+
+// copies returns shell commands that replace the tree's files by
+// writable copies of their own: two processes a file for a few files,
+// six for all of them otherwise.
+func (t *tree) copies() []string {
+	n := 0
+	for _, d := range t.dirs {
+		n += len(d.Files)
+	}
+	if n > 3 {
+		var top []string
+		for _, f := range t.dirs[""].Files {
+			top = append(top, f.Name)
+		}
+		for _, d := range t.dirs[""].Directories {
+			top = append(top, d.Name)
+		}
+		for _, l := range t.dirs[""].Symlinks {
+			top = append(top, l.Name)
+		}
+		sort.Strings(top)
+		var here, there strings.Builder
+		for _, name := range top {
+			here.WriteString(" " + shQuote("./"+name))
+			there.WriteString(" " + shQuote("./.wynot-copy/"+name))
+		}
+		return []string{"mkdir .wynot-copy && cp -pR" + here.String() + " .wynot-copy/ && rm -rf" + here.String() +
+			" && mv" + there.String() + " . && rmdir .wynot-copy && chmod -R u+w" + here.String() + "; "}
+	}
+	var out []string
+	for path, d := range t.dirs {
+		for _, f := range d.Files {
+			name := "./" + f.Name
+			if path != "" {
+				name = "./" + path + "/" + f.Name
+			}
+			q, tmp := shQuote(name), shQuote(name+".w~")
+			if f.IsExecutable {
+				out = append(out, "cp -p "+q+" "+tmp+" && chmod u+w "+tmp+" && mv -f "+tmp+" "+q+"; ")
+			} else {
+				out = append(out, "cat "+q+" >"+tmp+" && mv -f "+tmp+" "+q+"; ")
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// shQuote quotes s for the shell.
+func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // root finishes the tree: every directory's entries sorted, the
 // directories serialized bottom up; it returns the root's digest.
@@ -533,10 +626,12 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 	}
 	t := &tree{e: e, dirs: map[string]*repb.Directory{}, blobs: map[string]blob{}}
 	t.dir("")
+	var copies []string // the commands that copy the candidate's files
 	if p.WorkDir != "" {
 		if err := t.addLocal(p.WorkDir, ""); err != nil {
 			return runner.Run{Exit: -1}, err
 		}
+		copies = t.copies()
 	}
 	// The declared inputs, and the files the command names by absolute
 	// path (the test script, a program given as ./prog).
@@ -574,7 +669,12 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 	// in a subshell with the original standard error; the shell's own
 	// error output (where it reports a test killed by a signal) goes
 	// nowhere, so the test's output is what it is locally.
-	script := `exec 3>&2 2>/dev/null; (exec "$@" 2>&3 3>&- ` + redirect + `); echo "$?" >` + statusFile + `; exit 0`
+	//
+	// Workers may hard-link input files from a cache they share with
+	// later actions (Buildbarn's do): the candidate's files are copied
+	// first, writable as locally, so that a test writing to them changes
+	// only its own copy.
+	script := `exec 3>&2 2>/dev/null; ` + strings.Join(copies, "") + `(exec "$@" 2>&3 3>&- ` + redirect + `); echo "$?" >` + statusFile + `; exit 0`
 	cmd := &repb.Command{
 		Arguments:            append([]string{"/bin/sh", "-c", script, "sh"}, args...),
 		EnvironmentVariables: environment(p.Env, e.opts.Env),
@@ -590,46 +690,71 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 		cmd.OutputFiles = []string{statusFile}
 	}
 	action := &repb.Action{CommandDigest: t.message(cmd), InputRootDigest: t.root(), Platform: e.platform}
-	if p.Timeout > 0 {
-		action.Timeout = durationpb.New(p.Timeout)
-	}
 	if p.Fresh {
-		// A repeated test, or the original, runs afresh each time.
+		// A repeated test, or the original, runs afresh each time, and
+		// its result is of no use to any later run.
 		salt := make([]byte, 16)
 		_, _ = rand.Read(salt)
 		action.Salt = salt
+		action.DoNotCache = true
 	}
-	actionDigest := t.message(action)
-	if err := e.upload(ctx, t.blobs); err != nil {
-		return runner.Run{Exit: -1}, err
+	// The action cache's key is the action without its timeout, which
+	// wynot calibrates anew on every run: a result is as good under any
+	// timeout longer than the test took. The action run carries the
+	// timeout; its result is written under the key.
+	key := t.message(action)
+	actionDigest := key
+	if p.Timeout > 0 {
+		timed := proto.Clone(action).(*repb.Action)
+		timed.Timeout = durationpb.New(p.Timeout)
+		actionDigest = t.message(timed)
 	}
 	start := time.Now()
-	// The service enforces the timeout; should it not, wynot does, a
-	// little later.
-	ectx := ctx
-	if p.Timeout > 0 {
-		var cancel context.CancelFunc
-		ectx, cancel = context.WithTimeout(ctx, p.Timeout+30*time.Second)
-		defer cancel()
+	// As Bazel does, the action cache is asked first: services need not
+	// look it up in Execute (Buildbarn does not).
+	var resp *repb.ExecuteResponse
+	if !p.Fresh {
+		resp = e.lookup(ctx, key, p.Timeout)
 	}
-	resp, err := e.execute(ectx, actionDigest, t.blobs)
-	if err != nil && ctx.Err() == nil && ectx.Err() != nil {
-		return runner.Run{Exit: -1, Signal: syscall.SIGKILL, TimedOut: true, Duration: time.Since(start)}, nil
-	}
-	if err != nil {
-		return runner.Run{Exit: -1}, err
+	if resp == nil {
+		if err := e.upload(ctx, t.blobs); err != nil {
+			return runner.Run{Exit: -1}, err
+		}
+		// The service enforces the timeout; should it not, wynot does, a
+		// little later.
+		ectx := ctx
+		if p.Timeout > 0 {
+			var cancel context.CancelFunc
+			ectx, cancel = context.WithTimeout(ctx, p.Timeout+30*time.Second)
+			defer cancel()
+		}
+		var err error
+		resp, err = e.execute(ectx, actionDigest, t.blobs, p.Fresh)
+		if err != nil && ctx.Err() == nil && ectx.Err() != nil {
+			return runner.Run{Exit: -1, Signal: syscall.SIGKILL, TimedOut: true, Duration: time.Since(start)}, nil
+		}
+		if err != nil {
+			return runner.Run{Exit: -1}, err
+		}
+		if !p.Fresh && actionDigest != key && complete(resp) {
+			e.remember(ctx, key, resp.GetResult())
+		}
 	}
 	r := runner.Run{Duration: time.Since(start)}
 	e.Stats.Actions.Add(1)
 	if resp.GetCachedResult() {
 		e.Stats.CacheHits.Add(1)
 	}
+	var err error
 	var statusText []byte
 	r.Stdout, r.Stderr, statusText, err = e.outputs(ctx, resp.GetResult())
 	if errors.Is(err, errLost) && resp.GetCachedResult() {
 		// A cached result whose outputs the storage no longer has: run
 		// the action again.
-		if resp, err = e.executeOnce(ctx, actionDigest, true); err == nil {
+		if err = e.upload(ctx, t.blobs); err != nil {
+			return r, err
+		}
+		if resp, _, err = e.executeOnce(ctx, actionDigest, true, ""); err == nil {
 			r.Stdout, r.Stderr, statusText, err = e.outputs(ctx, resp.GetResult())
 		}
 	}
@@ -758,7 +883,11 @@ func (e *Executor) upload(ctx context.Context, blobs map[string]blob) error {
 	for _, b := range blobs {
 		req.BlobDigests = append(req.BlobDigests, b.digest)
 	}
-	missing, err := e.cas.FindMissingBlobs(ctx, req)
+	var missing *repb.FindMissingBlobsResponse
+	err := e.retry(ctx, func() (err error) {
+		missing, err = e.cas.FindMissingBlobs(ctx, req)
+		return err
+	})
 	if err != nil {
 		return e.callError("cannot reach", err)
 	}
@@ -768,7 +897,20 @@ func (e *Executor) upload(ctx context.Context, blobs map[string]blob) error {
 		if len(batch.Requests) == 0 {
 			return nil
 		}
-		resp, err := e.cas.BatchUpdateBlobs(ctx, batch)
+		var resp *repb.BatchUpdateBlobsResponse
+		err := e.retry(ctx, func() (err error) {
+			resp, err = e.cas.BatchUpdateBlobs(ctx, batch)
+			return err
+		})
+		if refused(err) {
+			for _, r := range batch.Requests {
+				if err := e.write(ctx, r.Digest, r.Data); err != nil {
+					return err
+				}
+			}
+			batch.Requests, size = nil, 0
+			return nil
+		}
 		if err != nil {
 			return e.callError("cannot upload to", err)
 		}
@@ -815,9 +957,16 @@ func (e *Executor) upload(ctx context.Context, blobs map[string]blob) error {
 
 // write uploads one large blob by ByteStream.
 func (e *Executor) write(ctx context.Context, d *repb.Digest, data []byte) error {
+	if err := e.retry(ctx, func() error { return e.writeOnce(ctx, d, data) }); err != nil {
+		return e.callError("cannot upload to", err)
+	}
+	return nil
+}
+
+func (e *Executor) writeOnce(ctx context.Context, d *repb.Digest, data []byte) error {
 	stream, err := e.bs.Write(ctx)
 	if err != nil {
-		return e.callError("cannot upload to", err)
+		return err
 	}
 	id := make([]byte, 16)
 	_, _ = rand.Read(id)
@@ -833,14 +982,14 @@ func (e *Executor) write(ctx context.Context, d *repb.Digest, data []byte) error
 			req.ResourceName = name
 		}
 		if err := stream.Send(req); err != nil && err != io.EOF {
-			return e.callError("cannot upload to", err)
+			return err
 		}
 		if end == len(data) {
 			break
 		}
 	}
 	if _, err := stream.CloseAndRecv(); err != nil {
-		return e.callError("cannot upload to", err)
+		return err
 	}
 	return nil
 }
@@ -851,77 +1000,218 @@ func (e *Executor) output(ctx context.Context, inline []byte, d *repb.Digest) ([
 		return inline, nil
 	}
 	if d.SizeBytes+1024 <= e.maxBatch {
-		resp, err := e.cas.BatchReadBlobs(ctx, &repb.BatchReadBlobsRequest{InstanceName: e.instance, Digests: []*repb.Digest{d}, DigestFunction: repb.DigestFunction_SHA256})
-		if err != nil {
+		var resp *repb.BatchReadBlobsResponse
+		err := e.retry(ctx, func() (err error) {
+			resp, err = e.cas.BatchReadBlobs(ctx, &repb.BatchReadBlobsRequest{InstanceName: e.instance, Digests: []*repb.Digest{d}, DigestFunction: repb.DigestFunction_SHA256})
+			return err
+		})
+		if err != nil && !refused(err) {
 			return nil, e.callError("cannot read from", err)
 		}
-		if rs := resp.GetResponses(); len(rs) > 0 {
-			if codes.Code(rs[0].GetStatus().GetCode()) == codes.OK {
+		if rs := resp.GetResponses(); err == nil && len(rs) > 0 {
+			switch codes.Code(rs[0].GetStatus().GetCode()) {
+			case codes.OK:
 				return rs[0].GetData(), nil
+			case codes.NotFound:
+				return nil, fmt.Errorf("%w: %s: %s", errLost, e.display, rs[0].GetStatus().GetMessage())
 			}
-			return nil, fmt.Errorf("%w: %s: %s", errLost, e.display, rs[0].GetStatus().GetMessage())
+			// Refused for another reason (its size): by ByteStream.
 		}
 	}
 	name := fmt.Sprintf("blobs/%s/%d", d.Hash, d.SizeBytes)
 	if e.instance != "" {
 		name = e.instance + "/" + name
 	}
-	stream, err := e.bs.Read(ctx, &bspb.ReadRequest{ResourceName: name})
+	var out []byte
+	err := e.retry(ctx, func() error {
+		out = nil
+		stream, err := e.bs.Read(ctx, &bspb.ReadRequest{ResourceName: name})
+		if err != nil {
+			return err
+		}
+		for {
+			r, err := stream.Recv()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			out = append(out, r.GetData()...)
+		}
+	})
+	if status.Code(err) == codes.NotFound {
+		return nil, fmt.Errorf("%w: %s: %v", errLost, e.display, err)
+	}
 	if err != nil {
 		return nil, e.callError("cannot read from", err)
 	}
-	var out []byte
-	for {
-		r, err := stream.Recv()
-		if err == io.EOF {
-			return out, nil
-		}
-		if status.Code(err) == codes.NotFound {
-			return nil, fmt.Errorf("%w: %s: %v", errLost, e.display, err)
-		}
-		if err != nil {
-			return nil, e.callError("cannot read from", err)
-		}
-		out = append(out, r.GetData()...)
-	}
+	return out, nil
 }
 
 // errLost is an output blob the storage no longer has.
 var errLost = errors.New("--exec: the remote storage lost an output")
 
 // execute runs the action and waits for its response. A service that
-// says blobs are missing (evicted since they were found) gets them again,
-// once.
-func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[string]blob) (*repb.ExecuteResponse, error) {
+// says blobs are missing (evicted since they were found, or lost in a
+// restart) gets them again. A service that is briefly unavailable (a
+// restart, a dropped stream, an UNAVAILABLE response, which the
+// specification calls transient) is asked again with backoff for up to
+// RetryFor; an action already running is waited for again by its
+// operation's name (WaitExecution) rather than run anew.
+func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[string]blob, skipCache bool) (*repb.ExecuteResponse, error) {
+	var op string // the operation, once the service has named it
+	giveUp := time.Now().Add(e.retryFor())
+	uploads, noWorkers := 0, 0
 	for attempt := 0; ; attempt++ {
-		resp, err := e.executeOnce(ctx, action, false)
-		if err != nil {
-			st, _ := status.FromError(err)
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
+		resp, name, err := e.executeOnce(ctx, action, skipCache, op)
+		if name != "" {
+			op = name
+		}
+		if err == nil {
+			st := status.FromProto(resp.GetStatus())
+			switch st.Code() {
+			case codes.OK, codes.DeadlineExceeded:
+				return resp, nil
+			case codes.Unavailable:
+				err, op = st.Err(), ""
+			case codes.FailedPrecondition:
+				err, op = st.Err(), ""
+			default:
+				return nil, fmt.Errorf("%w: %s: %s: %s", runner.ErrStart, e.display, st.Code(), st.Message())
 			}
-			if (st.Code() == codes.Unavailable || st.Code() == codes.ResourceExhausted) && attempt < 3 {
-				time.Sleep(time.Duration(200<<attempt) * time.Millisecond)
-				continue
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		st, _ := status.FromError(err)
+		switch {
+		case st.Code() == codes.FailedPrecondition && !missingBlobs(st):
+			return nil, e.noWorker(st.Message())
+		case st.Code() == codes.FailedPrecondition:
+			if uploads++; uploads > 3 {
+				return nil, e.callError("lost", err)
 			}
+			if err := e.upload(ctx, blobs); err != nil {
+				return nil, err
+			}
+			continue
+		case st.Code() == codes.NotFound && op != "":
+			// The service forgot the operation (its scheduler restarted):
+			// run the action anew.
+			op = ""
+			continue
+		case st.Code() == codes.Unavailable && strings.Contains(st.Message(), "No workers exist"):
+			// Buildbarn says so while workers may still be registering.
+			if noWorkers++; noWorkers > 3 {
+				return nil, e.noWorker(st.Message())
+			}
+		case !retryable(err) || time.Now().After(giveUp):
 			return nil, e.callError("lost", err)
 		}
-		st := status.FromProto(resp.GetStatus())
-		switch st.Code() {
-		case codes.OK, codes.DeadlineExceeded:
-			return resp, nil
-		case codes.FailedPrecondition:
-			if missingBlobs(st) && attempt < 1 {
-				if err := e.upload(ctx, blobs); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if e.platform != nil {
-				return nil, fmt.Errorf("%w: %s runs no action for --platform %s: %s", runner.ErrStart, e.display, strings.Join(e.opts.Platform, " "), st.Message())
-			}
+		if err := e.backoff(ctx, attempt); err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("%w: %s: %s: %s", runner.ErrStart, e.display, st.Code(), st.Message())
+	}
+}
+
+// RetryFor is how long calls are retried while the service is
+// unavailable, by default; Options.RetryFor changes it.
+const RetryFor = 60 * time.Second
+
+func (e *Executor) retryFor() time.Duration {
+	if e.opts.RetryFor > 0 {
+		return e.opts.RetryFor
+	}
+	return RetryFor
+}
+
+// retryable reports whether err is one a later call may not have.
+func retryable(err error) bool {
+	switch status.Code(err) {
+	case codes.Unavailable, codes.ResourceExhausted, codes.Aborted:
+		return true
+	}
+	return false
+}
+
+// backoff waits before the attempt+1st call: 200 ms, doubling, at most
+// 5 s, with jitter.
+func (e *Executor) backoff(ctx context.Context, attempt int) error {
+	d := min(200*time.Millisecond<<min(attempt, 5), 5*time.Second)
+	d = d/2 + time.Duration(mrand.Int64N(int64(d/2)+1))
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// retry calls f until it succeeds, fails for good, or the service has
+// been unavailable for longer than RetryFor.
+func (e *Executor) retry(ctx context.Context, f func() error) error {
+	giveUp := time.Now().Add(e.retryFor())
+	for attempt := 0; ; attempt++ {
+		err := f()
+		if err == nil || !retryable(err) || ctx.Err() != nil || time.Now().After(giveUp) {
+			return err
+		}
+		if err := e.backoff(ctx, attempt); err != nil {
+			return err
+		}
+	}
+}
+
+// lookup asks the action cache for the action's result, with the
+// standard output and error and the status file inline where the
+// service allows. A result without the test's status, or any error, is
+// no result: the action then runs.
+//
+// A result that took longer than timeout (when set) is no result
+// either: under this timeout the test would have timed out.
+func (e *Executor) lookup(ctx context.Context, action *repb.Digest, timeout time.Duration) *repb.ExecuteResponse {
+	res, err := e.ac.GetActionResult(ctx, &repb.GetActionResultRequest{InstanceName: e.instance, ActionDigest: action,
+		InlineStdout: true, InlineStderr: true, InlineOutputFiles: []string{statusFile}, DigestFunction: repb.DigestFunction_SHA256})
+	resp := &repb.ExecuteResponse{Result: res, CachedResult: true}
+	if err != nil || !complete(resp) {
+		return nil
+	}
+	if m := res.GetExecutionMetadata(); timeout > 0 && m.GetExecutionStartTimestamp() != nil && m.GetExecutionCompletedTimestamp() != nil &&
+		m.GetExecutionCompletedTimestamp().AsTime().Sub(m.GetExecutionStartTimestamp().AsTime()) > timeout {
+		return nil
+	}
+	return resp
+}
+
+// complete reports whether resp is a finished action with the test's
+// status: what may be cached.
+func complete(resp *repb.ExecuteResponse) bool {
+	res := resp.GetResult()
+	return status.FromProto(resp.GetStatus()).Code() == codes.OK && res.GetExitCode() == 0 &&
+		slices.ContainsFunc(res.GetOutputFiles(), func(f *repb.OutputFile) bool { return f.GetPath() == statusFile })
+}
+
+// remember writes the result of an action run with a timeout into the
+// action cache under key, the action without it. A service that does
+// not take results from clients is told once; its cache then serves
+// only runs with the same timeout (--timeout).
+func (e *Executor) remember(ctx context.Context, key *repb.Digest, res *repb.ActionResult) {
+	if e.noUpdate.Load() {
+		return
+	}
+	_, err := e.ac.UpdateActionResult(ctx, &repb.UpdateActionResultRequest{InstanceName: e.instance, ActionDigest: key,
+		ActionResult: res, DigestFunction: repb.DigestFunction_SHA256})
+	if err == nil || ctx.Err() != nil {
+		return
+	}
+	if !e.noUpdate.Swap(true) {
+		e.mu.Lock()
+		say := e.opts.Say
+		e.mu.Unlock()
+		if say != nil {
+			say("%s does not take action results from wynot (%s): its action cache serves a later run only with the same --timeout", e.display, status.Code(err))
+		}
 	}
 }
 
@@ -940,36 +1230,47 @@ func missingBlobs(st *status.Status) bool {
 }
 
 // executeOnce runs the action once (without the action cache with
-// skipCache) and waits for its response.
-func (e *Executor) executeOnce(ctx context.Context, action *repb.Digest, skipCache bool) (*repb.ExecuteResponse, error) {
-	stream, err := e.exec.Execute(ctx, &repb.ExecuteRequest{InstanceName: e.instance, ActionDigest: action,
-		SkipCacheLookup: skipCache, DigestFunction: repb.DigestFunction_SHA256})
+// skipCache), or waits again for the operation op when set, and waits
+// for its response. It returns the operation's name as soon as the
+// service gave it, with or without an error.
+func (e *Executor) executeOnce(ctx context.Context, action *repb.Digest, skipCache bool, op string) (*repb.ExecuteResponse, string, error) {
+	var stream interface {
+		Recv() (*longrunningpb.Operation, error)
+	}
+	var err error
+	if op != "" {
+		stream, err = e.exec.WaitExecution(ctx, &repb.WaitExecutionRequest{Name: op})
+	} else {
+		stream, err = e.exec.Execute(ctx, &repb.ExecuteRequest{InstanceName: e.instance, ActionDigest: action,
+			SkipCacheLookup: skipCache, DigestFunction: repb.DigestFunction_SHA256})
+	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var last *longrunningpb.Operation
+	name := ""
 	for {
-		op, err := stream.Recv()
+		o, err := stream.Recv()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, name, err
 		}
-		last = op
-		if op.GetDone() {
+		last, name = o, o.GetName()
+		if o.GetDone() {
 			break
 		}
 	}
 	if last == nil || !last.GetDone() {
-		return nil, status.Error(codes.Unavailable, "the execution stream ended before the action was done")
+		return nil, name, status.Error(codes.Unavailable, "the execution stream ended before the action was done")
 	}
 	if e := last.GetError(); e != nil {
-		return nil, status.ErrorProto(e)
+		return nil, name, status.ErrorProto(e)
 	}
 	resp := &repb.ExecuteResponse{}
 	if err := last.GetResponse().UnmarshalTo(resp); err != nil {
-		return nil, err
+		return nil, name, err
 	}
-	return resp, nil
+	return resp, name, nil
 }

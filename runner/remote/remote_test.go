@@ -58,17 +58,25 @@ func tester(t *testing.T, c runner.Command, e runner.Executor) *runner.Tester {
 // A test run as a remote action runs as it does locally.
 func TestRemoteSameAsLocal(t *testing.T) {
 	srv := server(t)
-	e := executor(t, Options{Target: "reapi://" + srv.Addr})
+	sameAsLocal(t, executor(t, Options{Target: "reapi://" + srv.Addr}))
+}
+
+// sameAsLocal runs tests locally and with e and compares what they did:
+// exit statuses, signals, outputs (3 MiB of them too), standard input,
+// the environment, a script named by path, a timeout.
+func sameAsLocal(t *testing.T, e *Executor) {
 	script := filepath.Join(t.TempDir(), "test.sh")
 	if err := os.WriteFile(script, []byte("#!/bin/sh\ngrep -c l \"$1\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	f := runner.File{Name: "input.txt", Data: []byte("hello\n")}
+	timeout := runner.Command{Argv: []string{"sh", "-c", "echo before; sleep 30"}, Timeout: 300 * time.Millisecond}
 	for _, c := range []runner.Command{
 		sh("exit 3"), sh("true"), sh("kill -SEGV $$"), sh("kill -ABRT $$"), sh("echo out; echo err >&2; exit 1"),
 		{Argv: []string{"cat", "{}"}}, {Argv: []string{"cat"}, Stdin: true}, {Argv: []string{"cat"}},
 		{Argv: []string{"sh", "-c", "cat \"$1\"; ls", "sh", "{}"}}, {Argv: []string{script, "{}"}},
 		{Argv: []string{"sh", "-c", "echo $WYNOT_X", "sh"}, Env: append(os.Environ(), "WYNOT_X=set")},
+		sh(`head -c 3145728 /dev/zero | tr '\0' x; echo; exit 2`), timeout,
 	} {
 		var runs [2]runner.Run
 		for i, ex := range []runner.Executor{nil, e} {
@@ -80,8 +88,8 @@ func TestRemoteSameAsLocal(t *testing.T) {
 		}
 		l, r := runs[0], runs[1]
 		if l.Exit != r.Exit || l.Signal != r.Signal || l.TimedOut != r.TimedOut || r.Lost != "" ||
-			!bytes.Equal(l.Stdout, r.Stdout) || !bytes.Equal(l.Stderr, r.Stderr) {
-			t.Errorf("%q:\nlocal  %s out %q err %q\nremote %s out %q err %q", c.Argv,
+			!l.TimedOut && (!bytes.Equal(l.Stdout, r.Stdout) || !bytes.Equal(l.Stderr, r.Stderr)) {
+			t.Errorf("%q:\nlocal  %s out %.80q err %.80q\nremote %s out %.80q err %.80q", c.Argv,
 				l.Describe(), l.Stdout, l.Stderr, r.Describe(), r.Stdout, r.Stderr)
 		}
 	}
@@ -119,25 +127,144 @@ func TestRemoteUploadsOnlyMissing(t *testing.T) {
 
 // Failing outcomes are cached too (the service caches only exit status
 // 0: the remote command records the real status in a file), so another
-// run of wynot gets them without running the test.
+// run of wynot gets them without running the test. The action cache is
+// asked first: a service whose Execute does not look it up (Buildbarn)
+// answers as one whose Execute does.
 func TestRemoteCachesFailingOutcomes(t *testing.T) {
+	for _, inExecute := range []bool{false, true} {
+		srv := server(t)
+		srv.LookupInExecute = inExecute
+		e := executor(t, Options{Target: "reapi://" + srv.Addr})
+		c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte("crash\n")}}}
+		cmd := runner.Command{Argv: []string{"sh", "-c", "grep -q crash in && exit 1; exit 0"}}
+		var recs []runner.Test
+		for range 2 {
+			rec, err := tester(t, cmd, e).Test(context.Background(), c) // a fresh Tester: no local cache
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, rec)
+		}
+		if recs[0].Outcome != dd.Fail || recs[1].Outcome != dd.Fail {
+			t.Errorf("lookup in Execute %v: outcomes %s, %s, want FAIL twice", inExecute, recs[0].Outcome, recs[1].Outcome)
+		}
+		if srv.Executed != 1 || srv.Hits != 1 || e.Stats.CacheHits.Load() != 1 {
+			t.Errorf("lookup in Execute %v: executed %d, cache hits %d (client %d); want 1 and 1", inExecute, srv.Executed, srv.Hits, e.Stats.CacheHits.Load())
+		}
+	}
+}
+
+// Outputs and inputs of any size: the service advertises no batch limit
+// but refuses batches above its message size (2 MiB, as Buildbarn), or
+// above a smaller one; a test printing 3 MiB, and one reading 3 MiB and
+// several files that together exceed the limit, run as locally.
+func TestRemoteLargeBlobs(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789abcdef"), 3<<16) // 3 MiB
+	var files []runner.File
+	for i := range 4 {
+		files = append(files, runner.File{Name: fmt.Sprintf("part%d", i), Data: bytes.Repeat([]byte{'a' + byte(i)}, 700<<10)})
+	}
+	for _, limit := range []int64{2 << 20, 256 << 10} {
+		srv := server(t)
+		srv.BatchLimit = limit
+		e := executor(t, Options{Target: "reapi://" + srv.Addr})
+		for _, tc := range []struct {
+			name  string
+			cmd   runner.Command
+			files []runner.File
+		}{
+			{"prints 3 MiB", sh(`head -c 3145728 /dev/zero | tr '\0' x; echo; head -c 3000000 /dev/zero | tr '\0' y >&2; exit 1`), nil},
+			{"reads 3 MiB", sh(`wc -c big; cksum big`), []runner.File{{Name: "big", Data: big}}},
+			{"reads 2.8 MB in 4 files", sh(`cat part* | cksum; cat part3 | head -c 10`), files},
+		} {
+			var runs [2]runner.Run
+			for i, ex := range []runner.Executor{nil, e} {
+				r, err := tester(t, tc.cmd, ex).Exec(context.Background(), runner.Candidate{Files: tc.files})
+				if err != nil {
+					t.Fatalf("limit %d, %s: %v", limit, tc.name, err)
+				}
+				runs[i] = r
+			}
+			l, r := runs[0], runs[1]
+			if l.Exit != r.Exit || r.Lost != "" || !bytes.Equal(l.Stdout, r.Stdout) || !bytes.Equal(l.Stderr, r.Stderr) || len(r.Stdout) == 0 {
+				t.Errorf("limit %d, %s:\nlocal  %s, %d bytes out, %d err\nremote %s, %d bytes out, %d err", limit, tc.name,
+					l.Describe(), len(l.Stdout), len(l.Stderr), r.Describe(), len(r.Stdout), len(r.Stderr))
+			}
+		}
+		t.Logf("batch limit %d: %d batches refused", limit, srv.Refused)
+		if limit < safeBatch && srv.Refused == 0 {
+			t.Errorf("limit %d below the batch size: no batch was refused, the fallback was not tried", limit)
+		}
+	}
+}
+
+// A test that writes to its input: the worker hard-links input files
+// from its file cache (Buildbarn; the test service too), and a test
+// running as root could change the cached file for every later action.
+// Every run reads what a local run reads.
+func TestRemoteTestWritesInput(t *testing.T) {
 	srv := server(t)
 	e := executor(t, Options{Target: "reapi://" + srv.Addr})
-	c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte("crash\n")}}}
-	cmd := runner.Command{Argv: []string{"sh", "-c", "grep -q crash in && exit 1; exit 0"}}
-	var recs []runner.Test
-	for range 2 {
-		rec, err := tester(t, cmd, e).Test(context.Background(), c) // a fresh Tester: no local cache
-		if err != nil {
-			t.Fatal(err)
+	writesInput(t, e, "x\n", 0)
+	writesInput(t, e, "x\n", 3) // enough files to be copied at once
+}
+
+func writesInput(t *testing.T, e *Executor, data string, more int) {
+	c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte(data)}, {Name: "d/in2", Data: []byte("y\n")}}}
+	for i := range more {
+		c.Files = append(c.Files, runner.File{Name: fmt.Sprintf("d%d/more", i), Data: []byte("z\n")})
+	}
+	cmd := sh(`echo more >> in && echo more >> d/in2; cat in d/in2`)
+	for i := range 3 {
+		for _, ex := range []runner.Executor{nil, e} {
+			r, err := tester(t, cmd, ex).Exec(context.Background(), c) // fresh runs: each executes
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(r.Stdout) != data+"more\ny\nmore\n" || r.Exit != 0 {
+				t.Errorf("run %d, remote %v: %s, out %q err %q", i+1, ex != nil, r.Describe(), r.Stdout, r.Stderr)
+			}
 		}
-		recs = append(recs, rec)
 	}
-	if recs[0].Outcome != dd.Fail || recs[1].Outcome != dd.Fail {
-		t.Errorf("outcomes %s, %s, want FAIL twice", recs[0].Outcome, recs[1].Outcome)
-	}
-	if srv.Executed != 1 || srv.Hits != 1 || e.Stats.CacheHits.Load() != 1 {
-		t.Errorf("executed %d, cache hits %d (client %d); want 1 and 1", srv.Executed, srv.Hits, e.Stats.CacheHits.Load())
+}
+
+// The timeout, calibrated anew on every run of wynot, is not part of the
+// action cache's key: a test run under one timeout is answered from the
+// cache under another, unless it took longer than the new timeout.
+func TestRemoteCacheKeyWithoutTimeout(t *testing.T) {
+	for _, inExecute := range []bool{false, true} {
+		srv := server(t)
+		srv.LookupInExecute = inExecute
+		e := executor(t, Options{Target: "reapi://" + srv.Addr})
+		c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte("x")}}}
+		test := func(script string, timeout time.Duration) runner.Run {
+			cmd := sh(script)
+			cmd.Timeout = timeout
+			rec, err := tester(t, cmd, e).Test(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rec.Run
+		}
+		for i, tc := range []struct {
+			script   string
+			timeout  time.Duration
+			executed int
+			timedOut bool
+		}{
+			{"cat in; exit 1", 10 * time.Second, 1, false},
+			{"cat in; exit 1", 13 * time.Second, 1, false}, // the cache
+			{"cat in; exit 1", 0, 1, false},                // no timeout: the cache too
+			{"sleep 0.3", 10 * time.Second, 2, false},
+			{"sleep 0.3", 0, 2, false},                     // the cache
+			{"sleep 0.3", 100 * time.Millisecond, 3, true}, // it took longer than that: run again
+		} {
+			r := test(tc.script, tc.timeout)
+			if srv.Executed != tc.executed || r.TimedOut != tc.timedOut || !tc.timedOut && r.Describe() != test(tc.script, tc.timeout).Describe() {
+				t.Errorf("lookup in Execute %v, run %d (%q, timeout %s): %s, %d actions executed; want %d, timed out %v",
+					inExecute, i+1, tc.script, tc.timeout, r.Describe(), srv.Executed, tc.executed, tc.timedOut)
+			}
+		}
 	}
 }
 
@@ -257,14 +384,40 @@ func TestRemoteErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if err := e.Check(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "cannot reach the remote execution service at "+gone.Addr) {
+	if err := e.Check(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "cannot reach the remote execution service at "+gone.Addr) ||
+		!strings.Contains(err.Error(), "is it running?") {
 		t.Errorf("unreachable: %v", err)
+	}
+	// The service answers, but its scheduler is gone: the message names
+	// the service, then the part of it that is missing.
+	part := server(t)
+	part.BackendDown = "127.0.0.1:8983"
+	e = executor(t, Options{Target: "reapi://" + part.Addr})
+	_, err = tester(t, sh("true"), e).Exec(context.Background(), runner.Candidate{})
+	if err == nil || !strings.Contains(err.Error(), "service at "+part.Addr+" answers, but cannot reach a part of itself at 127.0.0.1:8983") {
+		t.Errorf("a part of the service stopped: %v", err)
+	}
+	// An instance name the service does not execute for.
+	for _, tc := range []struct{ instance, want string }{
+		{"", "does not execute actions of the default instance"},
+		{"/other", `does not execute actions of instance "other": check the instance name`},
+	} {
+		named := server(t)
+		named.Instance = "main"
+		e, err := New(Options{Target: "reapi://" + named.Addr + tc.instance})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		if err := e.Check(context.Background(), ""); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("instance %q: %v, want %q", tc.instance, err, tc.want)
+		}
 	}
 	// A platform no worker offers.
 	srv.Platform = map[string]string{"OSFamily": "linux"}
 	e = executor(t, Options{Target: "reapi://" + srv.Addr, Platform: []string{"OSFamily=windows"}})
 	_, err = tester(t, sh("true"), e).Exec(context.Background(), runner.Candidate{})
-	if !errors.Is(err, runner.ErrStart) || !strings.Contains(err.Error(), "--platform OSFamily=windows") {
+	if !errors.Is(err, runner.ErrStart) || !strings.Contains(err.Error(), "has no worker for --platform OSFamily=windows") {
 		t.Errorf("platform: %v", err)
 	}
 	e = executor(t, Options{Target: "reapi://" + srv.Addr, Platform: []string{"OSFamily=linux"}})
@@ -303,14 +456,30 @@ func TestRemoteMissingInput(t *testing.T) {
 	}
 }
 
-// Against a real service (Buildbarn, BuildBuddy, ...) when
-// WYNOT_REAPI_TEST=HOST:PORT[/INSTANCE] names one.
-func TestRemoteRealService(t *testing.T) {
+// realService is the service WYNOT_REAPI_TEST=HOST:PORT[/INSTANCE]
+// names (Buildbarn, BuildBuddy, ...); the test is skipped without one.
+// WYNOT_REAPI_STARTED, which CI sets to the time it started the
+// service, is read too, so that go test's cache never answers with a
+// result from a run against another service, or without one.
+func realService(t *testing.T) string {
+	t.Helper()
 	target := os.Getenv("WYNOT_REAPI_TEST")
+	_ = os.Getenv("WYNOT_REAPI_STARTED")
 	if target == "" {
 		t.Skip("set WYNOT_REAPI_TEST=HOST:PORT[/INSTANCE] to run against a real remote execution service")
 	}
-	e := executor(t, Options{Target: "reapi://" + target})
+	return "reapi://" + target
+}
+
+// Against a real service: tests run as they do locally, a second
+// identical test is answered by the action cache under another timeout,
+// and runs of the original are not.
+func TestRemoteRealService(t *testing.T) {
+	e := executor(t, Options{Target: realService(t)})
+	sameAsLocal(t, e)
+	writesInput(t, e, fmt.Sprintf("x %d\n", time.Now().UnixNano()), 0)
+	writesInput(t, e, fmt.Sprintf("x %d\n", time.Now().UnixNano()), 3)
+
 	tr := tester(t, runner.Command{Argv: []string{"sh", "-c", "grep -q crash {} && exit 1; exit 0"}}, e)
 	for _, tc := range []struct {
 		data string
@@ -320,6 +489,38 @@ func TestRemoteRealService(t *testing.T) {
 		if err != nil || rec.Outcome != tc.want {
 			t.Errorf("%q: %s %v, want %s", tc.data, rec.Outcome, err, tc.want)
 		}
+	}
+
+	// A candidate no earlier run has sent: the first test runs, the
+	// second (another timeout, a fresh Tester) is a cache hit, failing
+	// outcome and 3 MiB of output included; the original's runs are not.
+	unique := fmt.Sprintf("crash %d\n", time.Now().UnixNano())
+	c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte(unique)}}}
+	cmd := sh(`sleep 0.15; head -c 3145728 /dev/zero | tr '\0' x; grep -q crash in && exit 1; exit 0`)
+	var outs [][]byte
+	for i, timeout := range []time.Duration{20 * time.Second, 25 * time.Second, 0} {
+		cmd.Timeout = timeout
+		hits := e.Stats.CacheHits.Load()
+		rec, err := tester(t, cmd, e).Test(context.Background(), c)
+		if err != nil || rec.Outcome != dd.Fail {
+			t.Fatalf("test %d: %s %v", i+1, rec.Outcome, err)
+		}
+		outs = append(outs, rec.Run.Stdout)
+		if hit := e.Stats.CacheHits.Load() > hits; hit != (i > 0) {
+			t.Errorf("test %d (timeout %s): answered by the action cache %v, want %v", i+1, timeout, hit, i > 0)
+		}
+	}
+	if !bytes.Equal(outs[0], outs[1]) || !bytes.Equal(outs[0], outs[2]) || len(outs[0]) == 0 {
+		t.Errorf("the cached outputs differ from the first: %d, %d, %d bytes", len(outs[0]), len(outs[1]), len(outs[2]))
+	}
+	hits := e.Stats.CacheHits.Load()
+	for range 2 {
+		if _, err := tester(t, cmd, e).Exec(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e.Stats.CacheHits.Load() != hits {
+		t.Errorf("a run of the original was answered by the action cache")
 	}
 }
 
@@ -341,5 +542,60 @@ func TestRemoteEnv(t *testing.T) {
 		if _, err := New(Options{Target: "reapi://" + srv.Addr, Env: []string{bad}}); err == nil || !strings.Contains(err.Error(), "--remote-env") {
 			t.Errorf("%q: %v", bad, err)
 		}
+	}
+}
+
+// Short outages do not end the run: Execute streams dropped while their
+// actions run (the actions are waited for again by name), responses of
+// status UNAVAILABLE, a service restarted with its storage emptied; a
+// service that stays away is given up after RetryFor, with a message
+// that says so.
+func TestRemoteRetries(t *testing.T) {
+	c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte("x\n")}}}
+	cmd := sh("cat in; exit 1")
+	for _, tc := range []struct {
+		name  string
+		fault func(*reapitest.Server) func() *reapitest.Server
+	}{
+		{"a dropped stream", func(s *reapitest.Server) func() *reapitest.Server { s.DropStreams = 1; return nil }},
+		{"two UNAVAILABLE responses", func(s *reapitest.Server) func() *reapitest.Server { s.UnavailableResponses = 2; return nil }},
+		{"a restart", func(s *reapitest.Server) func() *reapitest.Server {
+			s.Stop()
+			back := make(chan *reapitest.Server, 1)
+			go func() {
+				time.Sleep(300 * time.Millisecond)
+				n, err := reapitest.Listen(s.Addr)
+				if err != nil {
+					t.Error(err)
+				}
+				back <- n
+			}()
+			return func() *reapitest.Server { n := <-back; t.Cleanup(n.Stop); return n }
+		}},
+	} {
+		srv := server(t)
+		e := executor(t, Options{Target: "reapi://" + srv.Addr, RetryFor: 30 * time.Second})
+		restarted := tc.fault(srv)
+		r, err := tester(t, cmd, e).Exec(context.Background(), c)
+		if err != nil || r.Exit != 1 || string(r.Stdout) != "x\n" {
+			t.Errorf("%s: %s %q, %v", tc.name, r.Describe(), r.Stdout, err)
+		}
+		if restarted != nil {
+			srv = restarted()
+		}
+		if srv.Executed != 1 {
+			t.Errorf("%s: %d actions executed, want 1", tc.name, srv.Executed)
+		}
+		if tc.name == "a dropped stream" && srv.Waits != 1 {
+			t.Errorf("%s: %d WaitExecution calls, want 1", tc.name, srv.Waits)
+		}
+	}
+	// Gone for good.
+	srv := server(t)
+	e := executor(t, Options{Target: "reapi://" + srv.Addr, RetryFor: time.Second})
+	srv.Stop()
+	_, err := tester(t, cmd, e).Exec(context.Background(), c)
+	if err == nil || !strings.Contains(err.Error(), "the remote execution service at "+srv.Addr) || !strings.Contains(err.Error(), "is it running?") {
+		t.Errorf("a service gone for good: %v", err)
 	}
 }
