@@ -35,7 +35,11 @@ func trulyMinimal(data []byte) bool {
 // mode, and checks every result against the test's true answer: under
 // --repeat auto (the default) an exit status 0 must come with a result
 // that truly fails and, when the summary calls it minimal, is truly
-// 1-minimal. The rates are $WYNOT_FLAKY_RATES (default 0.1 and 0.3);
+// 1-minimal. The rates are $WYNOT_FLAKY_RATES (default 0.1: a wrong
+// verdict is possible at any rate, with at most 1% a decision, so the
+// suite runs where it is far rarer; the seeded reductions of
+// command/reduce's TestFlakyNoConfidentWrongResult and bench/flaky cover
+// 0.1 to 0.4);
 // --repeat 1 and 3 run at the first rate only, and not at all with
 // $WYNOT_FLAKY_AUTO set. The test prints the table
 // of what it found (bench/flaky runs it at 50 and more).
@@ -47,7 +51,7 @@ func TestFlakyOracle(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("WYNOT_FLAKY")); err == nil && v > 0 {
 		n = v
 	}
-	rates := []string{"0.1", "0.3"}
+	rates := []string{"0.1"}
 	if v := os.Getenv("WYNOT_FLAKY_RATES"); v != "" {
 		rates = strings.Split(v, ",")
 	}
