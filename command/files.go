@@ -155,6 +155,14 @@ func ShellSplit(s string) ([]string, error) {
 	return words, nil
 }
 
+// List names up to n of the names, and how many more there are.
+func List(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
 // RestoredTrees are work trees put back to their candidate before every
 // test (filetree.Workspaces): what tests were found to change in them.
 type RestoredTrees interface {
@@ -173,12 +181,7 @@ func WatchTree(s *Session, ws RestoredTrees) {
 	var once sync.Once
 	say := func(paths []string) {
 		once.Do(func() {
-			shown := paths
-			more := ""
-			if len(shown) > 4 {
-				shown, more = shown[:4], fmt.Sprintf(" and %d more", len(paths)-4)
-			}
-			s.Say("the test changes the tree it runs in (%s%s): before every test, wynot puts the tree back to exactly its candidate (what a test writes outside its tree is not undone)", strings.Join(shown, ", "), more)
+			s.Say("the test changes the tree it runs in (%s): before every test, wynot puts the tree back to exactly its candidate (what a test writes outside its tree is not undone)", List(paths, 4))
 		})
 	}
 	if seen := ws.Restored(); len(seen) > 0 {

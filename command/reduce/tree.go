@@ -109,7 +109,7 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 		t.imports = r.goExports(ctx, abs, base)
 	}
 	if len(unparsed) > 0 {
-		say(r.Out, "%s in %s do not parse in their language (%s): they are reduced as text", report.Plural(len(unparsed), "file"), p, list(unparsed, 5))
+		say(r.Out, "%s in %s do not parse in their language (%s): they are reduced as text", report.Plural(len(unparsed), "file"), p, command.List(unparsed, 5))
 	}
 	if err := r.treeDestination(t, abs); err != nil {
 		return nil, nil, err
@@ -180,14 +180,6 @@ func (r *Reduction) treeLang(rel string) string {
 		}
 	}
 	return ""
-}
-
-// list names up to n of the names, and how many more there are.
-func list(names []string, n int) string {
-	if len(names) <= n {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
 
 // unwrapPath drops the operation from a file system error: "open x:
@@ -376,7 +368,7 @@ func changedNote(names []string) string {
 	if len(names) == 0 {
 		return ""
 	}
-	return ", " + list(names, 3) + " changed"
+	return ", " + command.List(names, 3) + " changed"
 }
 
 // depths is how deep the tree's present entries go (a file at the top
