@@ -72,6 +72,14 @@ func TestRemoteSameResults(t *testing.T) {
 		t.Errorf("local %s\nremote %s\nagain %s", results[0], results[1], results[2])
 	}
 
+	sameChanges(t, target)
+}
+
+// sameChanges runs wynot changes on the two-change tree locally and
+// under --exec target: both find the two changes, the same patch, and
+// the remote result is confirmed.
+func sameChanges(t *testing.T, target string) {
+	t.Helper()
 	dir, args := twoChanges(t)
 	local, remote := wynotRun(t, dir, nil, args...), wynotRun(t, dir, nil, withExec(args, target)...)
 	if local.code != 0 || remote.code != 0 {
@@ -176,15 +184,7 @@ func TestRemoteRealServiceSameResults(t *testing.T) {
 		t.Errorf("local %s\nremote %s\nagain %s", results[0], results[1], results[2])
 	}
 
-	dir, args := twoChanges(t)
-	local, remote := wynotRun(t, dir, nil, args...), wynotRun(t, dir, nil, withExec(args, target)...)
-	if local.code != 0 || remote.code != 0 {
-		t.Fatalf("exit %d, %d:\n%s\n%s", local.code, remote.code, local.stderr, remote.stderr)
-	}
-	l, r := local.summary(t), remote.summary(t)
-	if strings.Join(l.Hunks, " ") != strings.Join(r.Hunks, " ") || l.Diff != r.Diff || !r.Confirmed {
-		t.Errorf("changes: local %v, remote %v (confirmed %v)\n%s", l.Hunks, r.Hunks, r.Confirmed, remote.stderr)
-	}
+	sameChanges(t, target)
 }
 
 func atoi(t *testing.T, s string) int {
