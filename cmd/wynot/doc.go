@@ -212,9 +212,13 @@ after --timeout (default: ten times the original run, at least 1s, at most
 to run a test); a test exiting with status 124, as timeout(1) does, has
 timed out too. An original that times out twice under --timeout is not
 run again: wynot says it did not finish (trace, chain, --fail-on, --test)
-or, for reduce without them, takes the hang as the failure. Outcomes are cached by the candidate's content; --cache FILE keeps
-them across runs, so running the same reduction again after an
-interruption repeats no test. FILE is new, empty, or a cache wynot
+or, for reduce without them, takes the hang as the failure. Outcomes
+are cached by the candidate's content; --cache FILE keeps them across
+runs, so running the same reduction again after an interruption repeats
+no test. The key leaves out the timeout, calibrated anew on every run:
+a cached outcome is taken when the test's runs took no longer than the
+new limit (or, for a timeout, the new limit is no longer than the one it
+hit); otherwise the test runs again. FILE is new, empty, or a cache wynot
 wrote (its first line says so); wynot refuses any other file (exit
 status 1) and leaves it as it was.
 
