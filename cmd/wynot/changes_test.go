@@ -29,6 +29,7 @@ func goTest(t *testing.T) string {
 func goEnv() []string { return fixtures.Env }
 
 func TestChangesGoModule(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go modules")
 	}
@@ -92,6 +93,7 @@ func copyTree(t *testing.T, from, to string) {
 // TestChangesInterference: the failure needs two changes in different
 // files together; each alone passes (FSE 1999 Table 2). dd finds both.
 func TestChangesInterference(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	old, nw := filepath.Join(dir, "old"), filepath.Join(dir, "new")
 	for _, v := range []struct {
@@ -152,6 +154,7 @@ func TestChangesInterference(t *testing.T) {
 }
 
 func TestChangesInconsistent(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go modules")
 	}
@@ -191,6 +194,7 @@ func TestChangesInconsistent(t *testing.T) {
 }
 
 func TestChangesGit(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go modules")
 	}
@@ -238,6 +242,7 @@ func TestChangesGit(t *testing.T) {
 }
 
 func TestChangesBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	old, nw, same := filepath.Join(dir, "old"), filepath.Join(dir, "new"), filepath.Join(dir, "same")
 	write(t, filepath.Join(old, "f.txt"), []byte("a\n"))
@@ -327,6 +332,7 @@ func TestChangesBadInput(t *testing.T) {
 // inserted line causes the failure: refinement goes from the hunk to
 // runs of lines to the single inserted line.
 func TestChangesRefineToLineEdits(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "old", "f.txt"), []byte("a\nb\nc\nd\ne\nf\ng\n"))
 	write(t, filepath.Join(dir, "new", "f.txt"), []byte("a\nB\nC\nBUG\nD\ne\nf\ng\n"))
@@ -351,6 +357,7 @@ func TestChangesRefineToLineEdits(t *testing.T) {
 // sees that the merged branch fails on its own, descends into it, and
 // names the branch commit and its line.
 func TestChangesGitMerge(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good, bad, culprit, err := fixtures.MergeHistory(dir)
 	if err != nil {
@@ -399,6 +406,7 @@ exit 1
 // configuration that failed during the search and fails again, and says
 // that it is not minimal.
 func TestChangesFallbackToVerified(t *testing.T) {
+	t.Parallel()
 	dir, script := flakyTrees(t, "grep -q '^B$' a.txt")
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "old", "new", "--", script, "{}")
 	if r.code != 0 {
@@ -423,6 +431,7 @@ func TestChangesFallbackToVerified(t *testing.T) {
 // fails only once. Nothing can be verified; wynot says so, reports no
 // patch and exits with status 3.
 func TestChangesUnverified(t *testing.T) {
+	t.Parallel()
 	dir, script := flakyTrees(t, "grep -q '^B$' a.txt && grep -q '^C$' a.txt")
 	out := filepath.Join(dir, "fix.patch")
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "-o", out, "old", "new", "--", script, "{}")
@@ -447,6 +456,7 @@ func TestChangesUnverified(t *testing.T) {
 // unresolved. The refinement cannot make the patch smaller: the result is
 // the block, verified, next to an unrelated hunk that is left out.
 func TestChangesRefinementNeverBuilds(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var old, nw strings.Builder
 	for i := 1; i <= 30; i++ {
@@ -490,6 +500,7 @@ exit 0
 // failure and says so; the lines it names are those of both commits
 // together, in which the broken line comes and goes.
 func TestChangesGitSkip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	commit := func(msg, data string) string {
 		h, err := fixtures.Commit(dir, msg, map[string]string{"a.txt": data})
@@ -563,6 +574,7 @@ func textTrees(t *testing.T, replace map[int]string, body string) (dir, script s
 // TestChangesTwoCauses: either of two changes alone makes the old version
 // fail. wynot reports one, and says that the failure has another cause.
 func TestChangesTwoCauses(t *testing.T) {
+	t.Parallel()
 	dir, script := textTrees(t, map[int]string{5: "BUG1", 15: "note", 25: "BUG2"}, "grep -q BUG a.txt && exit 1\nexit 0\n")
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "old", "new", "--", script, "{}")
 	if r.code != 0 {
@@ -581,6 +593,7 @@ func TestChangesTwoCauses(t *testing.T) {
 // to 127 is a failure. The smallest patch makes the old version fail with
 // other output than the new version; wynot reports it, and says so.
 func TestChangesFailsDifferently(t *testing.T) {
+	t.Parallel()
 	dir, script := textTrees(t, map[int]string{5: "BUG", 15: "MORE"},
 		"grep -q BUG a.txt || exit 0\nif grep -q MORE a.txt; then echo 'broken: the whole release'; else echo 'broken: half of it'; fi\nexit 1\n")
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "old", "new", "--", script, "{}")

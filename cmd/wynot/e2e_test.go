@@ -171,6 +171,7 @@ func checkOneMinimal(t *testing.T, name string, orig, result []byte, argv ...str
 const mysteryInput = `V"/+!aF-(V4EOz*+s/Q,7)2@0_`
 
 func TestReduceMysteryInPlace(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "input.txt")
 	write(t, in, []byte(mysteryInput))
@@ -196,6 +197,7 @@ func TestReduceMysteryInPlace(t *testing.T) {
 }
 
 func TestReduceStdinAndOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte("x(y)z\n"))
 	// No {}: the candidate comes on standard input. -o leaves the input alone.
@@ -235,6 +237,7 @@ func htmlPage() []byte {
 }
 
 func TestReducePrinterPage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	page := htmlPage()
 	if n := bytes.Count(page, []byte("\n")); n < 800 {
@@ -266,6 +269,7 @@ func fuzz(seed uint64, n int, newlines bool) []byte {
 }
 
 func TestReduceCrtplotFuzz(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	input := fuzz(1, 10000, true)
 	write(t, filepath.Join(dir, "t16"), input)
@@ -282,6 +286,7 @@ func TestReduceCrtplotFuzz(t *testing.T) {
 }
 
 func TestReduceFlexFuzz(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	input := fuzz(2, 3000, true)
 	// Make sure there is a long enough line.
@@ -301,6 +306,7 @@ func TestReduceFlexFuzz(t *testing.T) {
 
 // TestParallelSameResult: -j 1 and -j 4 give the same results.
 func TestParallelSameResult(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		input []byte
@@ -329,6 +335,7 @@ func TestParallelSameResult(t *testing.T) {
 }
 
 func TestReduceScriptAndLog(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "bug.c"), []byte("int main() {\n  int x = (1 + 2);\n  return x;\n}\n"))
 	// A C-Reduce style script: run in the candidate's directory, exit 0
@@ -397,6 +404,7 @@ func neededTests(t *testing.T, path string) int {
 }
 
 func TestReduceArgv(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// Fails iff -O is given and none of the two options that prevent it.
 	script := filepath.Join(dir, "cc")
@@ -417,6 +425,7 @@ exit 0
 }
 
 func TestReduceMultipleFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "a.txt"), []byte("alpha (beta\ngamma\n"))
 	write(t, filepath.Join(dir, "b.txt"), []byte("delta) epsilon\n"))
@@ -433,6 +442,7 @@ func TestReduceMultipleFiles(t *testing.T) {
 }
 
 func TestReduceCacheFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
 	// The first run tests candidates in parallel; the second is
@@ -458,6 +468,7 @@ func TestReduceCacheFile(t *testing.T) {
 }
 
 func TestReduceNonRegularInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// A pipe: the result goes to the current directory.
 	cmd := exec.Command(wynotBin, "reduce", "-q", "/dev/stdin", "--", prog("mystery"), "{}")
@@ -472,6 +483,7 @@ func TestReduceNonRegularInput(t *testing.T) {
 }
 
 func TestReduceHangingCandidates(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	piddir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte("ab(xy)cd"))
@@ -540,6 +552,7 @@ func checkNoSurvivors(t *testing.T, dir string) {
 // input file is then the original or a smaller failing input, never a
 // broken one; the .orig file is intact; no test process survives.
 func TestInterrupt(t *testing.T) {
+	t.Parallel()
 	orig := []byte(strings.Repeat("abcdefgh", 40) + "(" + strings.Repeat("ijklmnop", 40) + ")" + strings.Repeat("qrstuvwx", 40))
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
 		dir, piddir, tmp := t.TempDir(), t.TempDir(), t.TempDir()
@@ -608,6 +621,7 @@ func TestInterrupt(t *testing.T) {
 // TestBadInput: each bad input gets a clear message and exit status, and
 // never a stack trace or a lost file.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "ok"), []byte(mysteryInput))
 	write(t, filepath.Join(dir, "passes"), []byte("no parentheses here"))
@@ -664,6 +678,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	r := wynotRun(t, t.TempDir(), nil, "reduce", "--help")
 	for _, want := range []string{"wynot reduce [flags] FILE... -- CMD [ARG...]", "--precision P", "Exit status"} {
 		if r.code != 0 || !strings.Contains(r.stdout, want) {

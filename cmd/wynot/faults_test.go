@@ -26,6 +26,7 @@ import (
 // bench/faults runs it at 100 and more, and the test prints the table of
 // what it found.
 func TestFaultInjection(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go modules")
 	}

@@ -20,6 +20,7 @@ import (
 // tests at a time. The daemons are sleeps of a duration no other run
 // uses, which marks them.
 func TestReduceEndsDetachedProcesses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mark := fmt.Sprintf("1000.%d%d", os.Getpid(), 7)
 	var in bytes.Buffer
@@ -81,6 +82,7 @@ func sleeping(mark string) []int {
 // their build folders, named after the dead process; the next run of
 // another command removes them.
 func TestKilledBuildFoldersGoNext(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go programs")
 	}

@@ -30,6 +30,7 @@ import (
 // calibrated from the original's duration differs between runs on a
 // busy machine, and so would every action.
 func TestRemoteSameResults(t *testing.T) {
+	t.Parallel()
 	srv, err := reapitest.Start()
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +95,7 @@ func sameChanges(t *testing.T, target string) {
 // A service that does not answer is said before anything runs, and the
 // input is left alone.
 func TestRemoteUnreachable(t *testing.T) {
+	t.Parallel()
 	srv, err := reapitest.Start()
 	if err != nil {
 		t.Fatal(err)
@@ -118,6 +120,7 @@ func TestRemoteUnreachable(t *testing.T) {
 // remotely: the original is not reproduced, and the message says how to
 // pass it (--remote-env), which then makes the run work.
 func TestRemoteEnvNeeded(t *testing.T) {
+	t.Parallel()
 	srv, err := reapitest.Start()
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 // written next to; the result goes to the current directory, under a
 // name no file has yet, and wynot says where.
 func TestSymlinkInputStays(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "data", "target.txt")
 	write(t, target, []byte(mysteryInput))
@@ -53,6 +54,7 @@ func TestSymlinkInputStays(t *testing.T) {
 // new file: then the original goes to FILE.orig.1, and the closing
 // message names it.
 func TestStaleOrig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bug := filepath.Join(dir, "bug.txt")
 	mystery := []string{"--", prog("mystery"), "{}"}
@@ -102,6 +104,7 @@ func TestStaleOrig(t *testing.T) {
 // that in.orig as the original (its lineage says so), instead of taking
 // the partly reduced file for a new original.
 func TestResumeInterrupted(t *testing.T) {
+	t.Parallel()
 	dir, piddir := t.TempDir(), t.TempDir()
 	orig := []byte(strings.Repeat("abcdefgh", 40) + "(" + strings.Repeat("ijklmnop", 40) + ")" + strings.Repeat("qrstuvwx", 40))
 	in := filepath.Join(dir, "in")
@@ -140,6 +143,7 @@ func TestResumeInterrupted(t *testing.T) {
 // TestIsolateKeepsResults: a second isolate into the same directory
 // writes NAME.1.pass and NAME.1.fail, leaving the first results alone.
 func TestIsolateKeepsResults(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
 	for run := range 2 {
@@ -166,6 +170,7 @@ func TestIsolateKeepsResults(t *testing.T) {
 // background sleep and a long foreground one). One second later none of
 // them runs: the guardian killed the test's process group.
 func TestNoGrandchildrenAfterKill(t *testing.T) {
+	t.Parallel()
 	for _, guardianToo := range []bool{false, true} {
 		noGrandchildren(t, guardianToo)
 	}
@@ -251,6 +256,7 @@ wait
 // TestFlagsChecked: numeric flags out of range and flags that contradict
 // each other are refused with the reason; so is help for no command.
 func TestFlagsChecked(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
 	for _, c := range []struct {
@@ -278,6 +284,7 @@ func TestFlagsChecked(t *testing.T) {
 // TestHangingOriginalSaysSo: without --timeout, an original that runs
 // long gets a message after 10s that says how to bound it.
 func TestHangingOriginalSaysSo(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits 10s")
 	}
@@ -310,6 +317,7 @@ func TestHangingOriginalSaysSo(t *testing.T) {
 // input in memory, not tens of times (it took 620 MB when the bracket
 // depth and the character count listed every token and offset).
 func TestLargeInputMemory(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a 10 MB reduction")
 	}

@@ -144,6 +144,7 @@ func TestSlurmInterrupt(t *testing.T) {
 
 // Mistakes in --exec and its flags are said before anything runs.
 func TestExecBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in.txt"), []byte("x\n"))
 	// A PATH with a shell but no Slurm commands.
