@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/internal/proctest"
 )
 
 func sh(script string) Command { return Command{Argv: []string{"sh", "-c", script}} }
@@ -86,22 +87,12 @@ func TestExecLongOutputKeepsTail(t *testing.T) {
 	}
 }
 
-// running reports whether the process pid runs (a zombie counts as gone).
-func running(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(stat))
-	return len(fields) > 2 && fields[2] != "Z"
-}
-
 // ends reports whether the process pid ends within a generous time. A
 // process killed (or orphaned) runs on until the kernel has delivered
 // the signal and a parent has reaped it, which on a busy machine can
 // take a while: the test asks that it ends, not how soon.
 func ends(pid int) bool {
-	for deadline := time.Now().Add(30 * time.Second); running(pid); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); proctest.Running(pid); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			return false
 		}

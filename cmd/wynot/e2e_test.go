@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/wynot/wynot/internal/proctest"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -535,8 +536,7 @@ func checkNoSurvivors(t *testing.T, dir string) {
 	for _, e := range entries {
 		pid, _ := strconv.Atoi(e.Name())
 		for {
-			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-			if err != nil || strings.Fields(string(stat))[2] == "Z" {
+			if !proctest.Running(pid) {
 				break
 			}
 			if time.Now().After(deadline) {

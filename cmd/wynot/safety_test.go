@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wynot/wynot/internal/proctest"
 )
 
 // TestSymlinkInputStays: an input given as a symbolic link is read
@@ -239,10 +241,7 @@ wait
 	entries, _ := os.ReadDir(piddir)
 	for _, e := range entries {
 		pid, _ := strconv.Atoi(e.Name())
-		running := func() bool {
-			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-			return err == nil && strings.Fields(string(stat))[2] != "Z"
-		}
+		running := func() bool { return proctest.Running(pid) }
 		for deadline := time.Now().Add(patience); running() && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
 		}
