@@ -544,9 +544,10 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 				return err
 			}
 			tree = ps
-		case rd.modFinish(in) != nil:
-			// A tree's go.mod: candidates that break the module are
-			// probed as those with type errors are.
+		case rd.textFinish(in) != nil:
+			// A tree's go.mod, go.sum or vendor/modules.txt: candidates
+			// that break the module are probed as those with type
+			// errors are.
 			_, text, err := rd.passList(in)
 			if err != nil {
 				return err
@@ -595,7 +596,7 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 			continue
 		}
 		rd.typesOff[te.Dir] = true
-		if b := path.Base(te.Dir); b == "go.mod" || b == "go.sum" {
+		if b := path.Base(te.Dir); b == "go.mod" || b == "go.sum" || b == "modules.txt" {
 			rd.s.Say("a candidate that breaks %s (%s) still fails: the test does not build the module, so such candidates are tested too", te.Dir, te.Msg)
 			continue
 		}
@@ -997,7 +998,7 @@ func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 		sps = append([]decomp.Splitter{decomp.Lines{}}, brackets()...)
 		sps = append(sps, decomp.Tokens{}, decomp.Chars(data))
 	}
-	finish := rd.modFinish(in)
+	finish := rd.textFinish(in)
 	for _, sp := range sps {
 		text = append(text, decomp.Split(sp, finish))
 	}
@@ -1038,6 +1039,18 @@ func (rd *reducer) modFinish(in *input) func([]byte) ([]byte, error) {
 		return s.Finish
 	}
 	return nil
+}
+
+// textFinish is what predicts the candidates of an input's text passes
+// that break its module: modFinish's, and for a module's
+// vendor/modules.txt, which those passes change without go.mod, a
+// golang.VendorCheck (not for the requirements pass, which changes both
+// together).
+func (rd *reducer) textFinish(in *input) func([]byte) ([]byte, error) {
+	if rd.tree != nil && rd.TypeCheck && path.Base(in.name) == "modules.txt" && path.Base(path.Dir(in.name)) == "vendor" {
+		return golang.NewVendorCheck(in.name, in.data).Finish
+	}
+	return rd.modFinish(in)
 }
 
 // granularity names the finest pieces of the split.
