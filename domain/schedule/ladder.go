@@ -35,7 +35,7 @@ type Ladder struct {
 }
 
 // Passes are the ladder's passes over data.
-func (l Ladder) Passes(data []byte) []Pass {
+func (l Ladder) Passes(data []byte) []decomp.Pass {
 	var sps []decomp.Splitter
 	if l.Rungs&Lines != 0 {
 		sps = append(sps, decomp.Lines{})
@@ -61,7 +61,7 @@ func (l Ladder) Passes(data []byte) []Pass {
 	if l.Rungs&Bytes != 0 {
 		sps = append(sps, decomp.Bytes{})
 	}
-	var ps []Pass
+	var ps []decomp.Pass
 	for _, sp := range sps {
 		ps = append(ps, decomp.Split(sp, l.Finish))
 	}
@@ -69,4 +69,13 @@ func (l Ladder) Passes(data []byte) []Pass {
 		ps = append(ps, decomp.Replacements{Finish: l.Finish})
 	}
 	return ps
+}
+
+// List lists passes of any kind as the schedule's.
+func List[P Pass](ps []P) []Pass {
+	out := make([]Pass, len(ps))
+	for i, p := range ps {
+		out[i] = p
+	}
+	return out
 }

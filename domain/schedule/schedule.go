@@ -52,6 +52,9 @@ type Phase struct {
 	Units func() []Unit
 	// Passes are the passes of unit u as it is now, coarse to fine.
 	Passes func(u Unit) ([]Pass, error)
+	// Data is the content of unit u now (for the removals, and for
+	// Search).
+	Data func(u Unit) []byte
 	// Settle runs a unit's passes again and again until they no longer
 	// shrink it, before the next unit. In the repetitions a pass that
 	// found nothing when it last ran is skipped unless a pass before it
@@ -103,8 +106,6 @@ type Step func(ctx context.Context, phase int, u Unit, p Pass) (Ran, error)
 // shrinks nothing.
 type Schedule struct {
 	Phases []Phase
-	// Data is the unit's content now (for the removals).
-	Data func(u Unit) []byte
 	// Admit says a candidate that the plan rejected with err (it does not
 	// parse, say) is tested all the same; nil admits none. Rejected
 	// candidates are otherwise predicted unresolved, and are no removals.
@@ -243,7 +244,7 @@ func (s *Schedule) Removals(ctx context.Context, max int) ([]Removal, bool, erro
 			continue
 		}
 		for _, u := range ph.Units() {
-			src := s.Data(u)
+			src := ph.Data(u)
 			// A removal that the language's printing undoes (white
 			// space in Go) is no removal.
 			seen[string(src)] = true

@@ -170,8 +170,8 @@ func TestReduceOneMinimalProperty(t *testing.T) {
 		cur := r.Data
 		s := &Schedule{
 			Phases: []Phase{{Units: func() []Unit { return []Unit{{Name: "input"}} },
-				Passes: func(Unit) ([]Pass, error) { return ladder.Passes(cur), nil }}},
-			Data: func(Unit) []byte { return cur },
+				Passes: func(Unit) ([]Pass, error) { return List(ladder.Passes(cur)), nil },
+				Data:   func(Unit) []byte { return cur }}},
 		}
 		rs, ok, err := s.Removals(context.Background(), -1)
 		if err != nil || !ok {
@@ -342,8 +342,8 @@ func TestSearchPredicts(t *testing.T) {
 		l.calls = 0
 		data := []byte("(a b) (c d)")
 		s := &Schedule{Phases: []Phase{{Units: units("in"),
-			Passes: func(Unit) ([]Pass, error) { return Ladder{Rungs: Chars, Finish: balanced}.Passes(data), nil }}},
-			Data: func(Unit) []byte { return data }}
+			Passes: func(Unit) ([]Pass, error) { return List(Ladder{Rungs: Chars, Finish: balanced}.Passes(data)), nil },
+			Data:   func(Unit) []byte { return data }}}}
 		if admit {
 			s.Admit = func(error, []byte) bool { return true }
 		}

@@ -30,12 +30,12 @@ type Search struct {
 
 // Step runs ddmin over the changes of pass p's plan over unit u. A pass
 // that is not a decomp.Pass does nothing.
-func (s *Search) Step(ctx context.Context, _ int, u Unit, p Pass) (Ran, error) {
+func (s *Search) Step(ctx context.Context, phase int, u Unit, p Pass) (Ran, error) {
 	dp, ok := p.(decomp.Pass)
 	if !ok {
 		return Ran{}, nil
 	}
-	src := s.Schedule.Data(u)
+	src := s.Schedule.Phases[phase].Data(u)
 	plan, err := dp.Plan(src)
 	if err != nil {
 		return Ran{}, &PlanError{Unit: u, Pass: p.Name(), Err: err}
@@ -115,16 +115,16 @@ type Reduced struct {
 // first error (a *dd.NotFailingError when the input the search holds
 // stops failing: the test is not deterministic), with the smallest
 // failing input found so far.
-func Reduce(ctx context.Context, data []byte, passes func([]byte) []Pass, test func(context.Context, []byte) dd.Outcome, opts dd.Options) (Reduced, error) {
+func Reduce(ctx context.Context, data []byte, passes func([]byte) []decomp.Pass, test func(context.Context, []byte) dd.Outcome, opts dd.Options) (Reduced, error) {
 	cur := data
 	unit := Unit{Name: "input"}
 	s := &Schedule{
 		Phases: []Phase{{
 			Name:   "text",
 			Units:  func() []Unit { return []Unit{unit} },
-			Passes: func(Unit) ([]Pass, error) { return passes(cur), nil },
+			Passes: func(Unit) ([]Pass, error) { return List(passes(cur)), nil },
+			Data:   func(Unit) []byte { return cur },
 		}},
-		Data: func(Unit) []byte { return cur },
 	}
 	search := &Search{Schedule: s, Options: opts,
 		Test: func(ctx context.Context, _ Unit, data []byte) dd.Outcome { return test(ctx, data) },
