@@ -65,7 +65,9 @@ type Phase struct {
 	// shrunk, goes back to the first unit (the others are due again)
 	// and leaves out only the unit just reduced, until every unit has
 	// been reduced without change since the last shrink (the Debugging
-	// Book's process_args in "Reducing Failure-Inducing Inputs").
+	// Book's process_args in "Reducing Failure-Inducing Inputs"). Such
+	// a phase is a fixpoint of its own: a schedule of it alone runs one
+	// round.
 	Restart bool
 	// NoRemovals says the phase's passes give no removals.
 	NoRemovals bool
@@ -141,7 +143,8 @@ func (s *Schedule) Run(ctx context.Context, step Step) (minimal bool, err error)
 				return false, err
 			}
 		}
-		if !changed {
+		if !changed || len(s.Phases) == 1 && s.Phases[0].Restart {
+			// A phase that restarts is a fixpoint of its own.
 			return allMinimal, nil
 		}
 		if s.OnRound != nil {
