@@ -378,3 +378,98 @@ func TestSearchPredicts(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleUnitsOneMinimalProperty: the letters spread over two
+// inputs (units), reduced by a settling phase of coarse passes and a
+// phase of characters, the test seeing both: whatever the formula, the
+// result fails and removing any single byte of either input makes the
+// failure go away (brute force), and no removal the schedule derives
+// fails.
+func TestScheduleUnitsOneMinimalProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for k := range 200 {
+		fail := randomFormula(rng)
+		l := newLetters(fail, "")
+		text := randomText(rng)
+		cut := rng.IntN(len(text) + 1)
+		ins := [][]byte{[]byte(text[:cut]), []byte(text[cut:])}
+		joined := func(i int, data []byte) []byte {
+			b := slices.Clone(ins[0])
+			if i == 0 {
+				b = slices.Clone(data)
+			}
+			b = append(b, '|')
+			if i == 1 {
+				return append(b, data...)
+			}
+			return append(b, ins[1]...)
+		}
+		if l.outcome(joined(0, ins[0])) != dd.Fail {
+			continue
+		}
+		us := func() []Unit { return []Unit{{Name: "first", ID: 0}, {Name: "second", ID: 1}} }
+		data := func(u Unit) []byte { return ins[u.ID] }
+		coarse := Ladder{Rungs: Lines | Brackets | Tokens}
+		fine := Ladder{Rungs: Chars}
+		s := &Schedule{Phases: []Phase{
+			{Name: "coarse", Units: us, Data: data, Settle: true,
+				Passes: func(u Unit) ([]Pass, error) { return List(coarse.Passes(ins[u.ID])), nil }},
+			{Name: "fine", Units: us, Data: data,
+				Passes: func(u Unit) ([]Pass, error) { return List(fine.Passes(ins[u.ID])), nil }},
+		}}
+		search := &Search{Schedule: s, Options: dd.Options{Variant: dd.Variant(k % 2)},
+			Test: func(_ context.Context, u Unit, d []byte) dd.Outcome { return l.outcome(joined(u.ID, d)) },
+			Set:  func(u Unit, d []byte) { ins[u.ID] = d }}
+		minimal, err := s.Run(context.Background(), search.Step)
+		if err != nil || !minimal {
+			t.Fatalf("%q with %s: minimal %v, %v", text, fail, minimal, err)
+		}
+		all := joined(0, ins[0])
+		if l.outcome(all) != dd.Fail {
+			t.Fatalf("%q with %s: result %q does not fail", text, fail, all)
+		}
+		for i := range all {
+			if all[i] == '|' {
+				continue
+			}
+			if d := slices.Delete(slices.Clone(all), i, i+1); l.outcome(d) == dd.Fail {
+				t.Errorf("%q with %s: result %q is not 1-minimal: without byte %d it still fails", text, fail, all, i)
+			}
+		}
+		rs, ok, err := s.Removals(context.Background(), -1)
+		if err != nil || !ok {
+			t.Fatalf("removals: %v %v", ok, err)
+		}
+		for _, rm := range rs {
+			if l.outcome(joined(rm.Unit.ID, rm.Data)) == dd.Fail {
+				t.Errorf("%q: removal %q of %s (%s) fails", all, rm.Data, rm.Unit.Name, rm.Pass)
+			}
+		}
+	}
+}
+
+// TestScheduleFixpointAcrossUnits: a change of one unit can make
+// another, already reduced, reducible again (the test is not monotone:
+// b is needed while d is there); the rounds go on until none shrinks
+// anything, so the result is 1-minimal across both.
+func TestScheduleFixpointAcrossUnits(t *testing.T) {
+	l := newLetters("a & c & (b | !d)", "")
+	ins := [][]byte{[]byte("a b"), []byte("c d")}
+	us := func() []Unit { return []Unit{{Name: "first", ID: 0}, {Name: "second", ID: 1}} }
+	s := &Schedule{Phases: []Phase{{Units: us, Data: func(u Unit) []byte { return ins[u.ID] },
+		Passes: func(u Unit) ([]Pass, error) { return List(Ladder{Rungs: Chars}.Passes(ins[u.ID])), nil }}}}
+	search := &Search{Schedule: s,
+		Test: func(_ context.Context, u Unit, d []byte) dd.Outcome {
+			both := [2][]byte{ins[0], ins[1]}
+			both[u.ID] = d
+			return l.outcome(append(slices.Clone(both[0]), both[1]...))
+		},
+		Set: func(u Unit, d []byte) { ins[u.ID] = d }}
+	minimal, err := s.Run(context.Background(), search.Step)
+	if err != nil || !minimal || string(ins[0]) != "a" || string(ins[1]) != "c" {
+		t.Errorf("reduced to %q, %q (minimal %v, %v), want \"a\", \"c\"", ins[0], ins[1], minimal, err)
+	}
+	if rounds := s.Stats[len(s.Stats)-1].Round; rounds != 3 {
+		t.Errorf("%d rounds, want 3 (a shrink in each of two, none in the third)", rounds)
+	}
+}
