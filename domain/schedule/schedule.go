@@ -14,6 +14,18 @@
 // and passes are asked for afresh each round, as the input is then. The
 // text ladder (Ladder) is the passes every input without a syntax of its
 // own gets: lines, bracket groups, tokens, characters, replacements.
+//
+// The reductions built on it differ in their passes, and so in what
+// their 1-minimality says. wynot reduce's result is 1-minimal for every
+// pass of its schedule: no single line, bracket group, token, character
+// or replacement of a text, no single syntax tree transformation (a
+// candidate that does not parse, or type-check, counting as not
+// failing) and, in a tree, no single file or directory can be taken out
+// with the failure still there. wynot fuzz's strings and byte slices
+// are 1-minimal by characters, its numbers the closest to zero that
+// still fail (a binary search), its bools false where they can be.
+// wynottest.Minimize's input is 1-minimal by characters, and each
+// argument of a Call by its elements, the others fixed.
 package schedule
 
 import (
