@@ -119,7 +119,9 @@ func TestChangesInterference(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	s := r.summary(t)
-	want := []string{"d0/a.conf:4-4", "d2/b.conf:1-1"}
+	// The lines with A=2 and B=2, inserted: the failure does not need
+	// A=1 and B=1 deleted.
+	want := []string{"d0/a.conf:5+1", "d2/b.conf:2+1"}
 	if strings.Join(s.Hunks, " ") != strings.Join(want, " ") {
 		t.Errorf("result %v, want %v\n%s", s.Hunks, want, r.stderr)
 	}
@@ -572,7 +574,7 @@ func TestChangesTwoCauses(t *testing.T) {
 	if !s.Confirmed || len(s.Hunks) != 1 || !strings.Contains(s.Diff, "+BUG") {
 		t.Errorf("result %v\n%s", s.Hunks, s.Diff)
 	}
-	if !slices.Contains(s.Verdict, "the new version without these changes still fails: the failure has another cause besides these changes") {
+	if !slices.Contains(s.Verdict, "the new version without the 1 hunk holding these changes still fails: the failure has another cause besides these changes") {
 		t.Errorf("verdict %q", s.Verdict)
 	}
 }
@@ -761,7 +763,7 @@ func main() {
 		t.Fatalf("result %v\n%s", s.Hunks, r.stderr)
 	}
 	verdict := strings.Join(s.Verdict, "\n")
-	if strings.Contains(verdict, "another cause") || s.Complement != "UNRESOLVED" ||
+	if strings.Contains(verdict, "has another cause besides") || s.Complement != "UNRESOLVED" ||
 		!strings.Contains(verdict, "hunks holding these changes could not be tested: UNRESOLVED (it does not build without them)") {
 		t.Errorf("complement %q, verdict:\n%s", s.Complement, verdict)
 	}

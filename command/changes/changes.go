@@ -402,8 +402,9 @@ type outcome struct {
 	// removals is the check of patch at its level, each change removed
 	// alone (dd.OneMinimal); nil when it was not made, and then
 	// notChecked says why.
-	removals   *dd.Removals
-	notChecked string
+	removals    *dd.Removals
+	checkedUnit string // the unit removals counts, when not lv.unit (line edits of lines replaced one by one)
+	notChecked  string
 	// differs says how the patch's failure differs from the new
 	// version's, when the test is a script whose exit status cannot tell.
 	differs string
@@ -481,12 +482,20 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 		res = r2
 	}
 	interrupted = ctx.Err() != nil
-	if res.verified && !interrupted && !e.NoRefine {
-		res = lineEdits(res)
-	}
 	if res.verified && !interrupted {
+		// Refinement stops at lines each replaced by another: the check
+		// holds them to the line edits they are made of, and if every one
+		// is needed, the patch is shown as the replaced lines.
+		coarse := res
+		if !e.NoRefine && singleLines(res.lv.set, res.patch) {
+			res = lineEdits(res)
+		}
 		if err = e.oneMinimal(ctx, &res); err != nil && ctx.Err() == nil {
 			return err
+		}
+		if r := res.removals; res.lv != coarse.lv && r != nil && r.Done && len(r.Removed) == 0 {
+			coarse.removals, coarse.checkedUnit = r, res.lv.unit
+			res = coarse
 		}
 	}
 	interrupted = ctx.Err() != nil
@@ -719,14 +728,14 @@ func otherCause(res outcome) []string {
 	return out
 }
 
-// lineEdits restates a verified patch that refinement left coarser than
-// single inserted and deleted lines (runs of changed lines it could not
-// make smaller, or lines each replaced by another) as the line edits it
-// prints: the same tree, so the same verified outcome, at the
-// granularity the check by single removals then holds it to. A line
-// replaced by another is a deletion and an insertion, and the patch may
-// need only one of them. A patch of more line edits than maxRefine
-// stays as it is.
+// lineEdits restates a verified patch of lines each replaced by another
+// (where refinement stops) as the line edits it prints: the same tree,
+// so the same verified outcome, at the granularity the check by single
+// removals then holds it to. A line replaced by another is a deletion
+// and an insertion, and the failure may need only one of them (an entry
+// of a map literal deleted where the diff pairs it with the one the
+// failure needs). A patch of more line edits than maxRefine stays as it
+// is.
 func lineEdits(res outcome) outcome {
 	fine := codediff.Compare(res.lv.set.Old, res.lv.set.Tree(res.patch), levels[len(levels)-1].context)
 	if res.lv.name == levels[len(levels)-1].name || fine.Len() <= len(res.patch) || fine.Len() > maxRefine {
@@ -744,9 +753,13 @@ func lineEdits(res outcome) outcome {
 func oneMinimalClaim(res outcome) string {
 	r := res.removals
 	n, passed := len(r.Config), r.Passed()
-	unit := report.Plural(n, res.lv.unit)
+	one := res.lv.unit
+	if res.checkedUnit != "" {
+		one = res.checkedUnit
+	}
+	unit := report.Plural(n, one)
 	if n == 1 {
-		unit = "its one " + res.lv.unit
+		unit = "its one " + one
 	} else {
 		unit = "any one of these " + unit
 	}
