@@ -663,6 +663,8 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 		res.patch, res.differs = r.Config, e.differs(runs[0])
 		if res.lv == res.hunks {
 			res.hunkSet = res.patch
+		} else {
+			res.hunkSet = holding(res.hunks.set, res.hunkSet, res.lv.set, res.patch)
 		}
 		if res.asked != nil {
 			res.needed = 0
@@ -745,6 +747,28 @@ func lineEdits(res outcome) outcome {
 	lv := &level{name: last.name, unit: last.unit, set: fine, base: res.lv.base}
 	return outcome{lv: lv, patch: dd.All(fine.Len()), hunks: res.hunks, hunkSet: res.hunkSet, own: res.own,
 		verified: true, differs: res.differs}
+}
+
+// holding returns the hunks of within (changes of hunks) that hold a
+// change of patch (changes of fine, a finer diff of the same old tree):
+// the same path, and for text, lines that overlap or touch.
+func holding(hunks *codediff.Set, within []int, fine *codediff.Set, patch []int) []int {
+	var out []int
+	for _, h := range within {
+		hc := &hunks.Changes[h]
+		for _, i := range patch {
+			fc := &fine.Changes[i]
+			if fc.Path != hc.Path && fc.Path != hc.From {
+				continue
+			}
+			if hc.Kind != codediff.Hunk || fc.Kind != codediff.Hunk ||
+				fc.OldStart <= hc.OldStart+len(hc.Old) && hc.OldStart <= fc.OldStart+len(fc.Old) {
+				out = append(out, h)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // oneMinimalClaim says what the check of a patch by single removals
