@@ -493,8 +493,8 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 		if err = e.oneMinimal(ctx, &res); err != nil && ctx.Err() == nil {
 			return err
 		}
-		if r := res.removals; res.lv != coarse.lv && r != nil && r.Done && len(r.Removed) == 0 {
-			coarse.removals, coarse.checkedUnit = r, res.lv.unit
+		if res.lv != coarse.lv && len(res.patch) == res.lv.set.Len() {
+			coarse.removals, coarse.checkedUnit, coarse.notChecked = res.removals, res.lv.unit, res.notChecked
 			res = coarse
 		}
 	}
