@@ -1,16 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/wynot/wynot/internal/reapitest"
+	"github.com/wynot/wynot/report"
 )
 
 // wynot reduce and wynot changes with --exec reapi:// give the results
@@ -194,4 +199,130 @@ func atoi(t *testing.T, s string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// syncBuffer is a buffer one process writes while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A service whose workers are all gone keeps wynot's actions queued:
+// wynot says so, and says when they execute again. Workers back within
+// --remote-queue-timeout, the result is the local one, and no test was
+// made UNRESOLVED by its wait in the queue; never back, wynot gives up
+// after it with a message naming the service and the flag, and keeps
+// its best result.
+func TestRemoteQueued(t *testing.T) {
+	input := fuzz(3, 3000, true)
+	// run reduces input locally, or on a new test service whose workers
+	// go once it has executed three actions; back says whether they come
+	// back once wynot has said that tests are queued.
+	run := func(remote, back bool, queue string) (result, report.Summary, string) {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "t16"), input)
+		args := []string{"reduce", "--json", "-v", "-j", "2", "--timeout", "1m", "t16", "--", prog("crtplot"), "{}"}
+		var srv *reapitest.Server
+		if remote {
+			var err error
+			if srv, err = reapitest.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Stop()
+			args = withExec(append([]string{args[0], "--remote-queue-timeout", queue}, args[1:]...), "reapi://"+srv.Addr)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, wynotBin, args...)
+		cmd.Dir = dir
+		var out bytes.Buffer
+		var stderr syncBuffer
+		cmd.Stdout, cmd.Stderr = &out, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		var err error
+		waited := false
+		// await waits until cond holds, while wynot runs.
+		await := func(what string, cond func() bool) {
+			for !cond() {
+				select {
+				case err = <-exited:
+					waited = true
+					t.Fatalf("wynot ended before %s; it said:\n%s", what, &stderr)
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+		}
+		if remote {
+			await("three tests", func() bool { ran, _ := srv.Counts(); return ran >= 3 })
+			srv.Hold()
+			await("a test queued", func() bool { return srv.Queued() > 0 })
+			await("wynot to say so", func() bool { return strings.Contains(stderr.String(), "queued for") })
+			if back {
+				srv.Release()
+			}
+		}
+		if !waited {
+			err = <-exited
+		}
+		if srv != nil {
+			srv.Release()
+		}
+		r := result{stdout: out.String(), stderr: stderr.String()}
+		if ee, ok := err.(*exec.ExitError); ok {
+			r.code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		var s report.Summary
+		if r.code == 0 {
+			s = r.summary(t)
+		}
+		if remote {
+			ran, hits := srv.Counts()
+			t.Logf("remote, workers back %v: exit %d, %d actions executed, %d answered by the action cache", back, r.code, ran, hits)
+		}
+		return r, s, string(read(t, filepath.Join(dir, "t16")))
+	}
+
+	local, ls, lres := run(false, false, "")
+	if local.code != 0 {
+		t.Fatalf("local: exit %d:\n%s", local.code, local.stderr)
+	}
+	back, bs, bres := run(true, true, "1m")
+	t.Logf("workers back:\n%s", strings.Join(regexp.MustCompile(`(?m)^wynot: .*$`).FindAllString(back.stderr, -1), "\n"))
+	if back.code != 0 || bres != lres || bs.Minimal != ls.Minimal || !bs.Minimal || bs.Outcomes.Unresolved != 0 || strings.Contains(back.stderr, "UNRESOLVED") {
+		t.Errorf("workers back: exit %d, %q (minimal %v, %d unresolved), local %q (minimal %v):\n%s", back.code, bres, bs.Minimal, bs.Outcomes.Unresolved, lres, ls.Minimal, back.stderr)
+	}
+	for _, want := range []string{"queued for", "is executing them (is a worker down?); wynot waits up to 1 min (--remote-queue-timeout)",
+		"remote tests execute again at "} {
+		if !strings.Contains(back.stderr, want) {
+			t.Errorf("workers back: wynot did not say %q:\n%s", want, back.stderr)
+		}
+	}
+
+	gone, _, gres := run(true, false, "3s")
+	if gone.code != 1 || !regexp.MustCompile(`no worker of 127\.0\.0\.1:\d+ has executed a remote test for [0-9.]+ s: \d remote tests? stayed queued`).MatchString(gone.stderr) ||
+		!strings.Contains(gone.stderr, "--remote-queue-timeout waits longer; the smallest failing input so far is kept") {
+		t.Errorf("workers gone: exit %d:\n%s", gone.code, gone.stderr)
+	}
+	if len(gres) > len(input) || !strings.Contains(gres, "f") {
+		t.Errorf("workers gone: kept %d bytes of %d, %q", len(gres), len(input), gres)
+	}
+	t.Logf("workers gone: %d bytes of %d kept:\n%s", len(gres), len(input), gone.stderr[max(0, len(gone.stderr)-600):])
 }
