@@ -309,7 +309,7 @@ func TestRemoteQueued(t *testing.T) {
 	if back.code != 0 || bres != lres || bs.Minimal != ls.Minimal || !bs.Minimal || bs.Outcomes.Unresolved != 0 || strings.Contains(back.stderr, "UNRESOLVED") {
 		t.Errorf("workers back: exit %d, %q (minimal %v, %d unresolved), local %q (minimal %v):\n%s", back.code, bres, bs.Minimal, bs.Outcomes.Unresolved, lres, ls.Minimal, back.stderr)
 	}
-	for _, want := range []string{"queued for", "is executing them (is a worker down?); wynot waits up to 1 min (--remote-queue-timeout)",
+	for _, want := range []string{"queued for", "(is a worker down?); wynot waits up to 1 min (--remote-queue-timeout)",
 		"remote tests execute again at "} {
 		if !strings.Contains(back.stderr, want) {
 			t.Errorf("workers back: wynot did not say %q:\n%s", want, back.stderr)

@@ -65,7 +65,8 @@ type watch struct {
 	ops      map[*tracked]bool
 	progress time.Time // when an action last began to execute or ended
 	stalled  time.Time // when the stall said began; zero when none was said
-	saidN    int       // how many tests were said queued
+	saidN    int       // how many tests were said waiting
+	saidWhat string    // and how
 	ticking  bool
 }
 
@@ -184,7 +185,7 @@ func (e *Executor) progressLocked(now time.Time) func() {
 		return func() {}
 	}
 	d := now.Sub(w.stalled)
-	w.stalled, w.saidN = time.Time{}, 0
+	w.stalled, w.saidN, w.saidWhat = time.Time{}, 0, ""
 	return func() {
 		e.say("remote tests execute again at %s, after %s in which none did", e.display, about(d))
 	}
@@ -215,8 +216,11 @@ func (e *Executor) tick() {
 
 // check ends the tests that executed far past their timeouts, says when
 // tests stay queued while none executes, and gives up on them after the
-// queue timeout. It reports whether any action is still in flight, and
-// returns what to say.
+// queue timeout. A test executing past its timeout, which the service
+// should have ended, waits too: its worker may be gone (Buildbarn keeps
+// such an action executing until it notices, after a minute, or the
+// worker is back and runs it again). It reports whether any action is
+// still in flight, and returns what to say.
 func (e *Executor) check(now time.Time) (bool, func()) {
 	w := &e.watch
 	w.mu.Lock()
@@ -225,31 +229,42 @@ func (e *Executor) check(now time.Time) (bool, func()) {
 		w.ticking = false
 		return false, func() {}
 	}
-	n, busy := 0, false
+	var stalled []*tracked // queued, or executing past the timeout
+	queued, busy := 0, false
 	var oldest, busyUntil time.Time
 	for t := range w.ops {
+		var since time.Time
 		switch t.phase {
 		case waiting:
-			if n++; oldest.IsZero() || t.since.Before(oldest) {
-				oldest = t.since
-			}
+			queued++
+			since = t.since
 		case asked, executing:
 			if t.timeout > 0 && now.Sub(t.since) > t.timeout+e.overtime {
 				t.cancel(errOvertime)
 			}
-			if t.phase != executing {
-				break
-			}
-			// An action executes within its timeout: the queue may wait
-			// for it.
-			if t.timeout <= 0 {
+			switch {
+			case t.phase != executing:
+				continue
+			case t.timeout <= 0:
+				// It may execute for ever: the queue may wait for it.
 				busy = true
-			} else if end := t.since.Add(t.timeout); end.After(busyUntil) {
-				busyUntil = end
+				continue
+			case now.Sub(t.since) <= t.timeout:
+				if end := t.since.Add(t.timeout); end.After(busyUntil) {
+					busyUntil = end
+				}
+				continue
 			}
+			since = t.since.Add(t.timeout)
+		default:
+			continue
+		}
+		stalled = append(stalled, t)
+		if oldest.IsZero() || since.Before(oldest) {
+			oldest = since
 		}
 	}
-	if n == 0 || busy {
+	if len(stalled) == 0 || busy {
 		return true, func() {}
 	}
 	start := oldest
@@ -258,34 +273,53 @@ func (e *Executor) check(now time.Time) (bool, func()) {
 			start = t
 		}
 	}
+	if !w.stalled.IsZero() && w.stalled.Before(start) {
+		// The stall said goes on (an action executing past its timeout
+		// failed and was queued anew, say).
+		start = w.stalled
+	}
 	d := now.Sub(start)
 	if d < e.notice() {
 		return true, func() {}
 	}
+	n := len(stalled)
+	what := "queued"
+	if queued < n {
+		their := "their"
+		if n == 1 {
+			their = "its"
+		}
+		what = "queued or executing past " + their + " timeout"
+		if queued == 0 {
+			what = "executing past " + their + " timeout"
+		}
+	}
 	bound := e.queueTimeout()
 	if bound > 0 && d >= bound {
-		err := fmt.Errorf("--exec: no worker of %s has executed a remote test for %s: %s stayed queued (is a worker down?); --remote-queue-timeout waits longer",
-			e.display, about(d), tests(n))
-		for t := range w.ops {
-			if t.phase == waiting {
-				t.cancel(err)
-			}
+		err := fmt.Errorf("--exec: no worker of %s has executed a remote test for %s: %s stayed %s (is a worker down?); --remote-queue-timeout waits longer",
+			e.display, about(d), tests(n), what)
+		for _, t := range stalled {
+			t.cancel(err)
 		}
 	}
-	if w.stalled.IsZero() || n != w.saidN {
-		if w.stalled.IsZero() {
-			w.stalled = start
-		}
-		w.saidN = n
-		limit := "until it is back"
-		if bound > 0 {
-			limit = "up to " + about(bound) + " (--remote-queue-timeout)"
-		}
-		return true, func() {
-			e.say("%s queued for %s: no worker of %s is executing them (is a worker down?); wynot waits %s", tests(n), about(d), e.display, limit)
-		}
+	if !w.stalled.IsZero() && n == w.saidN && what == w.saidWhat {
+		return true, func() {}
 	}
-	return true, func() {}
+	if w.stalled.IsZero() {
+		w.stalled = start
+	}
+	w.saidN, w.saidWhat = n, what
+	limit := "until one is back"
+	if bound > 0 {
+		limit = "up to " + about(bound) + " (--remote-queue-timeout)"
+	}
+	return true, func() {
+		them := "them"
+		if n == 1 {
+			them = "it"
+		}
+		e.say("%s %s for %s: no worker of %s is executing %s (is a worker down?); wynot waits %s", tests(n), what, about(d), e.display, them, limit)
+	}
 }
 
 // tests says "1 remote test", "2 remote tests".

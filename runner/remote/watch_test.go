@@ -96,7 +96,7 @@ func TestRemoteQueued(t *testing.T) {
 		}
 		await(t, "wynot to say that tests execute again", func() bool { return s.count("execute again") > 0 })
 		want := "1 remote test queued for "
-		if s.count(want) != 1 || s.count("no worker of "+srv.Addr+" is executing them (is a worker down?)") != 1 {
+		if s.count(want) != 1 || s.count("no worker of "+srv.Addr+" is executing it (is a worker down?)") != 1 {
 			t.Errorf("dropped %v: said\n%s\nwant once %q", drop, &s, want)
 		}
 		t.Logf("dropped %v:\n%s", drop, &s)
@@ -153,12 +153,18 @@ func TestRemoteWatch(t *testing.T) {
 		{"queued, progress since", []op{{waiting, 25, 1}}, 10, time.Hour, "", nil, ""},
 		{"queued behind a test within its timeout", []op{{waiting, 50, 1}, {executing, 40, 60}}, -1, time.Hour, "", nil, ""},
 		{"queued behind a test without a timeout", []op{{waiting, 50, 1}, {executing, 40, 0}}, -1, time.Hour, "", nil, ""},
-		{"queued behind a test past its timeout", []op{{waiting, 50, 1}, {executing, 40, 10}}, -1, time.Hour,
-			"1 remote test queued for 30 s: no worker of svc is executing them (is a worker down?); wynot waits up to 60 min (--remote-queue-timeout)", nil, ""},
+		{"queued behind a test past its timeout", []op{{waiting, 50, 1}, {executing, 40, 10}}, 45, time.Hour,
+			"2 remote tests queued or executing past their timeout for 45 s: no worker of svc is executing them (is a worker down?); wynot waits up to 60 min (--remote-queue-timeout)", nil, ""},
+		{"executing past its timeout", []op{{executing, 40, 10}}, 45, time.Hour,
+			"1 remote test executing past its timeout for 30 s: no worker of svc is executing it (is a worker down?); wynot waits up to 60 min (--remote-queue-timeout)", nil, ""},
+		{"executing past its timeout, another within", []op{{executing, 40, 10}, {executing, 5, 10}}, 45, time.Hour, "", nil, ""},
+		{"executing past its timeout, given up", []op{{executing, 100, 10}, {waiting, 30, 10}}, 100, time.Minute,
+			"2 remote tests queued or executing past their timeout for 1 min 30 s: no worker of svc is executing them (is a worker down?); wynot waits up to 1 min (--remote-queue-timeout)",
+			[]int{0, 1}, "--exec: no worker of svc has executed a remote test for 1 min 30 s: 2 remote tests stayed queued or executing past their timeout (is a worker down?); --remote-queue-timeout waits longer"},
 		{"queued without bound", []op{{waiting, 30, 1}}, -1, 0,
-			"1 remote test queued for 30 s: no worker of svc is executing them (is a worker down?); wynot waits until it is back", nil, ""},
+			"1 remote test queued for 30 s: no worker of svc is executing it (is a worker down?); wynot waits until one is back", nil, ""},
 		{"queued too long", []op{{waiting, 90, 1}, {between, 90, 1}}, 100, time.Minute,
-			"1 remote test queued for 1 min 30 s: no worker of svc is executing them (is a worker down?); wynot waits up to 1 min (--remote-queue-timeout)",
+			"1 remote test queued for 1 min 30 s: no worker of svc is executing it (is a worker down?); wynot waits up to 1 min (--remote-queue-timeout)",
 			[]int{0}, "--exec: no worker of svc has executed a remote test for 1 min 30 s: 1 remote test stayed queued (is a worker down?); --remote-queue-timeout waits longer"},
 		{"executing past its timeout and overtime", []op{{executing, 200, 60}, {asked, 200, 60}, {executing, 100, 60}, {waiting, 200, 60}}, 10, time.Hour,
 			"", []int{0, 1}, errOvertime.Error()},
@@ -198,13 +204,48 @@ func TestRemoteWatch(t *testing.T) {
 		// Said once: the same stall is not said again.
 		more, say = e.check(now.Add(time.Second))
 		say()
-		if n := strings.Count(s.String(), "queued for"); tc.say != "" && n != 1 {
+		if n := strings.Count(s.String(), "(is a worker down?)"); tc.say != "" && n != 1 {
 			t.Errorf("%s: said %d times:\n%s", tc.name, n, &s)
 		}
 		// Progress ends the stall, and says so if it was said.
 		e.ended()
 		if again := strings.Contains(s.String(), "remote tests execute again at svc"); again != (tc.say != "") {
 			t.Errorf("%s: after progress, said\n%s", tc.name, &s)
+		}
+	}
+}
+
+// A stall goes on when its action, executing past its timeout, fails and
+// is queued anew: it is said again, with the time since it began, and
+// given up after the queue timeout from its beginning.
+func TestRemoteWatchStallGoesOn(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	e := &Executor{display: "svc", opts: Options{QueueTimeout: 2 * time.Minute}, overtime: 2 * time.Minute}
+	var s said
+	e.opts.Say = s.say
+	var cause error
+	op := &tracked{phase: executing, since: now.Add(-40 * time.Second), timeout: 10 * time.Second, cancel: func(err error) { cause = err }}
+	e.watch.ops = map[*tracked]bool{op: true}
+	for _, step := range []struct {
+		at   time.Duration // from now
+		say  string
+		gone bool
+	}{
+		{0, "1 remote test executing past its timeout for 30 s: no worker of svc is executing it (is a worker down?); wynot waits up to 2 min (--remote-queue-timeout)", false},
+		{time.Minute, "1 remote test queued for 1 min 30 s: no worker of svc is executing it (is a worker down?); wynot waits up to 2 min (--remote-queue-timeout)", false},
+		{90 * time.Second, "", true},
+	} {
+		if step.at == time.Minute {
+			op.phase, op.since = waiting, now.Add(50*time.Second)
+		}
+		before := len(s.lines)
+		_, say := e.check(now.Add(step.at))
+		say()
+		if got := strings.Join(s.lines[before:], "\n"); got != step.say {
+			t.Errorf("after %s: said %q, want %q", step.at, got, step.say)
+		}
+		if gone := cause != nil; gone != step.gone || gone && !strings.Contains(cause.Error(), "for 2 min: 1 remote test stayed queued") {
+			t.Errorf("after %s: ended by %v", step.at, cause)
 		}
 	}
 }
