@@ -82,7 +82,7 @@ func (inv *Invocation) checkExecFlags() error {
 		}
 	}
 	if inv.Flags.RemoteQueueTimeout < 0 {
-		return fmt.Errorf("--remote-queue-timeout must not be negative")
+		return fmt.Errorf("--remote-queue-timeout %s is negative", inv.Flags.RemoteQueueTimeout)
 	}
 	for _, name := range []string{"remote-input", "remote-header", "remote-credentials", "platform", "remote-env", "remote-queue-timeout"} {
 		if inv.IsSet(name) && !isRemote {

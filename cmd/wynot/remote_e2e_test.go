@@ -219,6 +219,73 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// running is wynot started in the background, its standard error read
+// while it runs.
+type running struct {
+	t      *testing.T
+	stdout bytes.Buffer
+	stderr syncBuffer
+	exited chan error
+	err    error
+	ended  bool
+}
+
+// startWynot starts wynot in dir with args, to be killed after 10
+// minutes.
+func startWynot(t *testing.T, dir string, args ...string) *running {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	t.Cleanup(cancel)
+	cmd := exec.CommandContext(ctx, wynotBin, args...)
+	cmd.Dir = dir
+	r := &running{t: t, exited: make(chan error, 1)}
+	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { r.exited <- cmd.Wait() }()
+	return r
+}
+
+// await waits until cond holds while wynot runs; wynot ending first
+// fails the test.
+func (r *running) await(what string, cond func() bool) {
+	r.t.Helper()
+	for !cond() {
+		select {
+		case r.err = <-r.exited:
+			r.ended = true
+			r.t.Fatalf("wynot ended before %s; it said:\n%s", what, &r.stderr)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// said reports whether wynot has written s to its standard error.
+func (r *running) said(s string) func() bool {
+	return func() bool { return strings.Contains(r.stderr.String(), s) }
+}
+
+// wait waits for wynot to end and returns what it did.
+func (r *running) wait() result {
+	r.t.Helper()
+	if !r.ended {
+		r.err, r.ended = <-r.exited, true
+	}
+	res := result{stdout: r.stdout.String(), stderr: r.stderr.String()}
+	if ee, ok := r.err.(*exec.ExitError); ok {
+		res.code = ee.ExitCode()
+	} else if r.err != nil {
+		r.t.Fatal(r.err)
+	}
+	return res
+}
+
+// wynotSaid is what wynot said, without the test log.
+func wynotSaid(stderr string) string {
+	return strings.Join(regexp.MustCompile(`(?m)^wynot: .*$`).FindAllString(stderr, -1), "\n")
+}
+
 // A service whose workers are all gone keeps wynot's actions queued:
 // wynot says so, and says when they execute again. Workers back within
 // --remote-queue-timeout, the result is the local one, and no test was
@@ -241,54 +308,20 @@ func TestRemoteQueued(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer srv.Stop()
+			defer srv.Release()
 			args = withExec(append([]string{args[0], "--remote-queue-timeout", queue}, args[1:]...), "reapi://"+srv.Addr)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, wynotBin, args...)
-		cmd.Dir = dir
-		var out bytes.Buffer
-		var stderr syncBuffer
-		cmd.Stdout, cmd.Stderr = &out, &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		var err error
-		waited := false
-		// await waits until cond holds, while wynot runs.
-		await := func(what string, cond func() bool) {
-			for !cond() {
-				select {
-				case err = <-exited:
-					waited = true
-					t.Fatalf("wynot ended before %s; it said:\n%s", what, &stderr)
-				case <-time.After(20 * time.Millisecond):
-				}
-			}
-		}
+		w := startWynot(t, dir, args...)
 		if remote {
-			await("three tests", func() bool { ran, _ := srv.Counts(); return ran >= 3 })
+			w.await("three tests", func() bool { ran, _ := srv.Counts(); return ran >= 3 })
 			srv.Hold()
-			await("a test queued", func() bool { return srv.Queued() > 0 })
-			await("wynot to say so", func() bool { return strings.Contains(stderr.String(), "queued for") })
+			w.await("a test queued", func() bool { return srv.Queued() > 0 })
+			w.await("wynot to say so", w.said("queued for"))
 			if back {
 				srv.Release()
 			}
 		}
-		if !waited {
-			err = <-exited
-		}
-		if srv != nil {
-			srv.Release()
-		}
-		r := result{stdout: out.String(), stderr: stderr.String()}
-		if ee, ok := err.(*exec.ExitError); ok {
-			r.code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		r := w.wait()
 		var s report.Summary
 		if r.code == 0 {
 			s = r.summary(t)
@@ -305,7 +338,7 @@ func TestRemoteQueued(t *testing.T) {
 		t.Fatalf("local: exit %d:\n%s", local.code, local.stderr)
 	}
 	back, bs, bres := run(true, true, "1m")
-	t.Logf("workers back:\n%s", strings.Join(regexp.MustCompile(`(?m)^wynot: .*$`).FindAllString(back.stderr, -1), "\n"))
+	t.Logf("workers back:\n%s", wynotSaid(back.stderr))
 	if back.code != 0 || bres != lres || bs.Minimal != ls.Minimal || !bs.Minimal || bs.Outcomes.Unresolved != 0 || strings.Contains(back.stderr, "UNRESOLVED") {
 		t.Errorf("workers back: exit %d, %q (minimal %v, %d unresolved), local %q (minimal %v):\n%s", back.code, bres, bs.Minimal, bs.Outcomes.Unresolved, lres, ls.Minimal, back.stderr)
 	}
@@ -324,5 +357,72 @@ func TestRemoteQueued(t *testing.T) {
 	if len(gres) > len(input) || !strings.Contains(gres, "f") {
 		t.Errorf("workers gone: kept %d bytes of %d, %q", len(gres), len(input), gres)
 	}
-	t.Logf("workers gone: %d bytes of %d kept:\n%s", len(gres), len(input), gone.stderr[max(0, len(gone.stderr)-600):])
+	t.Logf("workers gone: %d bytes of %d kept:\n%s", len(gres), len(input), wynotSaid(gone.stderr))
+}
+
+// Against a real service whose worker can be stopped and started
+// (WYNOT_REAPI_WORKER stop|start, as CI's .ci/buildbarn-worker does for
+// its Buildbarn): the worker killed during a reduction and started again
+// once wynot has said that no worker executes its tests gives the local
+// result, with no test UNRESOLVED, and wynot says that tests execute
+// again; killed for good, wynot gives up after --remote-queue-timeout
+// and keeps its best result.
+func TestRemoteRealServiceWorkerLost(t *testing.T) {
+	target := os.Getenv("WYNOT_REAPI_TEST")
+	_ = os.Getenv("WYNOT_REAPI_STARTED") // go test's cache keys on the service started
+	worker := os.Getenv("WYNOT_REAPI_WORKER")
+	if target == "" || worker == "" {
+		t.Skip("set WYNOT_REAPI_TEST=HOST:PORT[/INSTANCE] and WYNOT_REAPI_WORKER to a command that stops and starts its worker (stop|start) to run against a real service that loses its worker")
+	}
+	control := func(what string) {
+		t.Helper()
+		if out, err := exec.Command(worker, what).CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", worker, what, err, out)
+		}
+	}
+	defer control("start")
+	// A line the test fails on while it holds k and Q; a command of its
+	// own, so that no earlier run answers from the action cache.
+	line := "v jARde2JgyMd8HocfCBeqfKCd2Lh pPPM dLkMAdpcK4itBjJhLuK2TmgMLPnygKVeLdOoGTJCZvEM9Eyuq0mUZqfLQuIG6wWDtNehHBlYwj9GBcSeYKL062v\n"
+	script := fmt.Sprintf(`: %d; sleep 0.15; grep -q k "$1" && grep -q Q "$1" && exit 1; exit 0`, time.Now().UnixNano())
+	run := func(remote bool, queue string, lost func(w *running)) (result, report.Summary, string) {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "in.txt"), []byte(line))
+		args := []string{"reduce", "--json", "-v", "-j", "2", "--split", "bytes", "in.txt", "--", "sh", "-c", script, "sh", "{}"}
+		if remote {
+			args = withExec(append([]string{args[0], "--remote-queue-timeout", queue}, args[1:]...), "reapi://"+target)
+		}
+		w := startWynot(t, dir, args...)
+		if lost != nil {
+			w.await("four tests", w.said("Test #4 "))
+			control("stop")
+			lost(w)
+		}
+		r := w.wait()
+		var s report.Summary
+		if r.code == 0 {
+			s = r.summary(t)
+		}
+		return r, s, string(read(t, filepath.Join(dir, "in.txt")))
+	}
+	local, ls, lres := run(false, "", nil)
+	if local.code != 0 {
+		t.Fatalf("local: exit %d:\n%s", local.code, local.stderr)
+	}
+	back, bs, bres := run(true, "10m", func(w *running) {
+		w.await("wynot to say that no worker executes the tests", w.said("(is a worker down?)"))
+		control("start")
+	})
+	t.Logf("worker back:\n%s", wynotSaid(back.stderr))
+	if back.code != 0 || bres != lres || !bs.Minimal || bs.Outcomes.Unresolved != 0 || !strings.Contains(back.stderr, "remote tests execute again at "+target) {
+		t.Errorf("worker back: exit %d, %q (minimal %v, %d unresolved), local %q (minimal %v):\n%s", back.code, bres, bs.Minimal, bs.Outcomes.Unresolved, lres, ls.Minimal, back.stderr)
+	}
+	gone, _, gres := run(true, "30s", func(*running) {})
+	control("start")
+	t.Logf("worker gone:\n%s", wynotSaid(gone.stderr))
+	if gone.code != 1 || !strings.Contains(gone.stderr, "no worker of "+target+" has executed a remote test for ") ||
+		!strings.Contains(gone.stderr, "--remote-queue-timeout waits longer; the smallest failing input so far is kept") ||
+		!strings.Contains(gres, "k") || !strings.Contains(gres, "Q") {
+		t.Errorf("worker gone: exit %d, kept %q:\n%s", gone.code, gres, gone.stderr)
+	}
 }

@@ -202,7 +202,7 @@ func TestRemoteWatch(t *testing.T) {
 			}
 		}
 		// Said once: the same stall is not said again.
-		more, say = e.check(now.Add(time.Second))
+		_, say = e.check(now.Add(time.Second))
 		say()
 		if n := strings.Count(s.String(), "(is a worker down?)"); tc.say != "" && n != 1 {
 			t.Errorf("%s: said %d times:\n%s", tc.name, n, &s)
