@@ -837,7 +837,8 @@ bound) wynot gives up, and keeps its best result as when the service
 itself is gone. Calls the service fails as unavailable (a restart) are
 retried with backoff for a minute from the first failure. Should a
 service not enforce an action's timeout, wynot ends the test as timed
-out 2 min past it.
+out 5 min past it if other tests executed meanwhile (if none did, its
+worker may be gone, and it waits as a queued test does).
 
 Errors are said before any test runs: no srun or salloc on PATH, work
 directories the nodes do not share, a service that does not answer or

@@ -32,12 +32,15 @@ const queueNotice = 20 * time.Second
 // overtime is how long past its timeout an executing action may go on
 // before wynot ends the test as timed out itself, should the service not
 // enforce the action's timeout. The service's own clock (the action's
-// timeout, from its execution's start) comes first; the margin covers a
-// worker lost while it executes a test, which the service notices after
-// a while (Buildbarn: a minute without news of the worker) and either
-// runs again when the worker is back or fails as UNAVAILABLE, when wynot
-// executes the action anew.
-const overtime = 2 * time.Minute
+// timeout, from its execution's start) comes first. An action executing
+// past its timeout may also have lost its worker, which the service
+// notices after a while (Buildbarn: a minute without news of the
+// worker, checked at the latest a minute later) and either runs again
+// when the worker is back or fails as UNAVAILABLE, when wynot executes
+// the action anew: the margin is longer than that, and it applies only
+// while other actions show the service at work (otherwise the test
+// waits for a worker, as a queued one does).
+const overtime = 5 * time.Minute
 
 // phase is where an operation is, as the executor last heard.
 type phase int
@@ -239,7 +242,9 @@ func (e *Executor) check(now time.Time) (bool, func()) {
 			queued++
 			since = t.since
 		case asked, executing:
-			if t.timeout > 0 && now.Sub(t.since) > t.timeout+e.overtime {
+			// A service that reports no stages shows no stall either.
+			if t.timeout > 0 && now.Sub(t.since) > t.timeout+e.overtime &&
+				(t.phase == asked || w.progress.After(t.since.Add(t.timeout))) {
 				t.cancel(errOvertime)
 			}
 			switch {

@@ -64,14 +64,14 @@ func await(t *testing.T, what string, cond func() bool) {
 func TestRemoteQueued(t *testing.T) {
 	c := runner.Candidate{Files: []runner.File{{Name: "in", Data: []byte("x\n")}}}
 	cmd := sh("cat in; exit 1")
-	cmd.Timeout = 200 * time.Millisecond
+	cmd.Timeout = 2 * time.Second
 	for _, drop := range []bool{false, true} {
 		srv := server(t)
 		var s said
 		e := executor(t, Options{Target: "reapi://" + srv.Addr, QueueTimeout: time.Hour, Say: s.say})
 		// Said only after the test was queued longer than its timeout
 		// and the overtime together.
-		e.overtime, e.noticeAfter = 100*time.Millisecond, 500*time.Millisecond
+		e.overtime, e.noticeAfter = 100*time.Millisecond, 2500*time.Millisecond
 		srv.Hold()
 		if drop {
 			// The stream dropped while the action is queued: wynot waits
@@ -102,19 +102,34 @@ func TestRemoteQueued(t *testing.T) {
 		t.Logf("dropped %v:\n%s", drop, &s)
 	}
 
-	// A service that does not enforce the timeout.
+	// A service that does not enforce the timeout: a test executing past
+	// it is ended once another test has executed since it should have
+	// ended (the service is at work: its worker is not lost).
 	srv := server(t)
 	srv.IgnoreTimeouts = true
-	e := executor(t, Options{Target: "reapi://" + srv.Addr})
-	e.overtime = 100 * time.Millisecond
+	var s said
+	e := executor(t, Options{Target: "reapi://" + srv.Addr, Say: s.say})
+	e.overtime, e.noticeAfter = 100*time.Millisecond, 300*time.Millisecond
 	hang := runner.Command{Argv: []string{"sleep", "30"}, Timeout: 200 * time.Millisecond}
-	if r, err := tester(t, hang, e).Exec(context.Background(), c); err != nil || !r.TimedOut {
-		t.Errorf("a service that runs past the timeout: %s %v, want timed out", r.Describe(), err)
+	hung := make(chan runner.Run, 1)
+	go func() {
+		r, err := tester(t, hang, e).Exec(context.Background(), c)
+		if err != nil {
+			t.Error(err)
+		}
+		hung <- r
+	}()
+	await(t, "wynot to say that the test executes past its timeout", func() bool { return s.count("executing past its timeout") > 0 })
+	if r, err := tester(t, sh("true"), e).Exec(context.Background(), c); err != nil || r.Exit != 0 {
+		t.Fatalf("another test: %s %v", r.Describe(), err)
+	}
+	if r := <-hung; !r.TimedOut {
+		t.Errorf("a service that runs past the timeout: %s, want timed out", r.Describe())
 	}
 
 	// Queued for good.
 	srv = server(t)
-	var s said
+	s = said{}
 	e = executor(t, Options{Target: "reapi://" + srv.Addr, QueueTimeout: 2 * time.Second, Say: s.say})
 	srv.Hold()
 	_, err := tester(t, cmd, e).Exec(context.Background(), c)
@@ -158,6 +173,8 @@ func TestRemoteWatch(t *testing.T) {
 		{"executing past its timeout", []op{{executing, 40, 10}}, 45, time.Hour,
 			"1 remote test executing past its timeout for 30 s: no worker of svc is executing it (is a worker down?); wynot waits up to 60 min (--remote-queue-timeout)", nil, ""},
 		{"executing past its timeout, another within", []op{{executing, 40, 10}, {executing, 5, 10}}, 45, time.Hour, "", nil, ""},
+		{"executing past its timeout and overtime, no progress since", []op{{executing, 200, 60}}, 190, time.Hour,
+			"1 remote test executing past its timeout for 2 min 20 s: no worker of svc is executing it (is a worker down?); wynot waits up to 60 min (--remote-queue-timeout)", nil, ""},
 		{"executing past its timeout, given up", []op{{executing, 100, 10}, {waiting, 30, 10}}, 100, time.Minute,
 			"2 remote tests queued or executing past their timeout for 1 min 30 s: no worker of svc is executing them (is a worker down?); wynot waits up to 1 min (--remote-queue-timeout)",
 			[]int{0, 1}, "--exec: no worker of svc has executed a remote test for 1 min 30 s: 2 remote tests stayed queued or executing past their timeout (is a worker down?); --remote-queue-timeout waits longer"},
