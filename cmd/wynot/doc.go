@@ -825,10 +825,11 @@ keeps that action executing past its timeout until the worker is back
 or the service notices (Buildbarn: after a minute, when wynot executes
 the action anew). When tests wait so, none of them executing, for 20 s
 (a tenth of --remote-queue-timeout if that is shorter), wynot says so,
-and again when they execute:
+and again when they execute (Buildbarn's worker killed, started again
+40 s later):
 
-	wynot: 2 remote tests queued for 20 s: no worker of 127.0.0.1:8980 is executing them (is a worker down?); wynot waits up to 10 min (--remote-queue-timeout)
-	wynot: remote tests execute again at 127.0.0.1:8980, after 42 s in which none did
+	wynot: 2 remote tests executing past their timeout for 20 s: no worker of 127.0.0.1:8980 is executing them (is a worker down?); wynot waits up to 10 min (--remote-queue-timeout)
+	wynot: remote tests execute again at 127.0.0.1:8980, after 35 s in which none did
 
 A worker back in time gives the result a run without the fault gives.
 After --remote-queue-timeout (default 10 min, enough for a worker to
