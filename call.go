@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/schedule"
 )
 
 // ErrNotFailing is wrapped by the errors of NewCall and the reductions of
@@ -282,14 +283,27 @@ func (c *Call) process(ctx context.Context, alg dd.Algorithm) (pass, fail, diff 
 	}
 
 	passChanged, failChanged := false, false
-	todo := allIndices(len(c.args))
-	for len(todo) > 0 {
-		v := todo[0]
+	// One phase over the arguments, back to the first after each change.
+	sched := &schedule.Schedule{Phases: []schedule.Phase{{
+		Name:    "arguments",
+		Restart: true,
+		Units: func() []schedule.Unit {
+			us := make([]schedule.Unit, len(c.args))
+			for i := range us {
+				us[i] = schedule.Unit{Name: fmt.Sprintf("argument %d", i+1), ID: i}
+			}
+			return us
+		},
+		Passes: func(u schedule.Unit) ([]schedule.Pass, error) {
+			if s := seqs[u.ID]; s == nil || s.len() == 0 {
+				return nil, nil
+			}
+			return []schedule.Pass{elements{}}, nil
+		},
+	}}}
+	_, err = sched.Run(ctx, func(ctx context.Context, _ int, u schedule.Unit, _ schedule.Pass) (schedule.Ran, error) {
+		v := u.ID
 		s := seqs[v]
-		if s == nil || s.len() == 0 {
-			todo = todo[1:]
-			continue
-		}
 		t := dd.TesterFunc(func(_ context.Context, cfg dd.Config) Outcome {
 			args := append([]reflect.Value(nil), fail...)
 			args[v] = s.sub(cfg).value()
@@ -297,21 +311,20 @@ func (c *Call) process(ctx context.Context, alg dd.Algorithm) (pass, fail, diff 
 		})
 		// On an error, res is still the best known, so apply it first.
 		res, err := dd.Run(ctx, s.len(), t, c.opts.dd(alg))
+		ran := schedule.Ran{Changes: s.len(), Tests: res.Stats.Tests, Minimal: err == nil}
 		maxPass, minFail, d := s.sub(res.Pass), s.sub(res.Fail), s.sub(res.Delta)
 		if maxPass.len() > passSeqs[v].len() {
 			passSeqs[v], pass[v], diff[v] = maxPass, maxPass.value(), d.value()
-			todo = allIndices(len(c.args))
-			passChanged = true
+			passChanged, ran.Shrank = true, true
 		}
 		if minFail.len() < s.len() {
 			seqs[v], fail[v], diff[v] = minFail, minFail.value(), d.value()
-			todo = allIndices(len(c.args))
-			failChanged = true
+			failChanged, ran.Shrank = true, true
 		}
-		if err != nil {
-			return pass, fail, diff, err
-		}
-		todo = removeIndex(todo, v)
+		return ran, err
+	})
+	if err != nil {
+		return pass, fail, diff, err
 	}
 	if passChanged {
 		if r := c.test(pass); r.outcome != Pass {
@@ -334,15 +347,10 @@ func allIndices(n int) []int {
 	return s
 }
 
-func removeIndex(s []int, v int) []int {
-	out := s[:0:0]
-	for _, x := range s {
-		if x != v {
-			out = append(out, x)
-		}
-	}
-	return out
-}
+// elements is the pass over an argument: ddmin over its elements.
+type elements struct{}
+
+func (elements) Name() string { return "elements" }
 
 // seq is a reducible argument: a string (as runes), a slice, or an array
 // with some positions kept and the others zeroed.

@@ -458,6 +458,14 @@ type ChangesDetail struct {
 	Complement  string   `json:"complement,omitempty"`  // the outcome of the new version without the result
 	Needed      int      `json:"needed,omitempty"`      // changes of the result that resolution added so that the others build
 	OtherCause  []string `json:"other_cause,omitempty"` // changes disjoint from the result that also made the old version fail
+	// The check of the result at the granularity shown, each of its
+	// changes removed alone and the rest tested as it is: how many such
+	// removals passed, how many were unresolved (did not build), and how
+	// many changes the check took out because without each the rest
+	// still failed.
+	RemovalsPassed     int `json:"removals_passed,omitempty"`
+	RemovalsUnresolved int `json:"removals_unresolved,omitempty"`
+	RemovedByCheck     int `json:"removed_by_check,omitempty"`
 	// Verdict says in sentences what was verified of the result; the
 	// terminal shows the same sentences.
 	Verdict []string `json:"verdict,omitempty"`

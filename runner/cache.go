@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/wynot/wynot/dd"
 )
@@ -54,12 +55,33 @@ type Cache struct {
 type Cached struct {
 	Outcome dd.Outcome
 	Detail  string
+	// Timeout is the limit the test ran under (zero: none), Slowest its
+	// longest run, and TimedOut whether a run hit the limit: the key
+	// leaves the timeout out, so that a run whose calibrated timeout
+	// differs still finds its outcomes, and Answers decides whether an
+	// outcome holds under another limit.
+	Timeout, Slowest time.Duration
+	TimedOut         bool
+}
+
+// Answers reports whether the cached outcome is the one a test run under
+// timeout (zero: none) would give: a test that timed out would again
+// under the same or a shorter limit; one that ended would again if its
+// slowest run fits the limit.
+func (c Cached) Answers(timeout time.Duration) bool {
+	if c.TimedOut {
+		return timeout > 0 && timeout <= c.Timeout
+	}
+	return timeout <= 0 || c.Slowest <= timeout
 }
 
 type cacheLine struct {
-	Key     string `json:"key"`
-	Outcome string `json:"outcome"`
-	Detail  string `json:"detail,omitempty"`
+	Key      string `json:"key"`
+	Outcome  string `json:"outcome"`
+	Detail   string `json:"detail,omitempty"`
+	Timeout  int64  `json:"timeout_ns,omitempty"`
+	Slowest  int64  `json:"slowest_ns,omitempty"`
+	TimedOut bool   `json:"timed_out,omitempty"`
 }
 
 // NewCache returns an empty cache in memory.
@@ -168,7 +190,7 @@ func parseCacheLine(line []byte) (Key, Cached, bool) {
 	default:
 		return k, Cached{}, false
 	}
-	return k, Cached{o, l.Detail}, true
+	return k, Cached{Outcome: o, Detail: l.Detail, Timeout: time.Duration(l.Timeout), Slowest: time.Duration(l.Slowest), TimedOut: l.TimedOut}, true
 }
 
 // Get returns the outcome cached for k.
@@ -187,7 +209,8 @@ func (c *Cache) Put(k Key, v Cached) error {
 	if c.file == nil {
 		return nil
 	}
-	b, _ := json.Marshal(cacheLine{Key: hex.EncodeToString(k[:]), Outcome: v.Outcome.String(), Detail: v.Detail})
+	b, _ := json.Marshal(cacheLine{Key: hex.EncodeToString(k[:]), Outcome: v.Outcome.String(), Detail: v.Detail,
+		Timeout: int64(v.Timeout), Slowest: int64(v.Slowest), TimedOut: v.TimedOut})
 	_, err := c.file.Write(append(b, '\n'))
 	return err
 }

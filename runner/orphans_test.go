@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wynot/wynot/internal/proctest"
 )
 
 // The orphan tests run in a child process of the test binary
@@ -103,29 +104,12 @@ func runScenario(t *testing.T, scenario, mark, script string) {
 	if err != nil {
 		t.Errorf("%v:\n%s", err, out)
 	}
-	if left := marked(mark); len(left) > 0 {
+	if left := proctest.Marked(mark); len(left) > 0 {
 		for _, pid := range left {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 		t.Errorf("processes left running after wynot ended: %v", left)
 	}
-}
-
-// marked lists the running processes whose command line holds mark.
-func marked(mark string) []int {
-	entries, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		data, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err == nil && bytes.Contains(data, []byte(mark)) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
 }
 
 // zombies lists this process's children that have exited and not been
@@ -157,7 +141,7 @@ func orphanScenario(scenario string) int {
 		problems = append(problems, fmt.Sprintf(format, args...))
 	}
 	check := func(when string) {
-		if left := marked(mark); len(left) > 0 {
+		if left := proctest.Marked(mark); len(left) > 0 {
 			fail("%s: still running: %v", when, left)
 		}
 		if z := zombies(); len(z) > 0 {
@@ -208,7 +192,7 @@ func orphanScenario(scenario string) int {
 		if r, err := second.Exec(ctx, "", nil); err != nil || string(r.Stdout) != "started\n" {
 			fail("second: %v %s", err, r.Describe())
 		}
-		if left := marked(mark + "9"); len(left) > 0 {
+		if left := proctest.Marked(mark + "9"); len(left) > 0 {
 			fail("the second test's daemon still runs: %v", left)
 		}
 		if err := os.WriteFile(filepath.Join(a, "go"), nil, 0o600); err != nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/internal/proctest"
 )
 
 func sh(script string) Command { return Command{Argv: []string{"sh", "-c", script}} }
@@ -86,22 +87,12 @@ func TestExecLongOutputKeepsTail(t *testing.T) {
 	}
 }
 
-// running reports whether the process pid runs (a zombie counts as gone).
-func running(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(stat))
-	return len(fields) > 2 && fields[2] != "Z"
-}
-
 // ends reports whether the process pid ends within a generous time. A
 // process killed (or orphaned) runs on until the kernel has delivered
 // the signal and a parent has reaped it, which on a busy machine can
 // take a while: the test asks that it ends, not how soon.
 func ends(pid int) bool {
-	for deadline := time.Now().Add(30 * time.Second); running(pid); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); proctest.Running(pid); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			return false
 		}
@@ -238,8 +229,8 @@ func TestCacheFile(t *testing.T) {
 		t.Fatal(n, err)
 	}
 	k1, k2 := KeyOf("q", []File{{"a", []byte("1")}}), KeyOf("q", []File{{"a", []byte("2")}})
-	c.Put(k1, Cached{dd.Fail, "panic: x"})
-	c.Put(k2, Cached{dd.Pass, ""})
+	c.Put(k1, Cached{Outcome: dd.Fail, Detail: "panic: x"})
+	c.Put(k2, Cached{Outcome: dd.Pass})
 	c.Close()
 	// An interrupted write leaves a partial line.
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
@@ -253,7 +244,7 @@ func TestCacheFile(t *testing.T) {
 		t.Errorf("k1: %+v %v", v, ok)
 	}
 	k3 := KeyOf("q", []File{{"a", []byte("3")}})
-	c.Put(k3, Cached{dd.Unresolved, ""})
+	c.Put(k3, Cached{Outcome: dd.Unresolved})
 	c.Close()
 	c, n, _ = OpenCache(path)
 	if n != 3 {
@@ -262,6 +253,75 @@ func TestCacheFile(t *testing.T) {
 	c.Close()
 	if KeyOf("q", []File{{"a", []byte("1")}}) == KeyOf("r", []File{{"a", []byte("1")}}) {
 		t.Error("the question is not part of the key")
+	}
+}
+
+// TestCachedAnswers: whether an outcome cached under one timeout is the
+// one a test under another would give.
+func TestCachedAnswers(t *testing.T) {
+	s := time.Second
+	for _, c := range []struct {
+		cached  Cached
+		timeout time.Duration
+		want    bool
+	}{
+		{Cached{Slowest: 2 * s, Timeout: 10 * s}, 0, true},
+		{Cached{Slowest: 2 * s, Timeout: 10 * s}, 3 * s, true},
+		{Cached{Slowest: 2 * s, Timeout: 10 * s}, 2 * s, true},
+		{Cached{Slowest: 2 * s, Timeout: 10 * s}, s, false}, // it would time out now
+		{Cached{Slowest: 2 * s}, 20 * s, true},
+		{Cached{}, s, true}, // seeded: known without a run
+		{Cached{TimedOut: true, Slowest: 5 * s, Timeout: 5 * s}, 5 * s, true},
+		{Cached{TimedOut: true, Slowest: 5 * s, Timeout: 5 * s}, 4 * s, true},
+		{Cached{TimedOut: true, Slowest: 5 * s, Timeout: 5 * s}, 6 * s, false}, // it may end in time now
+		{Cached{TimedOut: true, Slowest: 5 * s, Timeout: 5 * s}, 0, false},
+	} {
+		if got := c.cached.Answers(c.timeout); got != c.want {
+			t.Errorf("%+v under timeout %s: %v, want %v", c.cached, c.timeout, got, c.want)
+		}
+	}
+}
+
+// TestCacheAcrossTimeouts: a cache file answers a later run whose timeout
+// differs (as a calibrated one does), unless the outcome could differ
+// under it: a test slower than the new limit runs again.
+func TestCacheAcrossTimeouts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cache")
+	test := func(timeout time.Duration) Test {
+		t.Helper()
+		cache, _, err := OpenCache(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cache.Close()
+		cmd := sh(`grep -q x {}`) // exit 0: interesting (fails)
+		cmd.Timeout = timeout
+		tester, err := NewTester(cmd, &ScriptOracle{}, 1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tester.Close()
+		tester.Cache = cache
+		rec, err := tester.Test(context.Background(), Candidate{Files: []File{{"in", []byte("x")}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	if r := test(time.Minute); r.Cached || r.Outcome != dd.Fail {
+		t.Fatalf("first run: %+v", r)
+	}
+	if r := test(30 * time.Second); !r.Cached || r.Outcome != dd.Fail {
+		t.Errorf("under another timeout the outcome was not taken from the cache: %+v", r)
+	}
+	if r := test(time.Nanosecond); r.Cached || r.Outcome != dd.Unresolved {
+		t.Errorf("under a timeout shorter than the test took: %+v, want a new run that times out", r)
+	}
+	if r := test(time.Nanosecond); !r.Cached || r.Outcome != dd.Unresolved {
+		t.Errorf("a timeout cached under the same limit: %+v, want it from the cache", r)
+	}
+	if r := test(time.Minute); r.Cached || r.Outcome != dd.Fail {
+		t.Errorf("a timeout cached under a shorter limit answered a longer one: %+v", r)
 	}
 }
 
@@ -414,7 +474,7 @@ func TestCacheFileRefusesOthers(t *testing.T) {
 				t.Fatalf("%d entries, %v; want %d", n, err, c.loaded)
 			}
 			k2 := KeyOf("q", []File{{"a", []byte("2")}})
-			if err := cache.Put(k2, Cached{dd.Pass, ""}); err != nil {
+			if err := cache.Put(k2, Cached{Outcome: dd.Pass}); err != nil {
 				t.Fatal(err)
 			}
 			cache.Close()

@@ -75,6 +75,10 @@ type Test struct {
 	// the test (a candidate that does not parse is Unresolved).
 	Predicted bool
 	Duration  time.Duration
+	// slowest is the longest of the runs, timedOut whether one of them
+	// timed out: what the cache needs to weigh another timeout.
+	slowest  time.Duration
+	timedOut bool
 }
 
 // WorkDirParent returns where work directories go: $WYNOT_TMPDIR if set;
@@ -144,9 +148,12 @@ func (t *Tester) SetRepeat(n int) { t.repeat.Store(int32(max(n, 1))) }
 // Repeat is how many times each test runs.
 func (t *Tester) Repeat() int { return max(int(t.repeat.Load()), 1) }
 
-// contextKey names everything besides the files that decides an outcome.
+// contextKey names everything besides the files and the timeout that
+// decides an outcome. The timeout is left out (Cached.Answers weighs it),
+// so that a run started again, whose calibrated timeout is never quite
+// the same, finds the outcomes of the first.
 func (t *Tester) contextKey(repeat int) string {
-	return fmt.Sprintf("%q stdin=%v timeout=%s repeat=%d %s", strings.Join(t.Command.Argv, "\x00"), t.Command.Stdin, t.Command.Timeout, repeat, t.Oracle.Key())
+	return fmt.Sprintf("%q stdin=%v repeat=%d %s", strings.Join(t.Command.Argv, "\x00"), t.Command.Stdin, repeat, t.Oracle.Key())
 }
 
 // Candidate is what a test runs on: files for the work directory and,
@@ -186,7 +193,7 @@ func (t *Tester) Test(ctx context.Context, c Candidate) (Test, error) {
 		rec.Size += len(a)
 	}
 	if t.Cache != nil {
-		if c, ok := t.Cache.Get(rec.Key); ok {
+		if c, ok := t.Cache.Get(rec.Key); ok && c.Answers(t.Command.Timeout) {
 			rec.Outcome, rec.Detail, rec.Cached = c.Outcome, c.Detail, true
 			if t.OnTest != nil {
 				t.OnTest(rec)
@@ -200,7 +207,8 @@ func (t *Tester) Test(ctx context.Context, c Candidate) (Test, error) {
 	}
 	rec.Duration = time.Since(start)
 	if t.Cache != nil {
-		if err := t.Cache.Put(rec.Key, Cached{rec.Outcome, rec.Detail}); err != nil {
+		if err := t.Cache.Put(rec.Key, Cached{Outcome: rec.Outcome, Detail: rec.Detail,
+			Timeout: t.Command.Timeout, Slowest: rec.slowest, TimedOut: rec.timedOut}); err != nil {
 			return rec, fmt.Errorf("writing the cache: %w", err)
 		}
 	}
@@ -216,7 +224,7 @@ func (t *Tester) Seed(c Candidate, o dd.Outcome, detail string) error {
 	if t.Cache == nil {
 		return nil
 	}
-	return t.Cache.Put(c.key(t.contextKey(t.Repeat())), Cached{o, detail})
+	return t.Cache.Put(c.key(t.contextKey(t.Repeat())), Cached{Outcome: o, Detail: detail})
 }
 
 // Exec runs the command once on a candidate in a work directory, without
@@ -346,6 +354,8 @@ func (t *Tester) repeatRuns(ctx context.Context, c Candidate, n int, majority, f
 		if err != nil {
 			return err
 		}
+		rec.slowest = max(rec.slowest, run.Duration)
+		rec.timedOut = rec.timedOut || run.TimedOut
 		o, detail := dd.Unresolved, run.Lost
 		if run.Lost == "" {
 			if o, detail, err = t.Oracle.Classify(run); err != nil {

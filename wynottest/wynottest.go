@@ -24,6 +24,7 @@ import (
 	"github.com/wynot/wynot"
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/runner"
 )
 
@@ -52,29 +53,17 @@ func Minimize(t testing.TB, input []byte, check func([]byte) error) []byte {
 	if fails(nil) {
 		cur, tests = []byte{}, 2
 	}
-	for changed := len(cur) > 0; changed; {
-		changed = false
-		for _, sp := range splitters(cur) {
-			p, err := sp.Cut(cur)
-			if err != nil || p.Len() < 2 && sp.Name() != "bytes" && sp.Name() != "runes" {
-				continue
+	if len(cur) > 0 {
+		r, err := schedule.Reduce(context.Background(), cur, passes, func(_ context.Context, data []byte) dd.Outcome {
+			if fails(data) {
+				return dd.Fail
 			}
-			res, err := dd.Run(context.Background(), p.Len(), dd.TesterFunc(func(_ context.Context, c dd.Config) dd.Outcome {
-				if fails(p.Join(c)) {
-					return dd.Fail
-				}
-				return dd.Pass
-			}), dd.Options{})
-			tests += res.Stats.Tests
-			if err != nil {
-				// The input stopped failing: check is not deterministic.
-				minimal = false
-				break
-			}
-			if next := p.Join(res.Fail); len(next) < len(cur) {
-				cur, changed = next, true
-			}
-		}
+			return dd.Pass
+		}, dd.Options{})
+		cur, tests = r.Data, tests+r.Tests
+		// An error: the input stopped failing, so check is not
+		// deterministic.
+		minimal = err == nil
 	}
 	note := "1-minimal: removing any single character makes the failure go away"
 	if !minimal {
@@ -98,8 +87,28 @@ func run(check func([]byte) error, data []byte) (msg string, failed bool) {
 	return "", false
 }
 
-func splitters(data []byte) []decomp.Splitter {
-	return []decomp.Splitter{decomp.Lines{}, decomp.Tokens{}, decomp.Chars(data)}
+// passes are the rungs of the text ladder Minimize takes over data:
+// lines, tokens, characters (bracket groups, on the inputs of the tests
+// here, cost more tests than they save). A pass above characters whose cut is one
+// piece is left out: leaving that piece out is the empty input, which
+// was tested first.
+func passes(data []byte) []decomp.Pass {
+	ps := schedule.Ladder{Rungs: schedule.Lines | schedule.Tokens | schedule.Chars}.Passes(data)
+	for i := range ps[:len(ps)-1] {
+		ps[i] = coarse{ps[i]}
+	}
+	return ps
+}
+
+// coarse is a pass that proposes nothing when its cut is a single piece.
+type coarse struct{ decomp.Pass }
+
+func (c coarse) Plan(data []byte) (decomp.Plan, error) {
+	p, err := c.Pass.Plan(data)
+	if err != nil || p.Len() < 2 {
+		return decomp.Pieces{}, nil
+	}
+	return p, nil
 }
 
 // quote shows an input: as text when it is printable UTF-8, else as a

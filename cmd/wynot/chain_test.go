@@ -73,6 +73,7 @@ func linkAt(s report.Summary, line string) *report.Link {
 // for what both runs share, aliases, and the defect's transition found
 // by cts and suggested.
 func TestChainTruth(t *testing.T) {
+	t.Parallel()
 	tr := readTruth(t, "testdata/chain/grades.truth")
 	dir := chainModule(t)
 	before := treeDigest(t, dir)
@@ -179,6 +180,7 @@ func TestChainTruth(t *testing.T) {
 // TestChainBadInput: the mistakes a user makes get a clear message and
 // the right exit status.
 func TestChainBadInput(t *testing.T) {
+	t.Parallel()
 	dir := chainModule(t)
 	pass, fail := "alice=50 bob=70 carol=90", "alice=90 bob=50 carol=60"
 	nondet := goModule(t, `package main
@@ -236,6 +238,7 @@ func main() {
 // state, and the cause moves from argc to it just before the call,
 // where the slot gets its value.
 func TestChainGDBSample(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"gdb", "gcc"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("no %s", tool)
@@ -274,6 +277,7 @@ func TestChainGDBSample(t *testing.T) {
 // TestChainStdin: each run reads its own standard input; the chain
 // starts from what was read.
 func TestChainStdin(t *testing.T) {
+	t.Parallel()
 	dir := goModule(t, `package main
 
 import (
@@ -316,6 +320,7 @@ func main() {
 // is unresolved at the timeout, and neither the program nor its gdb
 // outlives it; the search goes on with a fresh gdb.
 func TestChainGDBHang(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"gdb", "gcc"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("no %s", tool)

@@ -29,6 +29,7 @@ func goTest(t *testing.T) string {
 func goEnv() []string { return fixtures.Env }
 
 func TestChangesGoModule(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go modules")
 	}
@@ -92,6 +93,7 @@ func copyTree(t *testing.T, from, to string) {
 // TestChangesInterference: the failure needs two changes in different
 // files together; each alone passes (FSE 1999 Table 2). dd finds both.
 func TestChangesInterference(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	old, nw := filepath.Join(dir, "old"), filepath.Join(dir, "new")
 	for _, v := range []struct {
@@ -119,7 +121,9 @@ func TestChangesInterference(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	s := r.summary(t)
-	want := []string{"d0/a.conf:4-4", "d2/b.conf:1-1"}
+	// The lines with A=2 and B=2, inserted: the failure does not need
+	// A=1 and B=1 deleted.
+	want := []string{"d0/a.conf:5+1", "d2/b.conf:2+1"}
 	if strings.Join(s.Hunks, " ") != strings.Join(want, " ") {
 		t.Errorf("result %v, want %v\n%s", s.Hunks, want, r.stderr)
 	}
@@ -152,6 +156,7 @@ func TestChangesInterference(t *testing.T) {
 }
 
 func TestChangesInconsistent(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go modules")
 	}
@@ -191,6 +196,7 @@ func TestChangesInconsistent(t *testing.T) {
 }
 
 func TestChangesGit(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go modules")
 	}
@@ -238,6 +244,7 @@ func TestChangesGit(t *testing.T) {
 }
 
 func TestChangesBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	old, nw, same := filepath.Join(dir, "old"), filepath.Join(dir, "new"), filepath.Join(dir, "same")
 	write(t, filepath.Join(old, "f.txt"), []byte("a\n"))
@@ -327,6 +334,7 @@ func TestChangesBadInput(t *testing.T) {
 // inserted line causes the failure: refinement goes from the hunk to
 // runs of lines to the single inserted line.
 func TestChangesRefineToLineEdits(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "old", "f.txt"), []byte("a\nb\nc\nd\ne\nf\ng\n"))
 	write(t, filepath.Join(dir, "new", "f.txt"), []byte("a\nB\nC\nBUG\nD\ne\nf\ng\n"))
@@ -351,6 +359,7 @@ func TestChangesRefineToLineEdits(t *testing.T) {
 // sees that the merged branch fails on its own, descends into it, and
 // names the branch commit and its line.
 func TestChangesGitMerge(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good, bad, culprit, err := fixtures.MergeHistory(dir)
 	if err != nil {
@@ -399,6 +408,7 @@ exit 1
 // configuration that failed during the search and fails again, and says
 // that it is not minimal.
 func TestChangesFallbackToVerified(t *testing.T) {
+	t.Parallel()
 	dir, script := flakyTrees(t, "grep -q '^B$' a.txt")
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "old", "new", "--", script, "{}")
 	if r.code != 0 {
@@ -423,6 +433,7 @@ func TestChangesFallbackToVerified(t *testing.T) {
 // fails only once. Nothing can be verified; wynot says so, reports no
 // patch and exits with status 3.
 func TestChangesUnverified(t *testing.T) {
+	t.Parallel()
 	dir, script := flakyTrees(t, "grep -q '^B$' a.txt && grep -q '^C$' a.txt")
 	out := filepath.Join(dir, "fix.patch")
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "-o", out, "old", "new", "--", script, "{}")
@@ -447,6 +458,7 @@ func TestChangesUnverified(t *testing.T) {
 // unresolved. The refinement cannot make the patch smaller: the result is
 // the block, verified, next to an unrelated hunk that is left out.
 func TestChangesRefinementNeverBuilds(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var old, nw strings.Builder
 	for i := 1; i <= 30; i++ {
@@ -490,6 +502,7 @@ exit 0
 // failure and says so; the lines it names are those of both commits
 // together, in which the broken line comes and goes.
 func TestChangesGitSkip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	commit := func(msg, data string) string {
 		h, err := fixtures.Commit(dir, msg, map[string]string{"a.txt": data})
@@ -563,6 +576,7 @@ func textTrees(t *testing.T, replace map[int]string, body string) (dir, script s
 // TestChangesTwoCauses: either of two changes alone makes the old version
 // fail. wynot reports one, and says that the failure has another cause.
 func TestChangesTwoCauses(t *testing.T) {
+	t.Parallel()
 	dir, script := textTrees(t, map[int]string{5: "BUG1", 15: "note", 25: "BUG2"}, "grep -q BUG a.txt && exit 1\nexit 0\n")
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "old", "new", "--", script, "{}")
 	if r.code != 0 {
@@ -572,7 +586,7 @@ func TestChangesTwoCauses(t *testing.T) {
 	if !s.Confirmed || len(s.Hunks) != 1 || !strings.Contains(s.Diff, "+BUG") {
 		t.Errorf("result %v\n%s", s.Hunks, s.Diff)
 	}
-	if !slices.Contains(s.Verdict, "the new version without these changes still fails: the failure has another cause besides these changes") {
+	if !slices.Contains(s.Verdict, "the new version without the 1 hunk holding these changes still fails: the failure has another cause besides these changes") {
 		t.Errorf("verdict %q", s.Verdict)
 	}
 }
@@ -581,6 +595,7 @@ func TestChangesTwoCauses(t *testing.T) {
 // to 127 is a failure. The smallest patch makes the old version fail with
 // other output than the new version; wynot reports it, and says so.
 func TestChangesFailsDifferently(t *testing.T) {
+	t.Parallel()
 	dir, script := textTrees(t, map[int]string{5: "BUG", 15: "MORE"},
 		"grep -q BUG a.txt || exit 0\nif grep -q MORE a.txt; then echo 'broken: the whole release'; else echo 'broken: half of it'; fi\nexit 1\n")
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "old", "new", "--", script, "{}")
@@ -591,5 +606,178 @@ func TestChangesFailsDifferently(t *testing.T) {
 	want := `note: it fails differently from the new version, whose output ends "broken: the whole release", where with these changes it ends "broken: half of it"`
 	if len(s.Hunks) != 1 || !strings.Contains(strings.Join(s.Verdict, "\n"), want) {
 		t.Errorf("result %v, verdict %q", s.Hunks, s.Verdict)
+	}
+}
+
+// TestChangesOneMinimalLineEdits: the new version requires a newer
+// version of a module (a go.mod requirement bump) and adds an entry to a
+// map literal that uses the newer version's API and fails; in the same
+// line of the diff it deletes an unrelated entry. The hunks each replace
+// one line by another; a search that stops there reports the unrelated
+// deletion too. Checked line edit by line edit, the patch is the new
+// requirement, the deletion of the old one (two requirements of one
+// module do not build) and the new entry, and each of them removed alone
+// passes or does not build.
+func TestChangesOneMinimalLineEdits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Go modules")
+	}
+	dir := t.TempDir()
+	dep := func(v string, extra string) string {
+		d := filepath.Join(dir, "dep"+v)
+		if err := fixtures.WriteFiles(d, map[string]string{
+			"go.mod": "module example.com/dep\n\ngo 1.22\n",
+			"dep.go": "package dep\n\n// Old is one.\nfunc Old() int { return 1 }\n" + extra,
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	dep1, dep2 := dep("1", ""), dep("2", "\n// Twice doubles n, wrongly.\nfunc Twice(n int) int { return n + 1 }\n")
+	version := func(require, entry string) map[string]string {
+		return map[string]string{
+			"go.mod": "module example.com/app\n\ngo 1.22\n\nrequire example.com/dep " + require + "\n\nreplace example.com/dep v1.0.0 => " + dep1 + "\n\nreplace example.com/dep v1.1.0 => " + dep2 + "\n",
+			"cmd/app/main.go": `package main
+
+import (
+	"fmt"
+	"os"
+
+	"example.com/dep"
+)
+
+var checks = map[string]func() bool{
+	"alpha": func() bool { return true },
+` + entry + `
+	"gamma": func() bool { return true },
+}
+
+func main() {
+	for name, check := range checks {
+		if !check() {
+			fmt.Fprintln(os.Stderr, "check failed:", name)
+			os.Exit(1)
+		}
+	}
+	fmt.Println(len(checks), "checks passed")
+}
+`}
+	}
+	if err := fixtures.WriteFiles(filepath.Join(dir, "old"), version("v1.0.0", `	"beta":  func() bool { return dep.Old() == 1 },`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := fixtures.WriteFiles(filepath.Join(dir, "new"), version("v1.1.0", `	"delta": func() bool { return dep.Twice(2) == 4 },`)); err != nil {
+		t.Fatal(err)
+	}
+	script := goTest(t)
+	patch := filepath.Join(dir, "fix.patch")
+	r := wynotRun(t, dir, goEnv(), "changes", "--json", "-j2", "-o", patch, "old", "new", "--", script)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if s.Granularity != "line edits" || !strings.Contains(s.Diff, "+\t\"delta\"") || !strings.Contains(s.Diff, "+require example.com/dep v1.1.0\n") {
+		t.Fatalf("granularity %q, result %v:\n%s", s.Granularity, s.Hunks, s.Diff)
+	}
+	if strings.Contains(s.Diff, "-\t\"beta\"") {
+		t.Errorf("the patch deletes the unrelated entry:\n%s", s.Diff)
+	}
+	if !s.Minimal || s.RemovalsPassed+s.RemovalsUnresolved != len(s.Hunks) || s.RemovalsPassed == 0 {
+		t.Errorf("minimal %v, removals %d passed %d unresolved, of %v", s.Minimal, s.RemovalsPassed, s.RemovalsUnresolved, s.Hunks)
+	}
+	want := fmt.Sprintf("with any one of these %d line edits removed, the old version passes (%d of them) or does not build (%d: UNRESOLVED", len(s.Hunks), s.RemovalsPassed, s.RemovalsUnresolved)
+	if !strings.Contains(strings.Join(s.Verdict, "\n"), want) {
+		t.Errorf("verdict %q, want %q", s.Verdict, want)
+	}
+	// The patch applies to the old version, and then it fails.
+	cp := filepath.Join(dir, "check")
+	copyTree(t, filepath.Join(dir, "old"), cp)
+	apply := exec.Command("git", "apply", patch)
+	apply.Dir = cp
+	if out, err := apply.CombinedOutput(); err != nil {
+		t.Fatalf("git apply: %v\n%s", err, out)
+	}
+	run := exec.Command(script)
+	run.Dir = cp
+	run.Env = append(os.Environ(), goEnv()...)
+	if out, err := run.CombinedOutput(); err == nil || !strings.Contains(string(out), "check failed: delta") {
+		t.Errorf("the old version with the patch: %v\n%s", err, out)
+	}
+}
+
+// TestChangesComplementDoesNotBuild: a helper moves from one file into a
+// new one, and its behaviour changes in the move; another file changes
+// to use a function the new file adds. The patch is the move; the new
+// version without it does not build (the other file's new call has no
+// function to call). What that configuration would give is not known:
+// wynot says so, and does not claim another cause from a run in which
+// the build put back changes of the patch.
+func TestChangesComplementDoesNotBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Go modules")
+	}
+	dir := t.TempDir()
+	parse := `package p
+
+// Parse counts the fields of s.
+func Parse(s string) int {
+	return len(split(s))
+}
+`
+	count := `package p
+
+// Count counts the fields of each line.
+func Count(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n += len(%s(l))
+	}
+	return n
+}
+`
+	main := `package main
+
+import (
+	"fmt"
+	"os"
+
+	"example.com/app/p"
+)
+
+func main() {
+	fmt.Println(p.Count([]string{"a b", "c"}))
+	if n := p.Parse("a,b,c"); n != 3 {
+		fmt.Fprintln(os.Stderr, "Parse gives", n)
+		os.Exit(1)
+	}
+}
+`
+	mod := "module example.com/app\n\ngo 1.22\n"
+	if err := fixtures.WriteFiles(filepath.Join(dir, "old"), map[string]string{
+		"go.mod": mod, "cmd/app/main.go": main, "p/count.go": fmt.Sprintf(count, "split"),
+		"p/parse.go": strings.Replace(parse, "package p\n", "package p\n\nimport \"strings\"\n", 1) +
+			"\n// split cuts s into fields.\nfunc split(s string) []string {\n\treturn strings.Split(s, \",\")\n}\n",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := fixtures.WriteFiles(filepath.Join(dir, "new"), map[string]string{
+		"go.mod": mod, "cmd/app/main.go": main, "p/count.go": fmt.Sprintf(count, "fields"), "p/parse.go": parse,
+		"p/split.go": "package p\n\nimport \"strings\"\n\n// split cuts s into fields.\nfunc split(s string) []string {\n\treturn strings.Split(s, \";\")\n}\n\n" +
+			"// fields cuts s at white space.\nfunc fields(s string) []string {\n\treturn strings.Fields(s)\n}\n",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r := wynotRun(t, dir, goEnv(), "changes", "--json", "-j2", "old", "new", "--", goTest(t))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if !s.Confirmed || !slices.Contains(s.Hunks, "add p/split.go") || strings.Contains(s.Diff, "p/count.go") {
+		t.Fatalf("result %v\n%s", s.Hunks, r.stderr)
+	}
+	verdict := strings.Join(s.Verdict, "\n")
+	if strings.Contains(verdict, "has another cause besides") || s.Complement != "UNRESOLVED" ||
+		!strings.Contains(verdict, "hunks holding these changes could not be tested: UNRESOLVED (it does not build without them)") {
+		t.Errorf("complement %q, verdict:\n%s", s.Complement, verdict)
 	}
 }

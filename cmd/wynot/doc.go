@@ -212,9 +212,13 @@ after --timeout (default: ten times the original run, at least 1s, at most
 to run a test); a test exiting with status 124, as timeout(1) does, has
 timed out too. An original that times out twice under --timeout is not
 run again: wynot says it did not finish (trace, chain, --fail-on, --test)
-or, for reduce without them, takes the hang as the failure. Outcomes are cached by the candidate's content; --cache FILE keeps
-them across runs, so running the same reduction again after an
-interruption repeats no test. FILE is new, empty, or a cache wynot
+or, for reduce without them, takes the hang as the failure. Outcomes
+are cached by the candidate's content; --cache FILE keeps them across
+runs, so running the same reduction again after an interruption repeats
+no test. The key leaves out the timeout, calibrated anew on every run:
+a cached outcome is taken when the test's runs took no longer than the
+new limit (or, for a timeout, the new limit is no longer than the one it
+hit); otherwise the test runs again. FILE is new, empty, or a cache wynot
 wrote (its first line says so); wynot refuses any other file (exit
 status 1) and leaves it as it was.
 
@@ -470,6 +474,17 @@ where those still span several lines, into single inserted or deleted
 lines, and isolated again (--no-refine stops at hunks; a patch of more
 than 64 hunks, a rewrite, is not split).
 
+Grouping and resolution make the search faster, but they can keep a
+change the failure does not need beside one it does. So before a patch
+is called 1-minimal, it is checked at the granularity it is printed in
+(its line edits, or with --no-refine its hunks): each change is removed
+alone and the rest is tested exactly as it is, with nothing added to
+make it build; a removal that still fails is left out of the patch, and
+the check starts again. A removal that does not build shows nothing
+either way: the verdict says how many of them passed and how many did
+not build ("removals_passed", "removals_unresolved" in --json). A patch
+of more than 64 changes is not checked, and not called minimal.
+
 With --git, GOOD and BAD are revisions of the repository around the
 current directory (or -C DIR). First the commits between them on BAD's
 first-parent line are searched, each implying all earlier ones, which is
@@ -490,10 +505,12 @@ does not fail again (a flaky test), the smallest configurations that
 failed during the search are tried, and the first that fails again is
 reported as such; if none does, no patch is reported. The new version
 without the patch is run too, and with --git the good revision with the
-patch. The closing lines (and "verdict" in --json, word for word) say
-what was verified, what resolution added, and when the failure has more
-than one cause: another failing configuration disjoint from the patch,
-or the new version still failing without it. When the test is a script
+patch: exactly that tree, with nothing added to make it build (when it
+does not build, whether the failure has another cause is not known, and
+the verdict says so). The closing lines (and "verdict" in --json, word
+for word) say what was verified, what resolution added, and when the
+failure has more than one cause: another failing configuration disjoint
+from the patch, or the new version still failing without it. When the test is a script
 whose exit status is all wynot reads, and the patch's output ends
 differently from the new version's, it says so: that may be another
 failure, which --fail-on REGEX would tell apart.

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/wynot/wynot/internal/proctest"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -84,10 +85,18 @@ func (r result) summary(t *testing.T) report.Summary {
 	return s
 }
 
-// wynotRun runs wynot in dir with args, killing it after 5 minutes.
+// wynotRun runs wynot in dir with args. No fixed time limit: on a busy
+// machine a reduction of a Go tree (hundreds of go vet runs) took over 5
+// minutes where it takes 40 s alone. wynot is killed half a minute
+// before go test's -timeout would end the whole package, so that the
+// test shows what wynot had said (30 minutes without a -timeout).
 func wynotRun(t *testing.T, dir string, env []string, args ...string) result {
 	t.Helper()
-	return wynotRunWithin(t, 5*time.Minute, dir, env, args...)
+	d := 30 * time.Minute
+	if deadline, ok := t.Deadline(); ok {
+		d = max(time.Until(deadline)-30*time.Second, time.Second)
+	}
+	return wynotRunWithin(t, d, dir, env, args...)
 }
 
 // wynotRunWithin is wynotRun killing wynot after d.
@@ -171,6 +180,7 @@ func checkOneMinimal(t *testing.T, name string, orig, result []byte, argv ...str
 const mysteryInput = `V"/+!aF-(V4EOz*+s/Q,7)2@0_`
 
 func TestReduceMysteryInPlace(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "input.txt")
 	write(t, in, []byte(mysteryInput))
@@ -196,6 +206,7 @@ func TestReduceMysteryInPlace(t *testing.T) {
 }
 
 func TestReduceStdinAndOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte("x(y)z\n"))
 	// No {}: the candidate comes on standard input. -o leaves the input alone.
@@ -235,6 +246,7 @@ func htmlPage() []byte {
 }
 
 func TestReducePrinterPage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	page := htmlPage()
 	if n := bytes.Count(page, []byte("\n")); n < 800 {
@@ -266,6 +278,7 @@ func fuzz(seed uint64, n int, newlines bool) []byte {
 }
 
 func TestReduceCrtplotFuzz(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	input := fuzz(1, 10000, true)
 	write(t, filepath.Join(dir, "t16"), input)
@@ -282,6 +295,7 @@ func TestReduceCrtplotFuzz(t *testing.T) {
 }
 
 func TestReduceFlexFuzz(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	input := fuzz(2, 3000, true)
 	// Make sure there is a long enough line.
@@ -301,6 +315,7 @@ func TestReduceFlexFuzz(t *testing.T) {
 
 // TestParallelSameResult: -j 1 and -j 4 give the same results.
 func TestParallelSameResult(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		input []byte
@@ -329,6 +344,7 @@ func TestParallelSameResult(t *testing.T) {
 }
 
 func TestReduceScriptAndLog(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "bug.c"), []byte("int main() {\n  int x = (1 + 2);\n  return x;\n}\n"))
 	// A C-Reduce style script: run in the candidate's directory, exit 0
@@ -397,6 +413,7 @@ func neededTests(t *testing.T, path string) int {
 }
 
 func TestReduceArgv(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// Fails iff -O is given and none of the two options that prevent it.
 	script := filepath.Join(dir, "cc")
@@ -417,6 +434,7 @@ exit 0
 }
 
 func TestReduceMultipleFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "a.txt"), []byte("alpha (beta\ngamma\n"))
 	write(t, filepath.Join(dir, "b.txt"), []byte("delta) epsilon\n"))
@@ -433,17 +451,18 @@ func TestReduceMultipleFiles(t *testing.T) {
 }
 
 func TestReduceCacheFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
 	// The first run tests candidates in parallel; the second is
 	// sequential, so that it tests only the candidates its search needs,
 	// which are the ones the first run's search needed and cached (the
 	// speculative tests the first run cancelled are not in the cache, and
-	// a parallel second run might start them again). The timeout is given:
-	// it is part of a cached outcome's key, and one calibrated from the
-	// original's duration may differ between runs on a busy machine.
+	// a parallel second run might start them again). The timeouts differ,
+	// as calibrated ones do between runs: an outcome cached under one is
+	// taken under another that the test's runs fitted in.
 	r1 := wynotRun(t, dir, nil, "reduce", "--json", "-q", "-j", "2", "--timeout", "1m", "--cache", "cache", "-o", "out1", "in", "--", prog("mystery"), "{}")
-	r2 := wynotRun(t, dir, nil, "reduce", "--json", "-q", "-j", "1", "--timeout", "1m", "--cache", "cache", "-o", "out2", "in", "--", prog("mystery"), "{}")
+	r2 := wynotRun(t, dir, nil, "reduce", "--json", "-q", "-j", "1", "--timeout", "30s", "--cache", "cache", "-o", "out2", "in", "--", prog("mystery"), "{}")
 	if r1.code != 0 || r2.code != 0 {
 		t.Fatalf("exit %d, %d", r1.code, r2.code)
 	}
@@ -458,6 +477,7 @@ func TestReduceCacheFile(t *testing.T) {
 }
 
 func TestReduceNonRegularInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// A pipe: the result goes to the current directory.
 	cmd := exec.Command(wynotBin, "reduce", "-q", "/dev/stdin", "--", prog("mystery"), "{}")
@@ -472,6 +492,7 @@ func TestReduceNonRegularInput(t *testing.T) {
 }
 
 func TestReduceHangingCandidates(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	piddir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte("ab(xy)cd"))
@@ -523,8 +544,7 @@ func checkNoSurvivors(t *testing.T, dir string) {
 	for _, e := range entries {
 		pid, _ := strconv.Atoi(e.Name())
 		for {
-			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-			if err != nil || strings.Fields(string(stat))[2] == "Z" {
+			if !proctest.Running(pid) {
 				break
 			}
 			if time.Now().After(deadline) {
@@ -540,6 +560,7 @@ func checkNoSurvivors(t *testing.T, dir string) {
 // input file is then the original or a smaller failing input, never a
 // broken one; the .orig file is intact; no test process survives.
 func TestInterrupt(t *testing.T) {
+	t.Parallel()
 	orig := []byte(strings.Repeat("abcdefgh", 40) + "(" + strings.Repeat("ijklmnop", 40) + ")" + strings.Repeat("qrstuvwx", 40))
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
 		dir, piddir, tmp := t.TempDir(), t.TempDir(), t.TempDir()
@@ -608,6 +629,7 @@ func TestInterrupt(t *testing.T) {
 // TestBadInput: each bad input gets a clear message and exit status, and
 // never a stack trace or a lost file.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "ok"), []byte(mysteryInput))
 	write(t, filepath.Join(dir, "passes"), []byte("no parentheses here"))
@@ -664,6 +686,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	r := wynotRun(t, t.TempDir(), nil, "reduce", "--help")
 	for _, want := range []string{"wynot reduce [flags] FILE... -- CMD [ARG...]", "--precision P", "Exit status"} {
 		if r.code != 0 || !strings.Contains(r.stdout, want) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wynot/wynot/internal/fixtures"
+	"github.com/wynot/wynot/internal/proctest"
 )
 
 // TestFaultInjection sends SIGKILL, SIGINT or SIGTERM at a random moment
@@ -26,6 +27,7 @@ import (
 // bench/faults runs it at 100 and more, and the test prints the table of
 // what it found.
 func TestFaultInjection(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go modules")
 	}
@@ -105,12 +107,12 @@ func TestFaultInjection(t *testing.T) {
 			// fails on what has not ended within patience (on a busy
 			// machine the guardian's kill and the reap can take seconds).
 			time.Sleep(time.Second)
-			if n := orphans(tmp); n > 0 {
+			if n := len(proctest.In(tmp)); n > 0 {
 				tl.orphans += n
-				for deadline := time.Now().Add(patience); orphans(tmp) > 0 && time.Now().Before(deadline); {
+				for deadline := time.Now().Add(patience); len(proctest.In(tmp)) > 0 && time.Now().Before(deadline); {
 					time.Sleep(20 * time.Millisecond)
 				}
-				if n := orphans(tmp); n > 0 {
+				if n := len(proctest.In(tmp)); n > 0 {
 					t.Errorf("%s, %v after %v: %d test processes still run %s later", command, sig, delay, n, patience)
 				}
 			}
@@ -157,30 +159,6 @@ func TestFaultInjection(t *testing.T) {
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", c, tl.runs, tl.delivered, tl.corrupt, tl.orig, tl.orphans, tl.left)
 	}
 	t.Logf("fault injection:\n%s", b.String())
-}
-
-// orphans counts the processes, on Linux, whose working directory lies
-// under dir.
-func orphans(dir string) int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
-		if err != nil || !strings.HasPrefix(cwd, dir+"/") {
-			continue
-		}
-		if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && strings.Fields(string(stat))[2] != "Z" {
-			n++
-		}
-	}
-	return n
 }
 
 // treeDigest summarizes a directory's files, for comparing it before and

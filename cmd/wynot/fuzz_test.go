@@ -14,6 +14,7 @@ import (
 )
 
 func TestFuzz(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("compiles a Go package")
 	}
@@ -54,6 +55,7 @@ func TestFuzz(t *testing.T) {
 }
 
 func TestFuzzBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "testdata/fuzz/FuzzA/one"), []byte("go test fuzz v1\nint(1)\n"))
 	write(t, filepath.Join(dir, "testdata/fuzz/FuzzB/one"), []byte("not a corpus file\n"))
@@ -84,6 +86,7 @@ func TestFuzzBadInput(t *testing.T) {
 // wynot's one rule for temporary files, so that after a SIGKILL the next
 // run removes it; interrupted while compiling, wynot fuzz exits with 130.
 func TestFuzzTempFiles(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("compiles a Go package")
 	}

@@ -15,6 +15,7 @@ import (
 // Proposition 18, Corollary 19), and the two results differ by exactly
 // that character.
 func TestIsolateFuzzMillion(t *testing.T) {
+	t.Parallel()
 	const n = 1_000_000
 	dir := t.TempDir()
 	input := bytes.ReplaceAll(fuzz(7, n, true), []byte("f"), []byte("g"))
@@ -56,6 +57,7 @@ func TestIsolateFuzzMillion(t *testing.T) {
 // min_arg_diff results for mystery, reproduced by the command line on a
 // real program.
 func TestBookResultsThroughCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
 	r := wynotRun(t, dir, nil, "maximize", "--split", "runes", "in", "--", prog("mystery"), "{}")
@@ -79,6 +81,7 @@ func TestBookResultsThroughCLI(t *testing.T) {
 // options. Isolation names one of them; without it, a second run names
 // the other.
 func TestIsolateOptions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cc := filepath.Join(dir, "gcc")
 	write(t, cc, []byte(`#!/bin/sh
@@ -130,6 +133,7 @@ exit 0
 }
 
 func TestIsolateBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "fails"), []byte("(x)"))
 	write(t, filepath.Join(dir, "fails2"), []byte("((x))"))
@@ -162,6 +166,7 @@ func TestIsolateBadInput(t *testing.T) {
 // on binary input, a hex dump around the first difference. The result
 // files hold everything.
 func TestIsolateShowsWindows(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	test := []string{"--", "sh", "-c", `if grep -qa BUG "$1"; then echo 'panic: BUG' >&2; exit 2; fi`, "sh", "{}"}
 	line := bytes.Repeat([]byte("abcdefghij"), 10000)

@@ -7,11 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wynot/wynot/internal/proctest"
 )
 
 // TestReduceEndsDetachedProcesses: a test script that starts daemons
@@ -20,6 +21,7 @@ import (
 // tests at a time. The daemons are sleeps of a duration no other run
 // uses, which marks them.
 func TestReduceEndsDetachedProcesses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mark := fmt.Sprintf("1000.%d%d", os.Getpid(), 7)
 	var in bytes.Buffer
@@ -41,7 +43,7 @@ func TestReduceEndsDetachedProcesses(t *testing.T) {
 	}
 	r := wynotRun(t, dir, nil, "reduce", "--json", "-j", "2", "--test", "./test.sh", "input.txt")
 	defer func() {
-		for _, pid := range sleeping(mark) {
+		for _, pid := range proctest.Marked(mark) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}()
@@ -55,25 +57,9 @@ func TestReduceEndsDetachedProcesses(t *testing.T) {
 	if s.Tests < 3 {
 		t.Errorf("%d tests", s.Tests)
 	}
-	if left := sleeping(mark); len(left) > 0 {
+	if left := proctest.Marked(mark); len(left) > 0 {
 		t.Errorf("%d processes of %d tests still run after wynot ended: %v", len(left), s.Tests, left)
 	}
-}
-
-// sleeping lists the processes whose command line holds mark.
-func sleeping(mark string) []int {
-	entries, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if data, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && bytes.Contains(data, []byte(mark)) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
 }
 
 // TestKilledBuildFoldersGoNext: wynot trace and wynot chain killed with
@@ -81,6 +67,7 @@ func sleeping(mark string) []int {
 // their build folders, named after the dead process; the next run of
 // another command removes them.
 func TestKilledBuildFoldersGoNext(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go programs")
 	}

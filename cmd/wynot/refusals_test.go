@@ -19,6 +19,7 @@ import (
 // (a text, another program's JSON): wynot says so in one line, exits 1,
 // and the file keeps every byte. A cache wynot made is used again.
 func TestCacheRefusesOtherFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
 	for name, content := range map[string]string{
@@ -57,6 +58,7 @@ func TestCacheRefusesOtherFiles(t *testing.T) {
 // TestTimeoutTooShort: one rule for a --timeout too short to run a test,
 // in every command, before anything runs; the shortest allowed one runs.
 func TestTimeoutTooShort(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
 	for _, cmd := range []string{"reduce", "isolate", "maximize", "changes", "fuzz", "trace", "chain"} {
@@ -105,6 +107,7 @@ func main() {
 // TestOriginalHangsTwice: trace and chain whose original (failing) run
 // hangs with --timeout say so after its two runs, not after five.
 func TestOriginalHangsTwice(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "go.mod"), []byte("module hang\n\ngo 1.22\n"))
 	write(t, filepath.Join(dir, "main.go"), []byte(hangingMain))
@@ -127,6 +130,7 @@ func TestOriginalHangsTwice(t *testing.T) {
 // or second run) says what was interrupted and that nothing was changed,
 // exits 130, and leaves the input byte for byte and no FILE.orig.
 func TestInterruptBeforeSearch(t *testing.T) {
+	t.Parallel()
 	for _, run := range []int{1, 2} {
 		dir, marks := t.TempDir(), t.TempDir()
 		in := filepath.Join(dir, "in")
@@ -201,6 +205,7 @@ func smallFS(t *testing.T) string {
 // (no space left on device in WYNOT_TMPDIR, and what to do), not as a
 // flaky test; the input is left alone.
 func TestNoRoom(t *testing.T) {
+	t.Parallel()
 	small := smallFS(t)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in")

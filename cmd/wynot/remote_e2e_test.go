@@ -35,6 +35,7 @@ import (
 // calibrated from the original's duration differs between runs on a
 // busy machine, and so would every action.
 func TestRemoteSameResults(t *testing.T) {
+	t.Parallel()
 	srv, err := reapitest.Start()
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +92,7 @@ func sameChanges(t *testing.T, target string) {
 		t.Fatalf("exit %d, %d:\n%s\n%s", local.code, remote.code, local.stderr, remote.stderr)
 	}
 	l, r := local.summary(t), remote.summary(t)
-	if strings.Join(l.Hunks, " ") != "d0/a.conf:4-4 d2/b.conf:1-1" || strings.Join(l.Hunks, " ") != strings.Join(r.Hunks, " ") || l.Diff != r.Diff || !r.Confirmed {
+	if strings.Join(l.Hunks, " ") != "d0/a.conf:5+1 d2/b.conf:2+1" || strings.Join(l.Hunks, " ") != strings.Join(r.Hunks, " ") || l.Diff != r.Diff || !r.Confirmed {
 		t.Errorf("changes: local %v, remote %v (confirmed %v)\n%s", l.Hunks, r.Hunks, r.Confirmed, remote.stderr)
 	}
 }
@@ -99,6 +100,7 @@ func sameChanges(t *testing.T, target string) {
 // A service that does not answer is said before anything runs, and the
 // input is left alone.
 func TestRemoteUnreachable(t *testing.T) {
+	t.Parallel()
 	srv, err := reapitest.Start()
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +125,7 @@ func TestRemoteUnreachable(t *testing.T) {
 // remotely: the original is not reproduced, and the message says how to
 // pass it (--remote-env), which then makes the run work.
 func TestRemoteEnvNeeded(t *testing.T) {
+	t.Parallel()
 	srv, err := reapitest.Start()
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 // real headless Chromium without console errors, and its screenshot is
 // not blank.
 func TestReportInChromium(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "page.html"), htmlPage())
 	r := wynotRun(t, dir, nil, "reduce", "-q", "--report", "rep", "page.html", "--", prog("printer"))
@@ -78,6 +79,7 @@ func TestReportInChromium(t *testing.T) {
 // an ellipsis, and shown whole on hover). The report itself has no
 // script; a page around it measures it in a real headless Chromium.
 func TestReportFitsWidth(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "page.html"), htmlPage())

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wynot/wynot/internal/proctest"
 )
 
 // TestSymlinkInputStays: an input given as a symbolic link is read
@@ -18,6 +20,7 @@ import (
 // written next to; the result goes to the current directory, under a
 // name no file has yet, and wynot says where.
 func TestSymlinkInputStays(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "data", "target.txt")
 	write(t, target, []byte(mysteryInput))
@@ -53,6 +56,7 @@ func TestSymlinkInputStays(t *testing.T) {
 // new file: then the original goes to FILE.orig.1, and the closing
 // message names it.
 func TestStaleOrig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bug := filepath.Join(dir, "bug.txt")
 	mystery := []string{"--", prog("mystery"), "{}"}
@@ -102,6 +106,7 @@ func TestStaleOrig(t *testing.T) {
 // that in.orig as the original (its lineage says so), instead of taking
 // the partly reduced file for a new original.
 func TestResumeInterrupted(t *testing.T) {
+	t.Parallel()
 	dir, piddir := t.TempDir(), t.TempDir()
 	orig := []byte(strings.Repeat("abcdefgh", 40) + "(" + strings.Repeat("ijklmnop", 40) + ")" + strings.Repeat("qrstuvwx", 40))
 	in := filepath.Join(dir, "in")
@@ -140,6 +145,7 @@ func TestResumeInterrupted(t *testing.T) {
 // TestIsolateKeepsResults: a second isolate into the same directory
 // writes NAME.1.pass and NAME.1.fail, leaving the first results alone.
 func TestIsolateKeepsResults(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
 	for run := range 2 {
@@ -166,6 +172,7 @@ func TestIsolateKeepsResults(t *testing.T) {
 // background sleep and a long foreground one). One second later none of
 // them runs: the guardian killed the test's process group.
 func TestNoGrandchildrenAfterKill(t *testing.T) {
+	t.Parallel()
 	for _, guardianToo := range []bool{false, true} {
 		noGrandchildren(t, guardianToo)
 	}
@@ -234,10 +241,7 @@ wait
 	entries, _ := os.ReadDir(piddir)
 	for _, e := range entries {
 		pid, _ := strconv.Atoi(e.Name())
-		running := func() bool {
-			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-			return err == nil && strings.Fields(string(stat))[2] != "Z"
-		}
+		running := func() bool { return proctest.Running(pid) }
 		for deadline := time.Now().Add(patience); running() && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -251,6 +255,7 @@ wait
 // TestFlagsChecked: numeric flags out of range and flags that contradict
 // each other are refused with the reason; so is help for no command.
 func TestFlagsChecked(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
 	for _, c := range []struct {
@@ -280,6 +285,7 @@ func TestFlagsChecked(t *testing.T) {
 // TestHangingOriginalSaysSo: without --timeout, an original that runs
 // long gets a message after 10s that says how to bound it.
 func TestHangingOriginalSaysSo(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits 10s")
 	}
@@ -312,6 +318,7 @@ func TestHangingOriginalSaysSo(t *testing.T) {
 // input in memory, not tens of times (it took 620 MB when the bracket
 // depth and the character count listed every token and offset).
 func TestLargeInputMemory(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a 10 MB reduction")
 	}

@@ -82,7 +82,7 @@ func TestSlurmSameResults(t *testing.T) {
 		t.Fatalf("exit %d, %d:\n%s\n%s", local.code, remote.code, local.stderr, remote.stderr)
 	}
 	l, r := local.summary(t), remote.summary(t)
-	if strings.Join(l.Hunks, " ") != "d0/a.conf:4-4 d2/b.conf:1-1" || strings.Join(l.Hunks, " ") != strings.Join(r.Hunks, " ") || l.Diff != r.Diff || !r.Confirmed {
+	if strings.Join(l.Hunks, " ") != "d0/a.conf:5+1 d2/b.conf:2+1" || strings.Join(l.Hunks, " ") != strings.Join(r.Hunks, " ") || l.Diff != r.Diff || !r.Confirmed {
 		t.Errorf("changes: local %v, slurm %v (confirmed %v)\n%s", l.Hunks, r.Hunks, r.Confirmed, remote.stderr)
 	}
 	if left := slurmtest.Jobs(t, "wynot-e2e"); left != "" {
@@ -144,6 +144,7 @@ func TestSlurmInterrupt(t *testing.T) {
 
 // Mistakes in --exec and its flags are said before anything runs.
 func TestExecBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in.txt"), []byte("x\n"))
 	// A PATH with a shell but no Slurm commands.

@@ -38,6 +38,7 @@ func goSignature(t *testing.T, markup, mainGo []byte) (runner.Signature, bool) {
 // is 1-minimal: each single remaining transformation makes it pass or
 // fail otherwise.
 func TestReduceGoMarkup(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the Go toolchain some 200 times")
 	}
@@ -97,6 +98,7 @@ func TestReduceGoMarkup(t *testing.T) {
 // tree-sitter syntax trees (chosen by extension under --split auto) with
 // a real test; the results are well-formed, fail alike, and are smaller.
 func TestReduceTreeSitter(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		file, lang string
 		script     string // fails (exit 0, C-Reduce convention) when the failure reproduces
@@ -145,6 +147,7 @@ func TestReduceTreeSitter(t *testing.T) {
 // syntax tree, then by tokens and characters, and the result is
 // gofmt-clean Go.
 func TestReduceGoAuto(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := []byte(`package main
 
@@ -212,6 +215,7 @@ func main() {
 // looks at its text (no Rust compiler needed): both as tree-sitter
 // trees, chosen by extension; the results parse and still fail.
 func TestReduceCppRust(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		file, lang, script string
 		needs              []string

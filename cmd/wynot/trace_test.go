@@ -183,6 +183,7 @@ func keptOn(s report.Summary, line int) int {
 // b = 5: the critical slice with respect to the whole output, to the
 // sum alone and to the product alone (Fig. 6's columns).
 func TestTraceSample(t *testing.T) {
+	t.Parallel()
 	dir := traceModule(t, "../../examples/sample/main.go")
 	r := newReplayer(t, dir, "0", "5")
 	lines := func(name string) func(string) string {
@@ -238,6 +239,7 @@ func TestTraceSample(t *testing.T) {
 // through the hierarchy, within a bounded number of tests, and leaves
 // the user's module as it was.
 func TestTraceScale(t *testing.T) {
+	t.Parallel()
 	dir := traceModule(t, "testdata/trace/scale/main.go")
 	before := treeDigest(t, dir)
 	res := wynotRun(t, dir, nil, "trace", "--json", "-j2", ".")
@@ -265,6 +267,7 @@ func TestTraceScale(t *testing.T) {
 }
 
 func TestTraceBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/bad\n\ngo 1.24\n"))
 	write(t, filepath.Join(dir, "lib/lib.go"), []byte("package lib\n\nfunc F() int { return 1 }\n"))
@@ -329,6 +332,7 @@ func cSample(t *testing.T) (dir, bin string) {
 // TestTraceGDBSample is the sample program in C under the GDB backend:
 // a critical slice of the same shape as the Go program's, by line.
 func TestTraceGDBSample(t *testing.T) {
+	t.Parallel()
 	dir, _ := cSample(t)
 	res := wynotRun(t, dir, nil, "trace", "--gdb", "--json", "-j2", "./sample", "--", "0", "5")
 	if res.code != 0 {
@@ -355,6 +359,7 @@ func TestTraceGDBSample(t *testing.T) {
 }
 
 func TestTraceGDBBadInput(t *testing.T) {
+	t.Parallel()
 	dir, _ := cSample(t)
 	if out, err := exec.Command("gcc", "-O0", "-o", filepath.Join(dir, "nodebug"), filepath.Join(dir, "sample.c")).CombinedOutput(); err != nil {
 		t.Fatalf("gcc: %v\n%s", err, out)
@@ -381,6 +386,7 @@ func TestTraceGDBBadInput(t *testing.T) {
 // TestTraceStdinObserveExit: the program reads --stdin, and the slice is
 // taken with respect to its exit status alone.
 func TestTraceStdinObserveExit(t *testing.T) {
+	t.Parallel()
 	dir := goModule(t, `package main
 
 import (
@@ -427,6 +433,7 @@ func main() {
 // traceback differ from run to run; they do not make the output
 // nondeterministic.
 func TestTraceCrash(t *testing.T) {
+	t.Parallel()
 	dir := goModule(t, `package main
 
 import (
@@ -467,6 +474,7 @@ func main() {
 
 // TestTraceGDBStdin: a C program under gdb reads --stdin.
 func TestTraceGDBStdin(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("gdb"); err != nil {
 		t.Skip("no gdb")
 	}

@@ -66,6 +66,7 @@ func vetFails(t *testing.T, dir string) bool {
 // go.mod), reduced; each parses; the result fails on a fresh run and
 // not without any one of its files; the original is kept in DIR.orig.
 func TestReduceGoTree(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
@@ -136,6 +137,7 @@ var bugTest = []string{"sh", "-c", "! (grep -q BUG a/one.txt && grep -q TWO b/c/
 // result tree goes to the new directory; a symbolic link out of the tree
 // is said, kept as a link and never followed.
 func TestReduceTreeOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tree := filepath.Join(dir, "in")
 	bugTree(t, tree)
@@ -166,6 +168,7 @@ func TestReduceTreeOutput(t *testing.T) {
 // TestReduceTreeBadInput: each bad tree gets a clear message, and the
 // tree is left as it was.
 func TestReduceTreeBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tree := filepath.Join(dir, "in")
 	bugTree(t, tree)
@@ -223,6 +226,7 @@ func TestReduceTreeBadInput(t *testing.T) {
 // WYNOT_TMPDIR. The small file system is a tmpfs mounted for the test
 // (skipped where mounting is not allowed).
 func TestReduceTreeNoRoom(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	small := filepath.Join(dir, "small")
 	os.Mkdir(small, 0o755)
@@ -246,6 +250,7 @@ func TestReduceTreeNoRoom(t *testing.T) {
 // leaves the tree as the original or a smaller failing tree, the
 // original intact in DIR.orig, and no work directory or test process.
 func TestReduceTreeInterrupt(t *testing.T) {
+	t.Parallel()
 	dir, tmp := t.TempDir(), t.TempDir()
 	tree := filepath.Join(dir, "in")
 	bugTree(t, tree)
@@ -297,6 +302,7 @@ func TestReduceTreeInterrupt(t *testing.T) {
 // candidate misusing it is predicted, not run; the result is the same
 // as the tests alone would give.
 func TestReduceGoTreeRequirement(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
@@ -365,6 +371,7 @@ func report(n int) {
 // would no longer type-check), and the result, exactly those two files
 // and go.mod, still fails.
 func TestReduceGoPackage(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
@@ -454,6 +461,7 @@ func main() {
 // vendor block (and checksums) in one candidate. The unused module's
 // vendored files go too, and the result still fails.
 func TestReduceGoVendor(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}

@@ -41,6 +41,7 @@ const restoredNote = "the test changes the tree it runs in ("
 // (TestChangesGoModule): before every test the tree is exactly its
 // candidate.
 func TestTreeWritesChanges(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go modules")
 	}
@@ -74,6 +75,7 @@ func checkDirtyRun(t *testing.T, r result) {
 // same change with a test that writes into its tree as with the test
 // made clean (TestChangesGit).
 func TestTreeWritesGit(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go modules")
 	}
@@ -95,6 +97,7 @@ func TestTreeWritesGit(t *testing.T) {
 // TestTreeWritesReduce: wynot reduce DIR with a test that writes into
 // its tree reduces it to what the same test made clean does.
 func TestTreeWritesReduce(t *testing.T) {
+	t.Parallel()
 	work := t.TempDir()
 	clean := filepath.Join(work, "clean.sh")
 	write(t, clean, []byte("#!/bin/sh\ngrep -q bug notes/b.txt && grep -q two a.txt\n"))

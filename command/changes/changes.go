@@ -395,9 +395,16 @@ type outcome struct {
 	hunks    *level
 	hunkSet  []int // the verified patch at the hunk level, which holds patch
 	own      bool  // patch is the algorithm's result (or it with what it needs to build), not a fallback
-	minimal  bool  // the algorithm completed on it
+	minimal  bool  // each change of patch removed alone was tested, and none of these removals failed
+	asked    []int // the algorithm's result, before resolution added what it needs to build
 	needed   int   // changes of patch that resolution added because the others do not build without them
 	verified bool
+	// removals is the check of patch at its level, each change removed
+	// alone (dd.OneMinimal); nil when it was not made, and then
+	// notChecked says why.
+	removals    *dd.Removals
+	checkedUnit string // the unit removals counts, when not lv.unit (line edits of lines replaced one by one)
+	notChecked  string
 	// differs says how the patch's failure differs from the new
 	// version's, when the test is a script whose exit status cannot tell.
 	differs string
@@ -406,7 +413,7 @@ type outcome struct {
 	// version without the patch's hunks, the hunks of a failing
 	// configuration disjoint from them, and (--git) what the good
 	// revision with the patch gave.
-	complement *dd.Outcome // nil when not tested
+	complement *dd.Outcome // nil when not tested; the outcome of exactly the new version without the patch's hunks
 	other      []string
 	onGood     string
 }
@@ -424,14 +431,14 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 
 	hl := e.level("hunks", "change", set, base)
 	res := outcome{lv: hl, hunks: hl}
-	delta, minimal, err := e.isolate(ctx, hl)
+	delta, err := e.isolate(ctx, hl)
 	interrupted := ctx.Err() != nil
 	if err != nil && !interrupted {
 		return err
 	}
 	res.patch, res.hunkSet = delta, delta
 	if !interrupted {
-		res, err = e.settle(ctx, hl, delta, minimal)
+		res, err = e.settle(ctx, hl, delta)
 		if err != nil && ctx.Err() == nil {
 			return err
 		}
@@ -452,7 +459,7 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 		}
 		s.Say("refining %s into %s", report.Plural(len(res.patch), res.lv.unit), report.Plural(fine.Len(), lvl.unit))
 		fl := e.level(lvl.name, lvl.unit, fine, base)
-		d2, m2, err2 := e.isolate(ctx, fl)
+		d2, err2 := e.isolate(ctx, fl)
 		if ctx.Err() != nil {
 			break // keep the verified coarser patch
 		}
@@ -460,7 +467,7 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 			s.Say("refinement failed: %v; the result stays at %s", err2, res.lv.name)
 			break
 		}
-		r2, err2 := e.settle(ctx, fl, d2, m2)
+		r2, err2 := e.settle(ctx, fl, d2)
 		if err2 != nil {
 			if ctx.Err() != nil {
 				break
@@ -473,6 +480,23 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 		}
 		r2.hunks, r2.hunkSet = res.hunks, res.hunkSet
 		res = r2
+	}
+	interrupted = ctx.Err() != nil
+	if res.verified && !interrupted {
+		// Refinement stops at lines each replaced by another: the check
+		// holds them to the line edits they are made of, and if every one
+		// is needed, the patch is shown as the replaced lines.
+		coarse := res
+		if !e.NoRefine && singleLines(res.lv.set, res.patch) {
+			res = lineEdits(res)
+		}
+		if err = e.oneMinimal(ctx, &res); err != nil && ctx.Err() == nil {
+			return err
+		}
+		if res.lv != coarse.lv && len(res.patch) == res.lv.set.Len() {
+			coarse.removals, coarse.checkedUnit, coarse.notChecked = res.removals, res.lv.unit, res.notChecked
+			res = coarse
+		}
 	}
 	interrupted = ctx.Err() != nil
 	if res.verified && !interrupted {
@@ -493,7 +517,7 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 			return fmt.Errorf("writing %s: %w", e.Output, werr)
 		}
 	}
-	res.minimal = res.minimal && res.own && !interrupted
+	res.minimal = res.verified && res.removals != nil && res.removals.Done && !interrupted
 	e.res, e.patch, e.oldName = &res, patch, oldName
 	return ctx.Err()
 }
@@ -503,7 +527,7 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 // and run once more without the cache; if it does not fail, the smallest
 // configurations that failed during the search are tried the same way,
 // up to three. The outcome is unverified when none fails again.
-func (e *search) settle(ctx context.Context, lv *level, delta []int, minimal bool) (outcome, error) {
+func (e *search) settle(ctx context.Context, lv *level, delta []int) (outcome, error) {
 	res := outcome{lv: lv, patch: delta}
 	if len(delta) > 0 {
 		patch, run, ok, err := e.confirm(ctx, lv, delta)
@@ -511,7 +535,7 @@ func (e *search) settle(ctx context.Context, lv *level, delta []int, minimal boo
 			return res, err
 		}
 		if ok {
-			return outcome{lv: lv, patch: patch, own: true, minimal: minimal, needed: len(patch) - len(delta), verified: true, differs: e.differs(run)}, nil
+			return outcome{lv: lv, patch: patch, own: true, asked: delta, needed: len(patch) - len(delta), verified: true, differs: e.differs(run)}, nil
 		}
 	}
 	lv.mu.Lock()
@@ -577,7 +601,10 @@ func (e *search) differs(run runner.Run) string {
 }
 
 // complement tests the new version without the hunks of the verified
-// patch, for the report.
+// patch, for the report: exactly that tree, with nothing added to make
+// it build. Resolution could only add back hunks of the patch itself,
+// and an outcome of the new version with some of the patch says nothing
+// about the new version without it.
 func (e *search) complement(ctx context.Context, res outcome) (*dd.Outcome, error) {
 	in := map[int]bool{}
 	for _, i := range res.hunkSet {
@@ -589,11 +616,67 @@ func (e *search) complement(ctx context.Context, res outcome) (*dd.Outcome, erro
 			rest = append(rest, i)
 		}
 	}
-	rec, _, err := e.testWithResolution(ctx, res.hunks, rest)
+	rec, err := e.s.Test(ctx, e.hunkCandidate(res.hunks.set, res.hunks.base, rest))
 	if err != nil {
 		return nil, err
 	}
 	return &rec.Outcome, nil
+}
+
+// oneMinimal checks the verified patch at the granularity it is shown
+// (its hunks, or its line edits after refinement) before it is called
+// 1-minimal: each of its changes is removed alone and the rest tested
+// exactly as it is, without the changes that static needs or build
+// messages would add and outside any group that joined them
+// (dd.OneMinimal). A removal that still fails makes the patch smaller;
+// the smaller patch replaces the verified one once it fails again
+// without the cache. A removal that does not build shows nothing either
+// way: the verdict says how many there were.
+func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
+	lv := res.lv
+	if len(res.patch) > maxRefine {
+		res.notChecked = fmt.Sprintf("its %s were not each removed alone to check it (a patch this large is not checked change by change)", report.Plural(len(res.patch), lv.unit))
+		return nil
+	}
+	if len(res.patch) == 0 {
+		return nil
+	}
+	e.s.Say("checking the %s one by one: each removed alone, the rest tested as it is", report.Plural(len(res.patch), lv.unit))
+	r, err := dd.OneMinimal(ctx, dd.Config(slices.Clone(res.patch)), func(ctx context.Context, c dd.Config) (dd.Outcome, error) {
+		rec, err := e.s.Test(ctx, e.hunkCandidate(lv.set, lv.base, c))
+		return rec.Outcome, err
+	}, e.s.Jobs)
+	if err != nil {
+		return err
+	}
+	if len(r.Removed) > 0 {
+		ok, runs, err := e.s.Confirm(ctx, command.Check{Candidate: e.hunkCandidate(lv.set, lv.base, r.Config), Want: dd.Fail,
+			What: "the old version with " + report.Plural(len(r.Config), lv.unit) + " applied"})
+		if err != nil {
+			return err
+		}
+		if !ok {
+			res.notChecked = fmt.Sprintf("without %s of them the old version failed once, but not when run again", report.Plural(len(r.Removed), lv.unit))
+			return nil
+		}
+		e.s.Say("without %s the old version still fails: the patch leaves %s out", report.Plural(len(r.Removed), lv.unit), map[bool]string{true: "it", false: "them"}[len(r.Removed) == 1])
+		res.patch, res.differs = r.Config, e.differs(runs[0])
+		if res.lv == res.hunks {
+			res.hunkSet = res.patch
+		} else {
+			res.hunkSet = holding(res.hunks.set, res.hunkSet, res.lv.set, res.patch)
+		}
+		if res.asked != nil {
+			res.needed = 0
+			for _, i := range res.patch {
+				if !slices.Contains(res.asked, i) {
+					res.needed++
+				}
+			}
+		}
+	}
+	res.removals = &r
+	return nil
 }
 
 // tryOnGood tests the good revision (the workspace base) with the patch
@@ -647,6 +730,72 @@ func otherCause(res outcome) []string {
 	return out
 }
 
+// lineEdits restates a verified patch of lines each replaced by another
+// (where refinement stops) as the line edits it prints: the same tree,
+// so the same verified outcome, at the granularity the check by single
+// removals then holds it to. A line replaced by another is a deletion
+// and an insertion, and the failure may need only one of them (an entry
+// of a map literal deleted where the diff pairs it with the one the
+// failure needs). A patch of more line edits than maxRefine stays as it
+// is.
+func lineEdits(res outcome) outcome {
+	fine := codediff.Compare(res.lv.set.Old, res.lv.set.Tree(res.patch), levels[len(levels)-1].context)
+	if res.lv.name == levels[len(levels)-1].name || fine.Len() <= len(res.patch) || fine.Len() > maxRefine {
+		return res
+	}
+	last := levels[len(levels)-1]
+	lv := &level{name: last.name, unit: last.unit, set: fine, base: res.lv.base}
+	return outcome{lv: lv, patch: dd.All(fine.Len()), hunks: res.hunks, hunkSet: res.hunkSet, own: res.own,
+		verified: true, differs: res.differs}
+}
+
+// holding returns the hunks of within (changes of hunks) that hold a
+// change of patch (changes of fine, a finer diff of the same old tree):
+// the same path, and for text, lines that overlap or touch.
+func holding(hunks *codediff.Set, within []int, fine *codediff.Set, patch []int) []int {
+	var out []int
+	for _, h := range within {
+		hc := &hunks.Changes[h]
+		for _, i := range patch {
+			fc := &fine.Changes[i]
+			if fc.Path != hc.Path && fc.Path != hc.From {
+				continue
+			}
+			if hc.Kind != codediff.Hunk || fc.Kind != codediff.Hunk ||
+				fc.OldStart <= hc.OldStart+len(hc.Old) && hc.OldStart <= fc.OldStart+len(fc.Old) {
+				out = append(out, h)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// oneMinimalClaim says what the check of a patch by single removals
+// established: 1-minimal at the granularity shown, up to removals that
+// could not be tested.
+func oneMinimalClaim(res outcome) string {
+	r := res.removals
+	n, passed := len(r.Config), r.Passed()
+	one := res.lv.unit
+	if res.checkedUnit != "" {
+		one = res.checkedUnit
+	}
+	unit := report.Plural(n, one)
+	if n == 1 {
+		unit = "its one " + one
+	} else {
+		unit = "any one of these " + unit
+	}
+	switch passed {
+	case n:
+		return "the changes are 1-minimal: with " + unit + " removed, the old version passes"
+	case 0:
+		return "the changes are 1-minimal as far as can be tested: with " + unit + " removed, the old version does not build (UNRESOLVED, which shows nothing either way)"
+	}
+	return fmt.Sprintf("the changes are 1-minimal as far as can be tested: with %s removed, the old version passes (%d of them) or does not build (%d: UNRESOLVED, which shows nothing either way)", unit, passed, n-passed)
+}
+
 // singleLines reports whether every change of c replaces at most one
 // line by at most one line: a single changed line, the finest change
 // worth splitting into.
@@ -660,8 +809,11 @@ func singleLines(set *codediff.Set, c []int) bool {
 	return true
 }
 
-// isolate runs the chosen algorithm over the changes of a level.
-func (e *search) isolate(ctx context.Context, lv *level) ([]int, bool, error) {
+// isolate runs the chosen algorithm over the changes of a level. What
+// it returns is not claimed minimal: the groups and resolution it
+// searches with may keep changes together that the failure does not
+// need (oneMinimal checks the final patch).
+func (e *search) isolate(ctx context.Context, lv *level) ([]int, error) {
 	s, set := e.s, lv.set
 	groups := set.Groups(e.Group)
 	if lv.needs != nil {
@@ -705,20 +857,20 @@ func (e *search) isolate(ctx context.Context, lv *level) ([]int, bool, error) {
 	var np *dd.NotPassingError
 	switch {
 	case errors.As(err, &nf):
-		return nil, false, command.NotReproduced("the failing configuration does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+		return nil, command.NotReproduced("the failing configuration does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
 	case errors.As(err, &np):
-		return nil, false, command.NotReproduced("the passing configuration does not pass any more (%s); the test is flaky: try --repeat 3", np.Outcome)
+		return nil, command.NotReproduced("the passing configuration does not pass any more (%s); the test is flaky: try --repeat 3", np.Outcome)
 	}
 	delta := []int(res.Delta)
 	if e.Algorithm == DDMin {
 		delta = res.Fail
 	}
-	return delta, res.Minimal, err
+	return delta, err
 }
 
 // verdict says in sentences what was verified of the result; the
 // terminal and the JSON summary show the same sentences.
-func (e *search) verdict(res outcome, interrupted bool) []string {
+func (e *search) verdict(res outcome, interrupted, minimal bool) []string {
 	hunks := func(n int) string {
 		if res.hunks == res.lv {
 			return "these changes"
@@ -733,12 +885,14 @@ func (e *search) verdict(res outcome, interrupted bool) []string {
 		return []string{"interrupted: the changes shown are where the search stood; they are not minimal and were not verified"}
 	case !res.verified:
 		return []string{"no set of changes could be verified: neither the search's result nor the smallest configurations that failed during the search failed when run again; the test may be flaky (try --repeat 3)"}
-	case !res.own:
+	case !res.own && !minimal:
 		v = append(v, "with these changes applied the old version fails, also when run again; they are the smallest set that failed during the search, not its result (which did not fail again: the test may be flaky, try --repeat 3), and not minimal")
-	case res.minimal && e.Algorithm == DDMin:
-		v = append(v, "with these changes applied the old version fails, also when run again; the changes are 1-minimal: without any one of them, the failure is gone")
-	case res.minimal:
-		v = append(v, "the old version passes; with these changes applied it fails, also when run again")
+	case !res.own:
+		v = append(v, "with these changes applied the old version fails, also when run again; they are the smallest set that failed during the search, not its result (which did not fail again: the test may be flaky, try --repeat 3)", oneMinimalClaim(res))
+	case minimal:
+		v = append(v, "the old version passes; with these changes applied it fails, also when run again", oneMinimalClaim(res))
+	case res.notChecked != "":
+		v = append(v, "with these changes applied the old version fails, also when run again; the result is not certified minimal: "+res.notChecked)
 	default:
 		v = append(v, "with these changes applied the old version fails, also when run again; the result is not certified minimal")
 	}
@@ -755,7 +909,7 @@ func (e *search) verdict(res outcome, interrupted bool) []string {
 	case *c == dd.Fail:
 		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" still fails: the failure has another cause besides these changes")
 	default:
-		v = append(v, "the new version without "+hunks(len(res.hunkSet))+": "+c.String()+" (it does not build without them, or other changes matter too)")
+		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" could not be tested: "+c.String()+" (it does not build without them), so whether the failure has another cause is not known")
 	}
 	if res.onGood != "" {
 		v = append(v, res.onGood)
@@ -795,7 +949,10 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 		d.Complement = res.complement.String()
 	}
 	d.OtherCause, d.Needed = res.other, res.needed
-	d.Verdict = e.verdict(*res, end.Interrupted)
+	if r := res.removals; r != nil {
+		d.RemovalsPassed, d.RemovalsUnresolved, d.RemovedByCheck = r.Passed(), len(r.Outcomes)-r.Passed(), len(r.Removed)
+	}
+	d.Verdict = e.verdict(*res, end.Interrupted, end.Minimal)
 	sum.ChangesDetail = d
 
 	var c command.Closing

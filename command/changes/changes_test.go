@@ -1,9 +1,11 @@
 package changes
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/codediff"
 )
 
 func TestAlgorithm(t *testing.T) {
@@ -22,5 +24,57 @@ func TestAlgorithm(t *testing.T) {
 	var a Algorithm
 	if err := a.UnmarshalText([]byte("bisect")); err == nil || err.Error() != "want dd, ddplus or ddmin" {
 		t.Errorf("bisect: %v", err)
+	}
+}
+
+// TestHolding: the hunks that hold line edits of a patch, for the new
+// version without them.
+func TestHolding(t *testing.T) {
+	tree := func(files map[string]string) *codediff.Tree {
+		tr := &codediff.Tree{Files: map[string]*codediff.File{}}
+		for p, d := range files {
+			tr.Files[p] = &codediff.File{Data: []byte(d), Mode: 0o644}
+		}
+		return tr
+	}
+	old := tree(map[string]string{"a.txt": "1\n2\n3\n4\n5\n6\n7\n8\n9\n", "b.txt": "x\n"})
+	nw := tree(map[string]string{"a.txt": "1\nTWO\n3\n4\n5\n6\n7\nEIGHT\n9\n", "b.txt": "y\n", "c.txt": "new\n"})
+	hunks := codediff.Compare(old, nw, 2)
+	fine := codediff.Compare(old, nw, -1)
+	name := func(s *codediff.Set, c []int) []string {
+		var out []string
+		for _, i := range c {
+			out = append(out, s.Changes[i].String())
+		}
+		return out
+	}
+	find := func(s *codediff.Set, want string) int {
+		for i := range s.Changes {
+			if s.Changes[i].String() == want {
+				return i
+			}
+		}
+		t.Fatalf("no change %s in %v", want, name(s, dd.All(s.Len())))
+		return -1
+	}
+	all := dd.All(hunks.Len())
+	for _, c := range []struct {
+		patch []string
+		want  string
+	}{
+		{[]string{"a.txt:3+1"}, "a.txt:2-2"}, // the insertion of TWO
+		{[]string{"a.txt:8-8"}, "a.txt:8-8"}, // the deletion of 8
+		{[]string{"a.txt:2-2", "b.txt:2+1"}, "a.txt:2-2 b.txt:1-1"},
+		{[]string{"add c.txt"}, "add c.txt"},
+		{nil, ""},
+	} {
+		var patch []int
+		for _, p := range c.patch {
+			patch = append(patch, find(fine, p))
+		}
+		got := strings.Join(name(hunks, holding(hunks, all, fine, patch)), " ")
+		if got != c.want {
+			t.Errorf("%v: %q, want %q (hunks %v)", c.patch, got, c.want, name(hunks, all))
+		}
 	}
 }

@@ -3,8 +3,8 @@
 // corpus) on which the target fails. The package's tests are compiled
 // once (go test -c) and the test binary runs each candidate entry; every
 // value of the entry is reduced in turn (strings and byte slices by
-// lines, tokens and characters, numbers towards zero, bools to false),
-// until none changes (Debugging Book, "Reducing Failure-Inducing
+// the text ladder's lines, tokens and characters, numbers towards zero,
+// bools to false), until none changes (Debugging Book, "Reducing Failure-Inducing
 // Inputs", process_args). The result is written as a new corpus file
 // next to the original.
 package fuzz
@@ -25,6 +25,7 @@ import (
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/corpus"
 	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -226,62 +227,89 @@ func (f *fuzzer) fails(ctx context.Context, vs []corpus.Value) (bool, error) {
 	return err == nil && rec.Outcome == dd.Fail, err
 }
 
-// reduce reduces the values in turns until none changes.
+// zero is the pass over a value that is not a string or byte slice:
+// a number brought towards zero, a bool made false.
+type zero struct{}
+
+func (zero) Name() string { return "towards zero" }
+
+// ladder is the text ladder's rungs for the strings and byte slices of
+// an entry.
+var ladder = schedule.Ladder{Rungs: schedule.Lines | schedule.Tokens | schedule.Chars}
+
+// reduce reduces the values in turns until none changes (a schedule of
+// one phase whose units are the values).
 func (f *fuzzer) reduce(ctx context.Context) (bool, error) {
-	for round := 0; ; round++ {
-		changed, minimal := false, true
-		for i := range f.values {
-			before := f.values[i].String()
-			m, err := f.reduceValue(ctx, i)
-			if err != nil {
-				return false, err
+	s := &schedule.Schedule{Phases: []schedule.Phase{{
+		Name: "values",
+		Units: func() []schedule.Unit {
+			us := make([]schedule.Unit, len(f.values))
+			for i := range us {
+				us[i] = schedule.Unit{Name: fmt.Sprintf("value %d (%s)", i+1, f.values[i].Type), ID: i}
 			}
-			minimal = minimal && m
-			if f.values[i].String() != before {
-				changed = true
-				f.s.Progress.Update(func(st *report.Status) { st.Size = corpus.Size(f.values) })
+			return us
+		},
+		Passes: func(u schedule.Unit) ([]schedule.Pass, error) {
+			if v := f.values[u.ID]; v.Kind() == "bytes" {
+				return schedule.List(ladder.Passes(v.Bytes)), nil
 			}
+			return []schedule.Pass{zero{}}, nil
+		},
+		Data: func(u schedule.Unit) []byte { return f.values[u.ID].Bytes },
+	}}}
+	return s.Run(ctx, func(ctx context.Context, _ int, u schedule.Unit, p schedule.Pass) (schedule.Ran, error) {
+		i := u.ID
+		before := f.values[i].String()
+		var ran schedule.Ran
+		var err error
+		if sp, ok := p.(decomp.Pass); ok {
+			ran, err = f.reduceBytes(ctx, u, sp)
+		} else {
+			ran.Changes = 1
+			ran.Minimal, err = f.reduceValue(ctx, i)
 		}
-		if !changed {
-			return minimal, nil
+		if f.values[i].String() != before {
+			ran.Shrank = true
+			f.s.Progress.Update(func(st *report.Status) { st.Size = corpus.Size(f.values) })
 		}
-	}
+		return ran, err
+	})
 }
 
+// reduceBytes runs ddmin over the pieces of a string or byte slice.
+func (f *fuzzer) reduceBytes(ctx context.Context, u schedule.Unit, sp decomp.Pass) (schedule.Ran, error) {
+	i := u.ID
+	p, err := sp.Plan(f.values[i].Bytes)
+	if err != nil || p.Len() == 0 {
+		return schedule.Ran{}, nil
+	}
+	name := u.Name + " " + sp.Name()
+	f.s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
+	join := func(c dd.Config) []byte {
+		b, _ := p.Apply(c) // cut pieces join without error
+		return b
+	}
+	res, err := f.s.Search(ctx, name, p.Len(), dd.Minimize, dd.Options{},
+		func(c dd.Config) runner.Candidate {
+			nv := f.values[i]
+			nv.Bytes = join(c)
+			return f.candidate(f.with(i, nv))
+		}, nil)
+	if res.Fail != nil {
+		f.values[i].Bytes = join(res.Fail)
+	}
+	var nf *dd.NotFailingError
+	if errors.As(err, &nf) {
+		return schedule.Ran{}, command.NotReproduced("the entry that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+	}
+	return schedule.Ran{Changes: p.Len(), Minimal: err == nil && res.Minimal || len(f.values[i].Bytes) == 0}, err
+}
+
+// reduceValue brings a number towards zero, or a bool to false, and
+// reports whether the value is 1-minimal.
 func (f *fuzzer) reduceValue(ctx context.Context, i int) (bool, error) {
 	v := f.values[i]
-	name := fmt.Sprintf("value %d (%s)", i+1, v.Type)
 	switch v.Kind() {
-	case "bytes":
-		minimal := true
-		for _, sp := range []decomp.Splitter{decomp.Lines{}, decomp.Tokens{}, decomp.Chars(v.Bytes)} {
-			p, err := sp.Cut(f.values[i].Bytes)
-			if err != nil || p.Len() == 0 {
-				continue
-			}
-			f.s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = name+" "+sp.Name(), 0 })
-			res, err := f.s.Search(ctx, name+" "+sp.Name(), p.Len(), dd.Minimize, dd.Options{},
-				func(c dd.Config) runner.Candidate {
-					nv := f.values[i]
-					nv.Bytes = p.Join(c)
-					return f.candidate(f.with(i, nv))
-				}, nil)
-			if res.Fail != nil {
-				f.values[i].Bytes = p.Join(res.Fail)
-			}
-			var nf *dd.NotFailingError
-			if errors.As(err, &nf) {
-				return false, command.NotReproduced("the entry that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
-			}
-			if err != nil {
-				return false, err
-			}
-			minimal = res.Minimal
-		}
-		if len(f.values[i].Bytes) == 0 {
-			return true, nil
-		}
-		return minimal, nil
 	case "bool":
 		if !v.Bool {
 			return true, nil

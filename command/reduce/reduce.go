@@ -27,6 +27,7 @@ import (
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/syntax"
 	"github.com/wynot/wynot/domain/syntax/golang"
 	"github.com/wynot/wynot/domain/syntax/treesitter"
@@ -495,6 +496,9 @@ type reducer struct {
 	probed   bool
 	// tree is the directory reduced as a whole, when the input is one.
 	tree *dirTree
+	// scheduled are the units the schedules listed, by the ID of their
+	// schedule.Unit.
+	scheduled []unit
 	// unsimpler counts the candidates predicted because they would not
 	// have made their input simpler.
 	unsimpler atomic.Int64
@@ -544,9 +548,10 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 				return err
 			}
 			tree = ps
-		case rd.modFinish(in) != nil:
-			// A tree's go.mod: candidates that break the module are
-			// probed as those with type errors are.
+		case rd.textFinish(in) != nil:
+			// A tree's go.mod, go.sum or vendor/modules.txt: candidates
+			// that break the module are probed as those with type
+			// errors are.
 			_, text, err := rd.passList(in)
 			if err != nil {
 				return err
@@ -595,7 +600,7 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 			continue
 		}
 		rd.typesOff[te.Dir] = true
-		if b := path.Base(te.Dir); b == "go.mod" || b == "go.sum" {
+		if b := path.Base(te.Dir); b == "go.mod" || b == "go.sum" || b == "modules.txt" {
 			rd.s.Say("a candidate that breaks %s (%s) still fails: the test does not build the module, so such candidates are tested too", te.Dir, te.Msg)
 			continue
 		}
@@ -710,88 +715,9 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 	}
 	rd.searched = true
 
-	certified := false
-	var err error
-loop:
-	for round := 1; ; round++ {
-		changed, allMinimal := false, true
-		if rd.tree != nil {
-			// Whole files and directories first, top down.
-			for d := 0; d < rd.depths(); d++ {
-				minimal, shrank, perr := rd.entryPass(ctx, d)
-				changed, allMinimal = changed || shrank, allMinimal && minimal
-				if perr != nil {
-					err = perr
-					break loop
-				}
-			}
-		}
-		if !rd.probed {
-			// After a tree's first removals of whole files, so that
-			// the probes are made on what is left of it.
-			rd.probed = true
-			if err = rd.probeTypes(ctx); err != nil {
-				break loop
-			}
-		}
-		// Phase 1: each unit's tree passes until none shrinks it (an
-		// input's, or a tree's Go package's as a whole); phase 2: each
-		// input's text passes. Every input gets its coarse passes
-		// before any gets its fine ones, which cost the most tests. A
-		// round that changed anything is followed by another, so the
-		// result is minimal for every pass.
-		for phase := 1; phase <= 2; phase++ {
-			units := rd.treeUnits()
-			if phase == 2 {
-				units = rd.textUnits()
-			}
-			for _, u := range units {
-				// quiet are the tree passes (levels, top first) that
-				// found nothing when they last ran, with no pass above
-				// them shrinking the input since: in the repetitions
-				// of phase 1 they are skipped (a change deeper in the
-				// tree seldom makes one higher up possible; the next
-				// round, which runs every pass, checks that).
-				quiet := map[string]bool{}
-				for rep := 0; ; rep++ {
-					tree, text, perr := rd.unitPasses(u)
-					if perr != nil {
-						err = perr
-						break loop
-					}
-					ps := tree
-					if phase == 2 {
-						ps = text
-					}
-					shrankHere, above := false, false
-					for _, sp := range ps {
-						if rep > 0 && !above && quiet[sp.Name()] {
-							continue
-						}
-						_, replace := sp.(decomp.Replacements)
-						minimal, shrank, perr := rd.pass(ctx, u, sp, phase == 1 || replace)
-						shrankHere = shrankHere || shrank
-						allMinimal = allMinimal && minimal
-						quiet[sp.Name()] = !shrank
-						above = above || shrank
-						if perr != nil {
-							err = perr
-							break loop
-						}
-					}
-					changed = changed || shrankHere
-					if phase == 2 || !shrankHere {
-						break
-					}
-				}
-			}
-		}
-		if !changed {
-			certified = allMinimal
-			break
-		}
-		s.TestLog.Printf("Round %d done: %s\n", round, report.Plural(rd.size(), "byte"))
-	}
+	sched := rd.schedule()
+	certified, err := sched.Run(ctx, rd.step(sched))
+	rd.passes = append(rd.passes, passStats(sched.Stats)...)
 	if err == nil {
 		err = rd.format(ctx)
 	}
@@ -846,59 +772,31 @@ func (rd *reducer) Restart() error {
 const maxRemovals = 5000
 
 // removals are the result with one change less, for each change of each
-// pass of the last round: what 1-minimality says must not fail.
-// Candidates a pass rejects (they do not parse) are left out, as the
-// search predicted them; so are duplicates and the result itself.
+// pass of the schedule (and, in a tree, each file less): what
+// 1-minimality says must not fail. Candidates a pass rejects (they do not
+// parse) are left out, as the search predicted them; so are duplicates
+// and the result itself.
 func (rd *reducer) removals(ctx context.Context) ([]command.Removal, error) {
 	var rs []command.Removal
 	if rd.tree != nil {
 		rs = rd.treeRemovals()
 	}
-	seen := map[string]bool{}
-	for phase := 1; phase <= 2; phase++ {
-		units := rd.treeUnits()
-		if phase == 2 {
-			units = rd.textUnits()
+	most := maxRemovals - len(rs)
+	if most < 0 {
+		most = -1
+	}
+	sched := rd.schedule()
+	ss, ok, err := sched.Removals(ctx, most)
+	if err != nil || !ok {
+		return nil, err
+	}
+	for _, r := range ss {
+		u := rd.scheduled[r.Unit.ID]
+		what := fmt.Sprintf("removing %s %d of %d", r.Pass, r.Index+1, r.Of)
+		if l := rd.label(u); l != "" {
+			what += " in " + l
 		}
-		for _, u := range units {
-			src := rd.data(u)
-			// A removal the language's printing undoes (white space in
-			// Go) is no removal.
-			seen[string(src)] = true
-			tree, text, err := rd.unitPasses(u)
-			if err != nil {
-				return nil, err
-			}
-			ps := tree
-			if phase == 2 {
-				ps = text
-			}
-			for _, sp := range ps {
-				plan, err := sp.Plan(src)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %s: %w", u.name, sp.Name(), err)
-				}
-				all := dd.All(plan.Len())
-				for i := range plan.Len() {
-					if err := ctx.Err(); err != nil {
-						return nil, err
-					}
-					data, err := plan.Apply(slices.Delete(slices.Clone(all), i, i+1))
-					if err != nil && !rd.tested(err, data) || seen[string(data)] || !simpler(data, src) {
-						continue
-					}
-					seen[string(data)] = true
-					if len(rs) == maxRemovals {
-						return nil, nil
-					}
-					what := fmt.Sprintf("removing %s %d of %d", sp.Name(), i+1, plan.Len())
-					if l := rd.label(u); l != "" {
-						what += " in " + l
-					}
-					rs = append(rs, command.Removal{Candidate: rd.unitCandidate(u, data), What: what})
-				}
-			}
-		}
+		rs = append(rs, command.Removal{Candidate: rd.unitCandidate(u, r.Data), What: what})
 	}
 	return rs, nil
 }
@@ -958,55 +856,42 @@ func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 			}
 		}
 		if rd.Split.Kind == Auto {
-			text = []decomp.Pass{decomp.Split(decomp.Tokens{}, in.syn.Finish), decomp.Split(decomp.Chars(data), in.syn.Finish)}
+			l := schedule.Ladder{Rungs: schedule.Tokens | schedule.Chars, Finish: in.syn.Finish}
 			if in.syn.Lang != "go" {
 				// Go's tree passes shorten names already; in the
 				// tree-sitter languages, the replacements do (an
 				// identifier at every occurrence, a number by 0 or 1, a
 				// string emptied, a group by its first element), each
 				// candidate checked to parse.
-				text = append(text, decomp.Replacements{Finish: in.syn.Finish})
+				l.Rungs |= schedule.Replacements
 			}
+			text = l.Passes(data)
 		}
 		return tree, text, nil
 	}
-	var sps []decomp.Splitter
-	brackets := func() []decomp.Splitter {
-		var ps []decomp.Splitter
-		depth := decomp.MaxDepth(data)
-		for d := range depth {
-			ps = append(ps, decomp.Brackets{Depth: d})
-		}
-		for d := range depth {
-			ps = append(ps, decomp.Brackets{Depth: d, Contents: true})
-		}
-		return ps
-	}
-	switch rd.Split.Kind {
+	return nil, schedule.Ladder{Rungs: rd.Split.rungs(), Finish: rd.textFinish(in)}.Passes(data), nil
+}
+
+// rungs are the rungs of the text ladder a split takes: one for a
+// single kind of piece; for auto, besides the deletions, replacements
+// (smaller alternatives for the words, numbers, strings and bracket
+// groups of text in no known language).
+func (sp Split) rungs() schedule.Rungs {
+	switch sp.Kind {
 	case Lines:
-		sps = []decomp.Splitter{decomp.Lines{}}
+		return schedule.Lines
 	case Tokens:
-		sps = []decomp.Splitter{decomp.Tokens{}}
+		return schedule.Tokens
 	case Runes:
-		sps = []decomp.Splitter{decomp.Runes{}}
+		return schedule.Runes
 	case Bytes:
-		sps = []decomp.Splitter{decomp.Bytes{}}
+		return schedule.Bytes
 	case Brackets:
-		sps = brackets()
-	default:
-		sps = append([]decomp.Splitter{decomp.Lines{}}, brackets()...)
-		sps = append(sps, decomp.Tokens{}, decomp.Chars(data))
+		return schedule.Brackets
+	case Auto:
+		return schedule.Deletions | schedule.Replacements
 	}
-	finish := rd.modFinish(in)
-	for _, sp := range sps {
-		text = append(text, decomp.Split(sp, finish))
-	}
-	if rd.Split.Kind == Auto {
-		// Text in no known language: then smaller alternatives for its
-		// words, numbers, strings and bracket groups.
-		text = append(text, decomp.Replacements{Finish: finish})
-	}
-	return nil, text, nil
+	return schedule.Deletions
 }
 
 // modFinish is, for a Go module's go.mod or go.sum in a tree (with type
@@ -1038,6 +923,18 @@ func (rd *reducer) modFinish(in *input) func([]byte) ([]byte, error) {
 		return s.Finish
 	}
 	return nil
+}
+
+// textFinish is what predicts the candidates of an input's text passes
+// that break its module: modFinish's, and for a module's
+// vendor/modules.txt, which those passes change without go.mod, a
+// golang.VendorCheck (not for the requirements pass, which changes both
+// together).
+func (rd *reducer) textFinish(in *input) func([]byte) ([]byte, error) {
+	if rd.tree != nil && rd.TypeCheck && path.Base(in.name) == "modules.txt" && path.Base(path.Dir(in.name)) == "vendor" {
+		return golang.NewVendorCheck(in.name, in.data).Finish
+	}
+	return rd.modFinish(in)
 }
 
 // granularity names the finest pieces of the split.
@@ -1096,22 +993,22 @@ func (rd *reducer) elements() int {
 // (dd.Options.Start).
 const singlesFirst = 16
 
-// pass runs ddmin on one input decomposed by one pass. It reports whether
-// the search completed (the result is 1-minimal for this decomposition)
-// and whether the input shrank (became simpler: see simpler).
-// Candidates the plan rejects (they do not parse) are predicted
-// Unresolved without a test (Debugging Book, "Reducing Failure-Inducing
-// Inputs": predicting test outcomes), and so are those that would not
-// make the input simpler.
-func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms bool) (minimal, shrank bool, err error) {
+// pass runs ddmin on one unit decomposed by one pass. It reports, for
+// the schedule, whether the search completed (the result is 1-minimal
+// for this decomposition), whether the unit shrank (became simpler:
+// see schedule.Simpler), and the pass's statistics. Candidates the plan
+// rejects (they do not parse) are predicted Unresolved without a test
+// (Debugging Book, "Reducing Failure-Inducing Inputs": predicting test
+// outcomes), and so are those that would not make the input simpler.
+func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms bool) (schedule.Ran, error) {
 	s := rd.s
 	src := rd.data(u)
 	plan, err := sp.Plan(src)
 	if err != nil {
-		return false, false, fmt.Errorf("%s: %s: %w", u.name, sp.Name(), err)
+		return schedule.Ran{}, fmt.Errorf("%s: %s: %w", u.name, sp.Name(), err)
 	}
 	if plan.Len() == 0 {
-		return true, false, nil
+		return schedule.Ran{Minimal: true}, nil
 	}
 	before := rd.unitSize(u)
 	name := sp.Name()
@@ -1140,7 +1037,7 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 			if err != nil && !rd.tested(err, data) {
 				return s.Predict(err.Error()), nil
 			}
-			if !bytes.Equal(data, src) && !simpler(data, src) {
+			if !bytes.Equal(data, src) && !schedule.Simpler(data, src) {
 				// It would not make the input smaller: a candidate
 				// the reduction could not take is not one.
 				rd.unsimpler.Add(1)
@@ -1159,7 +1056,7 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 	settled := true
 	if res.Fail != nil {
 		best, ok := apply(res.Fail)
-		if ok && simpler(best, rd.data(u)) {
+		if ok && schedule.Simpler(best, rd.data(u)) {
 			rd.improveUnit(u, best)
 		}
 		// The search ended where the input is now, unless a step it
@@ -1168,26 +1065,17 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 		settled = ok && bytes.Equal(best, rd.data(u))
 	}
 	st1 := s.Stats()
-	runs, predicted := st1.Runs-st0.Runs, st1.Predicted-st0.Predicted
-	st := report.PassStats{Name: sp.Name(), File: rd.label(u), Tests: runs, Predicted: predicted,
-		BytesBefore: before, BytesAfter: rd.unitSize(u), Seconds: time.Since(t0).Seconds()}
-	rd.passes = append(rd.passes, st)
-	s.TestLog.Printf("Pass %s done: %s, %d predicted, %s removed\n", name, report.Plural(runs, "test"), predicted,
-		report.Plural(before-rd.unitSize(u), "byte"))
+	ran := schedule.Ran{Changes: plan.Len(), Tests: st1.Runs - st0.Runs, Predicted: st1.Predicted - st0.Predicted,
+		Before: before, After: rd.unitSize(u), Seconds: time.Since(t0).Seconds()}
+	s.TestLog.Printf("Pass %s done: %s, %d predicted, %s removed\n", name, report.Plural(ran.Tests, "test"), ran.Predicted,
+		report.Plural(before-ran.After, "byte"))
 	var nf *dd.NotFailingError
 	if errors.As(err, &nf) {
-		return false, false, command.NotReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+		return ran, command.NotReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
 	}
-	return err == nil && res.Minimal && settled, !bytes.Equal(rd.data(u), src), err
-}
-
-// simpler orders the contents of an input as a reduction goes: a shorter
-// one first, and of the same length the one that sorts first. Every
-// content a reduction takes is simpler than the one before, so a
-// replacement of the same length (4 by 0) is taken, not left behind
-// for the final check to find, and no pass can go round in a circle.
-func simpler(a, b []byte) bool {
-	return len(a) < len(b) || len(a) == len(b) && bytes.Compare(a, b) < 0
+	ran.Minimal = err == nil && res.Minimal && settled
+	ran.Shrank = !bytes.Equal(rd.data(u), src)
+	return ran, err
 }
 
 // improve records a smaller failing content and writes it out at once,
@@ -1197,7 +1085,7 @@ func simpler(a, b []byte) bool {
 func (rd *reducer) improve(in *input, data []byte) {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
-	if !simpler(data, in.data) {
+	if !schedule.Simpler(data, in.data) {
 		return
 	}
 	in.data, in.dirty = data, true

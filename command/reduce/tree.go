@@ -18,6 +18,7 @@ import (
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/filetree"
+	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/syntax"
 	"github.com/wynot/wynot/domain/syntax/golang"
 	"github.com/wynot/wynot/report"
@@ -408,20 +409,17 @@ func (rd *reducer) units(d int) (names []string, members map[string][]int) {
 // entryPass removes whole files and directories at depth d of the tree:
 // ddmin over them (Hierarchical Delta Debugging, ICSE 2006, over the
 // directory tree: the entries at one depth, top first, are the changes
-// of one pass). It reports, like pass, whether the search completed and
-// whether the tree shrank.
-func (rd *reducer) entryPass(ctx context.Context, d int) (minimal, shrank bool, err error) {
+// of one pass). It reports, like pass, whether the search completed,
+// whether the tree shrank, and the pass's statistics.
+func (rd *reducer) entryPass(ctx context.Context, d int) (schedule.Ran, error) {
 	s := rd.s
 	names, members := rd.units(d)
 	if len(names) < 2 {
 		// ddmin removes nothing of a single entry: the empty tree is
 		// not a candidate.
-		return true, false, nil
+		return schedule.Ran{Minimal: true}, nil
 	}
-	name := fmt.Sprintf("files and directories at depth %d", d+1)
-	if d == 0 {
-		name = "files and directories at the top"
-	}
+	name := entries(d).Name()
 	before, files0 := rd.size(), rd.present()
 	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
 	s.TestLog.Printf("Pass %s: %d files and directories\n", name, len(names))
@@ -455,16 +453,16 @@ func (rd *reducer) entryPass(ctx context.Context, d int) (minimal, shrank bool, 
 		rd.remove(gone(res.Fail))
 	}
 	st1 := s.Stats()
-	runs, predicted := st1.Runs-st0.Runs, st1.Predicted-st0.Predicted
-	rd.passes = append(rd.passes, report.PassStats{Name: name, Tests: runs, Predicted: predicted,
-		BytesBefore: before, BytesAfter: rd.size(), Seconds: time.Since(t0).Seconds()})
-	s.TestLog.Printf("Pass %s done: %s, %d of %s removed\n", name, report.Plural(runs, "test"),
+	ran := schedule.Ran{Changes: len(names), Tests: st1.Runs - st0.Runs, Predicted: st1.Predicted - st0.Predicted,
+		Before: before, After: rd.size(), Seconds: time.Since(t0).Seconds()}
+	s.TestLog.Printf("Pass %s done: %s, %d of %s removed\n", name, report.Plural(ran.Tests, "test"),
 		files0-rd.present(), report.Plural(files0, "file"))
 	var nf *dd.NotFailingError
 	if errors.As(err, &nf) {
-		return false, false, command.NotReproduced("the tree that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+		return ran, command.NotReproduced("the tree that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
 	}
-	return err == nil && res.Minimal, rd.present() < files0, err
+	ran.Minimal, ran.Shrank = err == nil && res.Minimal, rd.present() < files0
+	return ran, err
 }
 
 // present is how many of the tree's files are still there.

@@ -20,6 +20,7 @@ import (
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/filetree"
+	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/syntax/golang"
 	"github.com/wynot/wynot/runner"
 )
@@ -327,7 +328,7 @@ func TestGoPackageOneMinimal(t *testing.T) {
 				for _, f := range fs {
 					m[f.Name] = f.Data
 				}
-				if fails(m) && simpler(out, src) {
+				if fails(m) && schedule.Simpler(out, src) {
 					t.Errorf("change %d (%s) still fails: not 1-minimal\n%s", i, ch.Kind, out)
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/syntax"
 	"github.com/wynot/wynot/domain/syntax/golang"
 	"github.com/wynot/wynot/report"
@@ -166,7 +167,7 @@ func (rd *reducer) improveUnit(u unit, data []byte) {
 	}
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
-	if !simpler(data, rd.data(u)) {
+	if !schedule.Simpler(data, rd.data(u)) {
 		return
 	}
 	var changed []*input

@@ -206,6 +206,69 @@ func (s *SumCheck) Finish(data []byte) ([]byte, error) {
 	return data, nil
 }
 
+// VendorCheck predicts the candidates of the text passes over a module's
+// vendor/modules.txt. Those passes leave go.mod as it is, and the go
+// command refuses to build when vendor/modules.txt no longer agrees with
+// it ("inconsistent vendoring"): so a candidate that changes, drops or
+// adds a module line ("# MODULE VERSION") or a marker line ("## explicit"
+// and its annotations, which may go), or has a package line that is not
+// one of the original's, breaks every build of the module. What is left to try is dropping package
+// lines; a module goes with its requirement, by Requirements. Its errors
+// are TypeErrors whose Dir is the file's path.
+type VendorCheck struct {
+	name     string
+	modules  []string        // the module and marker lines, in order
+	packages map[string]bool // the package lines
+}
+
+// NewVendorCheck describes the original vendor/modules.txt name.
+func NewVendorCheck(name string, orig []byte) *VendorCheck {
+	v := &VendorCheck{name: name, packages: map[string]bool{}}
+	v.modules = v.split(orig, func(line string) { v.packages[line] = true })
+	return v
+}
+
+// split returns the module and marker lines of data and hands each
+// package line to pkg.
+func (v *VendorCheck) split(data []byte, pkg func(string)) []string {
+	var modules []string
+	for line := range strings.SplitSeq(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(line, "##"):
+			// A marker may lose its annotations ("; go 1.22"), which the
+			// go command does without, but not "explicit".
+			m := "##"
+			if slices.Contains(strings.FieldsFunc(line[2:], func(r rune) bool { return r == ';' || r == ' ' || r == '\t' }), "explicit") {
+				m += " explicit"
+			}
+			modules = append(modules, m)
+		case strings.HasPrefix(line, "#"):
+			modules = append(modules, line)
+		case strings.TrimSpace(line) != "":
+			pkg(line)
+		}
+	}
+	return modules
+}
+
+// Finish returns the candidate data and, when it breaks the module, a
+// TypeError saying how.
+func (v *VendorCheck) Finish(data []byte) ([]byte, error) {
+	var unknown string
+	modules := v.split(data, func(line string) {
+		if unknown == "" && !v.packages[line] {
+			unknown = line
+		}
+	})
+	switch {
+	case !slices.Equal(modules, v.modules):
+		return data, &TypeError{Dir: v.name, Msg: "vendor/modules.txt no longer lists the modules go.mod requires as it did (inconsistent vendoring)"}
+	case unknown != "":
+		return data, &TypeError{Dir: v.name, Msg: fmt.Sprintf("vendor/modules.txt lists a package that is not vendored: %q", unknown)}
+	}
+	return data, nil
+}
+
 // Requirements is the pass over a module's go.mod, go.sum and
 // vendor/modules.txt bundled together (decomp.Bundle, in that order,
 // each but go.mod optional) whose changes each remove one requirement

@@ -98,6 +98,38 @@ func TestSumCheck(t *testing.T) {
 	}
 }
 
+// TestVendorCheck: of what the text passes make of vendor/modules.txt,
+// only dropping package lines keeps it consistent with go.mod.
+func TestVendorCheck(t *testing.T) {
+	orig := "# example.com/dep v1.0.0\n## explicit; go 1.22\nexample.com/dep\nexample.com/dep/sub\n# example.com/other v1.0.0 => ../other\n## explicit\nexample.com/other\n"
+	for _, c := range []struct {
+		name, candidate, want string
+	}{
+		{"the original", orig, ""},
+		{"a package line dropped", strings.Replace(orig, "example.com/dep/sub\n", "", 1), ""},
+		{"every package line dropped", "# example.com/dep v1.0.0\n## explicit; go 1.22\n# example.com/other v1.0.0 => ../other\n## explicit\n", ""},
+		{"a blank line dropped or added", strings.Replace(orig, "\n#", "\n\n#", 1), ""},
+		{"a marker dropped", strings.Replace(orig, "## explicit\n", "", 1), "inconsistent vendoring"},
+		{"a marker's annotation dropped", strings.Replace(orig, "; go 1.22", "", 1), ""},
+		{"a marker shortened", strings.Replace(orig, "explicit; go", "expl; go", 1), "inconsistent vendoring"},
+		{"a version changed", strings.Replace(orig, "v1.0.0 =>", "v1.0 =>", 1), "inconsistent vendoring"},
+		{"a replacement dropped", strings.Replace(orig, " => ../other", "", 1), "inconsistent vendoring"},
+		{"two lines joined", strings.Replace(orig, "example.com/dep/sub\n#", "example.com/dep/sub#", 1), "inconsistent vendoring"},
+		{"a module dropped", "# example.com/dep v1.0.0\n## explicit; go 1.22\nexample.com/dep\n", "inconsistent vendoring"},
+		{"a package shortened", strings.Replace(orig, "example.com/dep/sub", "example.com/dep/su", 1), "not vendored"},
+	} {
+		_, err := NewVendorCheck("vendor/modules.txt", []byte(orig)).Finish([]byte(c.candidate))
+		var te *TypeError
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v, want no error", c.name, err)
+		case c.want == "":
+		case !errors.As(err, &te) || te.Dir != "vendor/modules.txt" || !strings.Contains(te.Msg, c.want):
+			t.Errorf("%s: %v, want an error of vendor/modules.txt: %s", c.name, err, c.want)
+		}
+	}
+}
+
 // TestRequirements: each change removes one requirement from go.mod
 // with its checksums and its vendor/modules.txt block; a candidate that
 // drops a requirement the Go files import is a TypeError of go.mod.

@@ -1,0 +1,114 @@
+package reduce
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/schedule"
+	"github.com/wynot/wynot/report"
+)
+
+// The phases of a reduction's schedule.
+const (
+	entriesPhase = "files and directories"
+	treePhase    = "syntax trees"
+	textPhase    = "text"
+)
+
+// entries is the pass over the files and directories at one depth of a
+// tree (entryPass).
+type entries int
+
+func (d entries) Name() string {
+	if d == 0 {
+		return "files and directories at the top"
+	}
+	return fmt.Sprintf("files and directories at depth %d", int(d)+1)
+}
+
+// schedule is the order of the reduction's passes, run in rounds until
+// one shrinks nothing, so that the result is minimal for every pass: in
+// a tree, whole files and directories first, top down; then each unit's
+// tree passes until none shrinks it (an input's, or a tree's Go package's
+// as a whole); then each input's text passes. Every input gets its
+// coarse passes before any gets its fine ones, which cost the most
+// tests. The removals that 1-minimality says must not fail come from the
+// same schedule.
+func (rd *reducer) schedule() *schedule.Schedule {
+	list := func(us []unit) []schedule.Unit {
+		out := make([]schedule.Unit, len(us))
+		for i, u := range us {
+			out[i] = schedule.Unit{Name: rd.label(u), ID: len(rd.scheduled)}
+			rd.scheduled = append(rd.scheduled, u)
+		}
+		return out
+	}
+	data := func(u schedule.Unit) []byte { return rd.data(rd.scheduled[u.ID]) }
+	passes := func(tree bool) func(schedule.Unit) ([]schedule.Pass, error) {
+		return func(u schedule.Unit) ([]schedule.Pass, error) {
+			t, x, err := rd.unitPasses(rd.scheduled[u.ID])
+			if !tree {
+				t = x
+			}
+			return schedule.List(t), err
+		}
+	}
+	s := &schedule.Schedule{Admit: rd.tested}
+	if rd.tree != nil {
+		s.Phases = append(s.Phases, schedule.Phase{Name: entriesPhase, NoRemovals: true,
+			Units: func() []schedule.Unit {
+				us := make([]schedule.Unit, rd.depths())
+				for d := range us {
+					us[d].ID = d
+				}
+				return us
+			},
+			Passes: func(u schedule.Unit) ([]schedule.Pass, error) { return []schedule.Pass{entries(u.ID)}, nil },
+		})
+	}
+	s.Phases = append(s.Phases,
+		schedule.Phase{Name: treePhase, Settle: true, Units: func() []schedule.Unit { return list(rd.treeUnits()) },
+			Passes: passes(true), Data: data,
+			Start: func(ctx context.Context) error {
+				if rd.probed {
+					return nil
+				}
+				// After a tree's first removals of whole files, so
+				// that the probes are made on what is left of it.
+				rd.probed = true
+				return rd.probeTypes(ctx)
+			}},
+		schedule.Phase{Name: textPhase, Units: func() []schedule.Unit { return list(rd.textUnits()) },
+			Passes: passes(false), Data: data})
+	s.OnRound = func(round int) {
+		rd.s.TestLog.Printf("Round %d done: %s\n", round, report.Plural(rd.size(), "byte"))
+	}
+	return s
+}
+
+// step runs one pass of the schedule: ddmin over a tree's entries at one
+// depth, or over the changes of a unit's pass; a syntax tree's
+// transformations and replacements test each alone first when they are
+// few.
+func (rd *reducer) step(s *schedule.Schedule) schedule.Step {
+	return func(ctx context.Context, phase int, u schedule.Unit, p schedule.Pass) (schedule.Ran, error) {
+		if d, ok := p.(entries); ok {
+			return rd.entryPass(ctx, int(d))
+		}
+		sp := p.(decomp.Pass)
+		_, replace := sp.(decomp.Replacements)
+		return rd.pass(ctx, rd.scheduled[u.ID], sp, s.Phases[phase].Name == treePhase || replace)
+	}
+}
+
+// passStats are the statistics of the schedule's passes as the summary
+// shows them.
+func passStats(ss []schedule.Stat) []report.PassStats {
+	ps := make([]report.PassStats, len(ss))
+	for i, st := range ss {
+		ps[i] = report.PassStats{Name: st.Pass, File: st.Unit.Name, Tests: st.Tests, Predicted: st.Predicted,
+			BytesBefore: st.Before, BytesAfter: st.After, Seconds: st.Seconds}
+	}
+	return ps
+}

@@ -1,0 +1,322 @@
+// Package schedule is the order in which a reduction runs its passes:
+// phases of passes over units, repeated until a whole round shrinks
+// nothing, so that the result is 1-minimal for every pass of the last
+// round ("Simplifying and Isolating Failure-Inducing Input", TSE 2002,
+// Def. 10, for each decomposition in turn; the hierarchical passes of
+// "HDD: Hierarchical Delta Debugging", ICSE 2006, coarse before fine). It
+// keeps each pass's statistics and derives, from the same phases, the
+// removals that 1-minimality says must not fail (the candidates a final
+// check reruns).
+//
+// A schedule runs nothing itself: what a pass does to a unit is a
+// callback (Step), usually ddmin over the changes of the pass's plan
+// (Search runs it with dd.Run over inputs held in memory), and the units
+// and passes are asked for afresh each round, as the input is then. The
+// text ladder (Ladder) is the passes every input without a syntax of its
+// own gets: lines, bracket groups, tokens, characters, replacements.
+//
+// The reductions built on it differ in their passes, and so in what
+// their 1-minimality says. wynot reduce's result is 1-minimal for every
+// pass of its schedule: no single line, bracket group, token, character
+// or replacement of a text, no single syntax tree transformation (a
+// candidate that does not parse, or type-check, counting as not
+// failing) and, in a tree, no single file or directory can be taken out
+// with the failure still there. wynot fuzz's strings and byte slices
+// are 1-minimal by characters, its numbers the closest to zero that
+// still fail (a binary search), its bools false where they can be.
+// wynottest.Minimize's input is 1-minimal by characters, and each
+// argument of a Call by its elements, the others fixed.
+package schedule
+
+import (
+	"bytes"
+	"context"
+	"slices"
+
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/decomp"
+)
+
+// A Unit is what one pass reduces: an input, or several reduced as one
+// (the caller's bundle). ID is the caller's; Name shows in statistics.
+type Unit struct {
+	Name string
+	ID   int
+}
+
+// A Pass proposes candidates over a unit as it is now. A decomp.Pass
+// does so by a plan of changes that ddmin leaves in or takes out, and
+// gives removals; any other named pass (the files at one depth of a
+// tree, a number brought towards zero) is the Step's own business.
+type Pass interface {
+	Name() string
+}
+
+// A Phase is one kind of passes over a kind of units: in each round, for
+// every unit the phase lists, every pass it lists for that unit, coarse
+// to fine.
+type Phase struct {
+	// Name names the phase in statistics.
+	Name string
+	// Start, when set, runs each round before the phase's passes.
+	Start func(context.Context) error
+	// Units are the units the phase reduces, as the input is now.
+	Units func() []Unit
+	// Passes are the passes of unit u as it is now, coarse to fine.
+	Passes func(u Unit) ([]Pass, error)
+	// Data is the content of unit u now (for the removals, and for
+	// Search).
+	Data func(u Unit) []byte
+	// Settle runs a unit's passes again and again until they no longer
+	// shrink it, before the next unit. In the repetitions a pass that
+	// found nothing when it last ran is skipped unless a pass before it
+	// has shrunk the unit since (a change deeper in a syntax tree seldom
+	// makes one higher up possible; the next round runs every pass).
+	Settle bool
+	// Restart, instead of going on to the next unit after one has
+	// shrunk, goes back to the first unit (the others are due again)
+	// and leaves out only the unit just reduced, until every unit has
+	// been reduced without change since the last shrink (the Debugging
+	// Book's process_args in "Reducing Failure-Inducing Inputs"). Such
+	// a phase is a fixpoint of its own: a schedule of it alone runs one
+	// round.
+	Restart bool
+	// NoRemovals says the phase's passes give no removals.
+	NoRemovals bool
+}
+
+// Ran is what one pass did to one unit, as its Step reports it.
+type Ran struct {
+	// Changes is the size of the pass's plan over the unit; a pass with
+	// none did nothing and is not counted in the statistics.
+	Changes int
+	// Minimal says the search completed: the unit is 1-minimal for
+	// this pass (no single change of it can be undone and still fail).
+	Minimal bool
+	// Shrank says the unit changed: it became simpler.
+	Shrank bool
+	// Tests and Predicted count the tests run and the outcomes known
+	// without a test; Before and After are the unit's sizes.
+	Tests, Predicted int
+	Before, After    int
+	// Seconds is the time the pass took, when the Step measures it.
+	Seconds float64
+}
+
+// A Stat is one pass's statistics: where it ran and what it did.
+type Stat struct {
+	Round int
+	Phase string
+	Unit  Unit
+	Pass  string
+	Ran
+}
+
+// Step runs pass p of phase over unit u: usually ddmin over the changes
+// of p's plan (Search.Step), taking each smaller failing content.
+type Step func(ctx context.Context, phase int, u Unit, p Pass) (Ran, error)
+
+// A Schedule is the phases of a reduction, run in rounds until a round
+// shrinks nothing.
+type Schedule struct {
+	Phases []Phase
+	// Admit says a candidate that the plan rejected with err (it does not
+	// parse, say) is tested all the same; nil admits none. Rejected
+	// candidates are otherwise predicted unresolved, and are no removals.
+	Admit func(err error, data []byte) bool
+	// OnRound, when set, is told the end of each round that shrank
+	// something.
+	OnRound func(round int)
+
+	// Stats are the statistics of every pass that ran, in order.
+	Stats []Stat
+}
+
+// Run runs rounds of the phases until one shrinks nothing, and reports
+// whether that last round's every pass completed its search: then the
+// result is 1-minimal for every pass of the schedule. On an error it
+// stops at once and reports false.
+func (s *Schedule) Run(ctx context.Context, step Step) (minimal bool, err error) {
+	for round := 1; ; round++ {
+		changed, allMinimal := false, true
+		for pi := range s.Phases {
+			ph := &s.Phases[pi]
+			if ph.Start != nil {
+				if err := ph.Start(ctx); err != nil {
+					return false, err
+				}
+			}
+			if ph.Units == nil {
+				continue
+			}
+			shrank, min, err := s.phase(ctx, round, pi, step)
+			changed, allMinimal = changed || shrank, allMinimal && min
+			if err != nil {
+				return false, err
+			}
+		}
+		if !changed || len(s.Phases) == 1 && s.Phases[0].Restart {
+			// A phase that restarts is a fixpoint of its own.
+			return allMinimal, nil
+		}
+		if s.OnRound != nil {
+			s.OnRound(round)
+		}
+	}
+}
+
+// phase runs one phase of one round.
+func (s *Schedule) phase(ctx context.Context, round, pi int, step Step) (changed, minimal bool, err error) {
+	ph := &s.Phases[pi]
+	minimal = true
+	units := ph.Units()
+	if ph.Restart {
+		// Units due, in order; after a shrink, all but the one shrunk.
+		todo := slices.Clone(units)
+		for len(todo) > 0 {
+			u := todo[0]
+			shrank, min, err := s.unit(ctx, round, pi, u, step)
+			changed, minimal = changed || shrank, minimal && min
+			if err != nil {
+				return changed, false, err
+			}
+			if shrank {
+				todo = slices.Clone(ph.Units())
+			}
+			todo = slices.DeleteFunc(todo, func(v Unit) bool { return v == u })
+		}
+		return changed, minimal, nil
+	}
+	for _, u := range units {
+		shrank, min, err := s.unit(ctx, round, pi, u, step)
+		changed, minimal = changed || shrank, minimal && min
+		if err != nil {
+			return changed, false, err
+		}
+	}
+	return changed, minimal, nil
+}
+
+// unit runs the phase's passes over one unit (until they settle, when
+// the phase says so).
+func (s *Schedule) unit(ctx context.Context, round, pi int, u Unit, step Step) (changed, minimal bool, err error) {
+	ph := &s.Phases[pi]
+	minimal = true
+	quiet := map[string]bool{}
+	for rep := 0; ; rep++ {
+		ps, err := ph.Passes(u)
+		if err != nil {
+			return changed, false, err
+		}
+		shrankHere, above := false, false
+		for _, p := range ps {
+			if rep > 0 && !above && quiet[p.Name()] {
+				continue
+			}
+			ran, err := step(ctx, pi, u, p)
+			if ran.Changes > 0 {
+				s.Stats = append(s.Stats, Stat{Round: round, Phase: ph.Name, Unit: u, Pass: p.Name(), Ran: ran})
+			}
+			shrankHere = shrankHere || ran.Shrank
+			minimal = minimal && (ran.Minimal || ran.Changes == 0)
+			quiet[p.Name()] = !ran.Shrank
+			above = above || ran.Shrank
+			if err != nil {
+				return changed || shrankHere, false, err
+			}
+		}
+		changed = changed || shrankHere
+		if !ph.Settle || !shrankHere {
+			return changed, minimal, nil
+		}
+	}
+}
+
+// A Removal is a unit's content with one change of one pass taken out
+// (for a syntax tree's transformation, made): a candidate that
+// 1-minimality says must not fail.
+type Removal struct {
+	Unit  Unit
+	Pass  string
+	Index int // the change, from 0
+	Of    int // the changes of the pass's plan
+	Data  []byte
+}
+
+// Removals are the removals of the schedule's passes over the units as
+// they are now: for every phase that gives them, every unit and every
+// decomp.Pass, the content with each single change taken out. Candidates
+// the plan rejects (unless admitted), the unit's content itself, those
+// not simpler than it (Simpler) and duplicates are left out, as a search
+// predicts or skips them. With more than max of them, Removals returns
+// none and false (max < 0: no bound).
+func (s *Schedule) Removals(ctx context.Context, max int) ([]Removal, bool, error) {
+	var rs []Removal
+	seen := map[string]bool{}
+	for pi := range s.Phases {
+		ph := &s.Phases[pi]
+		if ph.NoRemovals || ph.Units == nil {
+			continue
+		}
+		for _, u := range ph.Units() {
+			src := ph.Data(u)
+			// A removal that the language's printing undoes (white
+			// space in Go) is no removal.
+			seen[string(src)] = true
+			ps, err := ph.Passes(u)
+			if err != nil {
+				return nil, false, err
+			}
+			for _, p := range ps {
+				dp, ok := p.(decomp.Pass)
+				if !ok {
+					continue
+				}
+				plan, err := dp.Plan(src)
+				if err != nil {
+					return nil, false, &PlanError{Unit: u, Pass: p.Name(), Err: err}
+				}
+				all := dd.All(plan.Len())
+				for i := range plan.Len() {
+					if err := ctx.Err(); err != nil {
+						return nil, false, err
+					}
+					data, err := plan.Apply(slices.Delete(slices.Clone(all), i, i+1))
+					if err != nil && !s.admit(err, data) || seen[string(data)] || !Simpler(data, src) {
+						continue
+					}
+					seen[string(data)] = true
+					if max >= 0 && len(rs) == max {
+						return nil, false, nil
+					}
+					rs = append(rs, Removal{Unit: u, Pass: p.Name(), Index: i, Of: plan.Len(), Data: data})
+				}
+			}
+		}
+	}
+	return rs, true, nil
+}
+
+func (s *Schedule) admit(err error, data []byte) bool {
+	return s.Admit != nil && data != nil && s.Admit(err, data)
+}
+
+// PlanError is a pass that could not plan its changes over a unit.
+type PlanError struct {
+	Unit Unit
+	Pass string
+	Err  error
+}
+
+func (e *PlanError) Error() string { return e.Unit.Name + ": " + e.Pass + ": " + e.Err.Error() }
+
+func (e *PlanError) Unwrap() error { return e.Err }
+
+// Simpler orders the contents of a unit as a reduction goes: a shorter
+// one first, and of the same length the one that sorts first. Every
+// content a reduction takes is simpler than the one before, so a
+// replacement of the same length (4 by 0) is taken, and no pass can go
+// round in a circle.
+func Simpler(a, b []byte) bool {
+	return len(a) < len(b) || len(a) == len(b) && bytes.Compare(a, b) < 0
+}

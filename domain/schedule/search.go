@@ -1,0 +1,139 @@
+package schedule
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/decomp"
+)
+
+// Search is the Step of a reduction whose test is a function: ddmin
+// (dd.Run) over the changes of each decomp.Pass's plan. Candidates the
+// plan rejects (unless the schedule admits them) and those not simpler
+// than the unit are predicted unresolved without a test (Debugging Book,
+// "Reducing Failure-Inducing Inputs": predicting test outcomes). Every
+// smaller failing content the search steps to is taken at once (Set), so
+// the unit holds the best one found whenever the search stops.
+type Search struct {
+	Schedule *Schedule
+	// Test decides a candidate content of unit u: Fail when the failure
+	// still occurs.
+	Test func(ctx context.Context, u Unit, data []byte) dd.Outcome
+	// Set takes a simpler failing content of unit u.
+	Set func(u Unit, data []byte)
+	// Options are those of every ddmin (the algorithm is always ddmin).
+	Options dd.Options
+}
+
+// Step runs ddmin over the changes of pass p's plan over unit u. A pass
+// that is not a decomp.Pass does nothing.
+func (s *Search) Step(ctx context.Context, phase int, u Unit, p Pass) (Ran, error) {
+	dp, ok := p.(decomp.Pass)
+	if !ok {
+		return Ran{}, nil
+	}
+	src := s.Schedule.Phases[phase].Data(u)
+	plan, err := dp.Plan(src)
+	if err != nil {
+		return Ran{}, &PlanError{Unit: u, Pass: p.Name(), Err: err}
+	}
+	ran := Ran{Changes: plan.Len(), Before: len(src)}
+	if plan.Len() == 0 {
+		ran.Minimal, ran.After = true, len(src)
+		return ran, nil
+	}
+	var tests, predicted atomic.Int64
+	var mu sync.Mutex
+	cur := src
+	take := func(c dd.Config) {
+		data, err := plan.Apply(c)
+		if err != nil && !s.Schedule.admit(err, data) {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if Simpler(data, cur) {
+			cur = data
+			s.Set(u, data)
+		}
+	}
+	opts := s.Options
+	opts.Algorithm = dd.Minimize
+	next := opts.Observer
+	opts.Observer = dd.ObserverFunc(func(e dd.Event) {
+		if st, ok := e.(dd.Step); ok && (st.Rule == dd.ReduceToSubset || st.Rule == dd.ReduceToComplement) {
+			take(st.Config)
+		}
+		if next != nil {
+			next.Observe(e)
+		}
+	})
+	res, err := dd.Run(ctx, plan.Len(), dd.TesterFunc(func(ctx context.Context, c dd.Config) dd.Outcome {
+		if len(c) == plan.Len() {
+			return dd.Fail // the unit as it is, which fails
+		}
+		data, err := plan.Apply(c)
+		if err != nil && !s.Schedule.admit(err, data) || !bytes.Equal(data, src) && !Simpler(data, src) {
+			predicted.Add(1)
+			return dd.Unresolved
+		}
+		tests.Add(1)
+		return s.Test(ctx, u, data)
+	}), opts)
+	settled := true
+	if res.Fail != nil {
+		take(res.Fail)
+		best, err := plan.Apply(res.Fail)
+		mu.Lock()
+		settled = (err == nil || s.Schedule.admit(err, best)) && bytes.Equal(best, cur)
+		mu.Unlock()
+	}
+	ran.Tests, ran.Predicted = int(tests.Load()), int(predicted.Load())
+	ran.After = len(cur)
+	ran.Minimal = err == nil && res.Minimal && settled
+	ran.Shrank = !bytes.Equal(cur, src)
+	return ran, err
+}
+
+// Reduced is what Reduce found.
+type Reduced struct {
+	Data []byte
+	// Minimal says the last round's every pass completed: removing any
+	// single change of any of the passes makes the failure go away.
+	Minimal bool
+	// Tests counts the calls of the test.
+	Tests int
+	Stats []Stat
+}
+
+// Reduce reduces one input held in memory, which must fail, by the
+// passes of passes (asked afresh each round, as the input then is) until
+// a round shrinks nothing, each pass by ddmin with test. It stops at the
+// first error (a *dd.NotFailingError when the input the search holds
+// stops failing: the test is not deterministic), with the smallest
+// failing input found so far.
+func Reduce(ctx context.Context, data []byte, passes func([]byte) []decomp.Pass, test func(context.Context, []byte) dd.Outcome, opts dd.Options) (Reduced, error) {
+	cur := data
+	unit := Unit{Name: "input"}
+	s := &Schedule{
+		Phases: []Phase{{
+			Name:   "text",
+			Units:  func() []Unit { return []Unit{unit} },
+			Passes: func(Unit) ([]Pass, error) { return List(passes(cur)), nil },
+			Data:   func(Unit) []byte { return cur },
+		}},
+	}
+	search := &Search{Schedule: s, Options: opts,
+		Test: func(ctx context.Context, _ Unit, data []byte) dd.Outcome { return test(ctx, data) },
+		Set:  func(_ Unit, data []byte) { cur = data },
+	}
+	minimal, err := s.Run(ctx, search.Step)
+	r := Reduced{Data: cur, Minimal: minimal, Stats: s.Stats}
+	for _, st := range s.Stats {
+		r.Tests += st.Tests
+	}
+	return r, err
+}
