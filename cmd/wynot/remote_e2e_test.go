@@ -296,6 +296,7 @@ func wynotSaid(stderr string) string {
 // after it with a message naming the service and the flag, and keeps
 // its best result.
 func TestRemoteQueued(t *testing.T) {
+	t.Parallel()
 	input := fuzz(3, 3000, true)
 	// run reduces input locally, or on a new test service whose workers
 	// go once it has executed three actions; back says whether they come
