@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/wynot/wynot/runner"
 	"github.com/wynot/wynot/runner/remote"
@@ -26,6 +27,9 @@ type ExecFlags struct {
 	RemoteCredentials string
 	Platform          listFlag
 	RemoteEnv         listFlag
+	// RemoteQueueTimeout bounds the time remote tests wait in the
+	// service's queue while none executes; zero for no bound.
+	RemoteQueueTimeout time.Duration
 }
 
 // listFlag is a flag that may be given several times.
@@ -44,6 +48,7 @@ func (e *ExecFlags) register(fs *flag.FlagSet) {
 	fs.Var(&e.RemoteHeaders, "remote-header", "KEY=VALUE header sent with every remote call (repeatable)")
 	fs.StringVar(&e.RemoteCredentials, "remote-credentials", "", "file holding a token sent as \"authorization: Bearer TOKEN\" to the remote service")
 	fs.Var(&e.Platform, "platform", "KEY=VALUE platform property a remote worker must have (repeatable)")
+	fs.DurationVar(&e.RemoteQueueTimeout, "remote-queue-timeout", remote.QueueTimeout, "how long remote tests may wait in the service's queue while none of them executes (its workers gone?) before wynot gives up, keeping its best result; 0 waits without bound")
 	fs.Var(&e.RemoteEnv, "remote-env", "KEY=VALUE, or KEY for wynot's own value, set in every remote test's environment (repeatable; a remote test gets only PATH and what the test sets otherwise)")
 }
 
@@ -76,7 +81,10 @@ func (inv *Invocation) checkExecFlags() error {
 			return fmt.Errorf("--%s applies to --exec slurm", name)
 		}
 	}
-	for _, name := range []string{"remote-input", "remote-header", "remote-credentials", "platform", "remote-env"} {
+	if inv.Flags.RemoteQueueTimeout < 0 {
+		return fmt.Errorf("--remote-queue-timeout %s is negative", inv.Flags.RemoteQueueTimeout)
+	}
+	for _, name := range []string{"remote-input", "remote-header", "remote-credentials", "platform", "remote-env", "remote-queue-timeout"} {
 		if inv.IsSet(name) && !isRemote {
 			return fmt.Errorf("--%s applies to --exec reapi://HOST:PORT", name)
 		}
@@ -139,8 +147,12 @@ func newRemote(_ context.Context, inv *Invocation, target string) (runner.Execut
 	if inv.Test.Dir != "" {
 		return nil, InputError("--exec %s: this command runs its test in %s, which a remote worker does not have; the test must run in the candidate's directory", target, inv.Test.Dir)
 	}
+	queue := f.RemoteQueueTimeout
+	if queue == 0 {
+		queue = -1 // no bound
+	}
 	e, err := remote.New(remote.Options{Target: target, Inputs: f.RemoteInputs, Headers: f.RemoteHeaders,
-		CredentialsFile: f.RemoteCredentials, Platform: f.Platform, Env: f.RemoteEnv, Say: inv.Say})
+		CredentialsFile: f.RemoteCredentials, Platform: f.Platform, Env: f.RemoteEnv, QueueTimeout: queue, Say: inv.Say})
 	if err != nil {
 		return nil, InputError("%v", err)
 	}

@@ -314,8 +314,8 @@ Flags:
 	                    reapi://HOST:PORT[/INSTANCE] (see "wynot help clusters";
 	                    also $WYNOT_EXEC), with --cpus-per-test, --slurm-args,
 	                    --srun-args, --slurm-steps, --remote-input,
-	                    --remote-header, --remote-credentials, --remote-env
-	                    and --platform
+	                    --remote-header, --remote-credentials, --remote-env,
+	                    --remote-queue-timeout and --platform
 
 The JSON summary (--json) counts "tests", every run of the test, as
 "runs", the tests of candidates (its "outcomes" add up to them), and
@@ -833,6 +833,30 @@ was not sent, wynot says which, and the flag that sends it.
 A remote test must not write to its input files: a worker may share
 them with later actions (Buildbarn's hard-links them from its file
 cache), so a test that changes them changes what later tests read.
+
+A test's time counts from the start of its action's execution, as the
+service reports it: time in the service's queue never makes a test
+time out. A service whose workers are all gone keeps actions queued
+(Buildbarn does), and one whose worker died while executing a test
+keeps that action executing past its timeout until the worker is back
+or the service notices (Buildbarn: after a minute, when wynot executes
+the action anew). When tests wait so, none of them executing, for 20 s
+(a tenth of --remote-queue-timeout if that is shorter), wynot says so,
+and again when they execute (Buildbarn's worker killed, started again
+40 s later):
+
+	wynot: 2 remote tests executing past their timeout for 20 s: no worker of 127.0.0.1:8980 is executing them (is a worker down?); wynot waits up to 10 min (--remote-queue-timeout)
+	wynot: remote tests execute again at 127.0.0.1:8980, after 35 s in which none did
+
+A worker back in time gives the result a run without the fault gives.
+After --remote-queue-timeout (default 10 min, enough for a worker to
+restart or a pool of workers to start from none; 0 waits without
+bound) wynot gives up, and keeps its best result as when the service
+itself is gone. Calls the service fails as unavailable (a restart) are
+retried with backoff for a minute from the first failure. Should a
+service not enforce an action's timeout, wynot ends the test as timed
+out 5 min past it if other tests executed meanwhile (if none did, its
+worker may be gone, and it waits as a queued test does).
 
 Errors are said before any test runs: no srun or salloc on PATH, work
 directories the nodes do not share, a service that does not answer or

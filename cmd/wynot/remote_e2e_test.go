@@ -1,16 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/wynot/wynot/internal/reapitest"
+	"github.com/wynot/wynot/report"
 )
 
 // wynot reduce and wynot changes with --exec reapi:// give the results
@@ -197,4 +202,231 @@ func atoi(t *testing.T, s string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// syncBuffer is a buffer one process writes while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// running is wynot started in the background, its standard error read
+// while it runs.
+type running struct {
+	t      *testing.T
+	stdout bytes.Buffer
+	stderr syncBuffer
+	exited chan error
+	err    error
+	ended  bool
+}
+
+// startWynot starts wynot in dir with args, to be killed after 10
+// minutes.
+func startWynot(t *testing.T, dir string, args ...string) *running {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	t.Cleanup(cancel)
+	cmd := exec.CommandContext(ctx, wynotBin, args...)
+	cmd.Dir = dir
+	r := &running{t: t, exited: make(chan error, 1)}
+	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { r.exited <- cmd.Wait() }()
+	return r
+}
+
+// await waits until cond holds while wynot runs; wynot ending first
+// fails the test.
+func (r *running) await(what string, cond func() bool) {
+	r.t.Helper()
+	for !cond() {
+		select {
+		case r.err = <-r.exited:
+			r.ended = true
+			r.t.Fatalf("wynot ended before %s; it said:\n%s", what, &r.stderr)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// said reports whether wynot has written s to its standard error.
+func (r *running) said(s string) func() bool {
+	return func() bool { return strings.Contains(r.stderr.String(), s) }
+}
+
+// wait waits for wynot to end and returns what it did.
+func (r *running) wait() result {
+	r.t.Helper()
+	if !r.ended {
+		r.err, r.ended = <-r.exited, true
+	}
+	res := result{stdout: r.stdout.String(), stderr: r.stderr.String()}
+	if ee, ok := r.err.(*exec.ExitError); ok {
+		res.code = ee.ExitCode()
+	} else if r.err != nil {
+		r.t.Fatal(r.err)
+	}
+	return res
+}
+
+// wynotSaid is what wynot said, without the test log.
+func wynotSaid(stderr string) string {
+	return strings.Join(regexp.MustCompile(`(?m)^wynot: .*$`).FindAllString(stderr, -1), "\n")
+}
+
+// A service whose workers are all gone keeps wynot's actions queued:
+// wynot says so, and says when they execute again. Workers back within
+// --remote-queue-timeout, the result is the local one, and no test was
+// made UNRESOLVED by its wait in the queue; never back, wynot gives up
+// after it with a message naming the service and the flag, and keeps
+// its best result.
+func TestRemoteQueued(t *testing.T) {
+	t.Parallel()
+	input := fuzz(3, 3000, true)
+	// run reduces input locally, or on a new test service whose workers
+	// go once it has executed three actions; back says whether they come
+	// back once wynot has said that tests are queued.
+	run := func(remote, back bool, queue string) (result, report.Summary, string) {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "t16"), input)
+		args := []string{"reduce", "--json", "-v", "-j", "2", "--timeout", "1m", "t16", "--", prog("crtplot"), "{}"}
+		var srv *reapitest.Server
+		if remote {
+			var err error
+			if srv, err = reapitest.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Stop()
+			defer srv.Release()
+			args = withExec(append([]string{args[0], "--remote-queue-timeout", queue}, args[1:]...), "reapi://"+srv.Addr)
+		}
+		w := startWynot(t, dir, args...)
+		if remote {
+			w.await("three tests", func() bool { ran, _ := srv.Counts(); return ran >= 3 })
+			srv.Hold()
+			w.await("a test queued", func() bool { return srv.Queued() > 0 })
+			w.await("wynot to say so", w.said("queued for"))
+			if back {
+				srv.Release()
+			}
+		}
+		r := w.wait()
+		var s report.Summary
+		if r.code == 0 {
+			s = r.summary(t)
+		}
+		if remote {
+			ran, hits := srv.Counts()
+			t.Logf("remote, workers back %v: exit %d, %d actions executed, %d answered by the action cache", back, r.code, ran, hits)
+		}
+		return r, s, string(read(t, filepath.Join(dir, "t16")))
+	}
+
+	local, ls, lres := run(false, false, "")
+	if local.code != 0 {
+		t.Fatalf("local: exit %d:\n%s", local.code, local.stderr)
+	}
+	back, bs, bres := run(true, true, "1m")
+	t.Logf("workers back:\n%s", wynotSaid(back.stderr))
+	if back.code != 0 || bres != lres || bs.Minimal != ls.Minimal || !bs.Minimal || bs.Outcomes.Unresolved != 0 || strings.Contains(back.stderr, "UNRESOLVED") {
+		t.Errorf("workers back: exit %d, %q (minimal %v, %d unresolved), local %q (minimal %v):\n%s", back.code, bres, bs.Minimal, bs.Outcomes.Unresolved, lres, ls.Minimal, back.stderr)
+	}
+	for _, want := range []string{"queued for", "(is a worker down?); wynot waits up to 1 min (--remote-queue-timeout)",
+		"remote tests execute again at "} {
+		if !strings.Contains(back.stderr, want) {
+			t.Errorf("workers back: wynot did not say %q:\n%s", want, back.stderr)
+		}
+	}
+
+	gone, _, gres := run(true, false, "3s")
+	if gone.code != 1 || !regexp.MustCompile(`no worker of 127\.0\.0\.1:\d+ has executed a remote test for [0-9.]+ s: \d remote tests? stayed queued`).MatchString(gone.stderr) ||
+		!strings.Contains(gone.stderr, "--remote-queue-timeout waits longer; the smallest failing input so far is kept") {
+		t.Errorf("workers gone: exit %d:\n%s", gone.code, gone.stderr)
+	}
+	if len(gres) > len(input) || !strings.Contains(gres, "f") {
+		t.Errorf("workers gone: kept %d bytes of %d, %q", len(gres), len(input), gres)
+	}
+	t.Logf("workers gone: %d bytes of %d kept:\n%s", len(gres), len(input), wynotSaid(gone.stderr))
+}
+
+// Against a real service whose worker can be stopped and started
+// (WYNOT_REAPI_WORKER stop|start, as CI's .ci/buildbarn-worker does for
+// its Buildbarn): the worker killed during a reduction and started again
+// once wynot has said that no worker executes its tests gives the local
+// result, with no test UNRESOLVED, and wynot says that tests execute
+// again; killed for good, wynot gives up after --remote-queue-timeout
+// and keeps its best result.
+func TestRemoteRealServiceWorkerLost(t *testing.T) {
+	target := os.Getenv("WYNOT_REAPI_TEST")
+	_ = os.Getenv("WYNOT_REAPI_STARTED") // go test's cache keys on the service started
+	worker := os.Getenv("WYNOT_REAPI_WORKER")
+	if target == "" || worker == "" {
+		t.Skip("set WYNOT_REAPI_TEST=HOST:PORT[/INSTANCE] and WYNOT_REAPI_WORKER to a command that stops and starts its worker (stop|start) to run against a real service that loses its worker")
+	}
+	control := func(what string) {
+		t.Helper()
+		if out, err := exec.Command(worker, what).CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", worker, what, err, out)
+		}
+	}
+	defer control("start")
+	// A line the test fails on while it holds k and Q; a command of its
+	// own, so that no earlier run answers from the action cache.
+	line := "v jARde2JgyMd8HocfCBeqfKCd2Lh pPPM dLkMAdpcK4itBjJhLuK2TmgMLPnygKVeLdOoGTJCZvEM9Eyuq0mUZqfLQuIG6wWDtNehHBlYwj9GBcSeYKL062v\n"
+	script := fmt.Sprintf(`: %d; sleep 0.15; grep -q k "$1" && grep -q Q "$1" && exit 1; exit 0`, time.Now().UnixNano())
+	run := func(remote bool, queue string, lost func(w *running)) (result, report.Summary, string) {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "in.txt"), []byte(line))
+		args := []string{"reduce", "--json", "-v", "-j", "2", "--split", "bytes", "in.txt", "--", "sh", "-c", script, "sh", "{}"}
+		if remote {
+			args = withExec(append([]string{args[0], "--remote-queue-timeout", queue}, args[1:]...), "reapi://"+target)
+		}
+		w := startWynot(t, dir, args...)
+		if lost != nil {
+			w.await("four tests", w.said("Test #4 "))
+			control("stop")
+			lost(w)
+		}
+		r := w.wait()
+		var s report.Summary
+		if r.code == 0 {
+			s = r.summary(t)
+		}
+		return r, s, string(read(t, filepath.Join(dir, "in.txt")))
+	}
+	local, ls, lres := run(false, "", nil)
+	if local.code != 0 {
+		t.Fatalf("local: exit %d:\n%s", local.code, local.stderr)
+	}
+	back, bs, bres := run(true, "10m", func(w *running) {
+		w.await("wynot to say that no worker executes the tests", w.said("(is a worker down?)"))
+		control("start")
+	})
+	t.Logf("worker back:\n%s", wynotSaid(back.stderr))
+	if back.code != 0 || bres != lres || !bs.Minimal || bs.Outcomes.Unresolved != 0 || !strings.Contains(back.stderr, "remote tests execute again at "+target) {
+		t.Errorf("worker back: exit %d, %q (minimal %v, %d unresolved), local %q (minimal %v):\n%s", back.code, bres, bs.Minimal, bs.Outcomes.Unresolved, lres, ls.Minimal, back.stderr)
+	}
+	gone, _, gres := run(true, "30s", func(*running) {})
+	control("start")
+	t.Logf("worker gone:\n%s", wynotSaid(gone.stderr))
+	if gone.code != 1 || !strings.Contains(gone.stderr, "no worker of "+target+" has executed a remote test for ") ||
+		!strings.Contains(gone.stderr, "--remote-queue-timeout waits longer; the smallest failing input so far is kept") ||
+		!strings.Contains(gres, "k") || !strings.Contains(gres, "Q") {
+		t.Errorf("worker gone: exit %d, kept %q:\n%s", gone.code, gres, gone.stderr)
+	}
 }

@@ -271,6 +271,8 @@ func TestFlagsChecked(t *testing.T) {
 		{[]string{"reduce", "--convention", "bisect", "in", "--", "true"}, "there is no --test"},
 		{[]string{"changes", "--context", "-1", "a", "b", "--", "true"}, "--context must be at least 0"},
 		{[]string{"reduce", "--report", "no/such/dir", "in", "--", "true"}, "the directory no/such does not exist"},
+		{[]string{"reduce", "--exec", "reapi://127.0.0.1:1", "--remote-queue-timeout", "-1s", "in", "--", "true"}, "--remote-queue-timeout -1s is negative"},
+		{[]string{"reduce", "--remote-queue-timeout", "1m", "in", "--", "true"}, "--remote-queue-timeout applies to --exec reapi://HOST:PORT"},
 		{[]string{"help", "bogus"}, `no help for "bogus"`},
 	} {
 		r := wynotRun(t, dir, nil, c.args...)

@@ -78,6 +78,9 @@ type Server struct {
 	// UnavailableResponses is how many Execute calls, from now on, are
 	// answered by a response of status UNAVAILABLE.
 	UnavailableResponses int
+	// IgnoreTimeouts makes the worker run actions to their end whatever
+	// their timeout, as a service that does not enforce it.
+	IgnoreTimeouts bool
 	// LookupInExecute makes Execute answer from the action cache unless
 	// told to skip it, as some services do; Buildbarn does not (the
 	// default), clients ask GetActionResult first.
@@ -94,8 +97,10 @@ type Server struct {
 	Waits    int      // WaitExecution calls
 	Headers  []metadata.MD
 
-	running int        // executions in progress
-	idle    *sync.Cond // signalled when running drops to 0 (on mu)
+	running int           // executions in progress
+	idle    *sync.Cond    // signalled when running drops to 0 (on mu)
+	held    chan struct{} // while set, actions wait in the queue until it is closed
+	queued  int           // actions waiting in the queue
 
 	grpc      *grpc.Server
 	fileCache string // the worker's file cache, input files by digest
@@ -473,14 +478,26 @@ func (s *Server) Execute(req *repb.ExecuteRequest, stream repb.Execution_Execute
 	}
 	s.mu.Unlock()
 	if unavailable {
-		return sendResponse(stream, name, &repb.ExecuteResponse{Status: status.New(codes.Unavailable, "the worker went away").Proto()})
+		return sendResponse(stream, name, req.ActionDigest, &repb.ExecuteResponse{Status: status.New(codes.Unavailable, "the worker went away").Proto()})
 	}
 	if !drop {
-		return sendResponse(stream, name, s.response(stream.Context(), req))
+		// As Buildbarn: the operation is named at once, queued, and
+		// reported again when it executes and when it is done.
+		if err := sendStage(stream, name, req.ActionDigest, repb.ExecutionStage_QUEUED); err != nil {
+			return err
+		}
+		var sendErr error
+		resp := s.response(stream.Context(), req, func() {
+			sendErr = sendStage(stream, name, req.ActionDigest, repb.ExecutionStage_EXECUTING)
+		})
+		if sendErr != nil {
+			return sendErr
+		}
+		return sendResponse(stream, name, req.ActionDigest, resp)
 	}
-	// The stream is dropped once the action runs, as when the frontend
-	// restarts; the action goes on, and WaitExecution finds it.
-	op := &operation{done: make(chan struct{})}
+	// The stream is dropped once the operation is named, as when the
+	// frontend restarts; the action goes on, and WaitExecution finds it.
+	op := &operation{done: make(chan struct{}), stage: repb.ExecutionStage_QUEUED, action: req.ActionDigest}
 	s.mu.Lock()
 	if s.ops == nil {
 		s.ops = map[string]*operation{}
@@ -488,10 +505,14 @@ func (s *Server) Execute(req *repb.ExecuteRequest, stream repb.Execution_Execute
 	s.ops[name] = op
 	s.mu.Unlock()
 	go func() {
-		op.resp = s.response(context.Background(), req)
+		op.resp = s.response(context.Background(), req, func() {
+			s.mu.Lock()
+			op.stage = repb.ExecutionStage_EXECUTING
+			s.mu.Unlock()
+		})
 		close(op.done)
 	}()
-	if err := stream.Send(&longrunningpb.Operation{Name: name}); err != nil {
+	if err := sendStage(stream, name, req.ActionDigest, repb.ExecutionStage_QUEUED); err != nil {
 		return err
 	}
 	return status.Error(codes.Unavailable, "the connection to the client was lost")
@@ -499,8 +520,10 @@ func (s *Server) Execute(req *repb.ExecuteRequest, stream repb.Execution_Execute
 
 // operation is an action running after its Execute stream was dropped.
 type operation struct {
-	done chan struct{}
-	resp *repb.ExecuteResponse
+	done   chan struct{}
+	resp   *repb.ExecuteResponse
+	stage  repb.ExecutionStage_Value // on the server's mu
+	action *repb.Digest
 }
 
 // WaitExecution waits again for an operation whose stream was dropped.
@@ -512,12 +535,78 @@ func (s *Server) WaitExecution(req *repb.WaitExecutionRequest, stream repb.Execu
 	if !ok {
 		return status.Errorf(codes.NotFound, "no operation %s", req.Name)
 	}
+	s.mu.Lock()
+	stage := op.stage
+	s.mu.Unlock()
+	if err := sendStage(stream, req.Name, op.action, stage); err != nil {
+		return err
+	}
 	select {
 	case <-op.done:
 	case <-stream.Context().Done():
 		return stream.Context().Err()
 	}
-	return sendResponse(stream, req.Name, op.resp)
+	return sendResponse(stream, req.Name, op.action, op.resp)
+}
+
+// Hold keeps actions queued from now on, as a service whose workers are
+// all gone does (Buildbarn keeps them queued, not failed): their
+// operations stay in the stage QUEUED, and nothing runs until Release.
+// Actions already executing go on.
+func (s *Server) Hold() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held == nil {
+		s.held = make(chan struct{})
+	}
+}
+
+// Release lets the actions held in the queue, and later ones, execute.
+func (s *Server) Release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held != nil {
+		close(s.held)
+		s.held = nil
+	}
+}
+
+// Counts returns the counters Executed and Hits as they are now.
+func (s *Server) Counts() (executed, hits int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.Executed, s.Hits
+}
+
+// Queued returns how many actions wait in the queue.
+func (s *Server) Queued() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.queued
+}
+
+// queue waits while actions are held, or until ctx ends.
+func (s *Server) queue(ctx context.Context) error {
+	s.mu.Lock()
+	held := s.held
+	if held != nil {
+		s.queued++
+	}
+	s.mu.Unlock()
+	if held == nil {
+		return nil
+	}
+	defer func() {
+		s.mu.Lock()
+		s.queued--
+		s.mu.Unlock()
+	}()
+	select {
+	case <-held:
+		return nil
+	case <-ctx.Done():
+		return status.FromContextError(ctx.Err()).Err()
+	}
 }
 
 // Idle waits until no execution is in progress and returns the counters
@@ -534,8 +623,9 @@ func (s *Server) Idle() (executed, hits int) {
 	return s.Executed, s.Hits
 }
 
-// response runs the action; a failure is the response's status.
-func (s *Server) response(ctx context.Context, req *repb.ExecuteRequest) *repb.ExecuteResponse {
+// response runs the action, calling executing when it leaves the queue;
+// a failure is the response's status.
+func (s *Server) response(ctx context.Context, req *repb.ExecuteRequest, executing func()) *repb.ExecuteResponse {
 	s.mu.Lock()
 	s.running++
 	s.mu.Unlock()
@@ -546,7 +636,7 @@ func (s *Server) response(ctx context.Context, req *repb.ExecuteRequest) *repb.E
 		}
 		s.mu.Unlock()
 	}()
-	resp, err := s.execute(ctx, req)
+	resp, err := s.execute(ctx, req, executing)
 	if err != nil {
 		st, _ := status.FromError(err)
 		resp = &repb.ExecuteResponse{Status: st.Proto()}
@@ -554,17 +644,34 @@ func (s *Server) response(ctx context.Context, req *repb.ExecuteRequest) *repb.E
 	return resp
 }
 
-func sendResponse(stream interface {
+type opStream interface {
 	Send(*longrunningpb.Operation) error
-}, name string, resp *repb.ExecuteResponse) error {
+}
+
+// stageOf is an operation's metadata: its stage.
+func stageOf(action *repb.Digest, stage repb.ExecutionStage_Value) *anypb.Any {
+	m, err := anypb.New(&repb.ExecuteOperationMetadata{Stage: stage, ActionDigest: action})
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// sendStage reports that the operation is in stage.
+func sendStage(stream opStream, name string, action *repb.Digest, stage repb.ExecutionStage_Value) error {
+	return stream.Send(&longrunningpb.Operation{Name: name, Metadata: stageOf(action, stage)})
+}
+
+func sendResponse(stream opStream, name string, action *repb.Digest, resp *repb.ExecuteResponse) error {
 	any, err := anypb.New(resp)
 	if err != nil {
 		return err
 	}
-	return stream.Send(&longrunningpb.Operation{Name: name, Done: true, Result: &longrunningpb.Operation_Response{Response: any}})
+	return stream.Send(&longrunningpb.Operation{Name: name, Done: true, Metadata: stageOf(action, repb.ExecutionStage_COMPLETED),
+		Result: &longrunningpb.Operation_Response{Response: any}})
 }
 
-func (s *Server) execute(ctx context.Context, req *repb.ExecuteRequest) (*repb.ExecuteResponse, error) {
+func (s *Server) execute(ctx context.Context, req *repb.ExecuteRequest, executing func()) (*repb.ExecuteResponse, error) {
 	var action repb.Action
 	if err := s.message(req.ActionDigest, &action); err != nil {
 		return nil, err
@@ -579,6 +686,13 @@ func (s *Server) execute(ctx context.Context, req *repb.ExecuteRequest) (*repb.E
 		if ok {
 			return &repb.ExecuteResponse{Result: r, CachedResult: true, Status: status.New(codes.OK, "").Proto()}, nil
 		}
+	}
+	// No worker takes the action while actions are held.
+	if err := s.queue(ctx); err != nil {
+		return nil, err
+	}
+	if executing != nil {
+		executing()
 	}
 	var cmd repb.Command
 	if err := s.message(action.CommandDigest, &cmd); err != nil {
@@ -598,7 +712,7 @@ func (s *Server) execute(ctx context.Context, req *repb.ExecuteRequest) (*repb.E
 		return nil, err
 	}
 	timeout := 10 * time.Minute
-	if action.Timeout != nil {
+	if action.Timeout != nil && !s.IgnoreTimeouts {
 		timeout = action.Timeout.AsDuration()
 	}
 	runCtx, cancel := context.WithTimeout(ctx, timeout)

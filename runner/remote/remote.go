@@ -76,6 +76,10 @@ type Options struct {
 	// RetryFor, if set, is how long calls are retried while the service
 	// is unavailable (default RetryFor).
 	RetryFor time.Duration
+	// QueueTimeout, if set, is how long tests may wait in the service's
+	// queue while none of them executes before the executor gives up
+	// (default QueueTimeout); negative waits without bound.
+	QueueTimeout time.Duration
 	// Say, if set, is told things the user should know (a file the
 	// test's output names that was not sent).
 	Say func(format string, args ...any)
@@ -122,6 +126,12 @@ type Executor struct {
 	mu      sync.Mutex
 	digests map[fileKey]*repb.Digest // digests of local files by identity
 	hinted  map[string]bool
+
+	watch    watch         // the actions in flight
+	overtime time.Duration // how long past its timeout an action may execute (overtime)
+	// noticeAfter, if set, is how long a stall lasts before it is said
+	// (notice).
+	noticeAfter time.Duration
 }
 
 // input is a declared input: a local path and its name in the input root.
@@ -186,7 +196,7 @@ func New(opts Options) (*Executor, error) {
 	e := &Executor{opts: opts, display: addr, addr: addr, instance: instance, conn: conn,
 		exec: repb.NewExecutionClient(conn), ac: repb.NewActionCacheClient(conn), cas: repb.NewContentAddressableStorageClient(conn),
 		caps: repb.NewCapabilitiesClient(conn), bs: bspb.NewByteStreamClient(conn),
-		maxBatch: safeBatch, digests: map[fileKey]*repb.Digest{}, hinted: map[string]bool{}}
+		maxBatch: safeBatch, digests: map[fileKey]*repb.Digest{}, hinted: map[string]bool{}, overtime: overtime}
 	if instance != "" {
 		e.display += "/" + instance
 	}
@@ -720,17 +730,16 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 		if err := e.upload(ctx, t.blobs); err != nil {
 			return runner.Run{Exit: -1}, err
 		}
-		// The service enforces the timeout; should it not, wynot does, a
-		// little later.
-		ectx := ctx
-		if p.Timeout > 0 {
-			var cancel context.CancelFunc
-			ectx, cancel = context.WithTimeout(ctx, p.Timeout+30*time.Second)
-			defer cancel()
-		}
+		// The service enforces the timeout, from the start of the
+		// action's execution; should it not, wynot does, later (time in
+		// the queue does not count).
+		var began time.Time
 		var err error
-		resp, err = e.execute(ectx, actionDigest, t.blobs, p.Fresh)
-		if err != nil && ctx.Err() == nil && ectx.Err() != nil {
+		resp, began, err = e.execute(ctx, actionDigest, t.blobs, p.Fresh, p.Timeout)
+		if !began.IsZero() {
+			start = began
+		}
+		if errors.Is(err, errOvertime) {
 			return runner.Run{Exit: -1, Signal: syscall.SIGKILL, TimedOut: true, Duration: time.Since(start)}, nil
 		}
 		if err != nil {
@@ -754,7 +763,7 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 		if err = e.upload(ctx, t.blobs); err != nil {
 			return r, err
 		}
-		if resp, _, err = e.executeOnce(ctx, actionDigest, true, ""); err == nil {
+		if resp, _, _, err = e.executeOnce(ctx, actionDigest, true, "", nil); err == nil {
 			r.Stdout, r.Stderr, statusText, err = e.outputs(ctx, resp.GetResult())
 		}
 	}
@@ -1052,48 +1061,72 @@ func (e *Executor) output(ctx context.Context, inline []byte, d *repb.Digest) ([
 // errLost is an output blob the storage no longer has.
 var errLost = errors.New("--exec: the remote storage lost an output")
 
-// execute runs the action and waits for its response. A service that
+// execute runs the action and waits for its response; began is when
+// it was last seen begin to execute (zero if never). A service that
 // says blobs are missing (evicted since they were found, or lost in a
 // restart) gets them again. A service that is briefly unavailable (a
 // restart, a dropped stream, an UNAVAILABLE response, which the
-// specification calls transient) is asked again with backoff for up to
+// specification calls transient, as for a worker lost while it executed
+// the action) is asked again with backoff until it has been so for
 // RetryFor; an action already running is waited for again by its
-// operation's name (WaitExecution) rather than run anew.
-func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[string]blob, skipCache bool) (*repb.ExecuteResponse, error) {
-	var op string // the operation, once the service has named it
-	giveUp := time.Now().Add(e.retryFor())
-	uploads, noWorkers := 0, 0
-	for attempt := 0; ; attempt++ {
-		resp, name, err := e.executeOnce(ctx, action, skipCache, op)
+// operation's name (WaitExecution) rather than run anew. Time in the
+// service's queue does not count towards the test's timeout: the watch
+// says when actions stay queued, and ends them after the queue timeout.
+func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[string]blob, skipCache bool, timeout time.Duration) (*repb.ExecuteResponse, time.Time, error) {
+	octx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	t := e.track(timeout, cancel)
+	defer e.untrack(t)
+	var op string         // the operation, once the service has named it
+	var failing time.Time // since when the service fails, zero while it answers
+	uploads, noWorkers, attempt := 0, 0, 0
+	for {
+		if op == "" {
+			e.enter(t, asked)
+		}
+		resp, name, alive, err := e.executeOnce(octx, action, skipCache, op, t)
 		if name != "" {
 			op = name
+		}
+		if alive {
+			// The service had the operation in hand: an outage, if any,
+			// begins anew.
+			failing, attempt = time.Time{}, 0
 		}
 		if err == nil {
 			st := status.FromProto(resp.GetStatus())
 			switch st.Code() {
 			case codes.OK, codes.DeadlineExceeded:
-				return resp, nil
+				e.ended()
+				return resp, t.began, nil
 			case codes.Unavailable:
 				err, op = st.Err(), ""
 			case codes.FailedPrecondition:
 				err, op = st.Err(), ""
 			default:
-				return nil, fmt.Errorf("%w: %s: %s: %s", runner.ErrStart, e.display, st.Code(), st.Message())
+				return nil, t.began, fmt.Errorf("%w: %s: %s: %s", runner.ErrStart, e.display, st.Code(), st.Message())
 			}
 		}
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, t.began, ctx.Err()
+		}
+		if octx.Err() != nil {
+			// The watch ended it: past its timeout, or queued too long.
+			return nil, t.began, context.Cause(octx)
+		}
+		if failing.IsZero() {
+			failing = time.Now()
 		}
 		st, _ := status.FromError(err)
 		switch {
 		case st.Code() == codes.FailedPrecondition && !missingBlobs(st):
-			return nil, e.noWorker(st.Message())
+			return nil, t.began, e.noWorker(st.Message())
 		case st.Code() == codes.FailedPrecondition:
 			if uploads++; uploads > 3 {
-				return nil, e.callError("lost", err)
+				return nil, t.began, e.callError("lost", err)
 			}
 			if err := e.upload(ctx, blobs); err != nil {
-				return nil, err
+				return nil, t.began, err
 			}
 			continue
 		case st.Code() == codes.NotFound && op != "":
@@ -1104,14 +1137,19 @@ func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[s
 		case st.Code() == codes.Unavailable && strings.Contains(st.Message(), "No workers exist"):
 			// Buildbarn says so while workers may still be registering.
 			if noWorkers++; noWorkers > 3 {
-				return nil, e.noWorker(st.Message())
+				return nil, t.began, e.noWorker(st.Message())
 			}
-		case !retryable(err) || time.Now().After(giveUp):
-			return nil, e.callError("lost", err)
+		case !retryable(err) || time.Since(failing) > e.retryFor():
+			return nil, t.began, e.callError("lost", err)
 		}
-		if err := e.backoff(ctx, attempt); err != nil {
-			return nil, err
+		e.enter(t, between)
+		if err := e.backoff(octx, attempt); err != nil {
+			if ctx.Err() == nil && octx.Err() != nil {
+				return nil, t.began, context.Cause(octx)
+			}
+			return nil, t.began, err
 		}
+		attempt++
 	}
 }
 
@@ -1231,13 +1269,14 @@ func missingBlobs(st *status.Status) bool {
 
 // executeOnce runs the action once (without the action cache with
 // skipCache), or waits again for the operation op when set, and waits
-// for its response. It returns the operation's name as soon as the
-// service gave it, with or without an error.
-func (e *Executor) executeOnce(ctx context.Context, action *repb.Digest, skipCache bool, op string) (*repb.ExecuteResponse, string, error) {
+// for its response, telling t (if set) the stages the service reports.
+// It returns the operation's name as soon as the service gave it, with
+// or without an error, and whether the service reported the operation
+// in progress (alive).
+func (e *Executor) executeOnce(ctx context.Context, action *repb.Digest, skipCache bool, op string, t *tracked) (resp *repb.ExecuteResponse, name string, alive bool, err error) {
 	var stream interface {
 		Recv() (*longrunningpb.Operation, error)
 	}
-	var err error
 	if op != "" {
 		stream, err = e.exec.WaitExecution(ctx, &repb.WaitExecutionRequest{Name: op})
 	} else {
@@ -1245,32 +1284,38 @@ func (e *Executor) executeOnce(ctx context.Context, action *repb.Digest, skipCac
 			SkipCacheLookup: skipCache, DigestFunction: repb.DigestFunction_SHA256})
 	}
 	if err != nil {
-		return nil, "", err
+		return nil, "", false, err
 	}
 	var last *longrunningpb.Operation
-	name := ""
 	for {
 		o, err := stream.Recv()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, name, err
+			return nil, name, alive, err
 		}
 		last, name = o, o.GetName()
 		if o.GetDone() {
 			break
 		}
+		alive = true
+		md := &repb.ExecuteOperationMetadata{}
+		if o.GetMetadata().UnmarshalTo(md) == nil {
+			if p, ok := phaseOf(md); ok {
+				e.enter(t, p)
+			}
+		}
 	}
 	if last == nil || !last.GetDone() {
-		return nil, name, status.Error(codes.Unavailable, "the execution stream ended before the action was done")
+		return nil, name, alive, status.Error(codes.Unavailable, "the execution stream ended before the action was done")
 	}
 	if e := last.GetError(); e != nil {
-		return nil, name, status.ErrorProto(e)
+		return nil, name, alive, status.ErrorProto(e)
 	}
-	resp := &repb.ExecuteResponse{}
+	resp = &repb.ExecuteResponse{}
 	if err := last.GetResponse().UnmarshalTo(resp); err != nil {
-		return nil, name, err
+		return nil, name, alive, err
 	}
-	return resp, name, nil
+	return resp, name, alive, nil
 }

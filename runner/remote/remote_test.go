@@ -392,7 +392,7 @@ func TestRemoteErrors(t *testing.T) {
 	// the service, then the part of it that is missing.
 	part := server(t)
 	part.BackendDown = "127.0.0.1:8983"
-	e = executor(t, Options{Target: "reapi://" + part.Addr})
+	e = executor(t, Options{Target: "reapi://" + part.Addr, RetryFor: 2 * time.Second}) // the message, not the retries
 	_, err = tester(t, sh("true"), e).Exec(context.Background(), runner.Candidate{})
 	if err == nil || !strings.Contains(err.Error(), "service at "+part.Addr+" answers, but cannot reach a part of itself at 127.0.0.1:8983") {
 		t.Errorf("a part of the service stopped: %v", err)
