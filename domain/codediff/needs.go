@@ -1,7 +1,6 @@
 package codediff
 
 import (
-	"bufio"
 	"bytes"
 	"go/ast"
 	"go/parser"
@@ -12,6 +11,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // Needs computes which changes need which other changes to build, for Go
@@ -253,8 +254,6 @@ type analysis struct {
 	parsed map[string]bool     // directories parsed
 }
 
-var modulePathRe = regexp.MustCompile(`(?m)^module\s+("?)([^\s"]+)("?)\s*$`)
-
 // modulePath returns the module path and directory of the go.mod that
 // holds dir, or "" when none does.
 func (a *analysis) modulePath(dir string) (mod, root string) {
@@ -264,10 +263,7 @@ func (a *analysis) modulePath(dir string) (mod, root string) {
 			p = d + "/go.mod"
 		}
 		if f := a.t.Files[p]; f != nil {
-			if m := modulePathRe.FindSubmatch(f.Data); m != nil {
-				return string(m[2]), d
-			}
-			return "", d
+			return modfile.ModulePath(f.Data), d
 		}
 		if d == "." || d == "/" {
 			return "", ""
@@ -621,8 +617,9 @@ func (s *Set) moduleNeeds(add func(i, j int)) {
 
 var importPathRe = regexp.MustCompile(`^\s*(?:import\s+)?(?:[A-Za-z_][A-Za-z0-9_]*\s+|\.\s+)?"([^"]+)"`)
 
-// requireLine reads a requirement from a line of go.mod: "require M V",
-// or "M V" inside a require block.
+// requireLine reads a requirement from a line of go.mod that a hunk
+// adds: "require M V", or "M V" inside a require block (a line alone,
+// which modfile cannot parse).
 func requireLine(l []byte) (mod, ver string, ok bool) {
 	f := strings.Fields(string(l))
 	if len(f) > 0 && f[0] == "require" {
@@ -640,11 +637,12 @@ func requirements(f *File) map[string]bool {
 	if f == nil {
 		return out
 	}
-	sc := bufio.NewScanner(bytes.NewReader(f.Data))
-	for sc.Scan() {
-		if mod, _, ok := requireLine(sc.Bytes()); ok {
-			out[mod] = true
-		}
+	mf, err := modfile.ParseLax("go.mod", f.Data, nil)
+	if err != nil {
+		return out
+	}
+	for _, r := range mf.Require {
+		out[r.Mod.Path] = true
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package codediff
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -152,5 +153,20 @@ func TestNeedsContext(t *testing.T) {
 	s := Compare(old, nw, 3)
 	if got := s.Needs(context); len(got) != 1 || len(got[0]) != 0 {
 		t.Errorf("needs %v: B is in the context, old and new", got)
+	}
+}
+
+// TestRequirements reads go.mod as the go command does (x/mod/modfile):
+// blocks, single lines, comments, a quoted module path.
+func TestRequirements(t *testing.T) {
+	gomod := &File{Data: []byte("module \"example.com/app\" // the app\n\ngo 1.22\n\nrequire example.com/one v1.0.0\n\nrequire (\n\texample.com/two v0.2.0 // indirect\n\t\"example.com/three/v3\" v3.0.0\n)\n\n// require example.com/commented v1.0.0\n")}
+	got := requirements(gomod)
+	want := map[string]bool{"example.com/one": true, "example.com/two": true, "example.com/three/v3": true}
+	if !maps.Equal(got, want) {
+		t.Errorf("requirements: %v, want %v", got, want)
+	}
+	a := &analysis{t: &Tree{Files: map[string]*File{"sub/go.mod": gomod}}}
+	if mod, root := a.modulePath("sub/pkg/x"); mod != "example.com/app" || root != "sub" {
+		t.Errorf("modulePath: %q in %q", mod, root)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"golang.org/x/mod/modfile"
 )
 
 // Tree is the rest of a Go file's world when the file is reduced among
@@ -176,12 +178,7 @@ func modulePath(t *Tree) (module, dir string) {
 	for d := path.Dir(t.Path); ; d = path.Dir(d) {
 		p := path.Join(d, "go.mod")
 		if data, ok := t.Files[p]; ok {
-			for _, line := range strings.Split(string(data), "\n") {
-				if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module"); ok {
-					return strings.Trim(strings.TrimSpace(rest), `"`), d
-				}
-			}
-			return "", d
+			return modfile.ModulePath(data), d
 		}
 		if d == "." || d == "/" {
 			return "", "."
