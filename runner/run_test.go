@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -115,14 +116,24 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	dir := t.TempDir()
 	pidfile := filepath.Join(t.TempDir(), "bg.pid")
 	c := sh("sleep 30 & echo $! > " + pidfile + "; sleep 30")
-	c.Timeout = 300 * time.Millisecond
-	r, err := c.Exec(context.Background(), dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Without the timeout the run would end after 30 s, not timed out.
-	if !r.TimedOut {
-		t.Errorf("run %+v", r)
+	// On a busy machine the shell may not have started its background
+	// process within the timeout: then there is nothing to check, and
+	// the test runs again with a longer timeout.
+	for c.Timeout = 300 * time.Millisecond; ; c.Timeout *= 2 {
+		r, err := c.Exec(context.Background(), dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Without the timeout the run would end after 30 s, not timed out.
+		if !r.TimedOut {
+			t.Fatalf("run %+v", r)
+		}
+		if b, err := os.ReadFile(pidfile); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+			break
+		}
+		if c.Timeout > 10*time.Second {
+			t.Fatal("the shell never started its background process")
+		}
 	}
 	waitGone(t, pidfile)
 }
@@ -139,7 +150,17 @@ func TestBackgroundProcessesDieWithTheTest(t *testing.T) {
 func TestCancelKillsTest(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "bg.pid")
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancel)
+	// Cancel once the background process runs (after a fixed delay, a
+	// busy machine may not have started it yet).
+	go func() {
+		for {
+			if b, err := os.ReadFile(pidfile); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+				cancel()
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
 	c := sh("sleep 30 & echo $! > " + pidfile + "; wait")
 	_, err := c.Exec(ctx, t.TempDir(), nil)
 	if !errors.Is(err, context.Canceled) {
