@@ -63,17 +63,7 @@ func TestChangesGoModule(t *testing.T) {
 		// holds the speculative tests that happened to complete.
 		runs[group] = neededTests(t, events)
 		// The patch applies to the old version, and then it fails.
-		cp := filepath.Join(dir, "check-"+group)
-		copyTree(t, old, cp)
-		apply := exec.Command("git", "apply", filepath.Join(dir, group+".patch"))
-		apply.Dir = cp
-		if out, err := apply.CombinedOutput(); err != nil {
-			t.Fatalf("git apply: %v\n%s", err, out)
-		}
-		run := exec.Command(script)
-		run.Dir = cp
-		run.Env = append(os.Environ(), goEnv()...)
-		if err := run.Run(); err == nil {
+		if _, err := withPatch(t, old, filepath.Join(dir, group+".patch"), filepath.Join(dir, "check-"+group), script); err == nil {
 			t.Errorf("the old version with the patch passes")
 		}
 	}
@@ -690,17 +680,7 @@ func main() {
 		t.Errorf("verdict %q, want %q", s.Verdict, want)
 	}
 	// The patch applies to the old version, and then it fails.
-	cp := filepath.Join(dir, "check")
-	copyTree(t, filepath.Join(dir, "old"), cp)
-	apply := exec.Command("git", "apply", patch)
-	apply.Dir = cp
-	if out, err := apply.CombinedOutput(); err != nil {
-		t.Fatalf("git apply: %v\n%s", err, out)
-	}
-	run := exec.Command(script)
-	run.Dir = cp
-	run.Env = append(os.Environ(), goEnv()...)
-	if out, err := run.CombinedOutput(); err == nil || !strings.Contains(string(out), "check failed: delta") {
+	if out, err := withPatch(t, filepath.Join(dir, "old"), patch, filepath.Join(dir, "check"), script); err == nil || !strings.Contains(string(out), "check failed: delta") {
 		t.Errorf("the old version with the patch: %v\n%s", err, out)
 	}
 }
@@ -780,4 +760,21 @@ func main() {
 		!strings.Contains(verdict, "hunks holding these changes could not be tested: UNRESOLVED (it does not build without them)") {
 		t.Errorf("complement %q, verdict:\n%s", s.Complement, verdict)
 	}
+}
+
+// withPatch copies the tree old to dir, applies patch to it with git
+// apply, and runs script there: what the test says of the old version
+// with the patch.
+func withPatch(t *testing.T, old, patch, dir, script string) ([]byte, error) {
+	t.Helper()
+	copyTree(t, old, dir)
+	apply := exec.Command("git", "apply", patch)
+	apply.Dir = dir
+	if out, err := apply.CombinedOutput(); err != nil {
+		t.Fatalf("git apply: %v\n%s", err, out)
+	}
+	run := exec.Command(script)
+	run.Dir = dir
+	run.Env = append(os.Environ(), goEnv()...)
+	return run.CombinedOutput()
 }

@@ -40,14 +40,7 @@ func TestModCheck(t *testing.T) {
 		}
 		m.AutoRequire = c.auto
 		_, err = m.Finish([]byte(c.candidate))
-		var te *TypeError
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("%s: %v, want no error", c.name, err)
-		case c.want == "":
-		case !errors.As(err, &te) || te.Dir != "go.mod" || !strings.Contains(te.Msg, c.want):
-			t.Errorf("%s: %v, want a go.mod error: %s", c.name, err, c.want)
-		}
+		wantTypeError(t, c.name, err, "go.mod", c.want)
 	}
 	// Without imports of its own packages, the module may be renamed.
 	delete(files, "lib/lib.go")
@@ -87,14 +80,7 @@ func TestSumCheck(t *testing.T) {
 		}
 		s.AutoRequire = c.auto
 		_, err = s.Finish([]byte(c.candidate))
-		var te *TypeError
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("%s: %v, want no error", c.name, err)
-		case c.want == "":
-		case !errors.As(err, &te) || te.Dir != "go.sum" || !strings.Contains(te.Msg, c.want):
-			t.Errorf("%s: %v, want a go.sum error: %s", c.name, err, c.want)
-		}
+		wantTypeError(t, c.name, err, "go.sum", c.want)
 	}
 }
 
@@ -119,14 +105,7 @@ func TestVendorCheck(t *testing.T) {
 		{"a package shortened", strings.Replace(orig, "example.com/dep/sub", "example.com/dep/su", 1), "not vendored"},
 	} {
 		_, err := NewVendorCheck("vendor/modules.txt", []byte(orig)).Finish([]byte(c.candidate))
-		var te *TypeError
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("%s: %v, want no error", c.name, err)
-		case c.want == "":
-		case !errors.As(err, &te) || te.Dir != "vendor/modules.txt" || !strings.Contains(te.Msg, c.want):
-			t.Errorf("%s: %v, want an error of vendor/modules.txt: %s", c.name, err, c.want)
-		}
+		wantTypeError(t, c.name, err, "vendor/modules.txt", c.want)
 	}
 }
 
@@ -180,5 +159,19 @@ func TestRequirements(t *testing.T) {
 	var te *TypeError
 	if !errors.As(err, &te) || te.Dir != "go.mod" {
 		t.Errorf("removing a requirement in use: %v, want a TypeError of go.mod", err)
+	}
+}
+
+// wantTypeError checks that err is nil when want is empty, and otherwise
+// a TypeError of the file dir whose message holds want.
+func wantTypeError(t *testing.T, name string, err error, dir, want string) {
+	t.Helper()
+	var te *TypeError
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("%s: %v, want no error", name, err)
+	case want == "":
+	case !errors.As(err, &te) || te.Dir != dir || !strings.Contains(te.Msg, want):
+		t.Errorf("%s: %v, want an error of %s: %s", name, err, dir, want)
 	}
 }
