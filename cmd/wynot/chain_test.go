@@ -316,10 +316,11 @@ func main() {
 	}
 }
 
-// TestChainGDBHang: a transplant that makes the program loop forever
+// TestLongChainGDBHang: a transplant that makes the program loop forever
 // is unresolved at the timeout, and neither the program nor its gdb
 // outlives it; the search goes on with a fresh gdb.
-func TestChainGDBHang(t *testing.T) {
+func TestLongChainGDBHang(t *testing.T) {
+	long(t)
 	t.Parallel()
 	for _, tool := range []string{"gdb", "gcc"} {
 		if _, err := exec.LookPath(tool); err != nil {

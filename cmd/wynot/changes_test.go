@@ -145,11 +145,9 @@ func TestChangesInterference(t *testing.T) {
 	}
 }
 
-func TestChangesInconsistent(t *testing.T) {
+func TestLongChangesInconsistent(t *testing.T) {
+	long(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds Go modules")
-	}
 	dir := t.TempDir()
 	old, nw := filepath.Join(dir, "old"), filepath.Join(dir, "new")
 	if err := fixtures.Rename(old, nw); err != nil {

@@ -85,6 +85,25 @@ func (r result) summary(t *testing.T) report.Summary {
 	return s
 }
 
+// long skips a TestLong test unless WYNOT_LONG_TESTS is set (.ci/run
+// sets it and runs them after the README's go test ./...). Each runs a
+// real toolchain hundreds of times to show one feature again on a
+// larger or rarer shape (a vendor directory, export data of a
+// requirement, a hanging program under gdb); the pieces each relies on
+// have quicker tests that always run (package bundles, vendor and
+// module checks, export data, tree-sitter and gdb end to end). Without
+// them go test ./... takes a few minutes on two cores instead of close
+// to ten.
+func long(t *testing.T) {
+	t.Helper()
+	if !strings.HasPrefix(t.Name(), "TestLong") {
+		t.Fatalf("%s calls long but is not named TestLong...: .ci/run selects the long tests by that name", t.Name())
+	}
+	if os.Getenv("WYNOT_LONG_TESTS") == "" || testing.Short() {
+		t.Skip("a long test: WYNOT_LONG_TESTS=1 go test -run '^TestLong' ./cmd/wynot runs it (CI does)")
+	}
+}
+
 // wynotRun runs wynot in dir with args. No fixed time limit: on a busy
 // machine a reduction of a Go tree (hundreds of go vet runs) took over 5
 // minutes where it takes 40 s alone. wynot is killed half a minute

@@ -29,7 +29,7 @@ func goSignature(t *testing.T, markup, mainGo []byte) (runner.Signature, bool) {
 	return runner.Extract(r), r.Clean()
 }
 
-// TestReduceGoMarkup reduces the Debugging Book's remove_html_markup
+// TestLongReduceGoMarkup reduces the Debugging Book's remove_html_markup
 // analog (examples/markup) as a Go syntax tree, with the test run by the
 // real Go toolchain, candidates with type errors predicted without a
 // test (--typecheck). The result keeps tag removal (the normal behavior,
@@ -37,11 +37,9 @@ func goSignature(t *testing.T, markup, mainGo []byte) (runner.Signature, bool) {
 // everything about quotes the failure does not need, is gofmt-clean, and
 // is 1-minimal: each single remaining transformation makes it pass or
 // fail otherwise.
-func TestReduceGoMarkup(t *testing.T) {
+func TestLongReduceGoMarkup(t *testing.T) {
+	long(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the Go toolchain some 200 times")
-	}
 	dir := t.TempDir()
 	orig := read(t, "../../examples/markup/markup.go")
 	mainGo := read(t, "../../examples/markup/main.go")
@@ -209,12 +207,13 @@ func main() {
 	}
 }
 
-// TestReduceCppRust reduces a C++ file on which a program of our own
+// TestLongReduceCppRust reduces a C++ file on which a program of our own
 // (testdata/syntax/cppcheck.cc, built here) crashes, the candidates kept
 // valid C++ by g++ -fsyntax-only, and a Rust file with a test that only
 // looks at its text (no Rust compiler needed): both as tree-sitter
 // trees, chosen by extension; the results parse and still fail.
-func TestReduceCppRust(t *testing.T) {
+func TestLongReduceCppRust(t *testing.T) {
+	long(t)
 	t.Parallel()
 	cases := []struct {
 		file, lang, script string

@@ -297,11 +297,12 @@ func TestReduceTreeInterrupt(t *testing.T) {
 	}
 }
 
-// TestReduceGoTreeRequirement: a Go module's requirement from outside
+// TestLongReduceGoTreeRequirement: a Go module's requirement from outside
 // the tree is typed from its export data (go list -export), so that a
 // candidate misusing it is predicted, not run; the result is the same
 // as the tests alone would give.
-func TestReduceGoTreeRequirement(t *testing.T) {
+func TestLongReduceGoTreeRequirement(t *testing.T) {
+	long(t)
 	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
@@ -364,13 +365,14 @@ func report(n int) {
 	t.Logf("%d tests, %d predicted; result:\n%s", s.Tests, s.Predicted, read(t, filepath.Join(tree, "report.go")))
 }
 
-// TestReduceGoPackage: go vet reports a call in one file of a package
+// TestLongReduceGoPackage: go vet reports a call in one file of a package
 // to a Printf wrapper in another. The package's files are reduced
 // together: the wrapper's name is shortened at its declaration and at
 // the call in the other file (each file alone could not: the other
 // would no longer type-check), and the result, exactly those two files
 // and go.mod, still fails.
-func TestReduceGoPackage(t *testing.T) {
+func TestLongReduceGoPackage(t *testing.T) {
+	long(t)
 	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
@@ -454,13 +456,14 @@ func main() {
 	t.Logf("%d tests; result:\n%s", s.Tests, all.String())
 }
 
-// TestReduceGoVendor: a module with a vendor directory requires two
+// TestLongReduceGoVendor: a module with a vendor directory requires two
 // modules; go vet's failure needs one. A requirement removed from
 // go.mod alone leaves vendor/modules.txt inconsistent with it (the go
 // command refuses to build); the requirements pass removes it with its
 // vendor block (and checksums) in one candidate. The unused module's
 // vendored files go too, and the result still fails.
-func TestReduceGoVendor(t *testing.T) {
+func TestLongReduceGoVendor(t *testing.T) {
+	long(t)
 	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
