@@ -478,18 +478,32 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 	planned := 2
 	run := func() (runner.Run, error) {
 		s.setDoing("running the %s (run %d of %d)", what, s.Stats().Checks+1, planned)
+		var mu sync.Mutex
 		var still *time.Timer
+		ended := false
+		c := orig
 		if s.settings.Timeout == 0 {
 			// Without --timeout, say soon that a slow original may hang,
-			// rather than wait in silence for the calibration limit.
-			still = time.AfterFunc(stillRunning, func() {
-				s.Say("the %s is still running after %s; if it hangs, give --timeout D (without it, wynot waits up to %s)", what, stillRunning, calibrationLimit)
-			})
+			// rather than wait in silence for the calibration limit:
+			// counted from when it starts, not while it waits in a
+			// remote queue (the executor's watch speaks of that).
+			c.Started = func() {
+				mu.Lock()
+				defer mu.Unlock()
+				if !ended {
+					still = time.AfterFunc(stillRunning, func() {
+						s.Say("the %s is still running after %s; if it hangs, give --timeout D (without it, wynot waits up to %s)", what, stillRunning, calibrationLimit)
+					})
+				}
+			}
 		}
-		r, err := s.tester.Exec(ctx, orig)
+		r, err := s.tester.Exec(ctx, c)
+		mu.Lock()
+		ended = true
 		if still != nil {
 			still.Stop()
 		}
+		mu.Unlock()
 		s.count(func(st *Stats) { st.Checks++ })
 		if err != nil {
 			if errors.Is(err, runner.ErrStart) {

@@ -63,6 +63,11 @@ type Process struct {
 	// runs are compared), or of the original (whose duration sets the
 	// timeout and whose two runs show whether the failure reproduces).
 	Fresh bool
+	// Started, when set, is called once when the test begins to
+	// execute: its local process has started, or the remote service
+	// says the action is executing (not while it waits in a queue). An
+	// action answered from a cache never starts.
+	Started func()
 
 	outs []*capture // the work slot's output captures, for local processes
 }
@@ -71,7 +76,9 @@ type Process struct {
 type local struct{}
 
 func (local) Execute(ctx context.Context, p Process) (Run, error) {
-	return execute(ctx, p.Dir, p.outs, p.Argv, p.Stdin, p.Env, p.Timeout, localProc)
+	ctl := localProc
+	ctl.started = p.Started
+	return execute(ctx, p.Dir, p.outs, p.Argv, p.Stdin, p.Env, p.Timeout, ctl)
 }
 func (local) Close() error   { return nil }
 func (local) String() string { return "local" }
@@ -91,6 +98,8 @@ type procControl struct {
 	// its group with SIGKILL if wynot died (a Slurm step's srun must get
 	// the chance to cancel its step).
 	unguarded bool
+	// started, when set, is called once the process has started.
+	started func()
 }
 
 var localProc = procControl{

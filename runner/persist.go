@@ -154,6 +154,9 @@ func (t *Tester) serve(ctx context.Context, slot string, c Candidate) (Run, erro
 		}
 	}
 	start := time.Now()
+	if c.Started != nil {
+		c.Started()
+	}
 	answer := make(chan string, 1)
 	go func() {
 		line, err := s.out.ReadString('\n')

@@ -327,6 +327,9 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 		return Run{Exit: -1}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
 	pgid := cmd.Process.Pid
+	if ctl.started != nil {
+		ctl.started()
+	}
 	unguard := func() {}
 	if !ctl.unguarded {
 		unguard = guarded(pgid)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -533,5 +534,29 @@ func TestRanOutOfRoom(t *testing.T) {
 		if got := ranOutOfRoom(c.r, dir); got != c.want {
 			t.Errorf("%q %q: %v, want %v", c.r.Stdout, c.r.Stderr, got, c.want)
 		}
+	}
+}
+
+// Started is called once, while the test's process runs: the test waits
+// for the file the callback writes and exits 0 only when it appears.
+func TestStartedWhileRunning(t *testing.T) {
+	flag := filepath.Join(t.TempDir(), "started")
+	tester, err := NewTester(sh(`i=0; while [ ! -e `+flag+` ]; do i=$((i+1)); [ $i -gt 600 ] && exit 3; sleep 0.05; done; exit 0`), &ScriptOracle{Bisect}, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tester.Close()
+	var calls atomic.Int32
+	c := Candidate{Files: []File{{Name: "in", Data: []byte("x")}}, Started: func() {
+		if calls.Add(1) == 1 {
+			os.WriteFile(flag, nil, 0o644)
+		}
+	}}
+	r, err := tester.Exec(context.Background(), c)
+	if err != nil || r.Exit != 0 {
+		t.Fatalf("%s %v: the test did not see its start called while it ran", r.Describe(), err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("started called %d times, want once", n)
 	}
 }

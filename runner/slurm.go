@@ -269,6 +269,9 @@ func (s *Slurm) executeStep(ctx context.Context, p Process, dir string) (Run, er
 				}
 			})
 		},
+		// The step runs in the job's allocation, held already: srun
+		// started is the test started.
+		started: p.Started,
 	}
 	// srun itself runs in wynot's directory: the step's directory need
 	// only exist on the node.

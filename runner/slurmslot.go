@@ -157,6 +157,10 @@ func (s *Slurm) executeInSlot(ctx context.Context, p Process, dir string) (Run, 
 		s.stopSlot(sl)
 		return s.slotEnded(sl)
 	}
+	// The agent starts the test as it reads the request.
+	if p.Started != nil {
+		p.Started()
+	}
 	select {
 	case rep := <-sl.replies:
 		if rep.ID != id {

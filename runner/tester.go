@@ -170,6 +170,10 @@ type Candidate struct {
 	Setup func(dir string) error
 	// Label, when set, shows the candidate in the test log.
 	Label string
+	// Started, when set, is called when the test of the candidate begins
+	// to execute (Process.Started): time waiting for a work slot or in a
+	// remote queue is not running time.
+	Started func()
 }
 
 func (c Candidate) key(context string) Key {
@@ -271,7 +275,7 @@ func (t *Tester) run(ctx context.Context, slot string, c Candidate, fresh bool) 
 		}
 		p = cmd.process(slot, c.Files)
 	}
-	p.outs, p.Fresh = t.outs[slot], fresh
+	p.outs, p.Fresh, p.Started = t.outs[slot], fresh, c.Started
 	e := t.Executor
 	if e == nil {
 		e = Local

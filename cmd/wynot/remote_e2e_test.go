@@ -364,6 +364,36 @@ func TestRemoteQueued(t *testing.T) {
 	t.Logf("workers gone: %d bytes of %d kept:\n%s", len(gres), len(input), wynotSaid(gone.stderr))
 }
 
+// TestRemoteQueuedOriginal: without --timeout, wynot says after 10 s
+// that a slow original may hang; an original that waits in the remote
+// queue for longer has not run at all, and wynot says that it is
+// queued, not that it is still running.
+func TestRemoteQueuedOriginal(t *testing.T) {
+	t.Parallel()
+	srv, err := reapitest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	defer srv.Release()
+	srv.Hold()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in.txt"), []byte("a b c\n"))
+	// Said after 12 s (a tenth of the queue timeout), past the 10 s after
+	// which a running original is said to be still running.
+	args := withExec([]string{"reduce", "--remote-queue-timeout", "2m", "in.txt", "--", "sh", "-c", `grep -q b "$1" && exit 1; exit 0`, "sh", "{}"}, "reapi://"+srv.Addr)
+	w := startWynot(t, dir, args...)
+	w.await("wynot to say the original is queued", w.said("queued for"))
+	srv.Release()
+	r := w.wait()
+	if r.code != 0 || strings.Contains(r.stderr, "still running") {
+		t.Errorf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if got := string(read(t, filepath.Join(dir, "in.txt"))); got != "b" {
+		t.Errorf("result %q, want %q", got, "b")
+	}
+}
+
 // Against a real service whose worker can be stopped and started
 // (WYNOT_REAPI_WORKER stop|start, as CI's .ci/buildbarn-worker does for
 // its Buildbarn): the worker killed during a reduction and started again

@@ -735,7 +735,7 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 		// the queue does not count).
 		var began time.Time
 		var err error
-		resp, began, err = e.execute(ctx, actionDigest, t.blobs, p.Fresh, p.Timeout)
+		resp, began, err = e.execute(ctx, actionDigest, t.blobs, p.Fresh, p.Timeout, p.Started)
 		if !began.IsZero() {
 			start = began
 		}
@@ -1072,10 +1072,10 @@ var errLost = errors.New("--exec: the remote storage lost an output")
 // operation's name (WaitExecution) rather than run anew. Time in the
 // service's queue does not count towards the test's timeout: the watch
 // says when actions stay queued, and ends them after the queue timeout.
-func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[string]blob, skipCache bool, timeout time.Duration) (*repb.ExecuteResponse, time.Time, error) {
+func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[string]blob, skipCache bool, timeout time.Duration, started func()) (*repb.ExecuteResponse, time.Time, error) {
 	octx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	t := e.track(timeout, cancel)
+	t := e.track(timeout, cancel, started)
 	defer e.untrack(t)
 	var op string         // the operation, once the service has named it
 	var failing time.Time // since when the service fails, zero while it answers
@@ -1098,6 +1098,10 @@ func (e *Executor) execute(ctx context.Context, action *repb.Digest, blobs map[s
 			switch st.Code() {
 			case codes.OK, codes.DeadlineExceeded:
 				e.ended()
+				if !resp.GetCachedResult() {
+					// It executed, whether or not its stage was seen.
+					e.start(t)
+				}
 				return resp, t.began, nil
 			case codes.Unavailable:
 				err, op = st.Err(), ""

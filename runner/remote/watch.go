@@ -60,6 +60,7 @@ type tracked struct {
 	began   time.Time     // when it was last seen begin to execute
 	timeout time.Duration // the test's, zero for none
 	cancel  context.CancelCauseFunc
+	started func() // called once, when first seen executing; nil after
 }
 
 // watch is what the executor knows of its actions in flight.
@@ -100,10 +101,11 @@ func (e *Executor) notice() time.Duration {
 	return queueNotice
 }
 
-// track starts following an action; cancel ends its calls with a cause.
-func (e *Executor) track(timeout time.Duration, cancel context.CancelCauseFunc) *tracked {
+// track starts following an action; cancel ends its calls with a cause;
+// started, if set, is called the first time it executes.
+func (e *Executor) track(timeout time.Duration, cancel context.CancelCauseFunc, started func()) *tracked {
 	w := &e.watch
-	t := &tracked{phase: asked, since: time.Now(), timeout: timeout, cancel: cancel}
+	t := &tracked{phase: asked, since: time.Now(), timeout: timeout, cancel: cancel, started: started}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.ops == nil {
@@ -168,6 +170,18 @@ func (e *Executor) enter(t *tracked, p phase) {
 	say := e.progressLocked(now)
 	w.mu.Unlock()
 	say()
+	e.start(t)
+}
+
+// start calls t's started, if it has not been called.
+func (e *Executor) start(t *tracked) {
+	e.watch.mu.Lock()
+	started := t.started
+	t.started = nil
+	e.watch.mu.Unlock()
+	if started != nil {
+		started()
+	}
 }
 
 // ended records that an action ended with a result.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -83,14 +84,23 @@ func TestRemoteQueued(t *testing.T) {
 			err error
 		}
 		done := make(chan result, 1)
+		var started atomic.Int32
+		c := c
+		c.Started = func() { started.Add(1) }
 		go func() {
 			r, err := tester(t, cmd, e).Exec(context.Background(), c)
 			done <- result{r, err}
 		}()
 		await(t, "the action queued", func() bool { return srv.Queued() == 1 })
 		await(t, "wynot to say that tests are queued", func() bool { return s.count("queued") > 0 })
+		if n := started.Load(); n != 0 {
+			t.Errorf("dropped %v: a queued test was said to have started (%d times)", drop, n)
+		}
 		srv.Release()
 		got := <-done
+		if n := started.Load(); n != 1 {
+			t.Errorf("dropped %v: the test was said to have started %d times, want once", drop, n)
+		}
 		if got.err != nil || got.r.TimedOut || got.r.Exit != 1 || string(got.r.Stdout) != "x\n" {
 			t.Errorf("dropped %v: queued, then released: %s %q %v, want exit 1 and its output", drop, got.r.Describe(), got.r.Stdout, got.err)
 		}
