@@ -15,7 +15,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,7 +28,7 @@ import (
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/syntax"
-	"github.com/wynot/wynot/domain/syntax/golang"
+	_ "github.com/wynot/wynot/domain/syntax/golang" // registers Go in the table of languages
 	"github.com/wynot/wynot/domain/syntax/treesitter"
 	"github.com/wynot/wynot/internal/enum"
 	"github.com/wynot/wynot/report"
@@ -303,7 +302,7 @@ func (r *Reduction) openInputs() ([]*input, error) {
 		}
 		ins = append(ins, in)
 	}
-	if r.typeCheckAsked && !slices.ContainsFunc(ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == "go" }) {
+	if r.typeCheckAsked && !slices.ContainsFunc(ins, typed) {
 		return nil, command.InputError("--typecheck applies to Go inputs that parse; none of the inputs is one")
 	}
 	if err := r.destinations(ins); err != nil {
@@ -314,7 +313,7 @@ func (r *Reduction) openInputs() ([]*input, error) {
 
 // parse reads input in as lang: it is then reduced as a syntax tree.
 func (r *Reduction) parse(in *input, lang string) error {
-	syn, err := syntax.New(lang, in.data, r.TypeCheck && lang == "go")
+	syn, err := syntax.New(lang, in.data, r.TypeCheck)
 	if err == nil {
 		in.syn = syn
 	}
@@ -528,29 +527,30 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 	if !rd.TypeCheck {
 		return nil
 	}
-	perDir, most := typeProbes, typeProbes
+	perClass, most := typeProbes, typeProbes
 	if rd.tree != nil {
-		perDir, most = 1, treeTypeProbes
+		perClass, most = 1, treeTypeProbes
 	}
 	var probes []runner.Candidate
-	var why []*golang.TypeError
-	dirs := map[string]int{}
+	var why []syntax.Prediction
+	classes := map[string]int{}
 	for _, u := range rd.treeUnits() {
-		if u.module {
-			continue // its go.mod and go.sum are probed on their own
+		if u.su.Module {
+			continue // its files are probed on their own
 		}
 		in := rd.ins[u.members[0]]
 		var tree []decomp.Pass
 		switch {
-		case in.syn != nil && in.syn.Lang == "go":
+		case in.syn != nil && in.syn.Typed:
 			ps, _, err := rd.unitPasses(u)
 			if err != nil {
 				return err
 			}
 			tree = ps
 		case rd.textFinish(in) != nil:
-			// A tree's go.mod, go.sum or vendor/modules.txt: candidates
-			// that break the module are probed as those with type
+			// A file a language of the tree knows of (a Go module's
+			// go.mod, go.sum or vendor/modules.txt): candidates that
+			// break what it describes are probed as those with type
 			// errors are.
 			_, text, err := rd.passList(in)
 			if err != nil {
@@ -578,18 +578,17 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 					return err
 				}
 				data, err := plan.Apply(slices.Delete(slices.Clone(all), i, i+1))
-				var te *golang.TypeError
-				if errors.As(err, &te) && data != nil && dirs[te.Dir] < perDir {
-					dirs[te.Dir]++
+				if p, ok := syntax.Predicts(err); ok && data != nil && classes[p.Class] < perClass {
+					classes[p.Class]++
 					probes = append(probes, rd.unitCandidate(u, data))
-					why = append(why, te)
+					why = append(why, p)
 				}
 			}
 		}
 	}
 	for i, c := range probes {
-		te := why[i]
-		if rd.typesOff[te.Dir] {
+		p := why[i]
+		if rd.typesOff[p.Class] {
 			continue
 		}
 		t, err := rd.s.TestOne(ctx, "type check probe", c)
@@ -599,22 +598,14 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 		if t.Outcome != dd.Fail {
 			continue
 		}
-		rd.typesOff[te.Dir] = true
-		if b := path.Base(te.Dir); b == "go.mod" || b == "go.sum" || b == "modules.txt" {
-			rd.s.Say("a candidate that breaks %s (%s) still fails: the test does not build the module, so such candidates are tested too", te.Dir, te.Msg)
-			continue
-		}
-		if te.Dir == "" {
-			rd.s.Say("a candidate with a new type error (%s) still fails: the test does not need code that type-checks, so such candidates are tested too (--typecheck=false says so from the start)", te.Msg)
-		} else {
-			rd.s.Say("a candidate with a new type error in %s (%s) still fails: the test does not need that package to type-check, so candidates with type errors there are tested too", te.Dir, te.Msg)
-		}
+		rd.typesOff[p.Class] = true
+		rd.s.Say("%s", p.Still)
 	}
 	return nil
 }
 
 // typeNote says, after a verdict of 1-minimality, which candidates were
-// not run because of type errors.
+// not run because their language predicted them (type errors).
 func (rd *reducer) typeNote() string {
 	var off []string
 	for d, ok := range rd.typesOff {
@@ -623,23 +614,30 @@ func (rd *reducer) typeNote() string {
 		}
 	}
 	slices.Sort(off)
-	mod := ""
-	if len(rd.moduleUnits()) > 0 {
-		mod = ", or a go.mod that breaks its module,"
+	i := slices.IndexFunc(rd.ins, typed)
+	l, err := syntax.Lookup(rd.ins[i].syn.Lang)
+	if err != nil {
+		return ""
 	}
-	if len(off) > 0 {
-		return fmt.Sprintf(" (a Go candidate with a new type error outside %s%s counts as not failing: it was not run)", strings.Join(off, ", "), mod)
+	var units []syntax.Unit
+	for _, u := range rd.extraUnits() {
+		units = append(units, u.su)
 	}
-	return fmt.Sprintf(" (a Go candidate with a new type error%s counts as not failing: it was not run)", mod)
+	return l.Untested(off, units)
 }
 
 // tested says that a candidate a plan rejected with err is tested all
-// the same: it parses but has a new type error, and probeTypes found that
-// type errors predict nothing for this test.
+// the same: its language predicted it beyond parsing (a new type error),
+// and probeTypes found that such predictions predict nothing for this
+// test.
 func (rd *reducer) tested(err error, data []byte) bool {
-	var te *golang.TypeError
-	return data != nil && errors.As(err, &te) && rd.typesOff[te.Dir]
+	p, ok := syntax.Predicts(err)
+	return data != nil && ok && rd.typesOff[p.Class]
 }
+
+// typed says the input is in a language that predicts candidates beyond
+// parsing (Go's type checks).
+func typed(in *input) bool { return in.syn != nil && in.syn.Typed }
 
 func (rd *reducer) candidate(fi int, data []byte) runner.Candidate {
 	if rd.tree != nil {
@@ -839,10 +837,11 @@ func (rd *reducer) format(ctx context.Context) error {
 // it parsing.
 func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 	data := in.data
-	if rd.tree != nil && in.syn != nil && in.syn.Lang == "go" && rd.TypeCheck {
-		// A Go file of a tree is type-checked with the tree as it is
-		// now: its package, and the packages that import it.
-		if syn, err := syntax.NewIn("go", data, true, &golang.Tree{Path: in.name, Files: rd.goFiles(), Imports: rd.tree.imports}); err == nil {
+	if t := rd.langTree(in); t != nil {
+		// A file of a tree is prepared with the tree as it is now (a
+		// Go file is type-checked with its package, and the packages
+		// that import it).
+		if syn := t.File(in.name, data, rd.files(true)); syn != nil {
 			in.syn = syn
 		}
 	}
@@ -857,7 +856,7 @@ func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 		}
 		if rd.Split.Kind == Auto {
 			l := schedule.Ladder{Rungs: schedule.Tokens | schedule.Chars, Finish: in.syn.Finish}
-			if in.syn.Lang != "go" {
+			if !in.syn.Renames {
 				// Go's tree passes shorten names already; in the
 				// tree-sitter languages, the replacements do (an
 				// identifier at every occurrence, a number by 0 or 1, a
@@ -894,47 +893,19 @@ func (sp Split) rungs() schedule.Rungs {
 	return schedule.Deletions
 }
 
-// modFinish is, for a Go module's go.mod or go.sum in a tree (with type
-// checks), what predicts the candidates that break the module: they do
-// not parse, or no longer require, replace or sum what the tree's Go
-// files need (golang.ModCheck, golang.SumCheck); nil otherwise. Whether such candidates predict the
-// outcome is probed as for type errors (probeTypes).
-func (rd *reducer) modFinish(in *input) func([]byte) ([]byte, error) {
-	if rd.tree == nil || !rd.TypeCheck {
+// textFinish is what predicts the candidates of the text passes over an
+// input in no language that a language of the tree knows of (a Go
+// module's go.mod, go.sum or vendor/modules.txt: Tree.Finish), or nil.
+func (rd *reducer) textFinish(in *input) func([]byte) ([]byte, error) {
+	if rd.tree == nil {
 		return nil
 	}
-	// With -mod=mod the go command adds a missing requirement or
-	// checksum itself.
-	auto := slices.Contains(strings.Fields(os.Getenv("GOFLAGS")), "-mod=mod")
-	switch path.Base(in.name) {
-	case "go.mod":
-		m, err := golang.NewModCheck(in.name, in.data, rd.goFiles())
-		if err != nil {
-			return nil
+	for _, t := range rd.tree.langs {
+		if fin := t.Finish(in.name, in.data, rd.files(true)); fin != nil {
+			return fin
 		}
-		m.AutoRequire = auto
-		return m.Finish
-	case "go.sum":
-		s, err := golang.NewSumCheck(in.name, in.data, rd.goFiles())
-		if err != nil {
-			return nil
-		}
-		s.AutoRequire = auto
-		return s.Finish
 	}
 	return nil
-}
-
-// textFinish is what predicts the candidates of an input's text passes
-// that break its module: modFinish's, and for a module's
-// vendor/modules.txt, which those passes change without go.mod, a
-// golang.VendorCheck (not for the requirements pass, which changes both
-// together).
-func (rd *reducer) textFinish(in *input) func([]byte) ([]byte, error) {
-	if rd.tree != nil && rd.TypeCheck && path.Base(in.name) == "modules.txt" && path.Base(path.Dir(in.name)) == "vendor" {
-		return golang.NewVendorCheck(in.name, in.data).Finish
-	}
-	return rd.modFinish(in)
 }
 
 // granularity names the finest pieces of the split.
@@ -1174,7 +1145,7 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	default:
 		v = "the result is not certified 1-minimal"
 	}
-	if end.Minimal && rd.TypeCheck && !rd.typesOff[""] && slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == "go" }) {
+	if end.Minimal && rd.TypeCheck && !rd.typesOff[""] && slices.ContainsFunc(rd.ins, typed) {
 		v += rd.typeNote()
 	}
 	c.Verdict = []string{v}
