@@ -10,6 +10,7 @@ package syntax
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -142,10 +143,12 @@ func Register(l Language) {
 			panic("syntax: language " + l.Name() + " registered twice")
 		}
 	}
-	languages = append(languages, l)
+	i, _ := slices.BinarySearchFunc(languages, l.Name(), func(o Language, name string) int { return strings.Compare(o.Name(), name) })
+	languages = slices.Insert(languages, i, l)
 }
 
-// Languages lists the table of languages, in the order of registration.
+// Languages lists the table of languages by name (so that the order
+// does not depend on the order in which their packages were loaded).
 func Languages() []Language {
 	mu.Lock()
 	defer mu.Unlock()
