@@ -162,7 +162,7 @@ func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 		// A file of a tree is prepared with the tree as it is now (a
 		// Go file is type-checked with its package, and the packages
 		// that import it).
-		if syn := t.File(in.name, data, rd.files(true)); syn != nil {
+		if syn := t.File(in.name, data, rd.nowFiles); syn != nil {
 			in.syn = syn
 		}
 	}
@@ -200,7 +200,7 @@ func (rd *reducer) textFinish(in *input) func([]byte) ([]byte, error) {
 		return nil
 	}
 	for _, t := range rd.tree.langs {
-		if fin := t.Finish(in.name, in.data, rd.files(true)); fin != nil {
+		if fin := t.Finish(in.name, in.data, rd.nowFiles); fin != nil {
 			return fin
 		}
 	}

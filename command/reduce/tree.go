@@ -715,6 +715,10 @@ func emptyHint(sum *report.Summary, what string) string {
 	return fmt.Sprintf("the empty %s fails too (%s): the test does not tell this failure from any other; state it with --fail-on REGEX (a line of the original's output that names the failure)", what, sum.Signature)
 }
 
+// nowFiles are the tree's files as they are now, for the languages'
+// views of it (syntax.Files).
+func (rd *reducer) nowFiles() map[string][]byte { return rd.files(true) }
+
 // files are the tree's files as they are now (not its symbolic links),
 // for the languages' views of it; without whole, not those only ever
 // removed whole (binary or empty files).

@@ -191,7 +191,7 @@ func (rd *reducer) unitPasses(u unit) (tree, text []decomp.Pass, err error) {
 		return rd.passList(rd.ins[u.members[0]])
 	}
 	data := rd.data(u)
-	tree, err = u.lang.Passes(u.su, data, rd.files(true))
+	tree, err = u.lang.Passes(u.su, data, rd.nowFiles)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", u.name, err)
 	}

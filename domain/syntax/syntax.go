@@ -107,25 +107,28 @@ type Unit struct {
 	Module bool
 }
 
-// Tree is a language's view of a directory reduced as a whole. files
-// are the tree's files as they are now (not symbolic links), by
-// slash-separated path.
+// Files are the files of a tree as they are now (not symbolic links),
+// by slash-separated path; the map is made when asked for, only by a
+// language that needs it.
+type Files func() map[string][]byte
+
+// Tree is a language's view of a directory reduced as a whole.
 type Tree interface {
 	// Group names the unit of a file in the language: the files of one
 	// group (a Go package's directory) are one unit.
 	Group(name string) (key, unit string)
-	// Units are further units over files (here without those only ever
-	// removed whole): a Go module's go.mod with its go.sum and
-	// vendor/modules.txt.
+	// Units are further units over files, the tree's files as they are
+	// now without those only ever removed whole: a Go module's go.mod
+	// with its go.sum and vendor/modules.txt.
 	Units(files map[string][]byte) []Unit
 	// Passes are the tree passes of unit u, whose text is data.
-	Passes(u Unit, data []byte, files map[string][]byte) ([]decomp.Pass, error)
+	Passes(u Unit, data []byte, files Files) ([]decomp.Pass, error)
 	// File is a file of the language prepared among the tree's files,
 	// for its text passes, or nil to keep it as it was opened.
-	File(name string, data []byte, files map[string][]byte) *Syntax
+	File(name string, data []byte, files Files) *Syntax
 	// Finish predicts the candidates of the text passes over a file not
 	// in the language that the language knows of (a go.mod), or is nil.
-	Finish(name string, data []byte, files map[string][]byte) func([]byte) ([]byte, error)
+	Finish(name string, data []byte, files Files) func([]byte) ([]byte, error)
 }
 
 var (

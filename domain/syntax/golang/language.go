@@ -187,17 +187,18 @@ func (t *goTree) Units(files map[string][]byte) []syntax.Unit {
 // Passes are, for a package, Go's passes over its files as one bundle,
 // type-checked with the tree around it when type checks are on; for a
 // module, the pass that removes requirements (Requirements).
-func (t *goTree) Passes(u syntax.Unit, data []byte, files map[string][]byte) ([]decomp.Pass, error) {
+func (t *goTree) Passes(u syntax.Unit, data []byte, files syntax.Files) ([]decomp.Pass, error) {
 	if u.Module {
 		req := Requirements{Finish: map[string]func([]byte) ([]byte, error){}}
+		now := files()
 		for _, name := range u.Files {
-			if fin := t.modFinish(name, files[name], files); fin != nil {
+			if fin := t.modFinish(name, now[name], files); fin != nil {
 				req.Finish[name] = fin
 			}
 		}
 		return []decomp.Pass{req}, nil
 	}
-	syn, err := open(data, t.typeCheck, &Tree{Dir: path.Dir(u.Files[0]), Files: goFiles(files), Imports: t.imports})
+	syn, err := open(data, t.typeCheck, &Tree{Dir: path.Dir(u.Files[0]), Files: goFiles(files()), Imports: t.imports})
 	if err != nil {
 		return nil, err
 	}
@@ -206,11 +207,11 @@ func (t *goTree) Passes(u syntax.Unit, data []byte, files map[string][]byte) ([]
 
 // File is, with type checks, the Go file name type-checked with the tree
 // as it is now: its package, and the packages that import it.
-func (t *goTree) File(name string, data []byte, files map[string][]byte) *syntax.Syntax {
+func (t *goTree) File(name string, data []byte, files syntax.Files) *syntax.Syntax {
 	if !t.typeCheck {
 		return nil
 	}
-	syn, err := open(data, true, &Tree{Path: name, Files: goFiles(files), Imports: t.imports})
+	syn, err := open(data, true, &Tree{Path: name, Files: goFiles(files()), Imports: t.imports})
 	if err != nil {
 		return nil
 	}
@@ -221,7 +222,7 @@ func (t *goTree) File(name string, data []byte, files map[string][]byte) *syntax
 // that break a module: a go.mod's (ModCheck), a go.sum's (SumCheck), and
 // a vendor/modules.txt's, which those passes change without go.mod
 // (VendorCheck; the requirements pass changes both together).
-func (t *goTree) Finish(name string, data []byte, files map[string][]byte) func([]byte) ([]byte, error) {
+func (t *goTree) Finish(name string, data []byte, files syntax.Files) func([]byte) ([]byte, error) {
 	if t.typeCheck && path.Base(name) == "modules.txt" && path.Base(path.Dir(name)) == "vendor" {
 		return NewVendorCheck(name, data).Finish
 	}
@@ -232,7 +233,7 @@ func (t *goTree) Finish(name string, data []byte, files map[string][]byte) func(
 // predicts the candidates that break the module: they do not parse, or
 // no longer require, replace or sum what the tree's Go files need; nil
 // otherwise.
-func (t *goTree) modFinish(name string, data []byte, files map[string][]byte) func([]byte) ([]byte, error) {
+func (t *goTree) modFinish(name string, data []byte, files syntax.Files) func([]byte) ([]byte, error) {
 	if !t.typeCheck {
 		return nil
 	}
@@ -241,14 +242,14 @@ func (t *goTree) modFinish(name string, data []byte, files map[string][]byte) fu
 	auto := slices.Contains(strings.Fields(os.Getenv("GOFLAGS")), "-mod=mod")
 	switch path.Base(name) {
 	case "go.mod":
-		m, err := NewModCheck(name, data, goFiles(files))
+		m, err := NewModCheck(name, data, goFiles(files()))
 		if err != nil {
 			return nil
 		}
 		m.AutoRequire = auto
 		return m.Finish
 	case "go.sum":
-		s, err := NewSumCheck(name, data, goFiles(files))
+		s, err := NewSumCheck(name, data, goFiles(files()))
 		if err != nil {
 			return nil
 		}

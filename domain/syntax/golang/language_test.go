@@ -104,7 +104,7 @@ func TestLanguageTreeFinish(t *testing.T) {
 			{"README", "", ""},
 			{"main.go", "", ""},
 		} {
-			fin := tr.Finish(c.name, files[c.name], files)
+			fin := tr.Finish(c.name, files[c.name], func() map[string][]byte { return files })
 			if (fin != nil) != (typeCheck && c.class != "") {
 				t.Errorf("typeCheck %v: Finish of %s: %v", typeCheck, c.name, fin != nil)
 			}
