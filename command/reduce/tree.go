@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/types"
 	"os"
 	"path"
 	"path/filepath"
@@ -20,7 +19,6 @@ import (
 	"github.com/wynot/wynot/domain/filetree"
 	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/syntax"
-	"github.com/wynot/wynot/domain/syntax/golang"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -52,10 +50,13 @@ type dirTree struct {
 	// reduction of this tree, which this run goes on with: it is kept
 	// whatever happens.
 	continued bool
-	// imports, when set, types the Go files' imports from outside the
-	// tree: the export data of the modules' requirements and the
-	// standard library (go list -export), read once from the original.
-	imports types.Importer
+	// langs are the languages' views of the tree (syntax.Language.Tree),
+	// in the table's order, and by name in byLang: what bundles their
+	// files into units, and their context, read once from the original
+	// (Go: the export data of the modules' requirements and the
+	// standard library, go list -export).
+	langs  []syntax.Tree
+	byLang map[string]syntax.Tree
 }
 
 // openTree reads the directory p as the input of a reduction.
@@ -106,9 +107,7 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 		}
 		ins = append(ins, in)
 	}
-	if r.TypeCheck && slices.ContainsFunc(ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == "go" }) {
-		t.imports = r.goExports(ctx, abs, base)
-	}
+	r.treeLangs(ctx, t, abs, ins)
 	if len(unparsed) > 0 {
 		say(r.Out, "%s in %s do not parse in their language (%s): they are reduced as text", report.Plural(len(unparsed), "file"), p, command.List(unparsed, 5))
 	}
@@ -121,46 +120,53 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 	return ins, t, nil
 }
 
-// goExports reads, with go list -export in each module of the tree (a
-// directory with a go.mod), where the go command keeps the export data
-// of the packages the modules import, the standard library's too, so
-// that Go files are type-checked with their requirements typed. It
-// builds what is not built yet, once, in the original tree (go list
-// changes no file of it). Without go, or when go list fails, imports
-// from outside the tree stay untyped, as said.
-func (r *Reduction) goExports(ctx context.Context, abs string, base *filetree.Tree) types.Importer {
-	files := map[string]string{}
-	var failed []string
-	for _, rel := range base.Paths() {
-		if path.Base(rel) != "go.mod" || base.Files[rel].Link != "" {
-			continue
+// treeLangs asks each language of the table for its view of the tree
+// (syntax.Language.Tree), handing it the tree's files and a way to run
+// what it needs to learn its context, and says what it notes.
+func (r *Reduction) treeLangs(ctx context.Context, t *dirTree, abs string, ins []*input) {
+	files := map[string][]byte{}
+	for rel, f := range t.base.Files {
+		if f.Link == "" {
+			files[rel] = f.Data
 		}
-		dir := filepath.Join(abs, filepath.FromSlash(path.Dir(rel)))
-		c := runner.Command{Argv: []string{"go", "-C", dir, "list", "-e", "-deps", "-export", "-f", "{{if .Export}}{{.ImportPath}}\t{{.Export}}{{end}}", "./..."},
-			Timeout: 5 * time.Minute}
+	}
+	t.byLang = map[string]syntax.Tree{}
+	for _, l := range syntax.Languages() {
+		parsed := slices.ContainsFunc(ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == l.Name() })
+		lt, notes := l.Tree(syntax.Dir{Root: abs, Files: files, Parsed: parsed, TypeCheck: r.TypeCheck, Exec: contextExec(ctx)})
+		for _, n := range notes {
+			say(r.Out, "%s", n)
+		}
+		if lt != nil {
+			t.langs = append(t.langs, lt)
+			t.byLang[l.Name()] = lt
+		}
+	}
+}
+
+// contextExec runs, for a language's context, a command through the
+// runner, for five minutes at most.
+func contextExec(ctx context.Context) syntax.Exec {
+	return func(argv []string) ([]byte, error) {
+		c := runner.Command{Argv: argv, Timeout: 5 * time.Minute}
 		run, err := c.Exec(ctx, "", nil)
-		if err != nil || !run.Clean() {
-			why := run.Explain()
-			if err != nil {
-				why = err.Error()
-			}
-			failed = append(failed, path.Dir(rel)+": "+why)
-			continue
+		if err != nil {
+			return nil, err
 		}
-		for _, line := range strings.Split(string(run.Stdout), "\n") {
-			if imp, file, ok := strings.Cut(line, "\t"); ok {
-				files[imp] = file
-			}
+		if !run.Clean() {
+			return nil, errors.New(run.Explain())
 		}
+		return run.Stdout, nil
 	}
-	if len(failed) > 0 {
-		say(r.Out, "go list -export failed (%s): Go imports from outside the tree stay untyped", strings.Join(failed, "; "))
-	}
-	if len(files) == 0 {
+}
+
+// langTree is the view of the tree of the language of input in, when
+// it is reduced in one that has such a view (nil otherwise).
+func (rd *reducer) langTree(in *input) syntax.Tree {
+	if rd.tree == nil || in.syn == nil {
 		return nil
 	}
-	say(r.Out, "Go files are type-checked with the export data of %s from outside the tree (go list -export)", report.Plural(len(files), "package"))
-	return golang.NewExportImporter(files)
+	return rd.tree.byLang[in.syn.Lang]
 }
 
 // treeLang is the language a file of a tree is reduced in: under auto
@@ -624,7 +630,7 @@ func (rd *reducer) treeClosing(sum *report.Summary, end command.End) command.Clo
 		v = "interrupted: the result is the smallest failing tree found so far, not 1-minimal"
 	case end.Minimal:
 		v = "the result is 1-minimal: removing any single one of its files, or making any single one of the changes its files' passes offer (syntax tree transformations, lines, tokens, characters, replacements), makes the failure go away"
-		if rd.TypeCheck && slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == "go" }) {
+		if rd.TypeCheck && slices.ContainsFunc(rd.ins, typed) {
 			v += rd.typeNote()
 		}
 	default:
@@ -709,12 +715,17 @@ func emptyHint(sum *report.Summary, what string) string {
 	return fmt.Sprintf("the empty %s fails too (%s): the test does not tell this failure from any other; state it with --fail-on REGEX (a line of the original's output that names the failure)", what, sum.Signature)
 }
 
-// goFiles are the tree's Go files and go.mod files as they are now, for
-// type-checking a Go file with its package and the packages around it.
-func (rd *reducer) goFiles() map[string][]byte {
+// nowFiles are the tree's files as they are now, for the languages'
+// views of it (syntax.Files).
+func (rd *reducer) nowFiles() map[string][]byte { return rd.files(true) }
+
+// files are the tree's files as they are now (not its symbolic links),
+// for the languages' views of it; without whole, not those only ever
+// removed whole (binary or empty files).
+func (rd *reducer) files(whole bool) map[string][]byte {
 	files := map[string][]byte{}
 	for _, in := range rd.ins {
-		if !in.removed && in.link == "" && (strings.HasSuffix(in.name, ".go") || path.Base(in.name) == "go.mod") {
+		if !in.removed && in.link == "" && (whole || !in.whole) {
 			files[in.name] = in.data
 		}
 	}

@@ -3,31 +3,29 @@ package reduce
 import (
 	"bytes"
 	"fmt"
-	"path"
 	"slices"
 
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/syntax"
-	"github.com/wynot/wynot/domain/syntax/golang"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
 
-// unit is what one pass reduces: one input, or, in a tree, the Go files
-// of one directory as one text (a decomp.Bundle), so that a change can
-// span them: a name shortened at its declaration and at every use in
-// the package's other files, a parameter removed with the argument at
-// calls in other files, a declaration deleted with the statements that
-// use it wherever they are.
-//
-// A module's go.mod, go.sum and vendor/modules.txt make one more bundle,
-// whose pass removes a requirement with its checksums and vendor entry.
+// unit is what one pass reduces: one input, or, in a tree, files of a
+// language's unit (syntax.Unit) as one text (a decomp.Bundle), so that a
+// change can span them: the Go files of one directory, where a name is
+// shortened at its declaration and at every use in the package's other
+// files, a parameter removed with the argument at calls in other files,
+// a declaration deleted with the statements that use it wherever they
+// are; a Go module's go.mod, go.sum and vendor/modules.txt, whose pass
+// removes a requirement with its checksums and vendor entry.
 type unit struct {
-	name    string // in logs: the input's name, or the package's directory and "/*.go"
+	name    string // in logs: the input's name, or the language's unit's
 	members []int  // the inputs, by index into the reducer's
 	bundle  bool
-	module  bool // a module's go.mod and the files that must agree with it
+	lang    syntax.Tree // the language whose unit it is, for a bundle
+	su      syntax.Unit
 }
 
 // single is the unit of input fi alone.
@@ -36,18 +34,24 @@ func (rd *reducer) single(fi int) unit {
 }
 
 // bundled says whether input in is reduced by its tree passes as part of
-// its package's bundle: a Go file of a tree.
+// a unit of its language: a file of a tree whose language has a view of
+// it (a Go file).
 func (rd *reducer) bundled(in *input) bool {
-	return rd.tree != nil && in.syn != nil && in.syn.Lang == "go"
+	return rd.langTree(in) != nil
 }
 
 // treeUnits are the units of the tree passes, in the order of their
-// first input: each tree's Go package (one directory's Go files) as a
-// bundle, every other input present on its own; then each module's
-// go.mod with its go.sum and vendor/modules.txt.
+// first input: each of a language's groups (a Go package: one
+// directory's Go files) as a bundle, every other input present on its
+// own; then the languages' further units (each Go module's go.mod with
+// its go.sum and vendor/modules.txt).
 func (rd *reducer) treeUnits() []unit {
 	var us []unit
-	pkg := map[string]int{} // directory → index into us
+	type group struct {
+		lang string
+		key  string
+	}
+	groups := map[group]int{} // → index into us
 	for fi, in := range rd.ins {
 		if in.removed || in.whole {
 			continue
@@ -56,48 +60,42 @@ func (rd *reducer) treeUnits() []unit {
 			us = append(us, rd.single(fi))
 			continue
 		}
-		dir := path.Dir(in.name)
-		if k, ok := pkg[dir]; ok {
+		lt := rd.langTree(in)
+		key, name := lt.Group(in.name)
+		g := group{in.syn.Lang, key}
+		if k, ok := groups[g]; ok {
 			us[k].members = append(us[k].members, fi)
+			us[k].su.Files = append(us[k].su.Files, in.name)
 			continue
 		}
-		pkg[dir] = len(us)
-		name := dir + "/*.go"
-		if dir == "." {
-			name = "*.go"
-		}
-		us = append(us, unit{name: name, members: []int{fi}, bundle: true})
+		groups[g] = len(us)
+		us = append(us, unit{name: name, members: []int{fi}, bundle: true, lang: lt,
+			su: syntax.Unit{Name: name, Files: []string{in.name}}})
 	}
-	return append(us, rd.moduleUnits()...)
+	return append(us, rd.extraUnits()...)
 }
 
-// moduleUnits are the bundles of each module of a tree: its go.mod,
-// go.sum and vendor/modules.txt, those present.
-func (rd *reducer) moduleUnits() []unit {
+// extraUnits are the languages' further units of a tree (syntax.Tree's
+// Units), those whose text can be bundled.
+func (rd *reducer) extraUnits() []unit {
 	if rd.tree == nil {
 		return nil
 	}
 	byName := map[string]int{}
 	for fi, in := range rd.ins {
-		if !in.removed && !in.whole && in.link == "" {
-			byName[in.name] = fi
-		}
+		byName[in.name] = fi
 	}
+	files := rd.files(false)
 	var us []unit
-	for fi, in := range rd.ins {
-		if in.removed || in.whole || in.link != "" || path.Base(in.name) != "go.mod" {
-			continue
-		}
-		u := unit{name: in.name, members: []int{fi}, bundle: true, module: true}
-		dir := path.Dir(in.name)
-		for _, other := range []string{"go.sum", "vendor/modules.txt"} {
-			if k, ok := byName[path.Join(dir, other)]; ok {
-				u.members = append(u.members, k)
-				u.name += ", " + rd.ins[k].name
+	for _, lt := range rd.tree.langs {
+		for _, su := range lt.Units(files) {
+			u := unit{name: su.Name, bundle: true, lang: lt, su: su}
+			for _, name := range su.Files {
+				u.members = append(u.members, byName[name])
 			}
-		}
-		if !slices.ContainsFunc(u.members, func(k int) bool { return bytes.IndexByte(rd.ins[k].data, 0) >= 0 }) {
-			us = append(us, u) // text with a NUL byte cannot be bundled
+			if !slices.ContainsFunc(u.members, func(k int) bool { return bytes.IndexByte(rd.ins[k].data, 0) >= 0 }) {
+				us = append(us, u) // text with a NUL byte cannot be bundled
+			}
 		}
 	}
 	return us
@@ -185,30 +183,15 @@ func (rd *reducer) improveUnit(u unit, data []byte) {
 }
 
 // unitPasses are the tree passes of a unit (those of passList for an
-// input on its own; for a bundle, Go's over the package as a whole,
-// type-checked with the tree around it when type checks are on) and
-// its text passes (none for a bundle: its files have their own).
+// input on its own; for a bundle, its language's: Go's over a package
+// as a whole, type-checked with the tree around it when type checks are
+// on) and its text passes (none for a bundle: its files have their own).
 func (rd *reducer) unitPasses(u unit) (tree, text []decomp.Pass, err error) {
 	if !u.bundle {
 		return rd.passList(rd.ins[u.members[0]])
 	}
 	data := rd.data(u)
-	if u.module {
-		req := golang.Requirements{Finish: map[string]func([]byte) ([]byte, error){}}
-		for _, fi := range u.members {
-			if fin := rd.modFinish(rd.ins[fi]); fin != nil {
-				req.Finish[rd.ins[fi].name] = fin
-			}
-		}
-		return []decomp.Pass{req}, nil, nil
-	}
-	dir := path.Dir(rd.ins[u.members[0]].name)
-	t := &golang.Tree{Dir: dir, Files: rd.goFiles(), Imports: rd.tree.imports}
-	syn, err := syntax.NewIn("go", data, rd.TypeCheck, t)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", u.name, err)
-	}
-	tree, err = syn.Passes(data)
+	tree, err = u.lang.Passes(u.su, data, rd.nowFiles)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", u.name, err)
 	}
