@@ -17,7 +17,8 @@ import (
 // a tree: one that does not parse, renames the module while Go files of
 // the tree import its packages by its path, no longer requires a module
 // that a Go file of the tree imports (and the original required), or
-// drops the replacement of a module still required, breaks every build
+// drops or changes the replacement of a module still required (or, when
+// the go command adds requirements itself, imported), breaks every build
 // of the module, as a Go file with a new type error does. Its errors are
 // TypeErrors whose Dir is the go.mod's path.
 type ModCheck struct {
@@ -26,6 +27,7 @@ type ModCheck struct {
 	local    string            // a file that imports a package of the module by its path ("" for none)
 	imports  map[string]string // import path → a file that imports it
 	replaces []*modfile.Replace
+	imported map[string]string // a replaced module's path → a file that imports a package of it
 	// AutoRequire says the go command adds missing requirements itself
 	// (GOFLAGS=-mod=mod): a requirement dropped is not an error then.
 	AutoRequire bool
@@ -41,7 +43,7 @@ func NewModCheck(name string, orig []byte, files map[string][]byte) (*ModCheck, 
 	if f.Module == nil {
 		return nil, fmt.Errorf("%s names no module", name)
 	}
-	m := &ModCheck{name: name, module: f.Module.Mod.Path, imports: map[string]string{}}
+	m := &ModCheck{name: name, module: f.Module.Mod.Path, imports: map[string]string{}, imported: map[string]string{}}
 	outside, local := imports(files, path.Dir(name), m.module)
 	for imp, file := range outside {
 		if requires(f, imp) {
@@ -50,7 +52,17 @@ func NewModCheck(name string, orig []byte, files map[string][]byte) (*ModCheck, 
 	}
 	m.local = local
 	for _, r := range f.Replace {
-		if requires(f, r.Old.Path) {
+		by := ""
+		for _, imp := range sortedKeys(outside) {
+			if provides(r.Old.Path, imp) {
+				by = outside[imp]
+				break
+			}
+		}
+		if by != "" {
+			m.imported[r.Old.Path] = by
+		}
+		if requires(f, r.Old.Path) || by != "" {
 			m.replaces = append(m.replaces, r)
 		}
 	}
@@ -80,8 +92,15 @@ func (m *ModCheck) Finish(data []byte) ([]byte, error) {
 	}
 	for _, r := range m.replaces {
 		kept := slices.ContainsFunc(f.Replace, func(x *modfile.Replace) bool { return x.Old == r.Old && x.New == r.New })
-		if requires(f, r.Old.Path) && !kept {
-			return bad("go.mod no longer replaces %s, which it requires", r.Old.Path)
+		switch {
+		case kept:
+		case requires(f, r.Old.Path):
+			return bad("go.mod no longer replaces %s as it did, which it requires", r.Old.Path)
+		case m.AutoRequire && m.imported[r.Old.Path] != "":
+			// The go command would require it again, from where it is
+			// replaced: a replacement dropped or changed (a local path
+			// cut short) no longer finds it.
+			return bad("go.mod no longer replaces %s as it did, which %s imports", r.Old.Path, m.imported[r.Old.Path])
 		}
 	}
 	return data, nil
