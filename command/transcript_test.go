@@ -106,7 +106,7 @@ func runTranscript(t *testing.T, path string) {
 			} else if err != nil {
 				t.Fatal(err)
 			} else {
-				got[f.name] = string(b)
+				got[f.name] = normalize(string(b), dir)
 			}
 		}
 	}
@@ -135,12 +135,15 @@ func isExpected(name string) bool {
 	return name == "stderr" || name == "stdout" || name == "exit" || strings.HasPrefix(name, "after:")
 }
 
-// normalize makes output comparable across runs: durations and the
-// temporary directory are replaced.
+// normalize makes output comparable across runs: durations (in the
+// closing lines, the JSON summary and the HTML report) and the temporary
+// directory are replaced.
 func normalize(s, dir string) string {
 	s = strings.ReplaceAll(s, dir, "$DIR")
 	s = regexp.MustCompile(`\b\d+\.\ds\b`).ReplaceAllString(s, "N.Ns")
 	s = regexp.MustCompile(`("seconds": )[0-9.e+-]+`).ReplaceAllString(s, "${1}0")
+	s = regexp.MustCompile(`<td>\d+\.\d s</td>`).ReplaceAllString(s, "<td>N.N s</td>")
+	s = regexp.MustCompile(`<td class=n>\d+\.\d\d</td></tr>`).ReplaceAllString(s, "<td class=n>N.NN</td></tr>")
 	return s
 }
 
