@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wynot/wynot/command/changes"
+	"github.com/wynot/wynot/command/isolate"
 	"github.com/wynot/wynot/report"
 )
 
@@ -15,16 +17,18 @@ import (
 // have theirs in their packages, from their Close.)
 func TestSummaryGolden(t *testing.T) {
 	ps, fs := 3, 9
+	cd := changes.Detail{
+		Commits: 12, Commit: "0123456789ab fix <it>", Hunks: []string{"a.go:3+1", "b.go:7-2"}, Resolutions: 4, Resolved: 2, Completed: 5,
+		Complement: "PASS", Needed: 1, OtherCause: []string{"c.go:1+1"}, RemovalsPassed: 1, RemovalsUnresolved: 1, RemovedByCheck: 2,
+		Verdict: []string{"the changes are 1-minimal"}}
 	for _, c := range []struct {
 		name string
 		sum  *report.Summary
+		rows []report.Row
 	}{
-		{"reduce", &report.Summary{Command: "reduce", ReduceDetail: report.ReduceDetail{Formatted: []string{"main.go"}}}},
-		{"isolate", &report.Summary{Command: "isolate", IsolateDetail: report.IsolateDetail{PassSize: &ps, FailSize: &fs}}},
-		{"changes", &report.Summary{Command: "changes", ChangesDetail: report.ChangesDetail{
-			Commits: 12, Commit: "0123456789ab fix <it>", Hunks: []string{"a.go:3+1", "b.go:7-2"}, Resolutions: 4, Resolved: 2, Completed: 5,
-			Complement: "PASS", Needed: 1, OtherCause: []string{"c.go:1+1"}, RemovalsPassed: 1, RemovalsUnresolved: 1, RemovedByCheck: 2,
-			Verdict: []string{"the changes are 1-minimal"}}}},
+		{"reduce", &report.Summary{Command: "reduce", Formatted: []string{"main.go"}}, nil},
+		{"isolate", &report.Summary{Command: "isolate", Detail: isolate.Detail{PassSize: &ps, FailSize: &fs}}, nil},
+		{"changes", &report.Summary{Command: "changes", Detail: cd}, cd.Rows()},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := c.sum
@@ -41,7 +45,7 @@ func TestSummaryGolden(t *testing.T) {
 			rec.Record(report.Event{Test: 1, Pass: "lines", Config: "1.", Changes: 1, Size: 4, Outcome: "FAIL"})
 			rec.Record(report.Event{Test: 2, Pass: "lines", Config: ".2", Changes: 1, Size: 3, Outcome: "PASS"})
 			var page strings.Builder
-			if err := rec.WriteHTML(&page, report.Page{Summary: s, Result: "b\n", Diff: s.Diff}); err != nil {
+			if err := rec.WriteHTML(&page, report.Page{Summary: s, Result: "b\n", Diff: s.Diff, Rows: c.rows}); err != nil {
 				t.Fatal(err)
 			}
 			for _, f := range []struct{ ext, got string }{{".json", js.String()}, {".html", page.String()}} {

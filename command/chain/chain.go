@@ -190,7 +190,7 @@ type Chain struct {
 	timeline []uint32
 	links    map[uint64]*link
 	order    []uint64 // the steps examined, in the order they were
-	trans    []report.Transition
+	trans    []Transition
 	captures int
 }
 
@@ -367,7 +367,7 @@ func (c *Chain) Begin() command.Begin {
 
 // link is one examined state of the failing run.
 type link struct {
-	report.Link
+	Link
 	probe int
 	// fnames are the names, in the failing run's graph, of the vertices
 	// of the relevant deltas (var(Δ) is made of them, by address).
@@ -574,7 +574,7 @@ func (c *Chain) examine(ctx context.Context, s *command.Session, t uint64) (*lin
 	}
 	probe := int(c.timeline[t-1])
 	st := c.prog.Stmt(probe)
-	l := &link{Link: report.Link{Step: t, File: st.File, Line: st.Line, Func: st.Func}, bot: true, probe: probe}
+	l := &link{Link: Link{Step: t, File: st.File, Line: st.Line, Func: st.Func}, bot: true, probe: probe}
 	c.links[t] = l
 	c.order = append(c.order, t)
 	where := fmt.Sprintf("%s:%d (step %d)", st.File, st.Line, t)
@@ -665,7 +665,7 @@ func (c *Chain) examine(ctx context.Context, s *command.Session, t uint64) (*lin
 	for _, i := range res.Delta {
 		d := deltas[i]
 		fname := failName(m, d)
-		rd := report.Delta{Kind: string(d.Kind), Var: m.Var(d), Old: m.Old(d), New: m.New(d), Text: m.Describe(d)}
+		rd := Delta{Kind: string(d.Kind), Var: m.Var(d), Old: m.Old(d), New: m.New(d), Text: m.Describe(d)}
 		if v := fg.Lookup(fname); v >= 0 {
 			for _, n := range fg.Names(v) {
 				if n != fname && n != rd.Var && !slices.Contains(rd.Aliases, n) {
@@ -776,8 +776,8 @@ func (c *Chain) capture(ctx context.Context, s *command.Session, side func(instr
 
 // transition describes the cause transition between two examined
 // states.
-func (c *Chain) transition(a, b *link, over []string) report.Transition {
-	tr := report.Transition{FromStep: a.Step, ToStep: b.Step, Func: a.Func, Direct: b.Step == a.Step+1, Overwritten: over,
+func (c *Chain) transition(a, b *link, over []string) Transition {
+	tr := Transition{FromStep: a.Step, ToStep: b.Step, Func: a.Func, Direct: b.Step == a.Step+1, Overwritten: over,
 		Where: fmt.Sprintf("%s:%d → %s:%d", a.File, a.Line, b.File, b.Line)}
 	for _, d := range a.Relevant {
 		tr.Before = append(tr.Before, d.Var)
@@ -812,11 +812,11 @@ func (c *Chain) transition(a, b *link, over []string) report.Transition {
 // return, moved the cause.
 func (c *Chain) suggest() {
 	sort.Slice(c.trans, func(i, j int) bool { return c.trans[i].FromStep < c.trans[j].FromStep })
-	for _, want := range []func(report.Transition) bool{
-		func(t report.Transition) bool { return len(t.Overwritten) > 0 },
-		func(t report.Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 },
-		func(t report.Transition) bool { return t.Kind == "statement" },
-		func(report.Transition) bool { return true },
+	for _, want := range []func(Transition) bool{
+		func(t Transition) bool { return len(t.Overwritten) > 0 },
+		func(t Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 },
+		func(t Transition) bool { return t.Kind == "statement" },
+		func(Transition) bool { return true },
 	} {
 		for i := range c.trans {
 			if want(c.trans[i]) {

@@ -42,14 +42,14 @@ func TestCloseGolden(t *testing.T) {
 		c.links[l.Step] = l
 		c.order = append(c.order, l.Step)
 	}
-	add(&link{Link: report.Link{Step: 9, File: "main.go", Line: 12, Func: "main.f", Stack: "main.main", Matched: true,
+	add(&link{Link: Link{Step: 9, File: "main.go", Line: 12, Func: "main.f", Stack: "main.main", Matched: true,
 		PassVertices: 20, FailVertices: 21, Cut: true, Deltas: 3, Tests: 7,
-		Relevant:    []report.Delta{{Kind: "change", Var: "x", Old: "1", New: "<2>", Text: "x = <2> (was 1)", Aliases: []string{"*p"}}},
+		Relevant:    []Delta{{Kind: "change", Var: "x", Old: "1", New: "<2>", Text: "x = <2> (was 1)", Aliases: []string{"*p"}}},
 		Differences: []string{"x = <2> (was 1)", "y = 3 (was 4)"}}})
-	add(&link{Link: report.Link{Step: 2, File: "main.go", Line: 5, Func: "main.main", Note: "no matching state"}, bot: true})
-	add(&link{Link: report.Link{Step: 14, File: "main.go", Line: 20, Func: "main.g", Matched: true, PassVertices: 8, FailVertices: 8,
-		Deltas: 1, Tests: 2, Relevant: []report.Delta{{Kind: "add", Var: "s[1]", New: "a & b", Text: "s[1] = \"a & b\" (added)"}}}})
-	c.trans = []report.Transition{
+	add(&link{Link: Link{Step: 2, File: "main.go", Line: 5, Func: "main.main", Note: "no matching state"}, bot: true})
+	add(&link{Link: Link{Step: 14, File: "main.go", Line: 20, Func: "main.g", Matched: true, PassVertices: 8, FailVertices: 8,
+		Deltas: 1, Tests: 2, Relevant: []Delta{{Kind: "add", Var: "s[1]", New: "a & b", Text: "s[1] = \"a & b\" (added)"}}}})
+	c.trans = []Transition{
 		{FromStep: 9, ToStep: 14, Where: "main.go:12 → main.go:20", Func: "main.f", Before: []string{"x"}, After: []string{"s[1]"},
 			Kind: "call", Overwritten: []string{"x"}, Direct: false, Suggested: true},
 		{FromStep: 2, ToStep: 9, Where: "main.go:5 → main.go:12", Func: "main.main", Before: []string{}, After: []string{"x"}, Kind: "diverges"},

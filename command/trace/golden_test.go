@@ -34,7 +34,7 @@ func TestCloseGolden(t *testing.T) {
 			Unguarded: []instrument.Unguarded{{File: "main.go", Line: 3, Why: "a function's <header>"}},
 		},
 		origCounts: []uint32{0, 1, 2, 3},
-		levels:     []report.Level{{Name: "functions and loops", Before: 2, After: 1, Tests: 3}, {Name: "statement instances", Before: 6, After: 3, Tests: 9}},
+		levels:     []Level{{Name: "functions and loops", Before: 2, After: 1, Tests: 3}, {Name: "statement instances", Before: 6, After: 3, Tests: 9}},
 		skip:       map[int][]uint32{2: {2}, 3: {1, 3}},
 		kept:       []inst{{1, 1}, {2, 1}, {3, 2}},
 	}
