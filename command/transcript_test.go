@@ -16,16 +16,11 @@ import (
 	"testing"
 
 	"github.com/wynot/wynot/command"
-	"github.com/wynot/wynot/command/changes"
-	"github.com/wynot/wynot/command/fuzz"
-	"github.com/wynot/wynot/command/isolate"
-	"github.com/wynot/wynot/command/reduce"
+	"github.com/wynot/wynot/command/all"
 	"github.com/wynot/wynot/runner"
 )
 
 var update = flag.Bool("update", false, "rewrite the transcripts' expected sections with what the commands do now")
-
-var commands = []*command.Command{reduce.Command, isolate.Isolate, isolate.Maximize, changes.Command, fuzz.Command}
 
 // TestTranscripts runs each testdata/script/*.txtar: the first line of
 // its comment is the command line (split at spaces), the rest says what
@@ -83,16 +78,12 @@ func runTranscript(t *testing.T, path string) {
 	t.Chdir(dir)
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, ".cache"))
 	var stdout, stderr bytes.Buffer
-	code := -1
-	for _, c := range commands {
-		if c.Name == args[1] {
-			code = c.Main(context.Background(), args[2:], command.Env{Stdout: &stdout, Stderr: &stderr,
-				Help: func(section string) string { return "help for " + section + "\n" }, Fake: fake})
-		}
-	}
-	if code < 0 {
+	c := all.Lookup(args[1])
+	if c == nil {
 		t.Fatalf("no command %q", args[1])
 	}
+	code := c.Main(context.Background(), args[2:], command.Env{Stdout: &stdout, Stderr: &stderr,
+		Help: func(section string) string { return "help for " + section + "\n" }, Fake: fake})
 	got := map[string]string{
 		"stderr": normalize(stderr.String(), dir),
 		"stdout": normalize(stdout.String(), dir),
