@@ -3,11 +3,14 @@ package command_test
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/wynot/wynot/command/chain"
 	"github.com/wynot/wynot/command/changes"
 	"github.com/wynot/wynot/command/isolate"
+	"github.com/wynot/wynot/command/trace"
 	"github.com/wynot/wynot/report"
 )
 
@@ -65,5 +68,36 @@ func TestSummaryGolden(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDetailFields: each command's part of the summary names no field
+// as the common part does (the JSON would hold the name twice), and
+// every one of its fields is omitempty (a run that ends before the
+// command's Close has not set them).
+func TestDetailFields(t *testing.T) {
+	names := func(ty reflect.Type) map[string]string {
+		out := map[string]string{}
+		for f := range ty.Fields() {
+			tag := f.Tag.Get("json")
+			name, opts, _ := strings.Cut(tag, ",")
+			if name == "-" || !f.IsExported() {
+				continue
+			}
+			out[name] = opts
+		}
+		return out
+	}
+	common := names(reflect.TypeFor[report.Summary]())
+	for _, d := range []any{isolate.Detail{}, changes.Detail{}, trace.Detail{}, chain.Detail{}} {
+		ty := reflect.TypeOf(d)
+		for name, opts := range names(ty) {
+			if _, ok := common[name]; ok {
+				t.Errorf("%s names %q as the summary's common part does", ty, name)
+			}
+			if !strings.Contains(opts, "omitempty") {
+				t.Errorf("%s's %q is not omitempty", ty, name)
+			}
+		}
 	}
 }
