@@ -199,8 +199,9 @@ svg{background:#fafafa;border:1px solid #ddd}
 	row("failure", s.Signature)
 	row("tests run", fmt.Sprintf("%d: %d of candidates, %d checks of the original and the result", s.Tests, s.Runs, s.Checks))
 	word := p.Words.Of
-	row("outcomes", fmt.Sprintf("%d %s, %d %s, %d %s (of the %d tests of candidates)", s.Outcomes.Pass, strings.ToLower(word("PASS")),
-		s.Outcomes.Fail, strings.ToLower(word("FAIL")), s.Outcomes.Unresolved, strings.ToLower(word("UNRESOLVED")), s.Runs))
+	lower := func(o dd.Outcome) string { return strings.ToLower(word(o.String())) }
+	row("outcomes", fmt.Sprintf("%d %s, %d %s, %d %s (of the %d tests of candidates)", s.Outcomes.Pass, lower(dd.Pass),
+		s.Outcomes.Fail, lower(dd.Fail), s.Outcomes.Unresolved, lower(dd.Unresolved), s.Runs))
 	row("cache hits", fmt.Sprint(s.CacheHits))
 	if s.Predicted > 0 {
 		row("predicted", fmt.Sprint(s.Predicted))
