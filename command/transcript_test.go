@@ -16,16 +16,11 @@ import (
 	"testing"
 
 	"github.com/wynot/wynot/command"
-	"github.com/wynot/wynot/command/changes"
-	"github.com/wynot/wynot/command/fuzz"
-	"github.com/wynot/wynot/command/isolate"
-	"github.com/wynot/wynot/command/reduce"
+	"github.com/wynot/wynot/command/all"
 	"github.com/wynot/wynot/runner"
 )
 
 var update = flag.Bool("update", false, "rewrite the transcripts' expected sections with what the commands do now")
-
-var commands = []*command.Command{reduce.Command, isolate.Isolate, isolate.Maximize, changes.Command, fuzz.Command}
 
 // TestTranscripts runs each testdata/script/*.txtar: the first line of
 // its comment is the command line (split at spaces), the rest says what
@@ -83,16 +78,12 @@ func runTranscript(t *testing.T, path string) {
 	t.Chdir(dir)
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, ".cache"))
 	var stdout, stderr bytes.Buffer
-	code := -1
-	for _, c := range commands {
-		if c.Name == args[1] {
-			code = c.Main(context.Background(), args[2:], command.Env{Stdout: &stdout, Stderr: &stderr,
-				Help: func(section string) string { return "help for " + section + "\n" }, Fake: fake})
-		}
-	}
-	if code < 0 {
+	c := all.Lookup(args[1])
+	if c == nil {
 		t.Fatalf("no command %q", args[1])
 	}
+	code := c.Main(context.Background(), args[2:], command.Env{Stdout: &stdout, Stderr: &stderr,
+		Help: func(section string) string { return "help for " + section + "\n" }, Fake: fake})
 	got := map[string]string{
 		"stderr": normalize(stderr.String(), dir),
 		"stdout": normalize(stdout.String(), dir),
@@ -106,7 +97,7 @@ func runTranscript(t *testing.T, path string) {
 			} else if err != nil {
 				t.Fatal(err)
 			} else {
-				got[f.name] = string(b)
+				got[f.name] = normalize(string(b), dir)
 			}
 		}
 	}
@@ -135,12 +126,15 @@ func isExpected(name string) bool {
 	return name == "stderr" || name == "stdout" || name == "exit" || strings.HasPrefix(name, "after:")
 }
 
-// normalize makes output comparable across runs: durations and the
-// temporary directory are replaced.
+// normalize makes output comparable across runs: durations (in the
+// closing lines, the JSON summary and the HTML report) and the temporary
+// directory are replaced.
 func normalize(s, dir string) string {
 	s = strings.ReplaceAll(s, dir, "$DIR")
 	s = regexp.MustCompile(`\b\d+\.\ds\b`).ReplaceAllString(s, "N.Ns")
 	s = regexp.MustCompile(`("seconds": )[0-9.e+-]+`).ReplaceAllString(s, "${1}0")
+	s = regexp.MustCompile(`<td>\d+\.\d s</td>`).ReplaceAllString(s, "<td>N.N s</td>")
+	s = regexp.MustCompile(`<td class=n>\d+\.\d\d</td></tr>`).ReplaceAllString(s, "<td class=n>N.NN</td></tr>")
 	return s
 }
 

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/wynot/wynot/dd"
 )
 
 // Recorder keeps the events of a run in memory for the HTML report. It is
@@ -75,15 +77,59 @@ type Page struct {
 	Summary *Summary
 	Result  string // the result's content (shown up to 64 KB)
 	Diff    string // the difference between the original and the result, unified
-	// Outcomes, when set, are the words for PASS, FAIL and UNRESOLVED
-	// where the command asks another question than "does it fail?"
-	// (wynot trace: does the run reproduce the original output?).
-	Outcomes map[string]string
-	// HTML, when set, is markup the command draws its result with (wynot
-	// chain: the states and transitions), shown after the summary; the
-	// command escapes what it puts in it.
-	HTML string
+	// Words, when set, name the outcomes where the command asks another
+	// question than "does it fail?" (wynot trace: does the run reproduce
+	// the original output?).
+	Words Words
+	// Rows are lines the command adds to the table of statistics, after
+	// the counts of tests and before the size.
+	Rows []Row
+	// Sections are the parts of the page the command draws itself (wynot
+	// chain: the states and transitions), shown after the statistics.
+	Sections []Section
 }
+
+// Row is a line of the HTML report's table of statistics.
+type Row struct{ Name, Value string }
+
+// Section is a part of the HTML report that a command draws: its markup,
+// in which the command escapes what it puts, and the style rules the
+// markup needs, added to the page's style sheet.
+type Section struct {
+	Style string
+	HTML  string
+}
+
+// Words are the names of the outcomes in a command's report, indexed by
+// outcome: report.Words{dd.Pass: "DIFFERS", dd.Fail: "REPRODUCED"}. An
+// outcome without a word is called by its own name (PASS, FAIL,
+// UNRESOLVED).
+type Words [3]string
+
+// Of returns the word for the outcome named o (as dd.Outcome.String
+// names it), or o itself.
+func (w Words) Of(o string) string {
+	if k, ok := outcomeNamed(o); ok && w[k] != "" {
+		return w[k]
+	}
+	return o
+}
+
+// outcomes are the outcomes in the order of the report's words.
+var outcomes = [...]dd.Outcome{dd.Unresolved, dd.Pass, dd.Fail}
+
+// outcomeNamed returns the outcome whose name is s.
+func outcomeNamed(s string) (dd.Outcome, bool) {
+	for _, o := range outcomes {
+		if o.String() == s {
+			return o, true
+		}
+	}
+	return 0, false
+}
+
+// colors are the outcomes' colors in the plot.
+var colors = [...]string{dd.Unresolved: "#888", dd.Pass: "#2a9d2a", dd.Fail: "#d33"}
 
 // WriteReport writes dir/index.html for a run and returns its path.
 func (r *Recorder) WriteReport(dir string, p Page) (string, error) {
@@ -134,14 +180,11 @@ td.d{max-width:28em;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 pre{background:#f6f6f6;padding:8px;overflow:auto;max-height:30em}
 .add{color:#176a17}.del{color:#a11}
 svg{background:#fafafa;border:1px solid #ddd}
-.chain .state{border:1px solid #999;border-radius:6px;padding:6px 10px;margin:4px 0;max-width:60em}
-.chain .where{font-weight:bold;font-family:ui-monospace,monospace}
-.chain .var{font-family:ui-monospace,monospace;background:#f7d4d4}
-.chain .new{font-family:ui-monospace,monospace;color:#a11}.chain .old{font-family:ui-monospace,monospace;color:#176a17}
-.chain .note,.chain .sizes{color:#666;font-size:.85em}
-.chain .transition{margin:2px 0 2px 2em;color:#555}.chain .suggested{color:#a11;font-weight:bold}
-</style></head><body>
 `)
+	for _, sec := range p.Sections {
+		b.WriteString(sec.Style)
+	}
+	b.WriteString("</style></head><body>\n")
 	fmt.Fprintf(&b, "<h1>wynot %s</h1>\n", esc(s.Command))
 	status := "not certified minimal"
 	switch {
@@ -155,20 +198,16 @@ svg{background:#fafafa;border:1px solid #ddd}
 	row("algorithm", s.Algorithm)
 	row("failure", s.Signature)
 	row("tests run", fmt.Sprintf("%d: %d of candidates, %d checks of the original and the result", s.Tests, s.Runs, s.Checks))
-	word := func(o string) string {
-		if w, ok := p.Outcomes[o]; ok {
-			return w
-		}
-		return o
-	}
-	row("outcomes", fmt.Sprintf("%d %s, %d %s, %d %s (of the %d tests of candidates)", s.Outcomes.Pass, strings.ToLower(word("PASS")),
-		s.Outcomes.Fail, strings.ToLower(word("FAIL")), s.Outcomes.Unresolved, strings.ToLower(word("UNRESOLVED")), s.Runs))
+	word := p.Words.Of
+	lower := func(o dd.Outcome) string { return strings.ToLower(word(o.String())) }
+	row("outcomes", fmt.Sprintf("%d %s, %d %s, %d %s (of the %d tests of candidates)", s.Outcomes.Pass, lower(dd.Pass),
+		s.Outcomes.Fail, lower(dd.Fail), s.Outcomes.Unresolved, lower(dd.Unresolved), s.Runs))
 	row("cache hits", fmt.Sprint(s.CacheHits))
 	if s.Predicted > 0 {
 		row("predicted", fmt.Sprint(s.Predicted))
 	}
-	if s.Resolutions > 0 {
-		row("resolution attempts", fmt.Sprintf("%d (%d resolved)", s.Resolutions, s.Resolved))
+	for _, r := range p.Rows {
+		row(r.Name, r.Value)
 	}
 	unit := s.Unit
 	if unit == "" {
@@ -178,8 +217,8 @@ svg{background:#fafafa;border:1px solid #ddd}
 	row("result", status)
 	row("time", fmt.Sprintf("%.1f s", s.Seconds))
 	b.WriteString("</table>\n")
-	if p.HTML != "" {
-		b.WriteString(p.HTML)
+	for _, sec := range p.Sections {
+		b.WriteString(sec.HTML)
 		b.WriteString("\n")
 	}
 	if len(s.Passes) > 0 {
@@ -291,16 +330,15 @@ func plot(evs []Event, byChanges bool) string {
 	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#999"/>`+"\n", pad, pad, pad, h-pad)
 	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="11">%d</text>`, 2.0, pad, maxSize)
 	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="11">test %d</text>`+"\n", w-pad-40, h-8, pts[len(pts)-1].Test)
-	colors := map[string]string{"PASS": "#2a9d2a", "FAIL": "#d33", "UNRESOLVED": "#888"}
 	var line []string
 	best := -1
 	for i, e := range pts {
-		c := colors[e.Outcome]
-		if c == "" {
-			c = "#888"
+		o, ok := outcomeNamed(e.Outcome)
+		if !ok {
+			o = dd.Unresolved
 		}
-		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"/>`, x(i), y(size(e)), c)
-		if e.Outcome == "FAIL" && (best < 0 || size(e) < best) {
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"/>`, x(i), y(size(e)), colors[o])
+		if o == dd.Fail && (best < 0 || size(e) < best) {
 			best = size(e)
 		}
 		if best >= 0 {

@@ -306,169 +306,40 @@ type Summary struct {
 	Result         string      `json:"result"`
 	Files          []string    `json:"files,omitempty"`
 	Passes         []PassStats `json:"passes,omitempty"`
-	Diff           string      `json:"diff,omitempty"` // the failure-inducing difference (isolate, changes)
+	Diff           string      `json:"diff,omitempty"`      // the failure-inducing difference (isolate, changes)
+	Formatted      []string    `json:"formatted,omitempty"` // results printed by their language's formatter (gofmt) at the end
 
-	// The part of one command; the JSON summary shows its fields beside
-	// the common ones.
-	ReduceDetail
-	IsolateDetail
-	ChangesDetail
-	TraceDetail
-	ChainDetail
+	// Detail is the command's own part of the summary: a struct (or a
+	// pointer to one) that encoding/json writes as an object. The JSON
+	// summary shows its fields after the common ones, as if they were
+	// the summary's own; they must not repeat a common field's name, and
+	// should be omitempty, as a run that ends early has not set them.
+	// Nil: the command has no part of its own.
+	Detail any `json:"-"`
 }
 
-// ChainDetail is the part of the summary of wynot chain.
-type ChainDetail struct {
-	// Chain is the cause-effect chain: the states examined, in the
-	// failing run's order, each with its relevant deltas.
-	Chain []Link `json:"chain,omitempty"`
-	// Transitions are the cause transitions found: where the variables
-	// of the relevant deltas change from one state to the next.
-	Transitions []Transition `json:"transitions,omitempty"`
-	MaxVertices int          `json:"max_vertices,omitempty"`
-	// Captures counts the runs that captured states (they are among the
-	// tests).
-	Captures int `json:"captures,omitempty"`
-}
-
-// Link is one state of a cause-effect chain: a moment of the failing
-// run and what of its state, transplanted into the passing run, makes
-// that run fail.
-type Link struct {
-	Step  uint64 `json:"step"` // the failing run's step (probe passed), from 1
-	File  string `json:"file"`
-	Line  int    `json:"line"`
-	Func  string `json:"func"`
-	Stack string `json:"stack,omitempty"`
-	// Matched says that the passing run has a matching state (the same
-	// backtrace); the sizes of both graphs, the deltas between them and
-	// the tests of the search follow.
-	Matched      bool    `json:"matched"`
-	PassVertices int     `json:"pass_vertices,omitempty"`
-	FailVertices int     `json:"fail_vertices,omitempty"`
-	Cut          bool    `json:"cut,omitempty"` // a graph stopped at --max-vertices
-	Deltas       int     `json:"deltas"`
-	Tests        int     `json:"tests"`
-	Relevant     []Delta `json:"relevant,omitempty"`
-	// Differences are all the deltas in words (the first 100).
-	Differences []string `json:"differences,omitempty"`
-	// Note says why there are no relevant deltas (no matching state,
-	// the whole difference does not reproduce the failure, ...).
-	Note string `json:"note,omitempty"`
-}
-
-// Delta is one state difference.
-type Delta struct {
-	Kind string `json:"kind"` // change, add, delete, repoint
-	Var  string `json:"var"`  // the variable it affects
-	Old  string `json:"old,omitempty"`
-	New  string `json:"new,omitempty"`
-	Text string `json:"text"` // in words
-	// Aliases are the other names of the failing run's vertex (the same
-	// memory reached another way).
-	Aliases []string `json:"aliases,omitempty"`
-}
-
-// Transition is a cause transition: between two steps of the failing
-// run, the variables that cause the failure change.
-type Transition struct {
-	FromStep uint64 `json:"from_step"`
-	ToStep   uint64 `json:"to_step"`
-	// Where is the statement of the first step and the one the run goes
-	// on to ("main.go:45 → main.go:46"); Func the function of the first.
-	Where string `json:"where"`
-	Func  string `json:"func"`
-	// Before and After are the variables of the relevant deltas at the
-	// two steps.
-	Before []string `json:"before"`
-	After  []string `json:"after"`
-	// Kind says how the cause moved: "statement" (within a function),
-	// "call", "return", "diverges" (one of the states has no matching
-	// state in the passing run: the runs took different paths) or
-	// "hidden" (at one of the states the whole captured difference does
-	// not make the passing run fail: the cause is where the capture does
-	// not see, such as a caller's variables).
-	Kind string `json:"kind"`
-	// Overwritten are the variables of both states (the same memory)
-	// whose value in the failing run changed between them: the statement
-	// wrote into a variable that carried the cause.
-	Overwritten []string `json:"overwritten,omitempty"`
-	// Direct says that the two steps are consecutive; Suggested marks
-	// the transition wynot suggests as the defect's location.
-	Direct    bool `json:"direct"`
-	Suggested bool `json:"suggested,omitempty"`
-}
-
-// TraceDetail is the part of the summary of wynot trace.
-type TraceDetail struct {
-	Observe string `json:"observe,omitempty"` // what of the original run is reproduced
-	// Slice is the critical slice: the statements with instances kept,
-	// in source order.
-	Slice []SliceLine `json:"slice,omitempty"`
-	// Skipped is the plan of the reduced run: per element, the instances
-	// it skips ("12: 1-4 7").
-	Skipped   []string `json:"skipped,omitempty"`
-	Unguarded int      `json:"unguarded,omitempty"` // statements that could not be guarded and always run
-	BuildSecs float64  `json:"build_seconds,omitempty"`
-	Hierarchy string   `json:"hierarchy,omitempty"` // "on" or "off"
-	// Levels are the levels the search went through, coarse to fine.
-	Levels []Level `json:"levels,omitempty"`
-}
-
-// Level is one level of a hierarchical search: how many of its elements
-// there were and were kept, in how many tests.
-type Level struct {
-	Name   string `json:"name"`
-	Before int    `json:"before"`
-	After  int    `json:"after"`
-	Tests  int    `json:"tests"`
-}
-
-// SliceLine is one statement of a critical slice.
-type SliceLine struct {
-	File string `json:"file"`
-	Line int    `json:"line"`
-	Text string `json:"text"`
-	Ran  int    `json:"ran"`  // executions in the reduced run
-	Kept []int  `json:"kept"` // the instances kept (k-th execution)
-	// Times are the kept instances' times in the reduced run (the
-	// seed's line_time notation), when the run's timeline was recorded.
-	Times []int `json:"times,omitempty"`
-}
-
-// ReduceDetail is the part of the summary of wynot reduce.
-type ReduceDetail struct {
-	Formatted []string `json:"formatted,omitempty"` // results printed by their language's formatter (gofmt) at the end
-}
-
-// IsolateDetail is the part of the summary of wynot isolate and maximize.
-type IsolateDetail struct {
-	PassSize *int `json:"pass_size,omitempty"`
-	FailSize *int `json:"fail_size,omitempty"`
-}
-
-// ChangesDetail is the part of the summary of wynot changes.
-type ChangesDetail struct {
-	Commits     int      `json:"commits,omitempty"`     // commits between the revisions (--git)
-	Commit      string   `json:"commit,omitempty"`      // the failure-inducing commit (--git)
-	Hunks       []string `json:"hunks,omitempty"`       // the failure-inducing changes, briefly
-	Resolutions int      `json:"resolutions,omitempty"` // configurations retried with changes added by the resolution loop
-	Resolved    int      `json:"resolved,omitempty"`    // of those, how many then gave a resolved outcome
-	Completed   int      `json:"completed,omitempty"`   // configurations tested with the changes they need (from the source) added
-	Complement  string   `json:"complement,omitempty"`  // the outcome of the new version without the result
-	Needed      int      `json:"needed,omitempty"`      // changes of the result that resolution added so that the others build
-	OtherCause  []string `json:"other_cause,omitempty"` // changes disjoint from the result that also made the old version fail
-	// The check of the result at the granularity shown, each of its
-	// changes removed alone and the rest tested as it is: how many such
-	// removals passed, how many were unresolved (did not build), and how
-	// many changes the check took out because without each the rest
-	// still failed.
-	RemovalsPassed     int `json:"removals_passed,omitempty"`
-	RemovalsUnresolved int `json:"removals_unresolved,omitempty"`
-	RemovedByCheck     int `json:"removed_by_check,omitempty"`
-	// Verdict says in sentences what was verified of the result; the
-	// terminal shows the same sentences.
-	Verdict []string `json:"verdict,omitempty"`
+// MarshalJSON writes the common fields, then the detail's, as one
+// object.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	type common Summary // without this method
+	b, err := json.Marshal(common(s))
+	if err != nil || s.Detail == nil {
+		return b, err
+	}
+	d, err := json.Marshal(s.Detail)
+	if err != nil {
+		return nil, err
+	}
+	if string(d) == "null" {
+		return b, nil // a nil pointer
+	}
+	if len(d) < 2 || d[0] != '{' || d[len(d)-1] != '}' {
+		return nil, fmt.Errorf("report: the detail of a summary must be a JSON object, not %.40s", d)
+	}
+	if len(d) == 2 {
+		return b, nil
+	}
+	return append(append(b[:len(b)-1], ','), d[1:]...), nil
 }
 
 // Inline is the Result of a summary whose result is shown in it (Diff)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -28,5 +29,53 @@ func TestDraw(t *testing.T) {
 	got := Draw(c, 300)
 	if !strings.HasPrefix(got, strings.Repeat("#", 50)+"+"+strings.Repeat(".", 49)+" (151 of 300)") {
 		t.Errorf("drawConfig over 300 = %q", got)
+	}
+}
+
+// TestSummaryDetail: a command's part of the summary is written after
+// the common fields, as if it were the summary's own; no part, a nil
+// pointer and an empty part add nothing; a part that is no object is an
+// error.
+func TestSummaryDetail(t *testing.T) {
+	type part struct {
+		Hunks []string `json:"hunks,omitempty"`
+		Note  string   `json:"note,omitempty"`
+	}
+	common := `{"command":"x","algorithm":"","tests":1,"runs":0,"checks":0,"cache_hits":0,"outcomes":{"pass":0,"fail":0,"unresolved":0},` +
+		`"size_before":0,"size_after":0,"unit":"","elements_before":0,"elements_after":0,"granularity":"","minimal":false,"confirmed":false,"seconds":0,"result":"","diff":"a\u003cb"`
+	for _, c := range []struct {
+		detail any
+		want   string
+	}{
+		{nil, common + `}`},
+		{(*part)(nil), common + `}`},
+		{part{}, common + `}`},
+		{part{Hunks: []string{"a.go:1+1"}, Note: "<&>"}, common + `,"hunks":["a.go:1+1"],"note":"\u003c\u0026\u003e"}`},
+		{&part{Note: "n"}, common + `,"note":"n"}`},
+	} {
+		s := Summary{Command: "x", Tests: 1, Diff: "a<b", Detail: c.detail}
+		got, err := json.Marshal(s)
+		if err != nil || string(got) != c.want {
+			t.Errorf("detail %#v:\n got %s (%v)\nwant %s", c.detail, got, err, c.want)
+		}
+		var b strings.Builder
+		if err := s.WriteJSON(&b); err != nil {
+			t.Fatal(err)
+		}
+		var back struct {
+			Summary
+			part
+		}
+		if err := json.Unmarshal([]byte(b.String()), &back); err != nil || back.Command != "x" || back.Diff != "a<b" {
+			t.Errorf("read back: %+v (%v)", back, err)
+		}
+		if p, ok := c.detail.(part); ok && (back.Note != p.Note || len(back.Hunks) != len(p.Hunks)) {
+			t.Errorf("the part read back is %+v, want %+v", back.part, p)
+		}
+	}
+	for _, bad := range []any{42, []string{"a"}, "text"} {
+		if _, err := json.Marshal(Summary{Detail: bad}); err == nil {
+			t.Errorf("a detail %#v is written without an error", bad)
+		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"time"
 
+	chaincmd "github.com/wynot/wynot/command/chain"
 	"github.com/wynot/wynot/domain/instrument"
 	"github.com/wynot/wynot/domain/memgraph"
 	"github.com/wynot/wynot/report"
@@ -253,7 +254,10 @@ func chain(wynot, dir, name, mode string, args ...string) {
 	start := time.Now()
 	err := cmd.Run()
 	took := time.Since(start)
-	var s report.Summary
+	var s struct {
+		report.Summary
+		chaincmd.Detail
+	}
 	if jerr := json.Unmarshal(out.Bytes(), &s); jerr != nil {
 		log.Fatalf("%s %s: %v (%v)", name, mode, jerr, err)
 	}

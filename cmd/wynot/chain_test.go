@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/command/chain"
 )
 
 // truth is a chain's ground truth (testdata/chain/*.truth).
@@ -59,7 +59,7 @@ func chainModule(t *testing.T) string {
 	return goModule(t, string(read(t, "../../examples/grades/main.go")))
 }
 
-func linkAt(s report.Summary, line string) *report.Link {
+func linkAt(s summary, line string) *chain.Link {
 	for i, l := range s.Chain {
 		if fmt.Sprintf("%s:%d", l.File, l.Line) == line {
 			return &s.Chain[i]
@@ -143,7 +143,7 @@ func TestChainTruth(t *testing.T) {
 	if len(s.Transitions) < 2 {
 		t.Errorf("%d cause transitions, want at least two", len(s.Transitions))
 	}
-	var suggested *report.Transition
+	var suggested *chain.Transition
 	inDefect := false
 	for i, tt := range s.Transitions {
 		if tt.Suggested {

@@ -16,6 +16,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/wynot/wynot/command/chain"
+	"github.com/wynot/wynot/command/changes"
+	"github.com/wynot/wynot/command/isolate"
+	"github.com/wynot/wynot/command/trace"
 	"github.com/wynot/wynot/internal/proctest"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
@@ -76,9 +80,26 @@ type result struct {
 	stdout, stderr string
 }
 
-func (r result) summary(t *testing.T) report.Summary {
+// summary is a JSON summary as the tests read it: the common part and
+// every command's own part (a field is set only in its command's).
+type summary struct {
+	report.Summary
+	isolateDetail
+	changesDetail
+	traceDetail
+	chainDetail
+}
+
+type (
+	isolateDetail = isolate.Detail
+	changesDetail = changes.Detail
+	traceDetail   = trace.Detail
+	chainDetail   = chain.Detail
+)
+
+func (r result) summary(t *testing.T) summary {
 	t.Helper()
-	var s report.Summary
+	var s summary
 	if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
 		t.Fatalf("no JSON summary (%v) in %q; stderr:\n%s", err, r.stdout, r.stderr)
 	}

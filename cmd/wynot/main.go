@@ -13,12 +13,7 @@ import (
 	"time"
 
 	"github.com/wynot/wynot/command"
-	"github.com/wynot/wynot/command/chain"
-	"github.com/wynot/wynot/command/changes"
-	fuzzcmd "github.com/wynot/wynot/command/fuzz"
-	"github.com/wynot/wynot/command/isolate"
-	"github.com/wynot/wynot/command/reduce"
-	"github.com/wynot/wynot/command/trace"
+	"github.com/wynot/wynot/command/all"
 )
 
 //go:embed doc.go
@@ -36,18 +31,6 @@ func main() {
 	os.Exit(code)
 }
 
-// commands are wynot's commands, in the order of the manual.
-var commands = []*command.Command{reduce.Command, isolate.Isolate, isolate.Maximize, changes.Command, fuzzcmd.Command, trace.Command, chain.Command}
-
-func lookup(name string) *command.Command {
-	for _, c := range commands {
-		if c.Name == name {
-			return c
-		}
-	}
-	return nil
-}
-
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage())
@@ -56,7 +39,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
-			c := lookup(args[1])
+			c := all.Lookup(args[1])
 			if c == nil && args[1] == "clusters" {
 				fmt.Fprint(stdout, section("Clusters"))
 				return command.ExitOK
@@ -74,7 +57,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "wynot", version())
 		return command.ExitOK
 	}
-	c := lookup(args[0])
+	c := all.Lookup(args[0])
 	if c == nil {
 		fmt.Fprintf(stderr, "wynot: unknown command %q\n\n%s", args[0], usage())
 		return command.ExitInput

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/wynot/wynot/internal/reapitest"
-	"github.com/wynot/wynot/report"
 )
 
 // wynot reduce and wynot changes with --exec reapi:// give the results
@@ -301,7 +300,7 @@ func TestRemoteQueued(t *testing.T) {
 	// run reduces input locally, or on a new test service whose workers
 	// go once it has executed three actions; back says whether they come
 	// back once wynot has said that tests are queued.
-	run := func(remote, back bool, queue string) (result, report.Summary, string) {
+	run := func(remote, back bool, queue string) (result, summary, string) {
 		dir := t.TempDir()
 		write(t, filepath.Join(dir, "t16"), input)
 		args := []string{"reduce", "--json", "-v", "-j", "2", "--timeout", "1m", "t16", "--", prog("crtplot"), "{}"}
@@ -326,7 +325,7 @@ func TestRemoteQueued(t *testing.T) {
 			}
 		}
 		r := w.wait()
-		var s report.Summary
+		var s summary
 		if r.code == 0 {
 			s = r.summary(t)
 		}
@@ -419,7 +418,7 @@ func TestRemoteRealServiceWorkerLost(t *testing.T) {
 	// own, so that no earlier run answers from the action cache.
 	line := "v jARde2JgyMd8HocfCBeqfKCd2Lh pPPM dLkMAdpcK4itBjJhLuK2TmgMLPnygKVeLdOoGTJCZvEM9Eyuq0mUZqfLQuIG6wWDtNehHBlYwj9GBcSeYKL062v\n"
 	script := fmt.Sprintf(`: %d; sleep 0.15; grep -q k "$1" && grep -q Q "$1" && exit 1; exit 0`, time.Now().UnixNano())
-	run := func(remote bool, queue string, lost func(w *running)) (result, report.Summary, string) {
+	run := func(remote bool, queue string, lost func(w *running)) (result, summary, string) {
 		dir := t.TempDir()
 		write(t, filepath.Join(dir, "in.txt"), []byte(line))
 		args := []string{"reduce", "--json", "-v", "-j", "2", "--split", "bytes", "in.txt", "--", "sh", "-c", script, "sh", "{}"}
@@ -433,7 +432,7 @@ func TestRemoteRealServiceWorkerLost(t *testing.T) {
 			lost(w)
 		}
 		r := w.wait()
-		var s report.Summary
+		var s summary
 		if r.code == 0 {
 			s = r.summary(t)
 		}

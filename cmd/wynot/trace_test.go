@@ -15,7 +15,6 @@ import (
 	"testing"
 
 	"github.com/wynot/wynot/domain/instrument"
-	"github.com/wynot/wynot/report"
 )
 
 // traceModule makes a module of one main package from a program's file.
@@ -123,7 +122,7 @@ func parseSkipped(t *testing.T, lines []string) map[int][]uint32 {
 // iterations skipped first, which set the reference counts, then the
 // statement instances) reproduces the original output, and skipping any
 // one kept instance more does not (AADEBUG 2000 §6: 1-minimality).
-func checkSlice(t *testing.T, r *replayer, s report.Summary, observe func(string) string) {
+func checkSlice(t *testing.T, r *replayer, s summary, observe func(string) string) {
 	t.Helper()
 	skip := parseSkipped(t, s.Skipped)
 	units := map[int][]uint32{}
@@ -170,7 +169,7 @@ func checkSlice(t *testing.T, r *replayer, s report.Summary, observe func(string
 }
 
 // keptOn is how many instances of the statement on a line the slice keeps.
-func keptOn(s report.Summary, line int) int {
+func keptOn(s summary, line int) int {
 	for _, l := range s.Slice {
 		if l.Line == line {
 			return len(l.Kept)

@@ -1,10 +1,6 @@
 package chain
 
-import (
-	"testing"
-
-	"github.com/wynot/wynot/report"
-)
+import "testing"
 
 func TestParseAt(t *testing.T) {
 	for _, c := range []struct {
@@ -28,8 +24,8 @@ func TestParseAt(t *testing.T) {
 	}
 }
 
-func tr(from uint64, kind, fn string, over ...string) report.Transition {
-	return report.Transition{FromStep: from, ToStep: from + 1, Kind: kind, Func: fn, Overwritten: over,
+func tr(from uint64, kind, fn string, over ...string) Transition {
+	return Transition{FromStep: from, ToStep: from + 1, Kind: kind, Func: fn, Overwritten: over,
 		Where: "f.go:1 → f.go:2", Before: []string{"a"}, After: []string{"b"}}
 }
 
@@ -37,13 +33,13 @@ func tr(from uint64, kind, fn string, over ...string) report.Transition {
 // then a statement; the first of the kind found.
 func TestSuggest(t *testing.T) {
 	for _, c := range []struct {
-		trans []report.Transition
+		trans []Transition
 		want  uint64
 	}{
-		{[]report.Transition{tr(1, "statement", "f"), tr(5, "diverges", "g"), tr(9, "statement", "h", "x"), tr(12, "statement", "h", "y")}, 9},
-		{[]report.Transition{tr(1, "statement", "f"), tr(5, "call", "g"), tr(9, "diverges", "h"), tr(12, "diverges", "h")}, 9},
-		{[]report.Transition{tr(1, "call", "f"), tr(5, "statement", "g"), tr(9, "statement", "h")}, 5},
-		{[]report.Transition{tr(3, "return", "f"), tr(5, "call", "g")}, 3},
+		{[]Transition{tr(1, "statement", "f"), tr(5, "diverges", "g"), tr(9, "statement", "h", "x"), tr(12, "statement", "h", "y")}, 9},
+		{[]Transition{tr(1, "statement", "f"), tr(5, "call", "g"), tr(9, "diverges", "h"), tr(12, "diverges", "h")}, 9},
+		{[]Transition{tr(1, "call", "f"), tr(5, "statement", "g"), tr(9, "statement", "h")}, 5},
+		{[]Transition{tr(3, "return", "f"), tr(5, "call", "g")}, 3},
 	} {
 		ch := &Chain{trans: c.trans}
 		ch.suggest()
@@ -64,7 +60,7 @@ func TestSuggest(t *testing.T) {
 func TestRows(t *testing.T) {
 	s := tr(20, "statement", "m")
 	s.Suggested = true
-	trans := []report.Transition{tr(1, "statement", "f"), tr(2, "call", "g"), tr(3, "return", "f"), tr(4, "statement", "f"),
+	trans := []Transition{tr(1, "statement", "f"), tr(2, "call", "g"), tr(3, "return", "f"), tr(4, "statement", "f"),
 		s, tr(21, "statement", "m"), tr(22, "statement", "m"), tr(30, "diverges", "m")}
 	rs := rows(trans)
 	var sizes []int

@@ -7,18 +7,29 @@ import (
 	"strings"
 
 	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/report"
 )
 
-// outcomeWords are the outcomes as a transplant's test reads them.
-var outcomeWords = map[string]string{"FAIL": "FAILS", "PASS": "PASSES", "UNRESOLVED": "NEITHER"}
+// words are the outcomes as a transplant's test reads them.
+var words = report.Words{dd.Fail: "FAILS", dd.Pass: "PASSES", dd.Unresolved: "NEITHER"}
+
+// style is what the report's page needs to draw the chain.
+const style = `.chain .state{border:1px solid #999;border-radius:6px;padding:6px 10px;margin:4px 0;max-width:60em}
+.chain .where{font-weight:bold;font-family:ui-monospace,monospace}
+.chain .var{font-family:ui-monospace,monospace;background:#f7d4d4}
+.chain .new{font-family:ui-monospace,monospace;color:#a11}.chain .old{font-family:ui-monospace,monospace;color:#176a17}
+.chain .note,.chain .sizes{color:#666;font-size:.85em}
+.chain .transition{margin:2px 0 2px 2em;color:#555}.chain .suggested{color:#a11;font-weight:bold}
+`
 
 // Close writes the chain and the transitions.
 func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 	links := c.chain()
+	d := Detail{Transitions: c.trans, MaxVertices: c.MaxVertices, Captures: c.captures}
 	relevant, matched := 0, 0
 	for _, l := range links {
-		sum.Chain = append(sum.Chain, l.Link)
+		d.Chain = append(d.Chain, l.Link)
 		if !l.bot {
 			relevant++
 		}
@@ -26,8 +37,7 @@ func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 			matched++
 		}
 	}
-	sum.Transitions = c.trans
-	sum.MaxVertices, sum.Captures = c.MaxVertices, c.captures
+	sum.Detail = d
 	sum.Unit, sum.Granularity, sum.Algorithm = "deltas", "memory graph vertices", "dd over state deltas; cts over the failing run's steps"
 	if len(c.at) > 0 {
 		sum.Algorithm = "dd over state deltas at the --at moments"
@@ -51,7 +61,7 @@ func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 		Head: []string{head},
 		Text: text,
 		Page: func() report.Page {
-			return report.Page{Result: text, HTML: c.drawing(links), Outcomes: outcomeWords}
+			return report.Page{Result: text, Words: words, Sections: []report.Section{{Style: style, HTML: c.drawing(links)}}}
 		},
 	}
 	switch {
@@ -88,14 +98,14 @@ func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 // plain ones (a statement, call or return passing the cause on to new
 // variables, nothing overwritten, not suggested), summed up.
 type row struct {
-	first, last report.Transition
+	first, last Transition
 	n           int
 	funcs       []string
 }
 
 // rows groups runs of three or more plain transitions.
-func rows(trans []report.Transition) []row {
-	plain := func(t report.Transition) bool {
+func rows(trans []Transition) []row {
+	plain := func(t Transition) bool {
 		return (t.Kind == "statement" || t.Kind == "call" || t.Kind == "return") && len(t.Overwritten) == 0 && !t.Suggested
 	}
 	var out []row

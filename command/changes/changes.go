@@ -208,7 +208,7 @@ type search struct {
 	patch   string // res as a patch
 	oldName string // the old side the patch applies to
 	changes int    // changes between the versions searched last
-	detail  report.ChangesDetail
+	detail  Detail
 
 	mu          sync.Mutex
 	outputs     map[runner.Key][]byte // build output of unresolved tests, for resolution
@@ -930,8 +930,8 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 	res := e.res
 	if res == nil {
 		// The search ended with an error before it found anything.
-		sum.ChangesDetail = d
-		return command.Closing{}
+		sum.Detail = d
+		return command.Closing{Page: func() report.Page { return report.Page{Rows: d.Rows()} }}
 	}
 	sum.SizeAfter, sum.ElementsAfter = len(res.patch), len(res.patch)
 	sum.Granularity = res.lv.name
@@ -953,9 +953,9 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 		d.RemovalsPassed, d.RemovalsUnresolved, d.RemovedByCheck = r.Passed(), len(r.Outcomes)-r.Passed(), len(r.Removed)
 	}
 	d.Verdict = e.verdict(*res, end.Interrupted, end.Minimal)
-	sum.ChangesDetail = d
+	sum.Detail = d
 
-	var c command.Closing
+	c := command.Closing{Page: func() report.Page { return report.Page{Rows: d.Rows()} }}
 	extra := ""
 	if sum.Predicted > 0 {
 		extra += fmt.Sprintf(", %d predicted", sum.Predicted)
@@ -979,7 +979,7 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 	if sum.Diff != "" {
 		c.Head = append(c.Head, fmt.Sprintf("the failure-inducing changes, as a patch to %s:", e.oldName))
 		c.Text = report.ShowDiff(e.patch)
-		c.Page = func() report.Page { return report.Page{Diff: e.patch} }
+		c.Page = func() report.Page { return report.Page{Diff: e.patch, Rows: d.Rows()} }
 	}
 	c.Verdict = d.Verdict
 	if e.Output != "" && sum.Diff != "" {

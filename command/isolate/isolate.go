@@ -396,7 +396,7 @@ func (iso *isolator) Close(sum *report.Summary, end command.End) command.Closing
 	sum.SizeAfter = len(iso.fail)
 	sum.ElementsBefore, sum.ElementsAfter = iso.elements0, iso.elements
 	ps, fs := len(iso.pass), len(iso.fail)
-	sum.PassSize, sum.FailSize = &ps, &fs
+	sum.Detail = Detail{PassSize: &ps, FailSize: &fs}
 	sum.Passes = iso.passes
 	sum.Granularity = iso.finest
 	sum.Result = iso.passPath()

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/instrument"
 	"github.com/wynot/wynot/report"
 )
@@ -23,7 +24,7 @@ const (
 
 // slice is the critical slice by statement, in source order: every
 // statement the original run executed, with the instances kept.
-func (t *Trace) slice() []report.SliceLine {
+func (t *Trace) slice() []SliceLine {
 	// Times of the kept instances, from the reduced run's timeline (as
 	// the confirmation recorded it): the position among the statement
 	// instances it executed or skipped.
@@ -43,7 +44,7 @@ func (t *Trace) slice() []report.SliceLine {
 	for _, x := range t.kept {
 		byID[x.id] = append(byID[x.id], x)
 	}
-	var out []report.SliceLine
+	var out []SliceLine
 	for _, st := range t.prog.Stmts {
 		ks := byID[st.ID]
 		orig := 0
@@ -53,7 +54,7 @@ func (t *Trace) slice() []report.SliceLine {
 		if len(ks) == 0 && orig == 0 || st.Kind != instrument.Statement {
 			continue
 		}
-		l := report.SliceLine{File: st.File, Line: st.Line, Text: st.Text, Ran: ran[st.ID], Kept: []int{}}
+		l := SliceLine{File: st.File, Line: st.Line, Text: st.Text, Ran: ran[st.ID], Kept: []int{}}
 		if l.Ran == 0 {
 			l.Ran = orig
 		}
@@ -69,7 +70,7 @@ func (t *Trace) slice() []report.SliceLine {
 		}
 		out = append(out, l)
 	}
-	slices.SortStableFunc(out, func(a, b report.SliceLine) int {
+	slices.SortStableFunc(out, func(a, b SliceLine) int {
 		if a.File != b.File {
 			return strings.Compare(a.File, b.File)
 		}
@@ -81,7 +82,7 @@ func (t *Trace) slice() []report.SliceLine {
 // table writes the slice as the seed's Fig. 6 shows it: each statement,
 // its kept instances as line_time (the instance's time in the reduced
 // run), and how many of its executions are kept.
-func table(lines []report.SliceLine) string {
+func table(lines []SliceLine) string {
 	var b strings.Builder
 	wLoc, wText, wCount := 0, 0, 0
 	for _, l := range lines {
@@ -106,34 +107,33 @@ func table(lines []report.SliceLine) string {
 	return b.String()
 }
 
-// outcomeWords say in the report what the outcomes of wynot trace's
-// tests mean: a partial run that reproduces the original output is the
+// words say in the report what the outcomes of wynot trace's tests
+// mean: a partial run that reproduces the original output is the
 // "failure" ddmin keeps.
-var outcomeWords = map[string]string{"PASS": "DIFFERS", "FAIL": "REPRODUCED"}
+var words = report.Words{dd.Pass: "DIFFERS", dd.Fail: "REPRODUCED"}
 
 // Close fills in the summary and shows the slice.
 func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 	sum.SizeBefore, sum.ElementsBefore = t.before, t.before
 	sum.SizeAfter, sum.ElementsAfter = len(t.kept), len(t.kept)
 	sum.Unit, sum.Granularity = "instances", "statement instances"
-	sum.Observe = t.obs.String()
-	sum.Slice = t.slice()
-	sum.Unguarded = len(t.prog.Unguarded)
-	sum.BuildSecs = t.buildTime.Seconds()
-	sum.Algorithm, sum.Hierarchy, sum.Levels = "ddmin over statement instances", "off", t.levels
+	d := Detail{Observe: t.obs.String(), Slice: t.slice(), Unguarded: len(t.prog.Unguarded), BuildSecs: t.buildTime.Seconds(),
+		Hierarchy: "off", Levels: t.levels}
+	sum.Algorithm = "ddmin over statement instances"
 	if t.hierarchy {
 		sum.Algorithm = "hierarchical ddmin: functions and loops, calls and iterations, statements, statement instances"
-		sum.Hierarchy = "on"
+		d.Hierarchy = "on"
 	}
 	for _, id := range sortedKeys(t.skip) {
 		p := instrument.Plan{Skip: map[int][]uint32{id: t.skip[id]}}.Encode()
 		line := strings.TrimSpace(string(p[strings.IndexByte(string(p), '\n')+1:]))
-		sum.Skipped = append(sum.Skipped, strings.TrimPrefix(line, "skip "))
+		d.Skipped = append(d.Skipped, strings.TrimPrefix(line, "skip "))
 	}
-	rows, dropped := sum.Slice, 0
+	sum.Detail = d
+	rows, dropped := d.Slice, 0
 	if len(rows) > maxRows {
 		rows = nil
-		for _, l := range sum.Slice {
+		for _, l := range d.Slice {
 			if len(l.Kept) > 0 {
 				rows = append(rows, l)
 			} else {
@@ -156,7 +156,7 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 			report.Plural(sum.Tests, "test"), sum.Seconds)},
 		Text: text,
 		Page: func() report.Page {
-			return report.Page{Result: text + "\n" + annotated(sum.Slice, t.root), Outcomes: outcomeWords}
+			return report.Page{Result: text + "\n" + annotated(d.Slice, t.root), Words: words}
 		},
 	}
 	if end.Interrupted {
@@ -216,12 +216,12 @@ const contextLines = 2
 // annotated is the source of the files the slice's statements are in,
 // each line that ran with its kept instances beside it, with a few lines
 // of context (for the report).
-func annotated(lines []report.SliceLine, root string) string {
-	byFile := map[string]map[int][]report.SliceLine{}
+func annotated(lines []SliceLine, root string) string {
+	byFile := map[string]map[int][]SliceLine{}
 	var files []string
 	for _, l := range lines {
 		if byFile[l.File] == nil {
-			byFile[l.File] = map[int][]report.SliceLine{}
+			byFile[l.File] = map[int][]SliceLine{}
 			files = append(files, l.File)
 		}
 		byFile[l.File][l.Line] = append(byFile[l.File][l.Line], l)
@@ -289,7 +289,7 @@ func annotated(lines []report.SliceLine, root string) string {
 }
 
 // instances writes a line's kept instances as the table does.
-func instances(l report.SliceLine) string {
+func instances(l SliceLine) string {
 	var out []string
 	for i, k := range l.Kept {
 		if i == maxShown {

@@ -137,7 +137,7 @@ type Trace struct {
 	origCounts []uint32
 	before     int
 	hierarchy  bool
-	levels     []report.Level
+	levels     []Level
 	skip       map[int][]uint32 // what the result's plan skips
 	kept       []inst           // the result's statement instances
 }
@@ -439,7 +439,7 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 		if res.Fail != nil {
 			kept = len(res.Fail)
 		}
-		t.levels = append(t.levels, report.Level{Name: l.name, Before: len(groups), After: kept, Tests: s.Stats().Tests() - before})
+		t.levels = append(t.levels, Level{Name: l.name, Before: len(groups), After: kept, Tests: s.Stats().Tests() - before})
 		if err != nil && !last {
 			// Interrupted before the statement instances: nothing of
 			// the slice is reduced yet.

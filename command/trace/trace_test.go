@@ -7,7 +7,6 @@ import (
 
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/instrument"
-	"github.com/wynot/wynot/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -41,7 +40,7 @@ func TestInstances(t *testing.T) {
 
 // TestTable writes the slice as Fig. 6 of AADEBUG 2000 does (golden).
 func TestTable(t *testing.T) {
-	lines := []report.SliceLine{
+	lines := []SliceLine{
 		{File: "main.go", Line: 13, Text: "sum := 0", Ran: 1, Kept: []int{}},
 		{File: "main.go", Line: 16, Text: "b, _ := strconv.Atoi(os.Args[2])", Ran: 1, Kept: []int{1}, Times: []int{4}},
 		{File: "main.go", Line: 18, Text: "sum = sum + a", Ran: 6, Kept: []int{2, 3, 4, 5, 6}, Times: []int{8, 11, 14, 17, 20}},
@@ -76,7 +75,7 @@ func TestAnnotated(t *testing.T) {
 	if err := os.WriteFile(dir+"/main.go", []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := annotated([]report.SliceLine{
+	got := annotated([]SliceLine{
 		{File: "main.go", Line: 4, Ran: 1, Kept: []int{1}, Times: []int{1}},
 		{File: "main.go", Line: 5, Ran: 1, Kept: []int{}},
 		{File: "main.go", Line: 7, Ran: 1, Kept: []int{1}, Times: []int{3}},

@@ -53,8 +53,10 @@ func check(dir, imp string) string {
 		return "the runner runs candidates; it knows no domain, command or report"
 	case dir == "command" && ok && (within(own, "domain") || within(own, "command")):
 		return "the session runs any command's job; it knows no domain and no command"
-	case below(dir, "command") && ok && below(own, "command") && !within(own, dir):
+	case below(dir, "command") && dir != "command/all" && ok && below(own, "command") && !within(own, dir):
 		return "a command does not import another command"
+	case dir == "command/all" && ok && own != "command" && !below(own, "command"):
+		return "command/all is the table of the commands; it imports nothing else"
 	case dir == "cmd/wynot" && ok && own != "command" && !below(own, "command"):
 		return "cmd/wynot is a table of the commands; flags are parsed by the commands"
 	}
@@ -146,6 +148,7 @@ func TestRulesCatchViolations(t *testing.T) {
 		{"runner", module + "/report"}, {"runner", module + "/domain/codediff"},
 		{"command", module + "/domain/decomp"}, {"command", module + "/command/reduce"},
 		{"command/reduce", module + "/command/changes"}, {"command/fuzz", "os/exec"},
+		{"command/reduce", module + "/command/all"}, {"command/all", module + "/domain/decomp"},
 		{"cmd/wynot", module + "/runner"}, {"cmd/wynot", module + "/dd"}, {"cmd/wynot", module + "/domain/codediff"},
 	} {
 		if check(c.dir, c.imp) == "" {
@@ -157,6 +160,7 @@ func TestRulesCatchViolations(t *testing.T) {
 		{"domain/syntax", module + "/domain/syntax/golang"}, {"domain/codediff", module + "/internal/enum"},
 		{"command/reduce", module + "/command"}, {"command/reduce", module + "/domain/syntax"},
 		{"command/changes", module + "/runner"}, {"cmd/wynot", module + "/command/fuzz"}, {"report", module + "/dd"},
+		{"command/all", module + "/command/chain"}, {"cmd/wynot", module + "/command/all"},
 	} {
 		if why := check(c.dir, c.imp); why != "" {
 			t.Errorf("%s importing %s rejected: %s", c.dir, c.imp, why)

@@ -1,0 +1,225 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/instrument"
+	"github.com/wynot/wynot/domain/memgraph"
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// examine computes the relevant deltas at step t of the failing run.
+func (c *Chain) examine(ctx context.Context, s *command.Session, t uint64) (*link, error) {
+	if l, ok := c.links[t]; ok {
+		return l, nil
+	}
+	probe := int(c.timeline[t-1])
+	st := c.prog.Stmt(probe)
+	l := &link{Link: Link{Step: t, File: st.File, Line: st.Line, Func: st.Func}, bot: true, probe: probe}
+	c.links[t] = l
+	c.order = append(c.order, t)
+	where := fmt.Sprintf("%s:%d (step %d)", st.File, st.Line, t)
+	s.Progress.Update(func(ps *report.Status) { ps.Pass = where })
+	// The failing run's state.
+	gs, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: probe, Step: t}}, fmt.Sprintf("f%d", t))
+	if err != nil {
+		return l, err
+	}
+	fg := gs[0]
+	if fg == nil {
+		l.Note = "the failing run did not reach this step when run again"
+		return l, nil
+	}
+	l.Stack, l.FailVertices, l.Cut = fg.Point.Stack, fg.Size(), fg.Cut
+	if l.Func == "" {
+		l.Func = fg.Point.Func
+	}
+	l.depth = strings.Count(fg.Point.Stack, " < ")
+	// The passing run's matching state: the same backtrace, as often.
+	at := instrument.Moment{Probe: probe, Stack: fg.Point.Stack, Occurrence: fg.Point.Occurrence}
+	gs, err = c.capture(ctx, s, c.passing, []instrument.Moment{at}, fmt.Sprintf("p%d", t))
+	if err != nil {
+		return l, err
+	}
+	pg := gs[0]
+	if pg == nil {
+		l.Note = "the passing run never reaches this state (no state with the same backtrace)"
+		return l, nil
+	}
+	l.Matched = true
+	l.PassVertices, l.Cut = pg.Size(), l.Cut || pg.Cut
+	m := memgraph.Match(pg, fg)
+	deltas := m.Deltas()
+	l.Deltas = len(deltas)
+	for _, d := range deltas[:min(len(deltas), 100)] {
+		l.Differences = append(l.Differences, m.Describe(d))
+	}
+	if len(deltas) == 0 {
+		l.Note = "the states do not differ (the cause is outside the captured state: callers' variables, other goroutines, files)"
+		return l, nil
+	}
+	build := func(cfg dd.Config) runner.Candidate {
+		a := at
+		a.Ops = memgraph.Encode(m.Plan(deltas, cfg))
+		return c.passing(instrument.StatePlan{At: []instrument.Moment{a}})
+	}
+	before := s.Stats().Tests()
+	// dd needs the whole difference to make the passing run fail (a
+	// run that does neither is no starting point either).
+	all := make(dd.Config, len(deltas))
+	for i := range all {
+		all[i] = i
+	}
+	whole, err := s.TestOne(ctx, "all deltas at "+where, build(all))
+	if err != nil {
+		return l, err
+	}
+	if whole.Outcome != dd.Fail {
+		l.Tests = s.Stats().Tests() - before
+		how := whole.Outcome.String()
+		if whole.Detail != "" {
+			how += ": " + whole.Detail
+		}
+		l.Note = fmt.Sprintf("transplanting all %s into the passing run does not make it fail (%s)", report.Plural(len(deltas), "delta"), how)
+		l.neither = whole.Outcome == dd.Unresolved
+		return l, nil
+	}
+	s.StartProgress(len(deltas), "deltas at "+where)
+	res, err := s.Search(ctx, "deltas at "+where, len(deltas), dd.Isolate, dd.Options{}, build, func(st dd.Step) {
+		n := len(st.Config)
+		s.Progress.Update(func(ps *report.Status) { ps.Size = n })
+	})
+	l.Tests = s.Stats().Tests() - before
+	var nf *dd.NotFailingError
+	var np *dd.NotPassingError
+	switch {
+	case errors.As(err, &nf):
+		l.Note = fmt.Sprintf("transplanting all %s into the passing run does not make it fail", report.Plural(len(deltas), "delta"))
+		return l, nil
+	case errors.As(err, &np):
+		l.Note = "the passing run does not pass here"
+		return l, nil
+	case err != nil:
+		return l, err
+	}
+	l.bot = false
+	for _, i := range res.Delta {
+		d := deltas[i]
+		fname := failName(m, d)
+		rd := Delta{Kind: string(d.Kind), Var: m.Var(d), Old: m.Old(d), New: m.New(d), Text: m.Describe(d)}
+		if v := fg.Lookup(fname); v >= 0 {
+			for _, n := range fg.Names(v) {
+				if n != fname && n != rd.Var && !slices.Contains(rd.Aliases, n) {
+					rd.Aliases = append(rd.Aliases, n)
+				}
+			}
+		}
+		l.Relevant = append(l.Relevant, rd)
+		l.fnames = append(l.fnames, fname)
+	}
+	l.failing, l.passing, l.confirm = build(res.Fail), build(res.Pass), res.Minimal
+	return l, nil
+}
+
+// failName is the name of a delta's vertex in the failing run's graph:
+// its new value, or for a pointer made to point elsewhere its target;
+// for a deletion, its place.
+func failName(m *memgraph.Matching, d memgraph.Delta) string {
+	switch {
+	case d.Kind == memgraph.Repoint && d.Target >= 0:
+		return m.Fail.Name(m.ToFail[d.Target])
+	case d.Fail >= 0:
+		return m.Fail.Name(d.Fail)
+	}
+	return m.Place(d)
+}
+
+// same says whether two examined states have the same relevant
+// variables (var(Δ) of §A.3), and which variables of both the failing
+// run overwrote between them. A variable is its memory: the two states
+// are captured again in one run of the failing program, where the
+// vertices of the same address (and type) are the same variable
+// whatever their names (a slice passed to a function, a pointer); a
+// vertex without an address of its own (a map's value) is its name in
+// its function.
+func (c *Chain) same(ctx context.Context, s *command.Session, a, b *link) (bool, []string, error) {
+	if a.bot || b.bot {
+		return a.bot == b.bot || len(a.Relevant) == len(b.Relevant), nil, nil
+	}
+	gs, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: a.probe, Step: a.Step}, {Probe: b.probe, Step: b.Step}},
+		fmt.Sprintf("j%d-%d", a.Step, b.Step))
+	if err != nil {
+		return false, nil, err
+	}
+	key := func(g *memgraph.Graph, l *link, i int) string {
+		if g != nil {
+			if v := g.Lookup(l.fnames[i]); v >= 0 && g.Vertices[v].Addr != 0 {
+				return fmt.Sprintf("@%x %s", g.Vertices[v].Addr, g.Vertices[v].Type)
+			}
+		}
+		return l.Func + " " + l.Relevant[i].Var
+	}
+	ka, kb := map[string]int{}, map[string]int{}
+	for i := range a.Relevant {
+		ka[key(gs[0], a, i)] = i
+	}
+	for i := range b.Relevant {
+		kb[key(gs[1], b, i)] = i
+	}
+	same := len(ka) == len(kb)
+	var over []string
+	for k, j := range kb {
+		i, ok := ka[k]
+		if !ok {
+			same = false
+			continue
+		}
+		if a.Relevant[i].New != b.Relevant[j].New {
+			over = append(over, b.Relevant[j].Var)
+		}
+	}
+	slices.Sort(over)
+	return same, over, nil
+}
+
+// capture runs one side with a plan that captures the states at the
+// moments, and reads them (nil for a moment the run never reached).
+func (c *Chain) capture(ctx context.Context, s *command.Session, side func(instrument.StatePlan) runner.Candidate, at []instrument.Moment, tag string) ([]*memgraph.Graph, error) {
+	var paths []string
+	for i := range at {
+		paths = append(paths, filepath.Join(c.work, fmt.Sprintf("%s.%d.graph", tag, i)))
+		os.Remove(paths[i])
+		at[i].Graph = paths[i]
+	}
+	c.captures++
+	rec, err := s.TestOne(ctx, "capture", side(instrument.StatePlan{At: at, MaxVertices: c.MaxVertices}))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*memgraph.Graph, len(at))
+	for i, path := range paths {
+		data, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			if rec.Cached {
+				return nil, fmt.Errorf("a capture's outcome came from the cache, not from a run; run without --cache")
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if out[i], err = memgraph.Read(data); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

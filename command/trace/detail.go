@@ -1,0 +1,38 @@
+package trace
+
+// Detail is wynot trace's part of the summary (report.Summary.Detail).
+type Detail struct {
+	Observe string `json:"observe,omitempty"` // what of the original run is reproduced
+	// Slice is the critical slice: the statements with instances kept,
+	// in source order.
+	Slice []SliceLine `json:"slice,omitempty"`
+	// Skipped is the plan of the reduced run: per element, the instances
+	// it skips ("12: 1-4 7").
+	Skipped   []string `json:"skipped,omitempty"`
+	Unguarded int      `json:"unguarded,omitempty"` // statements that could not be guarded and always run
+	BuildSecs float64  `json:"build_seconds,omitempty"`
+	Hierarchy string   `json:"hierarchy,omitempty"` // "on" or "off"
+	// Levels are the levels the search went through, coarse to fine.
+	Levels []Level `json:"levels,omitempty"`
+}
+
+// Level is one level of a hierarchical search: how many of its elements
+// there were and were kept, in how many tests.
+type Level struct {
+	Name   string `json:"name"`
+	Before int    `json:"before"`
+	After  int    `json:"after"`
+	Tests  int    `json:"tests"`
+}
+
+// SliceLine is one statement of a critical slice.
+type SliceLine struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Text string `json:"text"`
+	Ran  int    `json:"ran"`  // executions in the reduced run
+	Kept []int  `json:"kept"` // the instances kept (k-th execution)
+	// Times are the kept instances' times in the reduced run (the
+	// seed's line_time notation), when the run's timeline was recorded.
+	Times []int `json:"times,omitempty"`
+}
