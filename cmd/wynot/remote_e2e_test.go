@@ -100,18 +100,18 @@ func sameChanges(t *testing.T, target string) {
 // input is left alone.
 func TestRemoteUnreachable(t *testing.T) {
 	t.Parallel()
-	srv, err := reapitest.Start()
+	addr, release, err := reapitest.Unreachable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.Stop()
+	defer release()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in.txt"), []byte("x\n"))
 	// Every scheme the manual names is taken (reapis:// and grpcs://
 	// over TLS), and the service found missing.
 	for _, scheme := range []string{"reapi", "reapis", "grpc", "grpcs"} {
-		r := wynotRun(t, dir, nil, "reduce", "--exec", scheme+"://"+srv.Addr, "in.txt", "--", "grep", "x", "{}")
-		if r.code != 1 || !strings.Contains(r.stderr, "cannot reach the remote execution service at "+srv.Addr) {
+		r := wynotRun(t, dir, nil, "reduce", "--exec", scheme+"://"+addr, "in.txt", "--", "grep", "x", "{}")
+		if r.code != 1 || !strings.Contains(r.stderr, "cannot reach the remote execution service at "+addr) {
 			t.Errorf("%s: exit %d:\n%s", scheme, r.code, r.stderr)
 		}
 	}

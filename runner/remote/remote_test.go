@@ -376,15 +376,18 @@ func TestRemoteErrors(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", tc.o, err, tc.want)
 		}
 	}
-	// Nothing listens on the port of a stopped server.
-	gone := server(t)
-	gone.Stop()
-	e, err := New(Options{Target: "reapi://" + gone.Addr})
+	// Nothing listens on the port.
+	gone, release, err := reapitest.Unreachable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	e, err := New(Options{Target: "reapi://" + gone})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if err := e.Check(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "cannot reach the remote execution service at "+gone.Addr) ||
+	if err := e.Check(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "cannot reach the remote execution service at "+gone) ||
 		!strings.Contains(err.Error(), "is it running?") {
 		t.Errorf("unreachable: %v", err)
 	}
