@@ -447,17 +447,28 @@ type IsolateDetail struct {
 	FailSize *int `json:"fail_size,omitempty"`
 }
 
+// SkippedCommit is a commit that wynot changes --git did not take for a
+// candidate, and why: the kinds of files it changes, none of which the
+// test's build reads.
+type SkippedCommit struct {
+	Commit string `json:"commit"`
+	Why    string `json:"why"`
+}
+
 // ChangesDetail is the part of the summary of wynot changes.
 type ChangesDetail struct {
-	Commits     int      `json:"commits,omitempty"`     // commits between the revisions (--git)
-	Commit      string   `json:"commit,omitempty"`      // the failure-inducing commit (--git)
-	Hunks       []string `json:"hunks,omitempty"`       // the failure-inducing changes, briefly
-	Resolutions int      `json:"resolutions,omitempty"` // configurations retried with changes added by the resolution loop
-	Resolved    int      `json:"resolved,omitempty"`    // of those, how many then gave a resolved outcome
-	Completed   int      `json:"completed,omitempty"`   // configurations tested with the changes they need (from the source) added
-	Complement  string   `json:"complement,omitempty"`  // the outcome of the new version without the result
-	Needed      int      `json:"needed,omitempty"`      // changes of the result that resolution added so that the others build
-	OtherCause  []string `json:"other_cause,omitempty"` // changes disjoint from the result that also made the old version fail
+	Commits int    `json:"commits,omitempty"` // commits between the revisions (--git)
+	Commit  string `json:"commit,omitempty"`  // the failure-inducing commit (--git)
+	// Skipped are the commits (--git) that were not candidates: they
+	// change no file the test's build reads, or none of --paths.
+	SkippedCommits []SkippedCommit `json:"skipped_commits,omitempty"`
+	Hunks          []string        `json:"hunks,omitempty"`       // the failure-inducing changes, briefly
+	Resolutions    int             `json:"resolutions,omitempty"` // configurations retried with changes added by the resolution loop
+	Resolved       int             `json:"resolved,omitempty"`    // of those, how many then gave a resolved outcome
+	Completed      int             `json:"completed,omitempty"`   // configurations tested with the changes they need (from the source) added
+	Complement     string          `json:"complement,omitempty"`  // the outcome of the new version without the result
+	Needed         int             `json:"needed,omitempty"`      // changes of the result that resolution added so that the others build
+	OtherCause     []string        `json:"other_cause,omitempty"` // changes disjoint from the result that also made the old version fail
 	// The check of the result at the granularity shown, each of its
 	// changes removed alone and the rest tested as it is: how many such
 	// removals passed, how many were unresolved (did not build), and how
