@@ -3,8 +3,11 @@ package changes
 import (
 	"math/bits"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
 )
 
@@ -198,5 +201,36 @@ func TestSpanPresumed(t *testing.T) {
 				t.Errorf("%d tests, want at most %d: %v", len(tested), c.tests+1, tested)
 			}
 		})
+	}
+}
+
+func TestRunsGoTest(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	builds := script("build.sh", "#!/bin/sh\ngo build ./... || exit 125\n./app\n")
+	tests := script("test.sh", "#!/bin/sh\ncd \"$1\" && go test -run TestX ./pkg\n")
+	for _, c := range []struct {
+		name string
+		test command.Test
+		want bool
+	}{
+		{"go test", command.Test{Argv: []string{"go", "test", "./..."}}, true},
+		{"go vet", command.Test{Argv: []string{"go", "vet", "./..."}}, true},
+		{"sh -c", command.Test{Argv: []string{"sh", "-c", "cd {} && go test ./x"}}, true},
+		{"go build", command.Test{Argv: []string{"go", "build", "./..."}}, false},
+		{"a script that builds", command.Test{Argv: []string{builds, "{}"}}, false},
+		{"a script that tests", command.Test{Argv: []string{tests, "{}"}}, true},
+		{"--test script", command.Test{Script: tests}, true},
+		{"a word ending in go", command.Test{Argv: []string{"cargo", "test"}}, false},
+	} {
+		if got := runsGoTest(c.test); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
 	}
 }
