@@ -23,6 +23,7 @@ import "github.com/wynot/wynot/dd"
 type span struct {
 	n                  int
 	candidate          func(k int) bool // commit k, 1 ≤ k ≤ n, may change the outcome
+	weight             func(k int) int  // how many commits commit k brings (a merge: its branch too); nil: 1 each
 	lo, hi             int
 	loTested, hiTested bool
 	unresolved         map[int]bool
@@ -48,7 +49,7 @@ func (s *span) next() int {
 		// Any revision from the last candidate of the lower half to the
 		// one before the first of the upper half splits them alike; the
 		// latest is the parent of that first one.
-		k := len(cands) / 2
+		k := s.split(cands)
 		for p := cands[k] - 1; p >= cands[k-1]; p-- {
 			if free(p) {
 				return p
@@ -76,6 +77,33 @@ func (s *span) next() int {
 		return s.hi
 	}
 	return -1
+}
+
+// split returns where to split the candidates (between cands[k-1] and
+// cands[k]): where the commits they bring are halved, as git bisect
+// weighs the commits of merged branches (each commit equally likely to
+// be the culprit); the earlier of two equal splits.
+func (s *span) split(cands []int) int {
+	w := func(k int) int { return 1 }
+	if s.weight != nil {
+		w = s.weight
+	}
+	total := 0
+	for _, c := range cands {
+		total += w(c)
+	}
+	best, bestGap, cum := 1, -1, 0
+	for k := 1; k < len(cands); k++ {
+		cum += w(cands[k-1])
+		gap := 2*cum - total
+		if gap < 0 {
+			gap = -gap
+		}
+		if bestGap < 0 || gap < bestGap {
+			best, bestGap = k, gap
+		}
+	}
+	return best
 }
 
 // nearest returns the revision closest to p for which ok holds, the

@@ -18,6 +18,7 @@ type line struct {
 	n       int
 	outcome func(k int) dd.Outcome
 	hint    func(k int) bool
+	weight  func(k int) int
 }
 
 // monotone fails from revision culprit on; revisions in broken do not
@@ -39,6 +40,7 @@ func monotone(culprit int, broken map[int]bool) func(int) dd.Outcome {
 func (h line) search(t *testing.T, presumed bool) (lo, hi int, tested map[int]bool, ok bool) {
 	t.Helper()
 	sp := newSpan(h.n, h.hint, !presumed)
+	sp.weight = h.weight
 	tested = map[int]bool{}
 	if !presumed {
 		tested[0], tested[h.n] = true, true
@@ -86,6 +88,7 @@ func TestSpan(t *testing.T) {
 		return func(k int) bool { return m[k] }
 	}
 	all := func(int) bool { return true }
+	weights := func(w ...int) func(int) int { return func(k int) int { return w[k-1] } }
 	for _, c := range []struct {
 		name     string
 		n        int
@@ -93,23 +96,28 @@ func TestSpan(t *testing.T) {
 		hint     func(int) bool
 		broken   map[int]bool
 		maxTests int // beyond the ends; 0: ⌈log₂ n⌉ + 2
+		weight   func(int) int
 	}{
-		{"every commit a candidate", 25, 20, all, nil, log2ceil(25)},
-		{"one commit", 1, 1, all, nil, 0},
-		{"culprit first", 16, 1, all, nil, log2ceil(16)},
-		{"culprit last", 16, 16, all, nil, log2ceil(16)},
+		// The first-parent line of a release of spf13/pflag: 8 merges
+		// bringing 21 commits; the culprit came with the first.
+		{"merges weigh as their branches", 8, 1, all, nil, 2, weights(4, 3, 2, 2, 3, 2, 3, 2)},
+		{"a heavy merge last", 8, 8, all, nil, 2, weights(1, 1, 1, 1, 1, 1, 1, 20)},
+		{"every commit a candidate", 25, 20, all, nil, log2ceil(25), nil},
+		{"one commit", 1, 1, all, nil, 0, nil},
+		{"culprit first", 16, 1, all, nil, log2ceil(16), nil},
+		{"culprit last", 16, 16, all, nil, log2ceil(16), nil},
 		// The shape of a release of gorilla/mux: 25 commits, 8 that change Go files.
-		{"candidates among docs", 25, 20, set(2, 4, 9, 18, 20, 21, 23, 25), nil, log2ceil(8) + 1},
-		{"culprit after docs", 25, 25, set(3, 4, 9, 11, 25), nil, log2ceil(5) + 1},
-		{"culprit before docs", 30, 3, set(3, 29), nil, log2ceil(2) + 2},
-		{"the culprit was predicted inert", 25, 13, set(2, 4, 9, 18, 20), nil, 0},
-		{"nothing predicted", 20, 7, set(), nil, 0},
-		{"parent does not build", 8, 5, all, map[int]bool{4: true}, 0},
-		{"range of unbuildable", 8, 5, all, map[int]bool{3: true, 4: true}, 0},
-		{"predicted split does not build", 25, 20, set(2, 4, 9, 18, 20, 21, 23, 25), map[int]bool{19: true, 18: true}, 0},
+		{"candidates among docs", 25, 20, set(2, 4, 9, 18, 20, 21, 23, 25), nil, log2ceil(8) + 1, nil},
+		{"culprit after docs", 25, 25, set(3, 4, 9, 11, 25), nil, log2ceil(5) + 1, nil},
+		{"culprit before docs", 30, 3, set(3, 29), nil, log2ceil(2) + 2, nil},
+		{"the culprit was predicted inert", 25, 13, set(2, 4, 9, 18, 20), nil, 0, nil},
+		{"nothing predicted", 20, 7, set(), nil, 0, nil},
+		{"parent does not build", 8, 5, all, map[int]bool{4: true}, 0, nil},
+		{"range of unbuildable", 8, 5, all, map[int]bool{3: true, 4: true}, 0, nil},
+		{"predicted split does not build", 25, 20, set(2, 4, 9, 18, 20, 21, 23, 25), map[int]bool{19: true, 18: true}, 0, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			h := line{n: c.n, outcome: monotone(c.culprit, c.broken), hint: c.hint}
+			h := line{n: c.n, outcome: monotone(c.culprit, c.broken), hint: c.hint, weight: c.weight}
 			lo, hi, tested, ok := h.search(t, false)
 			if !ok {
 				t.Fatal("the ends did not hold")
@@ -153,6 +161,13 @@ func TestSpanProperty(t *testing.T) {
 			}
 		}
 		h := line{n: n, outcome: monotone(culprit, broken), hint: func(k int) bool { return cands[k] }}
+		if rng.IntN(2) == 0 {
+			w := make([]int, n+1)
+			for k := range w {
+				w[k] = 1 + rng.IntN(6)
+			}
+			h.weight = func(k int) int { return w[k] }
+		}
 		lo, hi, tested, ok := h.search(t, false)
 		if !ok {
 			t.Fatalf("case %d: the ends did not hold", i)
@@ -164,7 +179,7 @@ func TestSpanProperty(t *testing.T) {
 				m++
 			}
 		}
-		if nb := len(broken); right && nb == 0 && len(tested)-2 > log2ceil(m)+2 {
+		if nb := len(broken); right && nb == 0 && h.weight == nil && len(tested)-2 > log2ceil(m)+2 {
 			t.Errorf("case %d: %d tests for %d candidates of %d commits", i, len(tested)-2, m, n)
 		}
 	}

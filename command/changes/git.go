@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -330,7 +331,8 @@ func (g *gitSearch) candidate(ctx context.Context, rev, label string) (runner.Ca
 // bisect finds the failure-inducing commit among commits, the
 // first-parent line after from (which passes; the last commit fails), by
 // a binary search (span) that takes for candidates only the commits
-// that change a file the test's build can read (codediff.Reads); the
+// that change a file the test's build can read (codediff.Reads), each
+// merge weighed as the commits it brings; the
 // commit it names is tested, and so is its parent. Revisions that do not
 // build (unresolved) are skipped as git bisect skip does, so the answer
 // may be a range lo..hi whose commits before hi could not be tested.
@@ -355,6 +357,21 @@ func (g *gitSearch) bisect(ctx context.Context, from string, commits []commit, f
 		return 0, 0, true, "", nil
 	}
 	sp := newSpan(len(commits), func(k int) bool { return skip[k-1] == "" }, !presumed)
+	// A merge weighs as the commits it brings, as in git bisect.
+	weight := make([]int, len(commits))
+	for i, c := range commits {
+		weight[i] = 1
+		if len(c.parents) > 1 && skip[i] == "" {
+			out, err := runner.Git(ctx, g.top, "rev-list", "--count", c.parents[0]+".."+c.hash)
+			if err != nil {
+				return 0, 0, false, "", err
+			}
+			if n, err := strconv.Atoi(strings.TrimSpace(string(out))); err == nil && n > 0 {
+				weight[i] = n
+			}
+		}
+	}
+	sp.weight = func(k int) int { return weight[k-1] }
 	s.StartProgress(len(commits), "commits")
 	defer s.Progress.Close()
 	if presumed {
