@@ -105,7 +105,7 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, gitOnly boo
 	tallies := map[string]*tally{}
 	fewer, compared := 0, 0
 	var git strings.Builder
-	git.WriteString("\n**Against git bisect run** on the module's repository, from the old release's tag to the new one's. `builds` are runs of the test script. git bisect tests neither end (it takes the user's word) and descends into every merged branch; wynot runs the bad revision twice and the good one once before it starts, bisects the first-parent line and descends into a merge only when its branch fails on its own: `to name the commit` counts its tests of revisions after those checks, `in all` adds the checks, the search within the commit and the verification.\n\n")
+	git.WriteString("\n**Against git bisect run** on the module's repository, from the old release's tag to the new one's. `builds` are runs of the test script. git bisect tests neither end (it takes the user's word) and descends into every merged branch; wynot runs the bad revision twice and the good one once before it starts, bisects the first-parent line over the commits that change a file the test's build reads (a merge weighed as the commits it brings), tests the commit it names and that commit's parent, and searches a failure-inducing merge's branch the same way: `to name the commit` counts its tests of revisions after those checks (a merge's branch head and merge base included), `in all` adds the checks, the search within the commit and the verification.\n\n")
 	if gitOnly && before != "" {
 		git.WriteString("| case | commits (first parent) | git bisect builds | git bisect names | wynot builds to name the commit, before (" + baseline + ") → after | in all, before → after | wynot names, before → after | culprit lines | not candidates (why) |\n|---|---:|---:|---|---:|---:|---|---|---|\n")
 	} else {
@@ -143,7 +143,7 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, gitOnly boo
 		}
 		repo := filepath.Join(dir, "repo")
 		if _, err := os.Stat(repo); err != nil {
-			fmt.Fprintf(&git, "| %s | — | — | no clone of %s at hand | — | — | — |\n", c.name, c.vars["repo"])
+			fmt.Fprintf(&git, "| %s | — | — | no clone of %s at hand | — | — | — | — |%s\n", c.name, c.vars["repo"], map[bool]string{true: " — |"}[gitOnly && before != ""])
 			continue
 		}
 		good, bad := c.vars["tag_old"], c.vars["tag_new"]
@@ -317,7 +317,7 @@ func whySkipped(s []skippedCommit) string {
 	for i, w := range whys {
 		parts[i] = fmt.Sprintf("%d %s", n[w], w)
 	}
-	return fmt.Sprintf("%d (%s)", len(s), strings.Join(parts, ", "))
+	return fmt.Sprintf("%d (%s)", len(s), strings.Join(parts, "; "))
 }
 
 // revisionTests counts the tests of revisions in a wynot changes --git
