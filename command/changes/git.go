@@ -215,7 +215,7 @@ func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 			return err
 		}
 		if !ok {
-			s.Say("the merged branch does not fail on its own (%s), so the merge's own changes are searched", why)
+			s.Say("the failure did not come with the merged branch alone (%s), so the merge's own changes are searched", why)
 			break
 		}
 		s.Say("the merge %s brought the failure with a branch that fails on its own", merge.hash[:12])
