@@ -11,6 +11,7 @@
 //	go run ./bench/harness -only changes        # only wynot changes, spliced into RESULTS.md
 //	go run ./bench/harness -only syntax         # source code: syntax trees against text and peers
 //	go run ./bench/harness -only regressions -baseline 085d027   # real regressions, against an earlier wynot and git bisect
+//	go run ./bench/harness -only regressions -gitonly -baseline main -out /tmp/git.md   # only --git against git bisect, before and after
 //
 // Peers are looked up on $PATH (Debian: apt-get install creduce cvise delta)
 // and skipped with a note when missing.
@@ -161,6 +162,7 @@ func main() {
 	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
 	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, executors, syntax) and replace them in the existing file")
 	baseline := flag.String("baseline", "", "a git revision of wynot to measure beside this one (regressions section)")
+	gitOnly := flag.Bool("gitonly", false, "regressions section: only wynot changes --git against git bisect run (and -baseline beside it)")
 	perses := flag.String("perses", "../shared/bench/perses-go", "the Perses Go benchmark folder, for the syntax section (skipped when missing)")
 	flag.Parse()
 
@@ -199,7 +201,7 @@ func main() {
 			case "changes":
 				part.WriteString(changesSection(root, work, bin))
 			case "regressions":
-				part.WriteString(regressionsSection(root, work, bin, *baseline, *casesFlag, *limit))
+				part.WriteString(regressionsSection(root, work, bin, *baseline, *casesFlag, *gitOnly, *limit))
 			case "fuzz":
 				part.WriteString(fuzzSection(work, bin))
 			case "overhead":
@@ -226,7 +228,7 @@ func main() {
 	md.WriteString(reductions(root, work, bin, *toolsFlag, *casesFlag, *jobsFlag, *limit))
 	md.WriteString(isolations(root, work, bin, *casesFlag))
 	md.WriteString(changesSection(root, work, bin))
-	md.WriteString(regressionsSection(root, work, bin, *baseline, "", *limit))
+	md.WriteString(regressionsSection(root, work, bin, *baseline, "", false, *limit))
 	md.WriteString(fuzzSection(work, bin))
 	md.WriteString(syntaxSection(root, work, bin, *toolsFlag, *casesFlag, *perses, *limit))
 	md.WriteString(overhead(work, bin))

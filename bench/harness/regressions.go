@@ -55,14 +55,15 @@ func loadRegressions(root, casesFlag string) []regression {
 
 // changesSummary is what the harness reads of wynot changes --json.
 type changesSummary struct {
-	Tests    int      `json:"tests"`
-	Hunks    []string `json:"hunks"`
-	Before   int      `json:"elements_before"`
-	Diff     string   `json:"diff"`
-	Commit   string   `json:"commit"`
-	Confirm  bool     `json:"confirmed"`
-	Gran     string   `json:"granularity"`
-	Verdict  []string `json:"verdict"`
+	Tests    int             `json:"tests"`
+	Hunks    []string        `json:"hunks"`
+	Before   int             `json:"elements_before"`
+	Diff     string          `json:"diff"`
+	Commit   string          `json:"commit"`
+	Confirm  bool            `json:"confirmed"`
+	Gran     string          `json:"granularity"`
+	Verdict  []string        `json:"verdict"`
+	Skipped  []skippedCommit `json:"skipped_commits"`
 	Outcomes struct {
 		Unresolved int `json:"unresolved"`
 	} `json:"outcomes"`
@@ -72,7 +73,10 @@ type changesSummary struct {
 // bench/regressions: each algorithm, with and without the grouping by
 // what Go changes need, and (with -baseline) an earlier wynot, against
 // git bisect run on the module's history where a clone is at hand.
-func regressionsSection(root, work, bin, baseline, casesFlag string, limit time.Duration) string {
+//
+// With gitOnly, only the comparison with git bisect run is made, and a
+// baseline wynot is run with --git beside this one.
+func regressionsSection(root, work, bin, baseline, casesFlag string, gitOnly bool, limit time.Duration) string {
 	var b strings.Builder
 	b.WriteString("## Real regressions\n\n")
 	b.WriteString("`wynot changes -j 2` on real regressions between two released versions of public Go modules (`bench/regressions`: each case names its upstream issue and the culprit). A client program passes against the old version and fails against the new one; the test script builds it against the module's tree with a subset of the changes (exit 125 when the module does not build). `tests` counts every run of the test script, the checks included; `culprit` says whether the reported patch holds the documented culprit; `confirmed` whether it failed again when run again. Runs are cut off after " + limit.String() + ".\n\n")
@@ -88,16 +92,25 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, limit time.
 		{"ddplus", wynot, []string{"--algorithm", "ddplus"}},
 		{"ddmin", wynot, []string{"--algorithm", "ddmin"}},
 	}
+	before := ""
 	if baseline != "" {
-		configs = append([]config{{"before (" + baseline + ")", buildBaseline(root, work, baseline), nil}}, configs...)
+		before = buildBaseline(root, work, baseline)
+		configs = append([]config{{"before (" + baseline + ")", before, nil}}, configs...)
+	}
+	if gitOnly {
+		configs = nil
 	}
 	b.WriteString("| case | hunks | wynot | tests | unresolved | seconds | confirmed | culprit | result |\n|---|---:|---|---:|---:|---:|---|---|---|\n")
 	type tally struct{ right, cases, tests, unresolved int }
 	tallies := map[string]*tally{}
 	fewer, compared := 0, 0
 	var git strings.Builder
-	git.WriteString("\n**Against git bisect run** on the module's repository, from the old release's tag to the new one's. `builds` are runs of the test script. git bisect tests neither end (it takes the user's word) and descends into every merged branch; wynot runs the bad revision twice and the good one once before it starts, bisects the first-parent line and descends into a merge only when its branch fails on its own: `to name the commit` counts its tests of revisions after those checks, `in all` adds the checks, the search within the commit and the verification.\n\n")
-	git.WriteString("| case | commits (first parent) | git bisect builds | git bisect names | wynot builds to name the commit | in all | wynot names | culprit lines |\n|---|---:|---:|---|---:|---:|---|---|\n")
+	git.WriteString("\n**Against git bisect run** on the module's repository, from the old release's tag to the new one's. `builds` are runs of the test script. git bisect tests neither end (it takes the user's word) and descends into every merged branch; wynot runs the bad revision twice and the good one once before it starts, bisects the first-parent line over the commits that change a file the test's build reads (a merge weighed as the commits it brings), tests the commit it names and that commit's parent, and searches a failure-inducing merge's branch the same way: `to name the commit` counts its tests of revisions after those checks (a merge's branch head and merge base included), `in all` adds the checks, the search within the commit and the verification.\n\n")
+	if gitOnly && before != "" {
+		git.WriteString("| case | commits (first parent) | git bisect builds | git bisect names | wynot builds to name the commit, before (" + baseline + ") → after | in all, before → after | wynot names, before → after | culprit lines | not candidates (why) |\n|---|---:|---:|---|---:|---:|---|---|---|\n")
+	} else {
+		git.WriteString("| case | commits (first parent) | git bisect builds | git bisect names | wynot builds to name the commit | in all | wynot names | culprit lines |\n|---|---:|---:|---|---:|---:|---|---|\n")
+	}
 	for _, c := range cases {
 		dir := filepath.Join(work, "regressions", c.name)
 		setup := exec.Command(filepath.Join(root, "bench", "regressions", "setup"), c.name, dir)
@@ -130,40 +143,55 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, limit time.
 		}
 		repo := filepath.Join(dir, "repo")
 		if _, err := os.Stat(repo); err != nil {
-			fmt.Fprintf(&git, "| %s | — | — | no clone of %s at hand | — | — | — |\n", c.name, c.vars["repo"])
+			fmt.Fprintf(&git, "| %s | — | — | no clone of %s at hand | — | — | — | — |%s\n", c.name, c.vars["repo"], map[bool]string{true: " — |"}[gitOnly && before != ""])
 			continue
 		}
 		good, bad := c.vars["tag_old"], c.vars["tag_new"]
 		n, _ := exec.Command("git", "-C", repo, "rev-list", "--count", good+".."+bad).Output()
 		fp, _ := exec.Command("git", "-C", repo, "rev-list", "--count", "--first-parent", good+".."+bad).Output()
 		builds, names := bisectRun(repo, test, c.name, good, bad, limit)
-		logFile := filepath.Join(dir, "git.log")
-		s, tests, _, done := runChanges(repo, wynot, []string{"changes", "-j", "2", "--log", logFile, "--git", good, bad, "--", test, c.name, "{}"}, limit)
-		logData, _ := os.ReadFile(logFile)
-		revs := 0
-		for _, l := range strings.Split(string(logData), "\n") {
-			if strings.HasPrefix(l, "Test #") && (strings.Contains(l, " commits): ") || strings.Contains(l, " merged branch ") || strings.Contains(l, " merge base ")) {
-				revs++
+		type gitRun struct {
+			revs, tests  int
+			names, lines string
+			skipped      []skippedCommit
+		}
+		runGit := func(wynot, label string) gitRun {
+			logFile := filepath.Join(dir, label+".log")
+			s, tests, _, done := runChanges(repo, wynot, []string{"changes", "-j", "2", "--log", logFile, "--git", good, bad, "--", test, c.name, "{}"}, limit)
+			logData, _ := os.ReadFile(logFile)
+			g := gitRun{tests: tests, revs: revisionTests(string(logData)), names: s.Commit, lines: yes(c.culprit.MatchString(s.Diff)), skipped: s.Skipped}
+			if !done {
+				g.names, g.lines = "cut off", "—"
 			}
+			return g
 		}
-		wnames, lines := s.Commit, yes(c.culprit.MatchString(s.Diff))
-		if !done {
-			wnames, lines = "cut off", "—"
-		}
+		after := runGit(wynot, "git")
 		compared++
-		if revs < builds {
+		if after.revs < builds {
 			fewer++
 		}
-		fmt.Fprintf(&git, "| %s | %s (%s) | %d | %s | %d | %d | %s | %s |\n", c.name, strings.TrimSpace(string(n)), strings.TrimSpace(string(fp)), builds, names, revs, tests, wnames, lines)
-		fmt.Printf("regression %-24s git bisect %d builds (%s); wynot --git %d+%d builds (%s) culprit lines %s\n", c.name, builds, names, revs, tests, wnames, lines)
-	}
-	b.WriteString("\nIn all:\n\n| wynot | right (confirmed, culprit named) | tests | unresolved |\n|---|---:|---:|---:|\n")
-	for _, cf := range configs {
-		if tl := tallies[cf.label]; tl != nil {
-			fmt.Fprintf(&b, "| %s | %d of %d | %d | %d |\n", cf.label, tl.right, tl.cases, tl.tests, tl.unresolved)
+		if gitOnly && before != "" {
+			b4 := runGit(before, "git-before")
+			wn := after.names
+			if b4.names != after.names {
+				wn = b4.names + " → " + after.names
+			}
+			fmt.Fprintf(&git, "| %s | %s (%s) | %d | %s | %d → %d | %d → %d | %s | %s | %s |\n", c.name, strings.TrimSpace(string(n)), strings.TrimSpace(string(fp)), builds, names, b4.revs, after.revs, b4.tests, after.tests, wn, after.lines, whySkipped(after.skipped))
+			fmt.Printf("regression %-24s git bisect %d builds (%s); wynot --git before %d+%d (%s), after %d+%d builds (%s) culprit lines %s; %d not candidates\n", c.name, builds, names, b4.revs, b4.tests, b4.names, after.revs, after.tests, after.names, after.lines, len(after.skipped))
+			continue
 		}
+		fmt.Fprintf(&git, "| %s | %s (%s) | %d | %s | %d | %d | %s | %s |\n", c.name, strings.TrimSpace(string(n)), strings.TrimSpace(string(fp)), builds, names, after.revs, after.tests, after.names, after.lines)
+		fmt.Printf("regression %-24s git bisect %d builds (%s); wynot --git %d+%d builds (%s) culprit lines %s\n", c.name, builds, names, after.revs, after.tests, after.names, after.lines)
 	}
-	b.WriteString("\n" + ddplusNote)
+	if !gitOnly {
+		b.WriteString("\nIn all:\n\n| wynot | right (confirmed, culprit named) | tests | unresolved |\n|---|---:|---:|---:|\n")
+		for _, cf := range configs {
+			if tl := tallies[cf.label]; tl != nil {
+				fmt.Fprintf(&b, "| %s | %d of %d | %d | %d |\n", cf.label, tl.right, tl.cases, tl.tests, tl.unresolved)
+			}
+		}
+		b.WriteString("\n" + ddplusNote)
+	}
 	b.WriteString(git.String())
 	if compared > 0 {
 		fmt.Fprintf(&b, "\nwynot needed fewer builds than git bisect run to name the commit in %d of %d cases.\n", fewer, compared)
@@ -264,3 +292,44 @@ func buildBaseline(root, work, rev string) string {
 
 // ddplusNote reads the totals of the regressions section.
 const ddplusNote = "Where ddplus does not name the culprit, its patch is smaller and verified, but it breaks the client another way (a deleted `case` line, a regular expression cut in half): a test script's exit status cannot tell failures apart, and wynot says so (\"it fails differently from the new version ...\"). dd is the default: right on every case with the fewest builds.\n"
+
+// skippedCommit is a commit wynot changes --git did not take for a
+// candidate, and why.
+type skippedCommit struct {
+	Commit string `json:"commit"`
+	Why    string `json:"why"`
+}
+
+// whySkipped counts skipped commits by their reason.
+func whySkipped(s []skippedCommit) string {
+	if len(s) == 0 {
+		return "0"
+	}
+	n := map[string]int{}
+	var whys []string
+	for _, c := range s {
+		if n[c.Why] == 0 {
+			whys = append(whys, c.Why)
+		}
+		n[c.Why]++
+	}
+	parts := make([]string, len(whys))
+	for i, w := range whys {
+		parts[i] = fmt.Sprintf("%d %s", n[w], w)
+	}
+	return fmt.Sprintf("%d (%s)", len(s), strings.Join(parts, "; "))
+}
+
+// revisionTests counts the tests of revisions in a wynot changes --git
+// log made to name the commit: those of the search over commits and of
+// a merge's branch, not the checks of GOOD and BAD before it nor the
+// search within the commit after it.
+func revisionTests(log string) int {
+	n := 0
+	for _, l := range strings.Split(log, "\n") {
+		if strings.HasPrefix(l, "Test #") && (strings.Contains(l, " commits): ") || strings.Contains(l, " merged branch ") || strings.Contains(l, " merge base ")) {
+			n++
+		}
+	}
+	return n
+}

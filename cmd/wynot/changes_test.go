@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -365,12 +367,142 @@ func TestChangesGitMerge(t *testing.T) {
 	if len(s.Hunks) != 1 || !strings.Contains(s.Diff, "+a 10 BUG") || !s.Confirmed {
 		t.Errorf("result %v, confirmed %v\n%s", s.Hunks, s.Confirmed, s.Diff)
 	}
-	if !strings.Contains(r.stderr, "is a merge of a branch that fails on its own") {
+	if !strings.Contains(r.stderr, "brought the failure with a branch that fails on its own") {
 		t.Errorf("no descent into the merge:\n%s", r.stderr)
 	}
 	// The patch is verified on the culprit's parent, and tried on GOOD.
 	if !slices.Contains(s.Verdict, "the good revision "+good+" with these changes applied fails too") {
 		t.Errorf("verdict %q", s.Verdict)
+	}
+}
+
+// TestChangesGitPassesOver: a Go module's history of 40 commits, most
+// of which change only documentation, CI configuration or Go tests. The
+// failure comes with a commit that changes only a Markdown file, which
+// a package embeds (//go:embed): it looks like documentation, but the
+// build reads it. wynot passes over the commits no build reads, tests
+// fewer revisions than a binary search over all 40 commits, and names
+// the embedding commit, testing it and its parent. With --paths that
+// leave the culprit out (the user vouched wrongly), the answer is still
+// the same commit, found by testing around the commits passed over.
+func TestChangesGitPassesOver(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds Go modules")
+	}
+	dir := t.TempDir()
+	if _, err := fixtures.Git(dir, "init", "-q", "-b", "main"); err != nil {
+		t.Fatal(err)
+	}
+	commit := func(msg string, files map[string]string) string {
+		h, err := fixtures.Commit(dir, msg, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	good := commit("base", map[string]string{
+		"go.mod":        "module example.com/app\n\ngo 1.22\n",
+		"README.md":     "# app\n",
+		"web/web.go":    "package web\n\nimport _ \"embed\"\n\n// Banner is shown on start.\n//\n//go:embed banner.md\nvar Banner string\n",
+		"web/banner.md": "Welcome\n",
+		"data/data.go":  "package data\n\n// Limit is checked by main.\nconst Limit = 100\n",
+		"cmd/app/main.go": `package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"example.com/app/data"
+	"example.com/app/web"
+)
+
+func main() {
+	if data.Limit < 100 || strings.Contains(web.Banner, "BUG") {
+		fmt.Fprintln(os.Stderr, "broken")
+		os.Exit(1)
+	}
+}
+`,
+	})
+	var culprit string
+	for i := 1; i <= 40; i++ {
+		var files map[string]string
+		switch {
+		case i == 27:
+			files = map[string]string{"web/banner.md": "Welcome BUG\n"}
+		case i%8 == 0:
+			files = map[string]string{fmt.Sprintf("data/f%d.go", i): fmt.Sprintf("package data\n\n// F%d is a value.\nconst F%d = %d\n", i, i, i)}
+		case i%8 == 3:
+			files = map[string]string{"data/data_test.go": fmt.Sprintf("package data\n\n// Check %d.\n", i)}
+		case i%8 == 5:
+			files = map[string]string{".github/workflows/ci.yml": fmt.Sprintf("# run %d\n", i)}
+		default:
+			files = map[string]string{"README.md": fmt.Sprintf("# app\n\nrelease %d\n", i), fmt.Sprintf("docs/d%d.md", i): "doc\n"}
+		}
+		h := commit(fmt.Sprintf("change %d", i), files)
+		if i == 27 {
+			culprit = h
+		}
+	}
+	bad, err := fixtures.Git(dir, "rev-parse", "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := goTest(t)
+	type skipped struct {
+		Commit string `json:"commit"`
+		Why    string `json:"why"`
+	}
+	for _, c := range []struct {
+		name       string
+		args       []string
+		fewer      bool // fewer revisions tested than ⌈log₂ 40⌉
+		candidates int  // commits taken for candidates
+	}{
+		{"default", nil, true, 6},
+		{"paths leave the culprit out", []string{"--paths", "data,cmd"}, false, 9},
+	} {
+		args := append([]string{"changes", "--json", "-v", "-j1"}, c.args...)
+		r := wynotRun(t, dir, goEnv(), append(args, "--git", good, bad, "--", script)...)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d\n%s", c.name, r.code, r.stderr)
+		}
+		s := r.summary(t)
+		if !strings.HasPrefix(s.Commit, culprit[:12]) || !strings.Contains(s.Diff, "+Welcome BUG") {
+			t.Errorf("%s: commit %q, diff\n%s\n%s", c.name, s.Commit, s.Diff, r.stderr)
+		}
+		// The commit named and its parent were tested.
+		for _, rev := range []string{culprit[:12], "change 26"} {
+			if rev == "change 26" {
+				p, _ := fixtures.Git(dir, "rev-parse", culprit+"^")
+				rev = p[:12]
+			}
+			if !regexp.MustCompile(rev + ` \(\d+ of 40 commits\): `).MatchString(r.stderr) {
+				t.Errorf("%s: revision %s was not tested\n%s", c.name, rev, r.stderr)
+			}
+		}
+		var js struct {
+			Skipped []skipped `json:"skipped_commits"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &js); err != nil {
+			t.Fatal(err)
+		}
+		sk := js.Skipped
+		if got := 40 - len(sk); got != c.candidates {
+			t.Errorf("%s: %d candidates, want %d: %v", c.name, got, c.candidates, sk)
+		}
+		for _, k := range sk {
+			if strings.HasPrefix(k.Commit, culprit[:12]) && c.args == nil {
+				t.Errorf("%s: the commit that changes an embedded file was passed over (%s)", c.name, k.Why)
+			}
+		}
+		revTests := strings.Count(r.stderr, "commits): ")
+		t.Logf("%s: %d revisions tested, %d tests in all; passed over %v", c.name, revTests, s.Tests, sk)
+		if c.fewer && revTests >= 6 {
+			t.Errorf("%s: %d revisions tested, want fewer than a binary search over 40 commits (6)\n%s", c.name, revTests, r.stderr)
+		}
 	}
 }
 

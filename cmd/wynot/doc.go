@@ -489,10 +489,25 @@ With --git, GOOD and BAD are revisions of the repository around the
 current directory (or -C DIR). First the commits between them on BAD's
 first-parent line are searched, each implying all earlier ones, which is
 a binary search like git bisect; commits that do not build are skipped,
-as git bisect skip does. When the failure-inducing commit is a merge
-whose merged branch fails on its own (and whose merge base passes), the
-branch's commits are searched the same way. Then the hunks of the
-failure-inducing commit. The repository is only read (git ls-tree, diff
+as git bisect skip does. A commit that changes no file the test's build
+reads gives its parent's outcome and is not a candidate: one that
+changes only documentation (*.md, LICENSE, ...), CI configuration
+(.github/, .travis.yml, ...) or repository metadata (.gitignore, linter
+configuration), and in a Go module one that changes only Go test files
+and testdata, unless the test's command line or script runs go test.
+Files at or below a package that uses //go:embed are always read. The
+search splits the candidates and tests the revision just before each
+split; the commit it names is tested, and so is its parent, so a wrong
+guess costs tests, never the answer. The commits passed over are
+counted by reason, listed under -v and in --json ("skipped_commits").
+--paths LIST (comma-separated files, directories or patterns from the
+repository's top) makes only the commits that change them candidates,
+as git bisect start -- PATHS does; --paths . makes every commit one.
+When the failure-inducing commit is a merge, its merged branch's
+commits are searched the same way, its head and merge base tested when
+the answer needs them; when the head does not fail on its own or the
+merge base does not pass, the merge's own changes are searched. Then
+the hunks of the failure-inducing commit. The repository is only read (git ls-tree, diff
 and cat-file): its worktree, index and refs stay as they are. A worktree
 with uncommitted changes is refused unless --allow-dirty.
 
@@ -520,6 +535,8 @@ Flags are those of reduce (without --split, --argv), and:
 	--git               OLD and NEW are git revisions
 	-C DIR              the repository (default: the current directory)
 	--allow-dirty       run although the worktree has uncommitted changes
+	--paths LIST        with --git: only commits that change these files,
+	                    directories or patterns are candidates (. : all)
 	--context N         unchanged lines that separate hunks (default 2)
 	--group G           none, dirs, files, decls, idents or auto (default)
 	--algorithm A       dd (default), ddplus or ddmin

@@ -44,6 +44,14 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	fs.BoolVar(&r.Git, "git", false, "OLD and NEW are git revisions")
 	fs.StringVar(&r.Repo, "C", "", "the git repository")
 	fs.BoolVar(&r.AllowDirty, "allow-dirty", false, "run although the worktree has uncommitted changes")
+	fs.Func("paths", "with --git: only commits that change these files, directories or patterns (comma-separated, from the repository's top) are candidates, as with git bisect start -- PATHS; . takes every commit", func(v string) error {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				r.Paths = append(r.Paths, p)
+			}
+		}
+		return nil
+	})
 	fs.IntVar(&r.Context, "context", 2, "unchanged lines that separate hunks")
 	fs.TextVar(&r.Group, "group", codediff.Auto, "none, dirs, files, decls, idents or auto")
 	fs.TextVar(&r.Algorithm, "algorithm", DD, "dd, ddplus or ddmin")
@@ -63,6 +71,9 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		}
 		if r.Repo != "" && !r.Git {
 			return nil, none, command.UsageError("-C is for --git")
+		}
+		if len(r.Paths) > 0 && !r.Git {
+			return nil, none, command.UsageError("--paths is for --git")
 		}
 		inv.Test.ExitStatus = inv.Test.FailOn == nil && !inv.IsSet("precision")
 		r.Old, r.New = inv.Args[0], inv.Args[1]
@@ -106,6 +117,13 @@ type Changes struct {
 	Old, New string
 	Git      bool
 	Repo     string // with Git: a directory in the repository ("" is the current one)
+	// Paths, with Git, are the only files whose changes can change the
+	// outcome, as git bisect start -- PATHS takes them: a commit that
+	// changes none of them is not a candidate (its parent and it are
+	// still tested before it is named). Without Paths, the commits that
+	// change only files no build reads are not candidates
+	// (codediff.Reads).
+	Paths []string
 	// AllowDirty runs on a repository whose worktree has uncommitted
 	// changes (they are not part of either revision).
 	AllowDirty bool

@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/wynot/wynot/command"
-	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/codediff"
 	"github.com/wynot/wynot/domain/filetree"
 	"github.com/wynot/wynot/report"
@@ -161,7 +163,12 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 		}
 		e := &search{Changes: r, ws: filetree.NewWorkspaces(goodTree)}
 		e.detail.Commits = len(commits)
-		g = &gitSearch{search: e, h: h, top: top, good: good}
+		badFiles, err := h.diff(ctx, good, bad)
+		if err != nil {
+			return err
+		}
+		reads := codediff.NewReads(r.Paths, runsGoTest(r.Test), goodTree, &codediff.Tree{Files: badFiles})
+		g = &gitSearch{search: e, h: h, top: top, good: good, reads: reads}
 		failC, err := g.candidate(ctx, bad, "BAD "+bad[:12])
 		if err != nil {
 			return err
@@ -189,22 +196,30 @@ func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 	// it is a merge whose merged branch fails on its own, the commit on
 	// that branch.
 	from := good // the revision before commits, which passes
-	lo, hi, err := g.bisect(ctx, from, commits, r.Old, r.New)
+	lo, hi, _, _, err := g.bisect(ctx, from, commits, r.Old, r.New, false)
 	if err != nil {
 		return err
 	}
 	for depth := 0; lo == hi && depth < 8; depth++ {
-		sub, base, err := g.descend(ctx, commits[hi])
+		merge := commits[hi]
+		sub, base, err := g.descend(ctx, merge)
 		if err != nil {
 			return err
 		}
 		if sub == nil {
 			break
 		}
-		commits, from = sub, base
-		if lo, hi, err = g.bisect(ctx, from, commits, from[:12], commits[len(commits)-1].hash[:12]); err != nil {
+		s.Say("the failure-inducing commit %s is a merge: searching the %s of its merged branch", merge, report.Plural(len(sub), "commit"))
+		slo, shi, ok, why, err := g.bisect(ctx, base, sub, base[:12], sub[len(sub)-1].hash[:12], true)
+		if err != nil {
 			return err
 		}
+		if !ok {
+			s.Say("the failure did not come with the merged branch alone (%s), so the merge's own changes are searched", why)
+			break
+		}
+		s.Say("the merge %s brought the failure with a branch that fails on its own", merge.hash[:12])
+		commits, from, lo, hi = sub, base, slo, shi
 	}
 	culprit := commits[hi]
 	e.detail.Commit = culprit.String()
@@ -256,6 +271,29 @@ func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 	return e.hunks(ctx, set, base, oldName)
 }
 
+// goTestWord finds go test (or go vet, which reads test files too) in a
+// command line or a script.
+var goTestWord = regexp.MustCompile(`(^|[^[:alnum:]_./-])go[ \t]+(test|vet)\b`)
+
+// runsGoTest says whether the test may run go test, which reads Go test
+// files and testdata: its command line or test script says so, or the
+// script the command line starts does.
+func runsGoTest(t command.Test) bool {
+	text := strings.Join(t.Argv, " ")
+	files := []string{t.Script}
+	if len(t.Argv) > 0 {
+		files = append(files, t.Argv[0])
+	}
+	for _, f := range files {
+		if st, err := os.Stat(f); f != "" && err == nil && st.Mode().IsRegular() && st.Size() < 1<<20 {
+			if data, err := os.ReadFile(f); err == nil {
+				text += "\n" + string(data)
+			}
+		}
+	}
+	return goTestWord.MatchString(text)
+}
+
 // firstParents lists the commits from good (excluded) to bad on bad's
 // first-parent line, oldest first.
 func firstParents(ctx context.Context, dir, good, bad string) ([]commit, error) {
@@ -277,6 +315,7 @@ type gitSearch struct {
 	*search
 	h         *history
 	top, good string
+	reads     *codediff.Reads // which files the test's build reads
 }
 
 // candidate is the tree of a revision, as the good tree with the files
@@ -290,72 +329,159 @@ func (g *gitSearch) candidate(ctx context.Context, rev, label string) (runner.Ca
 }
 
 // bisect finds the failure-inducing commit among commits, the
-// first-parent line after from (which passes; the last commit fails):
-// dd+ over the commits, each implying all earlier ones (FSE 1999 Table
-// 7), which is a binary search like git bisect; commits that do not build
-// (unresolved) are skipped as git bisect skip does, so the answer may be
-// a range lo..hi whose commits before hi could not be tested.
-func (g *gitSearch) bisect(ctx context.Context, from string, commits []commit, fromName, toName string) (lo, hi int, err error) {
+// first-parent line after from (which passes; the last commit fails), by
+// a binary search (span) that takes for candidates only the commits
+// that change a file the test's build can read (codediff.Reads), each
+// merge weighed as the commits it brings; the
+// commit it names is tested, and so is its parent. Revisions that do not
+// build (unresolved) are skipped as git bisect skip does, so the answer
+// may be a range lo..hi whose commits before hi could not be tested.
+//
+// With presumed, neither end was tested: from is the merge base of a
+// merged branch and the last commit the branch's head, and each is
+// tested only when the answer needs it; ok is false when one of them
+// did not give the outcome presumed (why says which).
+func (g *gitSearch) bisect(ctx context.Context, from string, commits []commit, fromName, toName string, presumed bool) (lo, hi int, ok bool, why string, err error) {
 	s := g.s
-	if len(commits) == 1 {
-		return 0, 0, nil
-	}
 	revOf := func(k int) string {
 		if k == 0 {
 			return from
 		}
 		return commits[k-1].hash
 	}
+	skip, err := g.notCandidates(ctx, commits)
+	if err != nil {
+		return 0, 0, false, "", err
+	}
+	if len(commits) == 1 && !presumed {
+		return 0, 0, true, "", nil
+	}
+	sp := newSpan(len(commits), func(k int) bool { return skip[k-1] == "" }, !presumed)
+	// A merge weighs as the commits it brings, as in git bisect.
+	weight := make([]int, len(commits))
+	for i, c := range commits {
+		weight[i] = 1
+		if len(c.parents) > 1 && skip[i] == "" {
+			out, err := runner.Git(ctx, g.top, "rev-list", "--count", c.parents[0]+".."+c.hash)
+			if err != nil {
+				return 0, 0, false, "", err
+			}
+			if n, err := strconv.Atoi(strings.TrimSpace(string(out))); err == nil && n > 0 {
+				weight[i] = n
+			}
+		}
+	}
+	sp.weight = func(k int) int { return weight[k-1] }
 	s.StartProgress(len(commits), "commits")
 	defer s.Progress.Close()
-	s.Say("%s between %s and %s; %s fails, %s passes (failure: %s)", report.Plural(len(commits), "commit"), fromName, toName, toName, fromName, s.Signature())
+	if presumed {
+		s.Say("%s between %s and %s", report.Plural(len(commits), "commit"), fromName, toName)
+	} else {
+		s.Say("%s between %s and %s; %s fails, %s passes (failure: %s)", report.Plural(len(commits), "commit"), fromName, toName, toName, fromName, s.Signature())
+	}
 	if s.TestLog != nil {
 		s.TestLog.Printf("Pass commits: %s\n", report.Plural(len(commits), "commit"))
 	}
-	res, err := s.SearchTests(ctx, "commits", len(commits), dd.Plus, dd.Options{Predict: dd.Ordered()},
-		func(ctx context.Context, c dd.Config) (runner.Test, error) {
-			k := len(c) // a prefix: the predictor answers all others
-			label := fmt.Sprintf("%s (%d of %d commits)", revOf(k)[:12], k, len(commits))
-			cand, err := g.candidate(ctx, revOf(k), label)
-			if err != nil {
-				return runner.Test{}, err
-			}
-			return s.Test(ctx, cand)
-		},
-		func(st dd.Step) { s.Progress.Update(func(ps *report.Status) { ps.Size = st.Fail }) })
-	if err != nil {
-		var nf *dd.NotFailingError
-		var np *dd.NotPassingError
-		if errors.As(err, &nf) || errors.As(err, &np) {
-			return 0, 0, command.NotReproduced("a revision changed its outcome when tested again; the test is flaky: try --repeat 3")
+	for {
+		p := sp.next()
+		if p < 0 {
+			break
 		}
-		if ctx.Err() != nil {
-			msg := "interrupted while searching the commits"
-			if d := res.Delta; len(d) > 0 && len(d) < len(commits) {
-				msg += fmt.Sprintf("; so far, the failure-inducing commit is one of the %d from %s to %s", d[len(d)-1]-d[0]+1, commits[d[0]], commits[d[len(d)-1]])
-			}
-			return 0, 0, &command.ExitError{Code: command.ExitInterrupted, Err: errors.New(msg)}
+		label := fmt.Sprintf("%s (%d of %d commits)", revOf(p)[:12], p, len(commits))
+		switch {
+		case presumed && p == 0:
+			label = "merge base " + from[:12]
+		case presumed && p == len(commits):
+			label = "merged branch " + commits[p-1].hash[:12]
 		}
-		return 0, 0, err
+		cand, err := g.candidate(ctx, revOf(p), label)
+		if err != nil {
+			return 0, 0, false, "", err
+		}
+		rec, err := s.Test(ctx, cand)
+		if err != nil {
+			if ctx.Err() != nil {
+				msg := "interrupted while searching the commits"
+				if sp.hi-sp.lo < len(commits) {
+					msg += fmt.Sprintf("; so far, the failure-inducing commit is one of the %d from %s to %s", sp.hi-sp.lo, commits[sp.lo], commits[sp.hi-1])
+				}
+				return 0, 0, false, "", &command.ExitError{Code: command.ExitInterrupted, Err: errors.New(msg)}
+			}
+			return 0, 0, false, "", err
+		}
+		if !sp.record(p, rec.Outcome) {
+			return 0, 0, false, fmt.Sprintf("%s gives %s", label, rec.Outcome), nil
+		}
+		s.Progress.Update(func(ps *report.Status) { ps.Size = sp.hi - sp.lo })
 	}
-	lo, hi = 0, len(commits)-1
-	if len(res.Delta) > 0 {
-		lo, hi = res.Delta[0], res.Delta[len(res.Delta)-1]
-	}
-	return lo, hi, nil
+	return sp.lo, sp.hi - 1, true, "", nil
 }
 
-// descend looks into a failure-inducing merge: when the merged branch
-// fails on its own and its merge base with the first parent passes, the
-// failure came with the branch, and descend returns the branch's
-// first-parent commits after the merge base, and the merge base, for a
-// search of its own. It returns nil when c is no merge or the failure
-// needs both sides (then the merge's own changes are searched).
+// notCandidates says, for each of commits, why it cannot change the
+// outcome ("" when it can): the files it changes against its first
+// parent, in one git diff-tree, are files no build of the test reads
+// (codediff.Reads). Commits passed over are said, counted by reason, and
+// listed in the test log and the summary.
+func (g *gitSearch) notCandidates(ctx context.Context, commits []commit) ([]string, error) {
+	why := make([]string, len(commits))
+	var in strings.Builder
+	var hashes []string
+	for _, c := range commits {
+		if len(c.parents) > 0 {
+			fmt.Fprintf(&in, "%s %s\n", c.hash, c.parents[0])
+			hashes = append(hashes, c.hash)
+		}
+	}
+	if len(hashes) == 0 {
+		return why, nil
+	}
+	out, err := runner.GitInput(ctx, g.top, []byte(in.String()), "diff-tree", "--stdin", "-r", "-z", "--name-only", "--no-renames")
+	if err != nil {
+		return nil, err
+	}
+	names, err := codediff.ParseDiffTreeNames(out, hashes)
+	if err != nil {
+		return nil, err
+	}
+	s := g.s
+	counts := map[string]int{}
+	var order []string
+	n := 0
+	for i, c := range commits {
+		if len(c.parents) == 0 {
+			continue
+		}
+		if why[i] = g.reads.Commit(names[c.hash]); why[i] == "" {
+			continue
+		}
+		n++
+		if counts[why[i]] == 0 {
+			order = append(order, why[i])
+		}
+		counts[why[i]]++
+		g.detail.SkippedCommits = append(g.detail.SkippedCommits, SkippedCommit{Commit: c.String(), Why: why[i]})
+		if s.TestLog != nil {
+			s.TestLog.Printf("Not a candidate: %s: it changes only %s\n", c, why[i])
+		}
+	}
+	if n > 0 {
+		parts := make([]string, len(order))
+		for i, w := range order {
+			parts[i] = fmt.Sprintf("%d only %s", counts[w], w)
+		}
+		s.Say("%d of %s change no file the test's build reads (%s): they are not candidates (-v lists them; --paths . takes every commit)", n, report.Plural(len(commits), "commit"), strings.Join(parts, ", "))
+	}
+	return why, nil
+}
+
+// descend looks into a failure-inducing merge: the first-parent commits
+// of its merged branch after the merge base, and the merge base, for a
+// search of their own (with the ends presumed: the branch's head
+// failing, the merge base passing). It returns nil when c is no merge.
 func (g *gitSearch) descend(ctx context.Context, c commit) ([]commit, string, error) {
 	if len(c.parents) < 2 {
 		return nil, "", nil
 	}
-	s := g.s
 	p1, p2 := c.parents[0], c.parents[1]
 	out, err := runner.Git(ctx, g.top, "merge-base", p1, p2)
 	if err != nil {
@@ -365,34 +491,9 @@ func (g *gitSearch) descend(ctx context.Context, c commit) ([]commit, string, er
 	if mb == p2 {
 		return nil, "", nil
 	}
-	test := func(rev, what string) (dd.Outcome, error) {
-		cand, err := g.candidate(ctx, rev, what+" "+rev[:12])
-		if err != nil {
-			return dd.Unresolved, err
-		}
-		rec, err := s.Test(ctx, cand)
-		return rec.Outcome, err
-	}
-	o2, err := test(p2, "merged branch")
-	if err != nil {
-		return nil, "", err
-	}
-	if o2 != dd.Fail {
-		s.Say("the failure-inducing commit %s is a merge; its merged branch %s alone gives %s, so the merge's own changes are searched", c, p2[:12], o2)
-		return nil, "", nil
-	}
-	ob, err := test(mb, "merge base")
-	if err != nil {
-		return nil, "", err
-	}
-	if ob != dd.Pass {
-		s.Say("the failure-inducing commit %s is a merge; its branch fails but the merge base %s gives %s, so the merge's own changes are searched", c, mb[:12], ob)
-		return nil, "", nil
-	}
 	sub, err := firstParents(ctx, g.top, mb, p2)
 	if err != nil || len(sub) == 0 {
 		return nil, "", err
 	}
-	s.Say("the failure-inducing commit %s is a merge of a branch that fails on its own: searching its %s", c, report.Plural(len(sub), "commit"))
 	return sub, mb, nil
 }

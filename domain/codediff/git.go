@@ -123,3 +123,34 @@ func GitFiles(es []GitEntry, blobs map[string][]byte) (map[string]*File, error) 
 	}
 	return files, nil
 }
+
+// ParseDiffTreeNames reads the output of git diff-tree --stdin -r -z
+// --name-only --no-renames given one line "COMMIT PARENT" for each of
+// commits, in order: the paths each commit changes. A commit that
+// changes nothing has no entry (git writes nothing for it).
+func ParseDiffTreeNames(out []byte, commits []string) (map[string][]string, error) {
+	names := map[string][]string{}
+	next, cur := 0, ""
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) == 0 {
+			continue
+		}
+		s := string(rec)
+		for k := next; k < len(commits); k++ {
+			if commits[k] == s {
+				cur, next = s, k+1
+				names[cur] = []string{}
+				s = ""
+				break
+			}
+		}
+		if s == "" {
+			continue
+		}
+		if cur == "" {
+			return nil, fmt.Errorf("git diff-tree: a path %q before any commit", s)
+		}
+		names[cur] = append(names[cur], s)
+	}
+	return names, nil
+}
