@@ -1,0 +1,446 @@
+package changes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/codediff"
+	"github.com/wynot/wynot/domain/filetree"
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// levels are the granularities of the search: hunks, then (refinement,
+// the way reduce goes from lines to characters) runs of changed lines
+// (context 0), then single inserted or deleted lines (context -1).
+var levels = []struct {
+	context    int
+	name, unit string
+}{{0, "lines", "single-line change"}, {-1, "line edits", "line edit"}}
+
+// maxRefine is the largest patch that is refined into smaller changes.
+// Beyond it the changes found are most likely a rewrite whose lines need
+// each other: splitting them costs thousands of builds that do not build
+// and gains little.
+const maxRefine = 64
+
+// search is the job of wynot changes.
+type search struct {
+	*Changes
+	s     *command.Session
+	ws    *filetree.Workspaces
+	begin command.Begin
+	// run searches once the versions were checked: the hunks between
+	// two directories, or the commits and then the hunks (--git).
+	run func(ctx context.Context) error
+
+	// What was found, for the summary.
+	res     *outcome
+	patch   string // res as a patch
+	oldName string // the old side the patch applies to
+	changes int    // changes between the versions searched last
+	detail  Detail
+
+	mu          sync.Mutex
+	outputs     map[runner.Key][]byte // build output of unresolved tests, for resolution
+	resolutions int
+	resolved    int
+	completed   int // configurations tested with the changes they need added (Set.Needs)
+
+	// good names the good revision of --git when the changes searched
+	// start from a later one (the culprit's parent): the patch is then
+	// also tried on the good revision itself.
+	good string
+}
+
+// candidate makes the candidate for a tree given as the workspace base
+// with content in place: identified by that content, labeled for the log.
+func (e *search) candidate(content map[string]*codediff.File, label string) runner.Candidate {
+	// Paths that hold what the base holds are left out, so that the
+	// same tree is always the same candidate.
+	for p, f := range content {
+		if filetree.Same(f, e.ws.Base().Files[p]) {
+			delete(content, p)
+		}
+	}
+	return runner.Candidate{
+		Files: []runner.File{{Name: "\x00tree", Data: filetree.Identity(content)}},
+		Setup: func(dir string) error { return command.RoomHint(e.ws.Sync(dir, content), dir) },
+		Label: label,
+	}
+}
+
+// hunkCandidate is the tree of set's old version, itself base with
+// content in place, with the changes c applied.
+func (e *search) hunkCandidate(set *codediff.Set, base map[string]*codediff.File, c []int) runner.Candidate {
+	content := maps(base, set.Content(c))
+	return e.candidate(content, report.Draw(c, set.Len()))
+}
+
+// maps merges b over a.
+func maps(a, b map[string]*codediff.File) map[string]*codediff.File {
+	out := make(map[string]*codediff.File, len(a)+len(b))
+	for p, f := range a {
+		out[p] = f
+	}
+	for p, f := range b {
+		out[p] = f
+	}
+	return out
+}
+
+// Begin starts from the new version, which must fail, and the old one,
+// which must pass.
+func (e *search) Begin() command.Begin {
+	e.begin.Algorithm, e.begin.Unit = e.Algorithm.String(), "changes"
+	return e.begin
+}
+
+// Search runs the search; what it found is kept for Close.
+func (e *search) Search(ctx context.Context, s *command.Session) (command.Found, error) {
+	e.s = s
+	command.WatchTree(s, e.ws)
+	err := e.run(ctx)
+	f := command.Found{Kept: "the changes found so far are shown"}
+	if e.res != nil {
+		f.Minimal, f.Verified = e.res.minimal, e.res.verified
+	}
+	return f, err
+}
+
+// testWithResolution tests configuration c of set; when the outcome is
+// level is one granularity of a search: the changes between the old
+// version (the workspace base with base in place) and a failing tree,
+// and the configurations of them that failed in real runs.
+type level struct {
+	name, unit string // "hunks" and "change", "lines" and "line change", ...
+	set        *codediff.Set
+	base       map[string]*codediff.File
+	needs      [][]int // which changes need which to build (codediff.Set.Needs); nil without resolution
+
+	mu     sync.Mutex
+	failed []dd.Config // configurations that failed in a test, in the order they finished
+}
+
+// level makes a level of the search over set, whose old side is the
+// workspace base with base in place; with resolution and syntactic
+// grouping (--group auto or decls), it works out which changes need
+// which (codediff.Set.Needs).
+func (e *search) level(name, unit string, set *codediff.Set, base map[string]*codediff.File) *level {
+	lv := &level{name: name, unit: unit, set: set, base: base}
+	if !e.NoResolve && (e.Group == codediff.Auto || e.Group == codediff.ByDecls) {
+		lv.needs = set.Needs(&codediff.Tree{Files: maps(e.ws.Base().Files, base)})
+	}
+	return lv
+}
+
+// testWithResolution tests configuration c of the level; when the
+// outcome is unresolved, it reads the output for the changes the build
+// misses, adds them and tests again, until the outcome is resolved or
+// nothing is left to add (FSE 1999 §8). It returns the test whose
+// outcome counts and the configuration that test ran: nil if c itself,
+// else the larger configuration, to which the outcome belongs.
+func (e *search) testWithResolution(ctx context.Context, lv *level, c dd.Config) (runner.Test, dd.Config, error) {
+	set, base := lv.set, lv.base
+	cur := []int(c)
+	if lv.needs != nil {
+		// Static resolution first: what the changes need, known from the
+		// source, is added before any build.
+		cur = codediff.Closure(lv.needs, cur)
+		if len(cur) > len(c) {
+			e.mu.Lock()
+			e.completed++
+			e.mu.Unlock()
+		}
+	}
+	// tested is the configuration the outcome belongs to: nil when it is c.
+	tested := func() dd.Config {
+		if len(cur) == len(c) {
+			return nil
+		}
+		return cur
+	}
+	counted := false
+	for round := 0; ; round++ {
+		rec, err := e.s.Test(ctx, e.hunkCandidate(set, base, cur))
+		if err != nil || rec.Outcome != dd.Unresolved || e.NoResolve || round == 8 {
+			if counted && err == nil && rec.Outcome != dd.Unresolved {
+				e.mu.Lock()
+				e.resolved++
+				e.mu.Unlock()
+			}
+			return rec, tested(), err
+		}
+		e.mu.Lock()
+		if e.outputs == nil {
+			e.outputs = map[runner.Key][]byte{}
+		}
+		out, ok := e.outputs[rec.Key]
+		if !ok && !rec.Cached {
+			out = append(append([]byte{}, rec.Run.Stderr...), rec.Run.Stdout...)
+			e.outputs[rec.Key] = out
+		}
+		e.mu.Unlock()
+		add := set.Resolve(out, cur)
+		if len(add) == 0 {
+			return rec, tested(), nil
+		}
+		if !counted {
+			counted = true
+			e.mu.Lock()
+			e.resolutions++
+			e.mu.Unlock()
+		}
+		cur = union(cur, add)
+		if e.s.TestLog != nil {
+			e.s.TestLog.Printf("Resolution: %s added to the unresolved configuration\n", report.Plural(len(add), "change"))
+		}
+	}
+}
+
+func union(a, b []int) []int {
+	out := append(append([]int{}, a...), b...)
+	sort.Ints(out)
+	return slices.Compact(out)
+}
+
+// outcome is what a search established: the patch reported and how far
+// it was verified.
+type outcome struct {
+	lv       *level
+	patch    []int // changes of lv.set; verified unless interrupted
+	hunks    *level
+	hunkSet  []int // the verified patch at the hunk level, which holds patch
+	own      bool  // patch is the algorithm's result (or it with what it needs to build), not a fallback
+	minimal  bool  // each change of patch removed alone was tested, and none of these removals failed
+	asked    []int // the algorithm's result, before resolution added what it needs to build
+	needed   int   // changes of patch that resolution added because the others do not build without them
+	verified bool
+	// removals is the check of patch at its level, each change removed
+	// alone (dd.OneMinimal); nil when it was not made, and then
+	// notChecked says why.
+	removals    *dd.Removals
+	checkedUnit string // the unit removals counts, when not lv.unit (line edits of lines replaced one by one)
+	notChecked  string
+	// differs says how the patch's failure differs from the new
+	// version's, when the test is a script whose exit status cannot tell.
+	differs string
+
+	// What the runs after the search found: the outcome of the new
+	// version without the patch's hunks, the hunks of a failing
+	// configuration disjoint from them, and (--git) what the good
+	// revision with the patch gave.
+	complement *dd.Outcome // nil when not tested; the outcome of exactly the new version without the patch's hunks
+	other      []string
+	onGood     string
+}
+
+// hunks searches the failure-inducing changes between a passing tree P
+// (the workspace base with base in place) and the failing tree P + all
+// changes of set, refines them to single lines, verifies and reports.
+// Every patch it reports failed when run again without the cache; a
+// refinement replaces a verified patch only by a smaller verified one.
+func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*codediff.File, oldName string) error {
+	s := e.s
+	e.changes = set.Len()
+	s.StartProgress(set.Len(), "changes")
+	s.Say("%s between the versions; the new version fails, the old one passes (failure: %s)", report.Plural(set.Len(), "change"), s.Signature())
+
+	hl := e.level("hunks", "change", set, base)
+	res := outcome{lv: hl, hunks: hl}
+	delta, err := e.isolate(ctx, hl)
+	interrupted := ctx.Err() != nil
+	if err != nil && !interrupted {
+		return err
+	}
+	res.patch, res.hunkSet = delta, delta
+	if !interrupted {
+		res, err = e.settle(ctx, hl, delta)
+		if err != nil && ctx.Err() == nil {
+			return err
+		}
+		res.hunks, res.hunkSet = hl, res.patch
+	}
+	for _, lvl := range levels {
+		if !res.verified || e.NoRefine || ctx.Err() != nil || lvl.context < 0 && singleLines(res.lv.set, res.patch) {
+			break
+		}
+		fine := codediff.Compare(res.lv.set.Old, res.lv.set.Tree(res.patch), lvl.context)
+		if fine.Len() <= len(res.patch) {
+			continue
+		}
+		if len(res.patch) > maxRefine {
+			s.Say("not refining %s into %s: a patch this large is a rewrite that does not come apart line by line (--no-refine says so up front)",
+				report.Plural(len(res.patch), res.lv.unit), report.Plural(fine.Len(), lvl.unit))
+			break
+		}
+		s.Say("refining %s into %s", report.Plural(len(res.patch), res.lv.unit), report.Plural(fine.Len(), lvl.unit))
+		fl := e.level(lvl.name, lvl.unit, fine, base)
+		d2, err2 := e.isolate(ctx, fl)
+		if ctx.Err() != nil {
+			break // keep the verified coarser patch
+		}
+		if err2 != nil {
+			s.Say("refinement failed: %v; the result stays at %s", err2, res.lv.name)
+			break
+		}
+		r2, err2 := e.settle(ctx, fl, d2)
+		if err2 != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			return err2
+		}
+		if !r2.verified || len(r2.patch) >= fine.Len() {
+			s.Say("refinement found no smaller patch that fails when run again; the result stays at %s", res.lv.name)
+			break
+		}
+		r2.hunks, r2.hunkSet = res.hunks, res.hunkSet
+		res = r2
+	}
+	interrupted = ctx.Err() != nil
+	if res.verified && !interrupted {
+		// Refinement stops at lines each replaced by another: the check
+		// holds them to the line edits they are made of, and if every one
+		// is needed, the patch is shown as the replaced lines.
+		coarse := res
+		if !e.NoRefine && singleLines(res.lv.set, res.patch) {
+			res = lineEdits(res)
+		}
+		if err = e.oneMinimal(ctx, &res); err != nil && ctx.Err() == nil {
+			return err
+		}
+		if res.lv != coarse.lv && len(res.patch) == res.lv.set.Len() {
+			coarse.removals, coarse.checkedUnit, coarse.notChecked = res.removals, res.lv.unit, res.notChecked
+			res = coarse
+		}
+	}
+	interrupted = ctx.Err() != nil
+	if res.verified && !interrupted {
+		if res.complement, err = e.complement(ctx, res); err != nil && ctx.Err() == nil {
+			return err
+		}
+		res.other = otherCause(res)
+		if e.good != "" {
+			if res.onGood, err = e.tryOnGood(ctx, res); err != nil && ctx.Err() == nil {
+				return err
+			}
+		}
+	}
+	interrupted = ctx.Err() != nil
+	patch := res.lv.set.Patch(res.patch)
+	if e.Output != "" && len(res.patch) > 0 && (res.verified || interrupted) {
+		if werr := command.WriteAtomic(e.Output, []byte(patch), 0o644); werr != nil {
+			return fmt.Errorf("writing %s: %w", e.Output, werr)
+		}
+	}
+	res.minimal = res.verified && res.removals != nil && res.removals.Done && !interrupted
+	e.res, e.patch, e.oldName = &res, patch, oldName
+	return ctx.Err()
+}
+
+// settle turns the algorithm's result delta at a level into a verified
+// patch. The result is tested with what it needs to build (resolution)
+// and run once more without the cache; if it does not fail, the smallest
+// configurations that failed during the search are tried the same way,
+// up to three. The outcome is unverified when none fails again.
+func (e *search) settle(ctx context.Context, lv *level, delta []int) (outcome, error) {
+	res := outcome{lv: lv, patch: delta}
+	if len(delta) > 0 {
+		patch, run, ok, err := e.confirm(ctx, lv, delta)
+		if err != nil {
+			return res, err
+		}
+		if ok {
+			return outcome{lv: lv, patch: patch, own: true, asked: delta, needed: len(patch) - len(delta), verified: true, differs: e.differs(run)}, nil
+		}
+	}
+	lv.mu.Lock()
+	seen := slices.Clone(lv.failed)
+	lv.mu.Unlock()
+	slices.SortStableFunc(seen, func(a, b dd.Config) int { return len(a) - len(b) })
+	tried := 0
+	for k, c := range seen {
+		if tried == 3 || len(c) >= lv.set.Len() {
+			break
+		}
+		if k > 0 && slices.Equal(c, seen[k-1]) || slices.Equal(c, delta) {
+			continue
+		}
+		tried++
+		patch, run, ok, err := e.confirm(ctx, lv, c)
+		if err != nil {
+			return res, err
+		}
+		if ok {
+			e.s.Say("the search's result did not fail when run again; taking the smallest configuration that failed during the search and fails again: %s", report.Plural(len(patch), lv.unit))
+			return outcome{lv: lv, patch: patch, verified: true, differs: e.differs(run)}, nil
+		}
+	}
+	return res, nil
+}
+
+// isolate runs the chosen algorithm over the changes of a level. What
+// it returns is not claimed minimal: the groups and resolution it
+// searches with may keep changes together that the failure does not
+// need (oneMinimal checks the final patch).
+func (e *search) isolate(ctx context.Context, lv *level) ([]int, error) {
+	s, set := e.s, lv.set
+	groups := set.Groups(e.Group)
+	if lv.needs != nil {
+		groups.Join(lv.needs)
+	}
+	opts := dd.Options{Partition: func(delta dd.Config, n int) []dd.Config {
+		parts := groups.Partition(delta, n)
+		out := make([]dd.Config, len(parts))
+		for i, p := range parts {
+			out[i] = p
+		}
+		return out
+	}}
+	// Keep every configuration that fails in a real run: the fallbacks
+	// of settle, and the evidence of another cause.
+	opts.Observer = dd.ObserverFunc(func(ev dd.Event) {
+		if f, ok := ev.(dd.TestFinished); ok && !f.Canceled && f.Outcome == dd.Fail {
+			c := f.Tested
+			if c == nil {
+				c = f.Config
+			}
+			lv.mu.Lock()
+			lv.failed = append(lv.failed, slices.Clone(c))
+			lv.mu.Unlock()
+		}
+	})
+	s.Progress.Update(func(st *report.Status) {
+		st.Pass, st.Granularity, st.Size, st.SizeBefore = lv.name, 0, set.Len(), set.Len()
+	})
+	if s.TestLog != nil {
+		s.TestLog.Printf("Pass %s: %s\n", lv.name, report.Plural(set.Len(), "change"))
+	}
+	res, err := s.SearchResolved(ctx, lv.name, set.Len(), e.Algorithm.dd(), opts,
+		func(ctx context.Context, c dd.Config) (runner.Test, dd.Config, error) {
+			return e.testWithResolution(ctx, lv, c)
+		},
+		func(st dd.Step) {
+			s.Progress.Update(func(ps *report.Status) { ps.Size = st.Fail })
+		})
+	var nf *dd.NotFailingError
+	var np *dd.NotPassingError
+	switch {
+	case errors.As(err, &nf):
+		return nil, command.NotReproduced("the failing configuration does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+	case errors.As(err, &np):
+		return nil, command.NotReproduced("the passing configuration does not pass any more (%s); the test is flaky: try --repeat 3", np.Outcome)
+	}
+	delta := []int(res.Delta)
+	if e.Algorithm == DDMin {
+		delta = res.Fail
+	}
+	return delta, err
+}

@@ -1,0 +1,383 @@
+package changes
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/codediff"
+	"github.com/wynot/wynot/report"
+	"github.com/wynot/wynot/runner"
+)
+
+// confirm tests configuration c of a level as the search does (with
+// resolution, from the cache if it ran before) and, if it fails, runs
+// the configuration that failed once more without the cache. It returns
+// that configuration, the second run, and whether it failed too.
+func (e *search) confirm(ctx context.Context, lv *level, c []int) ([]int, runner.Run, bool, error) {
+	rec, tested, err := e.testWithResolution(ctx, lv, c)
+	if err != nil || rec.Outcome != dd.Fail {
+		return nil, runner.Run{}, false, err
+	}
+	patch := c
+	if tested != nil {
+		patch = tested
+	}
+	ok, runs, err := e.s.Confirm(ctx, command.Check{Candidate: e.hunkCandidate(lv.set, lv.base, patch), Want: dd.Fail,
+		What: "the old version with " + report.Plural(len(patch), lv.unit) + " applied"})
+	if err != nil {
+		return nil, runner.Run{}, false, err
+	}
+	return patch, runs[0], ok, nil
+}
+
+// differs compares how a run of a patch fails with how the new version
+// failed, when the test's exit status is all the oracle reads (a script,
+// or the bisect convention): a different last line of output suggests a
+// different failure, which the exit status cannot tell apart. It returns
+// "" when they agree, or when the oracle compares failures itself.
+func (e *search) differs(run runner.Run) string {
+	if _, ok := e.s.Oracle().(*runner.ScriptOracle); !ok {
+		return ""
+	}
+	want, got := runner.FailureLine(e.s.Original), runner.FailureLine(run)
+	if want == got {
+		return ""
+	}
+	return fmt.Sprintf("note: it fails differently from the new version, whose output ends %q, where with these changes it ends %q; if that is another failure, state the failure with --fail-on REGEX", want, got)
+}
+
+// complement tests the new version without the hunks of the verified
+// patch, for the report: exactly that tree, with nothing added to make
+// it build. Resolution could only add back hunks of the patch itself,
+// and an outcome of the new version with some of the patch says nothing
+// about the new version without it.
+func (e *search) complement(ctx context.Context, res outcome) (*dd.Outcome, error) {
+	in := map[int]bool{}
+	for _, i := range res.hunkSet {
+		in[i] = true
+	}
+	var rest []int
+	for i := range res.hunks.set.Len() {
+		if !in[i] {
+			rest = append(rest, i)
+		}
+	}
+	rec, err := e.s.Test(ctx, e.hunkCandidate(res.hunks.set, res.hunks.base, rest))
+	if err != nil {
+		return nil, err
+	}
+	return &rec.Outcome, nil
+}
+
+// oneMinimal checks the verified patch at the granularity it is shown
+// (its hunks, or its line edits after refinement) before it is called
+// 1-minimal: each of its changes is removed alone and the rest tested
+// exactly as it is, without the changes that static needs or build
+// messages would add and outside any group that joined them
+// (dd.OneMinimal). A removal that still fails makes the patch smaller;
+// the smaller patch replaces the verified one once it fails again
+// without the cache. A removal that does not build shows nothing either
+// way: the verdict says how many there were.
+func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
+	lv := res.lv
+	if len(res.patch) > maxRefine {
+		res.notChecked = fmt.Sprintf("its %s were not each removed alone to check it (a patch this large is not checked change by change)", report.Plural(len(res.patch), lv.unit))
+		return nil
+	}
+	if len(res.patch) == 0 {
+		return nil
+	}
+	e.s.Say("checking the %s one by one: each removed alone, the rest tested as it is", report.Plural(len(res.patch), lv.unit))
+	r, err := dd.OneMinimal(ctx, dd.Config(slices.Clone(res.patch)), func(ctx context.Context, c dd.Config) (dd.Outcome, error) {
+		rec, err := e.s.Test(ctx, e.hunkCandidate(lv.set, lv.base, c))
+		return rec.Outcome, err
+	}, e.s.Jobs)
+	if err != nil {
+		return err
+	}
+	if len(r.Removed) > 0 {
+		ok, runs, err := e.s.Confirm(ctx, command.Check{Candidate: e.hunkCandidate(lv.set, lv.base, r.Config), Want: dd.Fail,
+			What: "the old version with " + report.Plural(len(r.Config), lv.unit) + " applied"})
+		if err != nil {
+			return err
+		}
+		if !ok {
+			res.notChecked = fmt.Sprintf("without %s of them the old version failed once, but not when run again", report.Plural(len(r.Removed), lv.unit))
+			return nil
+		}
+		e.s.Say("without %s the old version still fails: the patch leaves %s out", report.Plural(len(r.Removed), lv.unit), map[bool]string{true: "it", false: "them"}[len(r.Removed) == 1])
+		res.patch, res.differs = r.Config, e.differs(runs[0])
+		if res.lv == res.hunks {
+			res.hunkSet = res.patch
+		} else {
+			res.hunkSet = holding(res.hunks.set, res.hunkSet, res.lv.set, res.patch)
+		}
+		if res.asked != nil {
+			res.needed = 0
+			for _, i := range res.patch {
+				if !slices.Contains(res.asked, i) {
+					res.needed++
+				}
+			}
+		}
+	}
+	res.removals = &r
+	return nil
+}
+
+// tryOnGood tests the good revision (the workspace base) with the patch
+// applied, when the files the patch touches are the same there as in the
+// culprit's parent, and says what came of it.
+func (e *search) tryOnGood(ctx context.Context, res outcome) (string, error) {
+	content := res.lv.set.Content(res.patch)
+	for p := range content {
+		if _, changed := res.lv.base[p]; changed {
+			return fmt.Sprintf("on the good revision %s, %s changed before the culprit: the patch was verified on the culprit's parent only", e.good, p), nil
+		}
+	}
+	rec, err := e.s.Test(ctx, e.candidate(content, "GOOD "+e.good+" with the patch"))
+	if err != nil {
+		return "", err
+	}
+	if rec.Outcome == dd.Fail {
+		return "the good revision " + e.good + " with these changes applied fails too", nil
+	}
+	return fmt.Sprintf("the good revision %s with these changes applied gives %s: the failure also needs commits between it and the culprit", e.good, rec.Outcome), nil
+}
+
+// otherCause returns the hunks of the smallest configuration that failed
+// during the hunk search without any hunk of the patch: evidence that the
+// failure has another cause (FSE 1999 Def. 7: the changes are ambiguous).
+func otherCause(res outcome) []string {
+	in := map[int]bool{}
+	for _, i := range res.hunkSet {
+		in[i] = true
+	}
+	lv := res.hunks
+	lv.mu.Lock()
+	defer lv.mu.Unlock()
+	var best dd.Config
+	for _, c := range lv.failed {
+		disjoint := true
+		for _, i := range c {
+			if in[i] {
+				disjoint = false
+				break
+			}
+		}
+		if disjoint && (best == nil || len(c) < len(best)) {
+			best = c
+		}
+	}
+	var out []string
+	for _, i := range best {
+		out = append(out, lv.set.Changes[i].String())
+	}
+	return out
+}
+
+// lineEdits restates a verified patch of lines each replaced by another
+// (where refinement stops) as the line edits it prints: the same tree,
+// so the same verified outcome, at the granularity the check by single
+// removals then holds it to. A line replaced by another is a deletion
+// and an insertion, and the failure may need only one of them (an entry
+// of a map literal deleted where the diff pairs it with the one the
+// failure needs). A patch of more line edits than maxRefine stays as it
+// is.
+func lineEdits(res outcome) outcome {
+	fine := codediff.Compare(res.lv.set.Old, res.lv.set.Tree(res.patch), levels[len(levels)-1].context)
+	if res.lv.name == levels[len(levels)-1].name || fine.Len() <= len(res.patch) || fine.Len() > maxRefine {
+		return res
+	}
+	last := levels[len(levels)-1]
+	lv := &level{name: last.name, unit: last.unit, set: fine, base: res.lv.base}
+	return outcome{lv: lv, patch: dd.All(fine.Len()), hunks: res.hunks, hunkSet: res.hunkSet, own: res.own,
+		verified: true, differs: res.differs}
+}
+
+// holding returns the hunks of within (changes of hunks) that hold a
+// change of patch (changes of fine, a finer diff of the same old tree):
+// the same path, and for text, lines that overlap or touch.
+func holding(hunks *codediff.Set, within []int, fine *codediff.Set, patch []int) []int {
+	var out []int
+	for _, h := range within {
+		hc := &hunks.Changes[h]
+		for _, i := range patch {
+			fc := &fine.Changes[i]
+			if fc.Path != hc.Path && fc.Path != hc.From {
+				continue
+			}
+			if hc.Kind != codediff.Hunk || fc.Kind != codediff.Hunk ||
+				fc.OldStart <= hc.OldStart+len(hc.Old) && hc.OldStart <= fc.OldStart+len(fc.Old) {
+				out = append(out, h)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// oneMinimalClaim says what the check of a patch by single removals
+// established: 1-minimal at the granularity shown, up to removals that
+// could not be tested.
+func oneMinimalClaim(res outcome) string {
+	r := res.removals
+	n, passed := len(r.Config), r.Passed()
+	one := res.lv.unit
+	if res.checkedUnit != "" {
+		one = res.checkedUnit
+	}
+	unit := report.Plural(n, one)
+	if n == 1 {
+		unit = "its one " + one
+	} else {
+		unit = "any one of these " + unit
+	}
+	switch passed {
+	case n:
+		return "the changes are 1-minimal: with " + unit + " removed, the old version passes"
+	case 0:
+		return "the changes are 1-minimal as far as can be tested: with " + unit + " removed, the old version does not build (UNRESOLVED, which shows nothing either way)"
+	}
+	return fmt.Sprintf("the changes are 1-minimal as far as can be tested: with %s removed, the old version passes (%d of them) or does not build (%d: UNRESOLVED, which shows nothing either way)", unit, passed, n-passed)
+}
+
+// singleLines reports whether every change of c replaces at most one
+// line by at most one line: a single changed line, the finest change
+// worth splitting into.
+func singleLines(set *codediff.Set, c []int) bool {
+	for _, i := range c {
+		ch := &set.Changes[i]
+		if ch.Kind != codediff.Hunk || len(ch.Old) > 1 || len(ch.New) > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// verdict says in sentences what was verified of the result; the
+// terminal and the JSON summary show the same sentences.
+func (e *search) verdict(res outcome, interrupted, minimal bool) []string {
+	hunks := func(n int) string {
+		if res.hunks == res.lv {
+			return "these changes"
+		}
+		return "the " + report.Plural(n, "hunk") + " holding these changes"
+	}
+	var v []string
+	switch {
+	case interrupted && res.verified:
+		return []string{"interrupted while refining: with these changes applied the old version fails, also when run again, but the search did not finish: they are not minimal"}
+	case interrupted:
+		return []string{"interrupted: the changes shown are where the search stood; they are not minimal and were not verified"}
+	case !res.verified:
+		return []string{"no set of changes could be verified: neither the search's result nor the smallest configurations that failed during the search failed when run again; the test may be flaky (try --repeat 3)"}
+	case !res.own && !minimal:
+		v = append(v, "with these changes applied the old version fails, also when run again; they are the smallest set that failed during the search, not its result (which did not fail again: the test may be flaky, try --repeat 3), and not minimal")
+	case !res.own:
+		v = append(v, "with these changes applied the old version fails, also when run again; they are the smallest set that failed during the search, not its result (which did not fail again: the test may be flaky, try --repeat 3)", oneMinimalClaim(res))
+	case minimal:
+		v = append(v, "the old version passes; with these changes applied it fails, also when run again", oneMinimalClaim(res))
+	case res.notChecked != "":
+		v = append(v, "with these changes applied the old version fails, also when run again; the result is not certified minimal: "+res.notChecked)
+	default:
+		v = append(v, "with these changes applied the old version fails, also when run again; the result is not certified minimal")
+	}
+	if res.differs != "" {
+		v = append(v, res.differs)
+	}
+	if res.needed > 0 {
+		v = append(v, fmt.Sprintf("%s of these %s the others need to build (added by failure resolution)", report.Plural(res.needed, res.lv.unit), map[bool]string{true: "is one", false: "are ones"}[res.needed == 1]))
+	}
+	switch c := res.complement; {
+	case c == nil:
+	case *c == dd.Pass:
+		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" passes")
+	case *c == dd.Fail:
+		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" still fails: the failure has another cause besides these changes")
+	default:
+		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" could not be tested: "+c.String()+" (it does not build without them), so whether the failure has another cause is not known")
+	}
+	if res.onGood != "" {
+		v = append(v, res.onGood)
+	}
+	if len(res.other) > 0 {
+		v = append(v, fmt.Sprintf("another set of changes, disjoint from these, also made the old version fail during the search (%s): the failure has more than one cause", strings.Join(res.other, ", ")))
+	}
+	return v
+}
+
+// Close fills in the summary and says what was found and verified.
+func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
+	sum.SizeBefore, sum.ElementsBefore = e.changes, e.changes
+	d := e.detail
+	e.mu.Lock()
+	d.Resolutions, d.Resolved, d.Completed = e.resolutions, e.resolved, e.completed
+	e.mu.Unlock()
+	res := e.res
+	if res == nil {
+		// The search ended with an error before it found anything.
+		sum.Detail = d
+		return command.Closing{Page: func() report.Page { return report.Page{Rows: d.Rows()} }}
+	}
+	sum.SizeAfter, sum.ElementsAfter = len(res.patch), len(res.patch)
+	sum.Granularity = res.lv.name
+	if res.verified || end.Interrupted {
+		sum.Diff = e.patch
+		sum.Result = e.Output
+		if sum.Result == "" && len(res.patch) > 0 {
+			sum.Result = report.Inline
+		}
+		for _, i := range res.patch {
+			d.Hunks = append(d.Hunks, res.lv.set.Changes[i].String())
+		}
+	}
+	if res.complement != nil {
+		d.Complement = res.complement.String()
+	}
+	d.OtherCause, d.Needed = res.other, res.needed
+	if r := res.removals; r != nil {
+		d.RemovalsPassed, d.RemovalsUnresolved, d.RemovedByCheck = r.Passed(), len(r.Outcomes)-r.Passed(), len(r.Removed)
+	}
+	d.Verdict = e.verdict(*res, end.Interrupted, end.Minimal)
+	sum.Detail = d
+
+	c := command.Closing{Page: func() report.Page { return report.Page{Rows: d.Rows()} }}
+	extra := ""
+	if sum.Predicted > 0 {
+		extra += fmt.Sprintf(", %d predicted", sum.Predicted)
+	}
+	if d.Completed > 0 {
+		extra += fmt.Sprintf(", %d with the changes they need added", d.Completed)
+	}
+	if d.Resolutions > 0 {
+		extra += fmt.Sprintf(", %s (%d resolved)", report.Plural(d.Resolutions, "resolution attempt"), d.Resolved)
+	}
+	counts := fmt.Sprintf("%s (%d unresolved%s), %.1fs", report.Plural(sum.Tests, "test"), sum.Outcomes.Unresolved, extra, sum.Seconds)
+	if res.verified || end.Interrupted && len(res.patch) > 0 {
+		c.Head = append(c.Head, fmt.Sprintf("the failure is caused by %s (of %s between the versions), found in %s",
+			report.Plural(len(res.patch), res.lv.unit), report.Plural(sum.ElementsBefore, "change"), counts))
+	} else {
+		c.Head = append(c.Head, fmt.Sprintf("no failure-inducing changes verified (of %s between the versions), after %s", report.Plural(sum.ElementsBefore, "change"), counts))
+	}
+	if d.Commit != "" {
+		c.Head = append(c.Head, "in commit "+d.Commit)
+	}
+	if sum.Diff != "" {
+		c.Head = append(c.Head, fmt.Sprintf("the failure-inducing changes, as a patch to %s:", e.oldName))
+		c.Text = report.ShowDiff(e.patch)
+		c.Page = func() report.Page { return report.Page{Diff: e.patch, Rows: d.Rows()} }
+	}
+	c.Verdict = d.Verdict
+	if e.Output != "" && sum.Diff != "" {
+		c.Tail = []string{"patch written to " + e.Output}
+	}
+	if !res.verified && !end.Interrupted {
+		c.Err = command.Unverified("no failure-inducing changes could be verified")
+	}
+	return c
+}
