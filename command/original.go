@@ -197,6 +197,11 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 	if s.settings.Timeout == 0 {
 		d := max(runs[0].Duration, runs[1].Duration) * 10
 		s.tester.Command.Timeout = min(max(d, time.Second), 300*time.Second).Round(100 * time.Millisecond)
+		// A confirmation that times out under this timeout, calibrated
+		// in a quiet moment, runs once more with three times as long
+		// before it counts (its timeout says nothing of its candidate
+		// on a machine busy meanwhile).
+		s.tester.Patience = 3
 	}
 	// The search's first question is the original again: answer it.
 	_, detail, _ := oracle.Classify(runs[0])

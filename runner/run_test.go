@@ -560,3 +560,59 @@ func TestStartedWhileRunning(t *testing.T) {
 		t.Errorf("started called %d times, want once", n)
 	}
 }
+
+// Patience: a fresh run (as confirmations make) that times out is run
+// once more with three times the timeout, and that run counts; a test
+// that truly hangs still times out, and runs that are not fresh (the
+// search's) are not run again.
+func TestPatience(t *testing.T) {
+	dir := t.TempDir()
+	count := filepath.Join(dir, "count")
+	// Slow on its first run only (a busy moment), then quick; fails.
+	slowOnce := sh(`n=$(cat ` + count + ` 2>/dev/null || echo 0); echo $((n+1)) > ` + count + `; [ "$n" = 0 ] && sleep 3; exit 1`)
+	slowOnce.Timeout = 1 * time.Second
+	for _, c := range []struct {
+		patience int
+		fresh    bool
+		timedOut bool
+		runs     string
+	}{
+		{3, true, false, "2"},
+		{0, true, true, "1"},
+		{3, false, true, "1"},
+	} {
+		os.Remove(count)
+		tester, err := NewTester(slowOnce, &ScriptOracle{Bisect}, 1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tester.Patience = c.patience
+		var rec Test
+		if c.fresh {
+			rec, err = tester.Decide(context.Background(), Candidate{Files: []File{{Name: "in", Data: []byte("x")}}}, 1)
+		} else {
+			rec, err = tester.Test(context.Background(), Candidate{Files: []File{{Name: "in", Data: []byte("x")}}})
+		}
+		tester.Close()
+		n, _ := os.ReadFile(count)
+		if err != nil || rec.Run.TimedOut != c.timedOut || strings.TrimSpace(string(n)) != c.runs {
+			t.Errorf("patience %d, fresh %v: timed out %v (%s), %s runs, %v; want timed out %v, %s runs", c.patience, c.fresh, rec.Run.TimedOut, rec.Run.Describe(), strings.TrimSpace(string(n)), err, c.timedOut, c.runs)
+		}
+		if !c.timedOut && rec.Outcome != dd.Fail {
+			t.Errorf("patience %d: %s, want FAIL from the second run", c.patience, rec.Outcome)
+		}
+	}
+	// A hang stays a hang.
+	hang := sh(`sleep 30`)
+	hang.Timeout = 200 * time.Millisecond
+	tester, err := NewTester(hang, &ScriptOracle{Bisect}, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tester.Close()
+	tester.Patience = 3
+	rec, err := tester.Decide(context.Background(), Candidate{Files: []File{{Name: "in", Data: []byte("x")}}}, 1)
+	if err != nil || !rec.Run.TimedOut || tester.Retimed() != 1 {
+		t.Errorf("a hang: timed out %v, %d retimed, %v; want timed out after one more run", rec.Run.TimedOut, tester.Retimed(), err)
+	}
+}

@@ -47,6 +47,15 @@ type Tester struct {
 	// Executor, if set, runs the test processes (a Slurm job step, a
 	// remote action); otherwise they are local process groups.
 	Executor Executor
+	// Patience, when above 1, is how many times longer than the timeout
+	// a fresh run that timed out (a confirmation, a decision on repeated
+	// runs) is given once more before its timeout counts: on a busy
+	// machine a test can take longer than a timeout calibrated in a quiet
+	// moment, which says nothing of its candidate. Zero when the user
+	// gave the timeout, under which a hang may be the failure.
+	Patience int
+
+	retimed atomic.Int64 // fresh runs given once more for Patience
 
 	repeat    atomic.Int32 // runs per test (SetRepeat)
 	outOfRoom atomic.Int64 // runs that ran out of room (OutOfRoom)
@@ -246,9 +255,33 @@ func (t *Tester) Exec(ctx context.Context, c Candidate) (Run, error) {
 }
 
 // run runs the command once on c in the work directory slot; fresh
-// as in Process.
+// as in Process. A fresh run that timed out is run once more with
+// Patience times the timeout (at most maxPatient, unless the timeout is
+// longer), its work directory set up again, and that run counts.
 func (t *Tester) run(ctx context.Context, slot string, c Candidate, fresh bool) (Run, error) {
+	r, err := t.runWithin(ctx, slot, c, fresh, 0)
+	timeout := t.Command.Timeout
+	if err != nil || !fresh || !r.TimedOut || t.Patience <= 1 || timeout <= 0 || ctx.Err() != nil || t.Fake != nil || t.Command.Persistent {
+		return r, err
+	}
+	t.retimed.Add(1)
+	return t.runWithin(ctx, slot, c, fresh, max(min(timeout*time.Duration(t.Patience), maxPatient), timeout))
+}
+
+// maxPatient bounds the longer timeout of Patience.
+const maxPatient = 5 * time.Minute
+
+// Retimed is how many fresh runs timed out and were given once more
+// with Patience times the timeout.
+func (t *Tester) Retimed() int64 { return t.retimed.Load() }
+
+// runWithin is run without Patience, with timeout instead of the
+// command's when it is not zero.
+func (t *Tester) runWithin(ctx context.Context, slot string, c Candidate, fresh bool, timeout time.Duration) (Run, error) {
 	cmd := t.Command
+	if timeout > 0 {
+		cmd.Timeout = timeout
+	}
 	if c.Args != nil {
 		cmd.Argv = append([]string{cmd.Argv[0]}, c.Args...)
 	}
