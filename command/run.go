@@ -168,6 +168,10 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 			fmt.Fprintf(s.Stderr, "wynot: warning: %s; %s ran out of room there, and what they answered says nothing of their candidates: the result may be larger than it would be otherwise\n",
 				noRoom(filepath.Dir(s.tester.Root())), report.Plural(int(n), "run")+" of the test")
 		}
+		if n := s.tester.Retimed(); n > 0 && !s.Quiet {
+			fmt.Fprintf(s.Stderr, "wynot: %s timed out under the timeout calibrated on the original (%s) and ran again with %d times as long, which counted: the machine may have been busy (--timeout D sets the timeout)\n",
+				report.Plural(int(n), "confirmation run"), s.Timeout(), s.tester.Patience)
+		}
 	}()
 	if err := s.checkOriginal(ctx, b.Failing, b.What); err != nil {
 		return page, err

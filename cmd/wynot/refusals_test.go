@@ -80,6 +80,39 @@ func TestTimeoutTooShort(t *testing.T) {
 	}
 }
 
+// TestBusyConfirmation: without --timeout, the timeout is calibrated on
+// the original (at least 1 s here). The result's confirmation run is
+// slow once, as on a machine busy for a moment: it outlasts that
+// timeout, runs again with three times as long, and the result is
+// confirmed without calling the test flaky (which made every later test
+// run three times, or ended exit 3, "did not behave the same when run
+// again"), and wynot says what happened.
+func TestBusyConfirmation(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in"), []byte("a\nb\nc\n"))
+	write(t, filepath.Join(dir, "result"), []byte("b\n"))
+	// Fails when the input holds b; the second run of exactly "b\n" (the
+	// search's cache answers repeats: the second is the confirmation)
+	// takes 2.5 s.
+	script := `if cmp -s "$1" ` + filepath.Join(dir, "result") + `; then
+	echo run >> ` + filepath.Join(dir, "count") + `
+	[ "$(wc -l < ` + filepath.Join(dir, "count") + `)" -eq 2 ] && sleep 2.5
+fi
+grep -q b "$1" && exit 1; exit 0`
+	r := wynotRun(t, dir, nil, "reduce", "-j1", "--split", "lines", "--json", "in", "--", "sh", "-c", script, "sh", "{}")
+	if r.code != 0 || !strings.Contains(r.stderr, "1 confirmation run timed out under the timeout calibrated on the original") || strings.Contains(r.stderr, "flaky") {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if got := string(read(t, filepath.Join(dir, "in"))); got != "b\n" {
+		t.Errorf("result %q", got)
+	}
+	if s := r.summary(t); !s.Confirmed {
+		t.Errorf("not confirmed: %+v", s)
+	}
+	t.Logf("%s", wynotSaid(r.stderr))
+}
+
 // hangingMain is a Go program that prints, and when given an argument
 // records its run in the file named by $RUNS and hangs.
 const hangingMain = `package main
