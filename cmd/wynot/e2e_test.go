@@ -113,8 +113,8 @@ func (r result) summary(t *testing.T) summary {
 // requirement, a hanging program under gdb); the pieces each relies on
 // have quicker tests that always run (package bundles, vendor and
 // module checks, export data, tree-sitter and gdb end to end). Without
-// them go test ./... takes a few minutes on two cores instead of close
-// to ten.
+// them the end-to-end tests take about 6 minutes on two cores instead
+// of close to ten.
 func long(t *testing.T) {
 	t.Helper()
 	if !strings.HasPrefix(t.Name(), "TestLong") {
