@@ -2,12 +2,12 @@ package chain
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/internal/goldenfile"
 	"github.com/wynot/wynot/report"
 )
 
@@ -17,20 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files with what Clos
 // -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs:\n--- want\n%s--- got\n%s", name, want, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 // TestCloseGolden: the JSON summary and the HTML report of a chain stay

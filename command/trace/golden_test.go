@@ -9,6 +9,7 @@ import (
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/domain/instrument"
+	"github.com/wynot/wynot/internal/goldenfile"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -46,20 +47,7 @@ func TestCloseGolden(t *testing.T) {
 	}
 	check := func(name, got string) {
 		got = strings.ReplaceAll(got, root, "$ROOT")
-		path := filepath.Join("testdata", name)
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(want) != got {
-			t.Errorf("%s differs:\n--- want\n%s--- got\n%s", name, want, got)
-		}
+		goldenfile.Check(t, filepath.Join("testdata", name), got, *update)
 	}
 	check("close.json", js.String())
 	var rec report.Recorder
