@@ -2,10 +2,7 @@ package command
 
 import (
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -25,79 +22,6 @@ func ShellQuote(args []string) string {
 		}
 	}
 	return strings.Join(q, " ")
-}
-
-// WriteAtomic replaces path with data: written to a temporary file in the
-// same directory, synced, then renamed over path, so that path always
-// holds either its old or its new content.
-func WriteAtomic(path string, data []byte, mode fs.FileMode) error {
-	return replace(path, data, mode, true)
-}
-
-// ReplaceFile is WriteAtomic without syncing to the disk: path holds the
-// old or the new content whenever the process stops, even by SIGKILL,
-// but a crash of the whole system may find the old.
-func ReplaceFile(path string, data []byte, mode fs.FileMode) error {
-	return replace(path, data, mode, false)
-}
-
-// FreePath returns p when nothing exists there; otherwise the first of
-// p.1, p.2, ... that is free (with ext moved behind the number:
-// NAME.1.pass for p = NAME.pass and ext = ".pass"). wynot never writes
-// over a file it did not make in the same run.
-func FreePath(p, ext string) string {
-	if _, err := os.Lstat(p); os.IsNotExist(err) {
-		return p
-	}
-	stem := strings.TrimSuffix(p, ext)
-	for k := 1; ; k++ {
-		q := fmt.Sprintf("%s.%d%s", stem, k, ext)
-		if _, err := os.Lstat(q); os.IsNotExist(err) {
-			return q
-		}
-	}
-}
-
-func replace(path string, data []byte, mode fs.FileMode, sync bool) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".wynot-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil && sync {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, mode.Perm())
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
-}
-
-// CheckWritable fails unless a file can be created in dir.
-func CheckWritable(dir string) error {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return err
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
-	}
-	f, err := os.CreateTemp(dir, ".wynot-check-*")
-	if err != nil {
-		return err
-	}
-	f.Close()
-	return os.Remove(f.Name())
 }
 
 // ShellSplit splits a command line into words by the rules of the POSIX

@@ -24,6 +24,7 @@ import (
 	"github.com/wynot/wynot/domain/codediff"
 	"github.com/wynot/wynot/domain/filetree"
 	"github.com/wynot/wynot/internal/enum"
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/runner"
 )
 
@@ -142,7 +143,7 @@ func (r *Changes) job(ctx context.Context) (command.Job, command.Workload, error
 		if st, err := os.Stat(r.Output); err == nil && st.IsDir() {
 			return nil, command.Workload{}, command.InputError("-o %s is a directory; give a file for the patch", r.Output)
 		}
-		if err := command.CheckWritable(filepath.Dir(r.Output)); err != nil {
+		if err := keep.CheckWritable(filepath.Dir(r.Output)); err != nil {
 			return nil, command.Workload{}, command.InputError("-o %s: %v", r.Output, err)
 		}
 	}

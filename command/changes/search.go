@@ -12,6 +12,7 @@ import (
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/codediff"
 	"github.com/wynot/wynot/domain/filetree"
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -336,7 +337,7 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 	interrupted = ctx.Err() != nil
 	patch := res.lv.set.Patch(res.patch)
 	if e.Output != "" && len(res.patch) > 0 && (res.verified || interrupted) {
-		if werr := command.WriteAtomic(e.Output, []byte(patch), 0o644); werr != nil {
+		if werr := keep.WriteAtomic(e.Output, []byte(patch), 0o644); werr != nil {
 			return fmt.Errorf("writing %s: %w", e.Output, werr)
 		}
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/wynot/wynot/domain/corpus"
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/schedule"
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -178,9 +179,9 @@ func (f *fuzzer) Search(ctx context.Context, s *command.Session) (command.Found,
 	f.s = s
 	minimal, err := f.reduce(ctx)
 	if f.out == "" {
-		f.out = command.FreePath(filepath.Join(f.dir, f.Entry+"-min"), "")
+		f.out = keep.FreePath(filepath.Join(f.dir, f.Entry+"-min"), "")
 	}
-	if werr := command.WriteAtomic(f.out, corpus.Format(f.values), 0o644); werr != nil && err == nil {
+	if werr := keep.WriteAtomic(f.out, corpus.Format(f.values), 0o644); werr != nil && err == nil {
 		err = werr
 	}
 	return command.Found{Minimal: minimal, Kept: "the smallest failing entry so far is written",

@@ -29,6 +29,7 @@ import (
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/internal/enum"
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -187,7 +188,7 @@ func (r *Isolation) resultDir(failReg bool) (string, error) {
 	default:
 		dir = "."
 	}
-	if err := command.CheckWritable(dir); err != nil {
+	if err := keep.CheckWritable(dir); err != nil {
 		return "", command.InputError("cannot write the results to %s: %v; give -o DIR", dir, err)
 	}
 	return dir, nil
@@ -372,11 +373,11 @@ func (iso *isolator) chooseNames() {
 }
 
 func (iso *isolator) write() error {
-	if err := command.WriteAtomic(iso.passPath(), iso.pass, 0o644); err != nil {
+	if err := keep.WriteAtomic(iso.passPath(), iso.pass, 0o644); err != nil {
 		return fmt.Errorf("writing %s: %w", iso.passPath(), err)
 	}
 	if !iso.Maximize {
-		if err := command.WriteAtomic(iso.failPath(), iso.fail, 0o644); err != nil {
+		if err := keep.WriteAtomic(iso.failPath(), iso.fail, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %w", iso.failPath(), err)
 		}
 	}

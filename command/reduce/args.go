@@ -6,6 +6,7 @@ import (
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -47,7 +48,7 @@ func (ar *argReducer) Search(ctx context.Context, s *command.Session) (command.F
 		ar.result = ar.pick(res.Fail)
 	}
 	if ar.Output != "" {
-		if werr := command.WriteAtomic(ar.Output, []byte(ar.line()+"\n"), 0o644); werr != nil && err == nil {
+		if werr := keep.WriteAtomic(ar.Output, []byte(ar.line()+"\n"), 0o644); werr != nil && err == nil {
 			err = command.InputError("writing %s: %v", ar.Output, werr)
 		}
 	}

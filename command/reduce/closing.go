@@ -17,13 +17,13 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 		return rd.treeClosing(sum, end)
 	}
 	if len(rd.ins) == 1 {
-		sum.Result = rd.ins[0].dest
+		sum.Result = rd.ins[0].Dest
 	} else {
-		sum.Result = filepath.Dir(rd.ins[0].dest)
+		sum.Result = filepath.Dir(rd.ins[0].Dest)
 	}
 	c := command.Closing{Page: rd.page}
 	pct := 100 * float64(sum.SizeAfter) / float64(max(sum.SizeBefore, 1))
-	what := rd.ins[0].path
+	what := rd.ins[0].Path
 	if len(rd.ins) > 1 {
 		what = report.Plural(len(rd.ins), "file")
 	}
@@ -54,14 +54,14 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	}
 	for _, in := range rd.ins {
 		switch {
-		case in.written == nil && in.dest == in.path && in.backup != "":
-			c.Tail = append(c.Tail, fmt.Sprintf("%s is unchanged: nothing smaller fails; the original is in %s", in.path, in.backup))
-		case in.written == nil && in.dest == in.path:
-			c.Tail = append(c.Tail, fmt.Sprintf("%s is unchanged: nothing smaller fails", in.path))
-		case in.backup != "":
-			c.Tail = append(c.Tail, fmt.Sprintf("%s now holds the result; the original is in %s", in.path, in.backup))
+		case !in.Written() && in.Dest == in.Path && in.Backup != "":
+			c.Tail = append(c.Tail, fmt.Sprintf("%s is unchanged: nothing smaller fails; the original is in %s", in.Path, in.Backup))
+		case !in.Written() && in.Dest == in.Path:
+			c.Tail = append(c.Tail, fmt.Sprintf("%s is unchanged: nothing smaller fails", in.Path))
+		case in.Backup != "":
+			c.Tail = append(c.Tail, fmt.Sprintf("%s now holds the result; the original is in %s", in.Path, in.Backup))
 		default:
-			c.Tail = append(c.Tail, fmt.Sprintf("result written to %s", in.dest))
+			c.Tail = append(c.Tail, fmt.Sprintf("result written to %s", in.Dest))
 		}
 	}
 	return c
@@ -71,9 +71,9 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 // the result's files, sizes, passes and granularity.
 func (rd *reducer) summarize(sum *report.Summary) {
 	for _, in := range rd.ins {
-		sum.SizeBefore += in.origSize
+		sum.SizeBefore += in.Size
 		if !in.removed {
-			sum.Files = append(sum.Files, in.dest)
+			sum.Files = append(sum.Files, in.Dest)
 		}
 	}
 	sum.Passes, sum.Formatted = rd.passes, rd.formatted
@@ -106,15 +106,15 @@ func (rd *reducer) page() report.Page {
 		return report.Page{}
 	}
 	in := rd.ins[0]
-	orig := in.path
-	if in.backup != "" {
-		orig = in.backup
+	orig := in.Path
+	if in.Backup != "" {
+		orig = in.Backup
 	}
-	data, err := in.original()
+	data, err := in.Original()
 	if err != nil {
 		return report.Page{Result: string(in.data)}
 	}
 	o, _ := decomp.Lines{}.Cut(data)
 	n, _ := decomp.Lines{}.Cut(in.data)
-	return report.Page{Result: string(in.data), Diff: decomp.Diff(o, n).Unified(orig, in.dest, 3)}
+	return report.Page{Result: string(in.data), Diff: decomp.Diff(o, n).Unified(orig, in.Dest, 3)}
 }

@@ -6,11 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/domain/syntax"
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/runner"
 )
 
@@ -24,8 +24,8 @@ func (r *Reduction) readWith(ins []*input) ([]runner.File, error) {
 		}
 		name := filepath.Base(p)
 		for _, in := range ins {
-			if in.name == name {
-				return nil, command.InputError("--with %s has the name of the input %s; the test sees them side by side in one directory", p, in.path)
+			if in.Name == name {
+				return nil, command.InputError("--with %s has the name of the input %s; the test sees them side by side in one directory", p, in.Path)
 			}
 		}
 		fs = append(fs, runner.File{Name: name, Data: data})
@@ -61,7 +61,7 @@ func (r *Reduction) openInputs() ([]*input, error) {
 			return nil, command.InputError("inputs %s and %s have the same name; the test sees them side by side in one directory", other, p)
 		}
 		names[name] = p
-		in := &input{path: p, name: name, orig: data, origSize: len(data), origSum: digest(data), data: data, mode: st.Mode()}
+		in := &input{File: keep.NewFile(p, name, data, st.Mode()), data: data}
 		if lang := r.Split.lang(p); lang != "" {
 			err := r.parse(in, lang)
 			switch {
@@ -93,144 +93,38 @@ func (r *Reduction) parse(in *input, lang string) error {
 
 // destinations decides where each result goes: -o, in place (with
 // FILE.orig kept), or, for inputs that are not regular files (/dev/null,
-// a pipe), the current directory.
+// a pipe), the current directory (keep.Place).
 func (r *Reduction) destinations(ins []*input) error {
-	if r.Output != "" {
-		st, err := os.Stat(r.Output)
-		isDir := err == nil && st.IsDir()
-		if len(ins) > 1 && !isDir {
-			if err == nil {
-				return command.InputError("-o %s: with several inputs, -o names a directory", r.Output)
-			}
-			if err := os.Mkdir(r.Output, 0o755); err != nil {
-				return command.InputError("-o %s: %v", r.Output, err)
-			}
-			isDir = true
-		}
-		for _, in := range ins {
-			in.dest = r.Output
-			if isDir {
-				in.dest = filepath.Join(r.Output, in.name)
-			}
-			if err := command.CheckWritable(filepath.Dir(in.dest)); err != nil {
-				return command.InputError("cannot write the result to %s: %v", in.dest, err)
-			}
-			if same(in.dest, in.path) {
-				in.dest = ""
-			}
-		}
+	files := make([]*keep.File, len(ins))
+	for i, in := range ins {
+		files[i] = in.File
 	}
-	for _, in := range ins {
-		switch {
-		case in.dest != "":
-		case !replaceable(in.path):
-			// A symbolic link, a device, a pipe, anything under /dev or
-			// /proc: never replaced, renamed or written next to.
-			in.dest = command.FreePath(in.name+".reduced", "")
-			if err := command.CheckWritable("."); err != nil {
-				return command.InputError("input %s is not a regular file, so its result goes to the current directory, which is not writable: %v; give -o", in.path, err)
-			}
-			say(r.Out, "input %s is not a regular file; it stays as it is, and the result goes to %s", in.path, in.dest)
-		default:
-			in.dest = in.path
-			if err := command.CheckWritable(filepath.Dir(in.path)); err != nil {
-				return command.InputError("cannot replace %s: %v; give -o", in.path, err)
-			}
-			in.backup, in.backupSum = backupFor(in, r.Out)
-		}
+	notes, err := keep.Place(files, r.Output)
+	if err != nil {
+		return command.InputError("%v", err)
+	}
+	for _, n := range notes {
+		say(r.Out, "%s", n)
 	}
 	return nil
-}
-
-// replaceable reports whether the input at p is a regular file that
-// wynot may replace by its result: not a symbolic link (Lstat), not
-// under /dev or /proc.
-func replaceable(p string) bool {
-	st, err := os.Lstat(p)
-	if err != nil || !st.Mode().IsRegular() {
-		return false
-	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return false
-	}
-	return !strings.HasPrefix(abs, "/dev/") && !strings.HasPrefix(abs, "/proc/")
-}
-
-// backupFor chooses where the original of an input reduced in place is
-// kept: FILE.orig, unless that exists. An existing FILE.orig is kept as
-// the original when it belongs to an interrupted reduction of this very
-// file (its lineage says that FILE.orig holds what this run began from
-// and FILE what it wrote last); otherwise it belongs to something else,
-// and the original goes to the first free FILE.orig.N.
-func backupFor(in *input, out command.Output) (path, sum string) {
-	base := in.path + ".orig"
-	old, err := os.ReadFile(base)
-	if err != nil {
-		return base, in.origSum
-	}
-	if lin, ok := readLineage(in.path); ok && lin.Orig == digest(old) && lin.Last == in.origSum {
-		say(out, "%s holds the original of an interrupted reduction of %s; keeping it, and reducing %s as it is now", base, in.path, in.path)
-		return base, lin.Orig
-	}
-	p := command.FreePath(base, "")
-	say(out, "%s exists and is not the original of %s; the original will be kept in %s", base, in.path, p)
-	return p, in.origSum
 }
 
 // keepOriginals writes the backups of inputs reduced in place, once the
 // original's checks have passed, and records their lineage.
 func (rd *reducer) keepOriginals() error {
 	for _, in := range rd.ins {
-		if in.backup == "" {
-			continue
-		}
-		if _, err := os.Stat(in.backup); err == nil {
-			continue // the original of an interrupted reduction
-		}
-		if err := command.WriteAtomic(in.backup, in.orig, in.mode); err != nil {
-			return command.InputError("cannot keep the original in %s: %v; give -o", in.backup, err)
-		}
-		in.madeBackup = true
-		writeLineage(in.path, lineage{Orig: in.backupSum, Last: in.origSum})
-	}
-	for _, in := range rd.ins {
-		switch {
-		case in.madeBackup:
-			in.orig, in.origAt = nil, in.backup
-		case in.dest != in.path && replaceable(in.path):
-			in.orig, in.origAt = nil, in.path
+		if err := in.KeepOriginal(); err != nil {
+			return command.InputError("%v", err)
 		}
 	}
 	return nil
-}
-
-// original returns the original content: from memory, or read again
-// from the file that holds it, which must still hold it.
-func (in *input) original() ([]byte, error) {
-	if in.orig != nil {
-		return in.orig, nil
-	}
-	for _, p := range []string{in.origAt, in.path} {
-		if p == in.dest && in.written != nil {
-			continue // the file holds a result now
-		}
-		if data, err := os.ReadFile(p); err == nil && digest(data) == in.origSum {
-			return data, nil
-		}
-	}
-	return nil, fmt.Errorf("the original of %s is no longer in %s: it changed during the run", in.path, in.origAt)
 }
 
 // dropBackups removes the backups this run made of inputs it left as
 // they were: nothing was found, and the original is still in place.
 func (rd *reducer) dropBackups() {
 	for _, in := range rd.ins {
-		if in.madeBackup && in.written == nil {
-			os.Remove(in.backup)
-			removeLineage(in.path)
-			in.backup, in.madeBackup = "", false
-		}
+		in.DropBackup()
 	}
 }
 
@@ -239,10 +133,4 @@ func say(o command.Output, format string, args ...any) {
 	if o.Stderr != nil && !o.Quiet {
 		fmt.Fprintf(o.Stderr, "wynot: "+format+"\n", args...)
 	}
-}
-
-func same(a, b string) bool {
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }

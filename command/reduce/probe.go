@@ -162,7 +162,7 @@ func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 		// A file of a tree is prepared with the tree as it is now (a
 		// Go file is type-checked with its package, and the packages
 		// that import it).
-		if syn := t.File(in.name, data, rd.nowFiles); syn != nil {
+		if syn := t.File(in.Name, data, rd.nowFiles); syn != nil {
 			in.syn = syn
 		}
 	}
@@ -172,7 +172,7 @@ func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 		// a tree has its tree passes with its package (unitPasses).
 		if !rd.bundled(in) {
 			if tree, err = in.syn.Passes(data); err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", in.name, err)
+				return nil, nil, fmt.Errorf("%s: %w", in.Name, err)
 			}
 		}
 		if rd.Split.Kind == Auto {
@@ -200,7 +200,7 @@ func (rd *reducer) textFinish(in *input) func([]byte) ([]byte, error) {
 		return nil
 	}
 	for _, t := range rd.tree.langs {
-		if fin := t.Finish(in.name, in.data, rd.nowFiles); fin != nil {
+		if fin := t.Finish(in.Name, in.data, rd.nowFiles); fin != nil {
 			return fin
 		}
 	}

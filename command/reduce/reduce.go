@@ -12,9 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,6 +25,7 @@ import (
 	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/syntax"
 	_ "github.com/wynot/wynot/domain/syntax/golang" // registers Go in the table of languages
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -79,29 +78,13 @@ type Reduction struct {
 	jobs    int // tests at once, for the room a directory's copies need
 }
 
-// input is one file being reduced.
+// input is one file being reduced: where its result goes and its
+// original (keep.File), and the smallest failing content so far.
 type input struct {
-	path string
-	name string // its name in the work directory
-	// orig is the original content, until a file holds it (origAt: the
-	// backup this run wrote, or the input itself when the result goes
-	// elsewhere), after which it is read again when needed, so that a
-	// large original does not stay in memory beside the reduction.
-	orig     []byte
-	origSize int
-	origSum  string // its digest
-	origAt   string
-	data     []byte // the smallest failing content so far
-	mode     fs.FileMode
-	dest     string // where the result goes
-	backup   string // FILE.orig (or FILE.orig.N), when the input is replaced in place
-	// madeBackup says backup was written by this run; an existing one
-	// is reused only for the same interrupted reduction (see lineage).
-	madeBackup bool
-	backupSum  string // the digest of what backup holds (for the lineage)
-	written    []byte // what dest holds now (nil: untouched)
-	dirty      bool
-	syn        *syntax.Syntax // the input's language, when it is reduced as a syntax tree
+	*keep.File
+	data  []byte         // the smallest failing content so far
+	dirty bool           // data is not written yet
+	syn   *syntax.Syntax // the input's language, when it is reduced as a syntax tree
 	// In a directory's reduction: removed says the file is no longer
 	// part of the result; link is a symbolic link's target; whole says
 	// the file is only ever removed as a whole (a link, a binary or
@@ -134,7 +117,7 @@ func (r *Reduction) job(ctx context.Context) (command.Job, command.Workload, err
 	}
 	total := 0
 	for _, in := range ins {
-		total += in.origSize
+		total += in.Size
 	}
 	with, err := r.readWith(ins)
 	if err != nil {
@@ -158,7 +141,7 @@ func (r *Reduction) treeJob(ctx context.Context) (command.Job, command.Workload,
 	}
 	total := 0
 	for _, in := range ins {
-		total += in.origSize
+		total += in.Size
 	}
 	for _, w := range with {
 		if _, ok := t.base.Files[w.Name]; ok {
@@ -205,7 +188,7 @@ func (rd *reducer) candidate(fi int, data []byte) runner.Candidate {
 	}
 	files := make([]runner.File, len(rd.ins))
 	for i, in := range rd.ins {
-		files[i] = runner.File{Name: in.name, Data: in.data}
+		files[i] = runner.File{Name: in.Name, Data: in.data}
 	}
 	if fi >= 0 {
 		files[fi].Data = data
@@ -246,12 +229,12 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 	if rd.tree != nil {
 		found.Kept = "the smallest failing tree so far is kept"
 	}
-	keep, drop := rd.keepOriginals, rd.dropBackups
+	keepOrig, drop := rd.keepOriginals, rd.dropBackups
 	if rd.tree != nil {
-		keep, drop = rd.keepTree, rd.dropTreeBackup
+		keepOrig, drop = rd.keepTree, rd.dropTreeBackup
 		command.WatchTree(s, rd.tree.ws)
 	}
-	if err := keep(); err != nil {
+	if err := keepOrig(); err != nil {
 		return found, err
 	}
 	defer drop()
@@ -260,7 +243,7 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 	}
 	sizeBefore := 0
 	for _, in := range rd.ins {
-		sizeBefore += in.origSize
+		sizeBefore += in.Size
 	}
 	if !rd.searched {
 		s.Say("the %s fails: %s", rd.what(), s.Signature())
@@ -301,15 +284,15 @@ func (rd *reducer) Restart() error {
 				return err
 			}
 		}
-		if len(in.data) == in.origSize && digest(in.data) == in.origSum {
+		if len(in.data) == in.Size && keep.Digest(in.data) == in.Sum {
 			continue
 		}
-		orig, err := in.original()
+		orig, err := in.Original()
 		if err != nil {
 			return err
 		}
 		in.data, in.dirty = orig, true
-		if in.written != nil {
+		if in.Written() {
 			if err := rd.saveLocked(in, false); err != nil {
 				return err
 			}
@@ -373,13 +356,13 @@ func (rd *reducer) format(ctx context.Context) error {
 			return err
 		}
 		if rec.Outcome != dd.Fail {
-			rd.s.Say("the formatted form of %s does not fail (%s); keeping it unformatted", in.name, rec.Outcome)
+			rd.s.Say("the formatted form of %s does not fail (%s); keeping it unformatted", in.Name, rec.Outcome)
 			continue
 		}
 		rd.mu.Lock()
 		in.data, in.dirty = out, true
 		rd.mu.Unlock()
-		rd.formatted = append(rd.formatted, in.dest)
+		rd.formatted = append(rd.formatted, in.Dest)
 	}
 	return nil
 }
@@ -546,42 +529,31 @@ func (rd *reducer) improve(in *input, data []byte) {
 func (rd *reducer) save(in *input, force bool) error {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
-	if !in.dirty && !(force && in.dest != in.path && in.written == nil) {
+	if !in.dirty && !(force && in.Dest != in.Path && !in.Written()) {
 		return nil
 	}
 	return rd.saveLocked(in, true)
 }
 
 // saveLocked writes the input's content to its destination atomically
-// (synced to the disk when sync is set) and, for an input reduced in
-// place, records what it wrote in the lineage.
+// (synced to the disk when sync is set) and records what it wrote in
+// the lineage of an input, or a tree, reduced in place.
 func (rd *reducer) saveLocked(in *input, sync bool) error {
-	if rd.tree != nil && (in.removed || in.link != "") {
-		if err := rd.saveEntry(in, sync); err != nil {
-			return err
-		}
-		in.written, in.dirty = []byte{}, false
-		rd.treeLineage()
-		return nil
+	var err error
+	switch {
+	case rd.tree != nil && in.removed:
+		err = rd.tree.result.Remove(in.File, sync)
+	case rd.tree != nil && in.link != "":
+		err = rd.tree.result.Link(in.File, in.link)
+	default:
+		err = in.Write(in.data, sync)
 	}
+	if err != nil {
+		return err
+	}
+	in.dirty = false
 	if rd.tree != nil {
-		if err := os.MkdirAll(filepath.Dir(in.dest), 0o755); err != nil {
-			return fmt.Errorf("writing the result to %s: %w", in.dest, err)
-		}
-	}
-	write := command.WriteAtomic
-	if !sync {
-		write = command.ReplaceFile
-	}
-	if err := write(in.dest, in.data, in.mode); err != nil {
-		return fmt.Errorf("writing the result to %s: %w", in.dest, err)
-	}
-	in.written, in.dirty = in.data, false
-	if in.backup != "" {
-		writeLineage(in.path, lineage{Orig: in.backupSum, Last: digest(in.data)})
-	}
-	if rd.tree != nil {
-		rd.treeLineage()
+		rd.tree.result.Record(rd.nowTree())
 	}
 	return nil
 }

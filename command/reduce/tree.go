@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/wynot/wynot/command"
@@ -19,6 +18,7 @@ import (
 	"github.com/wynot/wynot/domain/filetree"
 	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/syntax"
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -32,24 +32,9 @@ type dirTree struct {
 	path string         // DIR as given
 	base *filetree.Tree // what it held
 	ws   *filetree.Workspaces
-	// dest is where the result tree goes: DIR itself, or -o.
-	dest string
-	// backup is DIR.orig (or DIR.orig.N), the copy of the original kept
+	// result is where the result tree goes, and the original kept
 	// when DIR is reduced in place.
-	backup     string
-	madeBackup bool
-	// origRoot is the tree that holds the original once the search
-	// began: the backup, or DIR when the result goes elsewhere.
-	origRoot string
-	// origSum is the digest of the tree in backup (treeSum), once known.
-	origSum string
-	// made says the result tree at dest was written (a copy of the
-	// original, before the first change).
-	made bool
-	// continued says that backup holds the original of an interrupted
-	// reduction of this tree, which this run goes on with: it is kept
-	// whatever happens.
-	continued bool
+	result *keep.Tree
 	// langs are the languages' views of the tree (syntax.Language.Tree),
 	// in the table's order, and by name in byLang: what bundles their
 	// files into units, and their context, read once from the original
@@ -65,15 +50,17 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 	if err != nil {
 		return nil, nil, command.InputError("input %s: %v", p, err)
 	}
-	if cwd, err := os.Getwd(); err == nil && within(cwd, abs) && r.Output == "" {
+	if cwd, err := os.Getwd(); err == nil && keep.Within(cwd, abs) && r.Output == "" {
 		return nil, nil, command.InputError("input %s is the current directory, or holds it: reducing it in place would change the directory wynot runs in and put its copy of the original beside it; run wynot from outside the tree, or give -o DIR for the result", p)
 	}
-	if err := r.finishPending(p); err != nil {
-		return nil, nil, err
+	if note, err := keep.FinishPending(p); err != nil {
+		return nil, nil, command.InputError("%v", err)
+	} else if note != "" {
+		say(r.Out, "%s", note)
 	}
 	base, err := filetree.ReadTree(abs)
 	if err != nil {
-		return nil, nil, command.InputError("reading the tree %s: %v", p, unwrapPath(err))
+		return nil, nil, command.InputError("reading the tree %s: %v", p, keep.UnwrapPath(err))
 	}
 	if len(base.Files) == 0 {
 		return nil, nil, command.InputError("input %s holds no files: nothing to reduce", p)
@@ -88,13 +75,12 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 	var unparsed []string
 	for _, rel := range base.Paths() {
 		f := base.Files[rel]
-		in := &input{path: filepath.Join(p, filepath.FromSlash(rel)), name: rel, orig: f.Data, origSize: len(f.Data),
-			origSum: digest(f.Data), data: f.Data, mode: f.Mode}
+		in := &input{File: keep.NewFile(filepath.Join(p, filepath.FromSlash(rel)), rel, f.Data, f.Mode), data: f.Data}
 		switch {
 		case f.Link != "":
 			in.link, in.whole = f.Link, true
 			if escapes(rel, f.Link) {
-				say(r.Out, "%s is a symbolic link to %s, outside the tree: it is not followed, and every test gets the link as it is", in.path, f.Link)
+				say(r.Out, "%s is a symbolic link to %s, outside the tree: it is not followed, and every test gets the link as it is", in.Path, f.Link)
 			}
 		case filetree.Binary(f.Data) || len(f.Data) == 0:
 			in.whole = true // removed as a whole, never cut
@@ -115,7 +101,7 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 		return nil, nil, err
 	}
 	for _, in := range ins {
-		in.dest = filepath.Join(t.dest, filepath.FromSlash(in.name))
+		in.Dest = filepath.Join(t.result.Dest, filepath.FromSlash(in.Name))
 	}
 	return ins, t, nil
 }
@@ -189,22 +175,6 @@ func (r *Reduction) treeLang(rel string) string {
 	return ""
 }
 
-// unwrapPath drops the operation from a file system error: "open x:
-// permission denied" reads better as "x: permission denied".
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
-	}
-	return err
-}
-
-// within reports whether path p is dir or below it (both absolute).
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}
-
 // escapes reports whether a symbolic link at rel with target leads
 // outside the tree.
 func escapes(rel, target string) bool {
@@ -216,121 +186,44 @@ func escapes(rel, target string) bool {
 }
 
 // treeDestination decides where the result tree goes (-o, or DIR in
-// place with DIR.orig kept) and checks that the copies fit.
+// place with DIR.orig kept: keep.PlaceTree) and checks that the copies
+// fit, the tests' too.
 func (r *Reduction) treeDestination(t *dirTree, abs string) error {
+	res, notes, err := keep.PlaceTree(t.path, abs, t.base, r.Output)
+	for _, n := range notes {
+		say(r.Out, "%s", n)
+	}
+	if err != nil {
+		return command.InputError("%v", err)
+	}
+	t.result = res
+	if r.Output != "" {
+		return nil
+	}
 	size := 0
 	for _, f := range t.base.Files {
 		size += len(f.Data)
 	}
-	if r.Output != "" {
-		out, err := filepath.Abs(r.Output)
-		if err != nil {
-			return command.InputError("-o %s: %v", r.Output, err)
-		}
-		if within(out, abs) || within(abs, out) {
-			return command.InputError("-o %s: the result tree must go outside the input tree %s", r.Output, t.path)
-		}
-		if names, err := os.ReadDir(out); err == nil && len(names) > 0 {
-			return command.InputError("-o %s is a directory that is not empty: give a new one for the result tree", r.Output)
-		} else if err != nil && !os.IsNotExist(err) {
-			return command.InputError("-o %s: %v", r.Output, unwrapPath(err))
-		}
-		if err := command.CheckWritable(filepath.Dir(out)); err != nil {
-			return command.InputError("cannot write the result tree to %s: %v", r.Output, err)
-		}
-		t.dest, t.origRoot = r.Output, t.path
-		return room(filepath.Dir(out), size, "-o "+r.Output, "the result tree")
-	}
-	if err := command.CheckWritable(filepath.Dir(abs)); err != nil {
-		return command.InputError("cannot keep the original beside %s: %v; give -o", t.path, err)
-	}
-	t.dest = t.path
-	t.backup = r.treeBackup(t)
-	t.origRoot = t.backup
-	if err := room(filepath.Dir(abs), size, filepath.Dir(abs), "the copy of the original"); err != nil {
-		return err
-	}
 	jobs := max(r.jobs, 1)
 	parent := runner.WorkDirParent(size)
-	if free, ok := freeSpace(parent); ok && free < uint64(size)*uint64(jobs)+1<<20 {
+	if free, ok := keep.FreeSpace(parent); ok && free < uint64(size)*uint64(jobs)+1<<20 {
 		return command.InputError("the tree (%s) does not fit %s into %s, where the tests' copies go (%s free): set WYNOT_TMPDIR to a directory with more room, or lower -j",
 			report.Plural(size, "byte"), report.Plural(jobs, "time"), parent, report.Plural(int(free), "byte"))
 	}
 	return nil
 }
 
-// treeBackup chooses where the original of a tree reduced in place is
-// kept: DIR.orig, unless that exists. An existing DIR.orig is kept as
-// the original when it belongs to an interrupted reduction of this very
-// tree (the lineage of DIR says that DIR.orig holds what that run began
-// from and DIR what it wrote last, as for a file); otherwise it belongs
-// to something else, and the original goes to the first free
-// DIR.orig.N.
-func (r *Reduction) treeBackup(t *dirTree) string {
-	dir := strings.TrimSuffix(t.path, "/")
-	base := dir + ".orig"
-	if _, err := os.Lstat(base); err != nil {
-		return base
-	}
-	if old, err := filetree.ReadTree(base); err == nil {
-		if lin, ok := readLineage(dir); ok && lin.Orig == treeSum(old.Files) && lin.Last == treeSum(t.base.Files) {
-			say(r.Out, "%s holds the original of an interrupted reduction of %s; keeping it, and reducing %s as it is now", base, t.path, t.path)
-			t.continued = true
-			return base
-		}
-	}
-	p := command.FreePath(base, "")
-	say(r.Out, "%s exists and is not the original of %s; the original will be kept in %s", base, t.path, p)
-	return p
-}
-
-// treeSum is the digest of a tree's files.
-func treeSum(files map[string]*filetree.File) string {
-	return digest(filetree.Identity(files))
-}
-
-// treeLineage records, for a tree reduced in place, that its backup
-// holds the original and DIR what the reducer wrote last. The caller
-// holds rd.mu, or no other goroutine runs.
-func (rd *reducer) treeLineage() {
-	t := rd.tree
-	if t.backup == "" || !(t.madeBackup || t.continued) {
-		return
-	}
+// nowTree is the tree as the reduction has it now, for the lineage of
+// a tree reduced in place. The caller holds rd.mu, or no other
+// goroutine runs.
+func (rd *reducer) nowTree() map[string]*filetree.File {
 	now := map[string]*filetree.File{}
 	for _, in := range rd.ins {
 		if !in.removed {
-			now[in.name] = &filetree.File{Data: in.data, Mode: in.mode, Link: in.link}
+			now[in.Name] = &filetree.File{Data: in.data, Mode: in.Mode, Link: in.link}
 		}
 	}
-	if t.origSum == "" {
-		if t.continued {
-			if old, err := filetree.ReadTree(t.backup); err == nil {
-				t.origSum = treeSum(old.Files)
-			}
-		} else {
-			t.origSum = treeSum(t.base.Files)
-		}
-	}
-	writeLineage(strings.TrimSuffix(t.path, "/"), lineage{Orig: t.origSum, Last: treeSum(now)})
-}
-
-// room checks that size bytes fit into dir.
-func room(dir string, size int, where, what string) error {
-	if free, ok := freeSpace(dir); ok && free < uint64(size)+1<<20 {
-		return command.InputError("%s (%s) does not fit into %s (%s free)", what, report.Plural(size, "byte"), where, report.Plural(int(free), "byte"))
-	}
-	return nil
-}
-
-// freeSpace is how many bytes an unprivileged user may still write to
-// the file system of dir.
-func freeSpace(dir string) (uint64, bool) {
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(dir, &st); err != nil {
-		return 0, false
-	}
-	return st.Bavail * uint64(st.Bsize), true
+	return now
 }
 
 // treeCandidate is the tree with the inputs in changed holding their
@@ -344,7 +237,7 @@ func (rd *reducer) treeCandidate(changes map[int][]byte, gone map[int]bool) runn
 	for i, in := range rd.ins {
 		switch {
 		case in.removed || gone[i]:
-			content[in.name] = nil
+			content[in.Name] = nil
 			continue
 		case in.link != "":
 		default:
@@ -352,10 +245,10 @@ func (rd *reducer) treeCandidate(changes map[int][]byte, gone map[int]bool) runn
 			if !ok {
 				d = in.data
 			} else if !bytes.Equal(d, in.data) {
-				changed = append(changed, in.name)
+				changed = append(changed, in.Name)
 			}
-			if !bytes.Equal(d, t.base.Files[in.name].Data) {
-				content[in.name] = &filetree.File{Data: d, Mode: in.mode}
+			if !bytes.Equal(d, t.base.Files[in.Name].Data) {
+				content[in.Name] = &filetree.File{Data: d, Mode: in.Mode}
 			}
 		}
 		present++
@@ -384,7 +277,7 @@ func (rd *reducer) depths() int {
 	n := 0
 	for _, in := range rd.ins {
 		if !in.removed {
-			n = max(n, strings.Count(in.name, "/")+1)
+			n = max(n, strings.Count(in.Name, "/")+1)
 		}
 	}
 	return n
@@ -398,7 +291,7 @@ func (rd *reducer) units(d int) (names []string, members map[string][]int) {
 		if in.removed {
 			continue
 		}
-		parts := strings.Split(in.name, "/")
+		parts := strings.Split(in.Name, "/")
 		if len(parts) <= d {
 			continue
 		}
@@ -506,95 +399,30 @@ func (rd *reducer) remove(gone map[int]bool) {
 // the original's checks have passed. From then on the originals are
 // read from that copy when needed.
 func (rd *reducer) keepTree() error {
-	t := rd.tree
-	if t.backup != "" && !t.madeBackup && !t.continued {
-		parent := filepath.Dir(strings.TrimSuffix(t.backup, "/"))
-		tmp, err := os.MkdirTemp(parent, "."+filepath.Base(t.backup)+".")
-		if err != nil {
-			return command.InputError("cannot keep the original in %s: %v; give -o", t.backup, err)
-		}
-		if st, err := os.Stat(t.path); err == nil {
-			os.Chmod(tmp, st.Mode().Perm())
-		}
-		if _, err := filetree.NewWorkspace(tmp, t.base); err != nil {
-			os.RemoveAll(tmp)
-			return command.InputError("cannot keep the original in %s: %v; give -o", t.backup, unwrapPath(err))
-		}
-		if err := os.Rename(tmp, t.backup); err != nil {
-			os.RemoveAll(tmp)
-			return command.InputError("cannot keep the original in %s: %v; give -o", t.backup, err)
-		}
-		t.madeBackup = true
-	}
-	rd.treeLineage()
-	if t.backup == "" && !t.made {
-		if err := os.MkdirAll(t.dest, 0o755); err != nil {
-			return command.InputError("-o %s: %v", t.dest, unwrapPath(err))
-		}
-		if _, err := filetree.NewWorkspace(t.dest, t.base); err != nil {
-			return command.InputError("writing the result tree to %s: %v", t.dest, unwrapPath(err))
-		}
-		t.made = true
-		for _, in := range rd.ins {
-			in.written = in.data
-		}
-	}
-	if t.continued {
-		return nil // the backup holds an older original: this run's stays in memory
-	}
-	for _, in := range rd.ins {
-		in.orig, in.origAt = nil, filepath.Join(t.origRoot, filepath.FromSlash(in.name))
+	if err := rd.tree.result.KeepOriginal(rd.keepFiles(), rd.nowTree()); err != nil {
+		return command.InputError("%v", err)
 	}
 	return nil
 }
 
 // dropTreeBackup removes the copy of the original when DIR was left as
 // it was: nothing smaller fails.
-func (rd *reducer) dropTreeBackup() {
-	t := rd.tree
-	if !t.madeBackup || rd.treeChanged() {
-		return
+func (rd *reducer) dropTreeBackup() { rd.tree.result.DropBackup(rd.treeChanged(), rd.keepFiles()) }
+
+// keepFiles are the inputs as keep knows them.
+func (rd *reducer) keepFiles() []*keep.File {
+	fs := make([]*keep.File, len(rd.ins))
+	for i, in := range rd.ins {
+		fs[i] = in.File
 	}
-	os.RemoveAll(t.backup)
-	removeLineage(strings.TrimSuffix(t.path, "/"))
-	t.madeBackup = false
-	for _, in := range rd.ins {
-		in.origAt = in.path
-	}
+	return fs
 }
 
 // treeChanged says whether the result tree differs from the original.
 func (rd *reducer) treeChanged() bool {
 	return slices.ContainsFunc(rd.ins, func(in *input) bool {
-		return in.removed || in.link == "" && !bytes.Equal(in.data, rd.tree.base.Files[in.name].Data)
+		return in.removed || in.link == "" && !bytes.Equal(in.data, rd.tree.base.Files[in.Name].Data)
 	})
-}
-
-// saveEntry makes the result tree hold input in as it is now: its
-// content, its link, or nothing (and no directory left empty by it).
-func (rd *reducer) saveEntry(in *input, sync bool) error {
-	if !in.removed {
-		if in.link == "" {
-			return nil // written as a file by saveLocked
-		}
-		os.Remove(in.dest)
-		if err := os.MkdirAll(filepath.Dir(in.dest), 0o755); err != nil {
-			return err
-		}
-		return os.Symlink(in.link, in.dest)
-	}
-	if err := os.Remove(in.dest); err != nil && !os.IsNotExist(err) {
-		return fmt.Errorf("removing %s from the result tree: %w", in.dest, err)
-	}
-	root := filepath.Clean(rd.tree.dest)
-	removeEmptyParents(in.dest, root)
-	if sync {
-		if d, err := os.Open(root); err == nil {
-			d.Sync()
-			d.Close()
-		}
-	}
-	return nil
 }
 
 // treeRemovals are the result with one file less, for each file: what
@@ -608,7 +436,7 @@ func (rd *reducer) treeRemovals() []command.Removal {
 		if in.removed {
 			continue
 		}
-		rs = append(rs, command.Removal{Candidate: rd.treeCandidate(nil, map[int]bool{i: true}), What: "removing " + in.name})
+		rs = append(rs, command.Removal{Candidate: rd.treeCandidate(nil, map[int]bool{i: true}), What: "removing " + in.Name})
 	}
 	return rs
 }
@@ -618,7 +446,7 @@ func (rd *reducer) treeRemovals() []command.Removal {
 func (rd *reducer) treeClosing(sum *report.Summary, end command.End) command.Closing {
 	t := rd.tree
 	files0, files := len(rd.ins), rd.present()
-	sum.Result = t.dest
+	sum.Result = t.result.Dest
 	pct := 100 * float64(sum.SizeAfter) / float64(max(sum.SizeBefore, 1))
 	c := command.Closing{Page: rd.treePage}
 	c.Head = []string{fmt.Sprintf("reduced %s from %s (%s) to %s (%s, %s) in %s%s, %.1fs", t.path,
@@ -641,12 +469,12 @@ func (rd *reducer) treeClosing(sum *report.Summary, end command.End) command.Clo
 		c.Verdict = append(c.Verdict, emptyHint(sum, "tree"))
 	}
 	switch {
-	case !rd.treeChanged() && t.dest == t.path:
+	case !rd.treeChanged() && t.result.Dest == t.path:
 		c.Tail = []string{fmt.Sprintf("%s is unchanged: nothing smaller fails", t.path)}
-	case t.backup != "":
-		c.Tail = []string{fmt.Sprintf("%s now holds the result (%s); the original is in %s", t.path, treeFiles(rd), t.backup)}
+	case t.result.Backup != "":
+		c.Tail = []string{fmt.Sprintf("%s now holds the result (%s); the original is in %s", t.path, treeFiles(rd), t.result.Backup)}
 	default:
-		c.Tail = []string{fmt.Sprintf("result tree written to %s (%s)", t.dest, treeFiles(rd))}
+		c.Tail = []string{fmt.Sprintf("result tree written to %s (%s)", t.result.Dest, treeFiles(rd))}
 	}
 	return c
 }
@@ -657,7 +485,7 @@ func treeFiles(rd *reducer) string {
 	var names []string
 	for _, in := range rd.ins {
 		if !in.removed {
-			names = append(names, in.name)
+			names = append(names, in.Name)
 		}
 	}
 	if len(names) == 0 {
@@ -677,17 +505,17 @@ func (rd *reducer) treePage() report.Page {
 	for _, in := range rd.ins {
 		if in.link != "" {
 			if !in.removed {
-				fmt.Fprintf(&res, "=== %s -> %s\n", in.name, in.link)
+				fmt.Fprintf(&res, "=== %s -> %s\n", in.Name, in.link)
 			}
 			continue
 		}
 		if !in.removed {
-			fmt.Fprintf(&res, "=== %s\n%s", in.name, in.data)
+			fmt.Fprintf(&res, "=== %s\n%s", in.Name, in.data)
 			if len(in.data) > 0 && in.data[len(in.data)-1] != '\n' {
 				res.WriteByte('\n')
 			}
 		}
-		orig, err := in.original()
+		orig, err := in.Original()
 		if err != nil {
 			continue
 		}
@@ -700,11 +528,11 @@ func (rd *reducer) treePage() report.Page {
 		}
 		o, _ := decomp.Lines{}.Cut(orig)
 		n, _ := decomp.Lines{}.Cut(now)
-		to := "b/" + in.name
+		to := "b/" + in.Name
 		if in.removed {
 			to = "/dev/null"
 		}
-		diff.WriteString(decomp.Diff(o, n).Unified("a/"+in.name, to, 3))
+		diff.WriteString(decomp.Diff(o, n).Unified("a/"+in.Name, to, 3))
 	}
 	return report.Page{Result: res.String(), Diff: diff.String()}
 }
@@ -726,19 +554,8 @@ func (rd *reducer) files(whole bool) map[string][]byte {
 	files := map[string][]byte{}
 	for _, in := range rd.ins {
 		if !in.removed && in.link == "" && (whole || !in.whole) {
-			files[in.name] = in.data
+			files[in.Name] = in.data
 		}
 	}
 	return files
-}
-
-// removeEmptyParents removes the directories above file, up to root
-// (left), that are empty.
-func removeEmptyParents(file, root string) {
-	root = filepath.Clean(root)
-	for d := filepath.Dir(file); d != root && strings.HasPrefix(d, root+string(filepath.Separator)); d = filepath.Dir(d) {
-		if os.Remove(d) != nil {
-			break // not empty
-		}
-	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/wynot/wynot/domain/filetree"
 	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/syntax/golang"
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/runner"
 )
 
@@ -374,7 +375,7 @@ func TestTreeContinued(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if treeSum(back.Files) != treeSum(orig.Files) {
+		if keep.Sum(back.Files) != keep.Sum(orig.Files) {
 			t.Errorf("%s is not the original tree", dir)
 		}
 	}
@@ -429,16 +430,16 @@ func TestTreePending(t *testing.T) {
 		return n >= 2
 	}
 	reduceTree(t, nil, fails)
-	if _, err := os.Stat(pendingPath("tree")); !os.IsNotExist(err) {
-		t.Fatalf("a completed run left %s: %v", pendingPath("tree"), err)
+	if _, err := os.Stat(keep.PendingPath("tree")); !os.IsNotExist(err) {
+		t.Fatalf("a completed run left %s: %v", keep.PendingPath("tree"), err)
 	}
 	// A run killed while it wrote a change: one file of it written.
-	pending := []pendingFile{{Name: "a/one.txt", Data: []byte("keep\nkeep\n"), Mode: 0o644}, {Name: "a/two.txt", Removed: true}}
+	pending := []keep.Change{{Name: "a/one.txt", Data: []byte("keep\nkeep\n"), Mode: 0o644}, {Name: "a/two.txt", Removed: true}}
 	data, err := json.Marshal(pending)
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(pendingPath("tree"), string(data))
+	write(keep.PendingPath("tree"), string(data))
 	write("tree/a/one.txt", "keep\nkeep\n")
 	files := readFiles(t, "tree")
 	if _, ok := files["a/two.txt"]; !ok {
@@ -448,8 +449,8 @@ func TestTreePending(t *testing.T) {
 	if !strings.Contains(out, "tree.wynot-pending held the last change of an interrupted reduction of tree") {
 		t.Errorf("the change is not said to be finished:\n%s", out)
 	}
-	if _, err := os.Stat(pendingPath("tree")); !os.IsNotExist(err) {
-		t.Errorf("%s left: %v", pendingPath("tree"), err)
+	if _, err := os.Stat(keep.PendingPath("tree")); !os.IsNotExist(err) {
+		t.Errorf("%s left: %v", keep.PendingPath("tree"), err)
 	}
 	if _, err := os.Stat("tree/a/two.txt"); !os.IsNotExist(err) {
 		t.Errorf("the removal of the pending change was not made: %v", err)
@@ -458,7 +459,7 @@ func TestTreePending(t *testing.T) {
 		t.Errorf("the result does not fail: %q", readFiles(t, "tree"))
 	}
 	// A record that cannot be read stops the run, saying what to do.
-	write(pendingPath("tree"), "{")
+	write(keep.PendingPath("tree"), "{")
 	var stderr strings.Builder
 	code := Command.Main(context.Background(), []string{"tree", "--", "prog", "{}"},
 		command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {

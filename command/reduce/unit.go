@@ -30,7 +30,7 @@ type unit struct {
 
 // single is the unit of input fi alone.
 func (rd *reducer) single(fi int) unit {
-	return unit{name: rd.ins[fi].name, members: []int{fi}}
+	return unit{name: rd.ins[fi].Name, members: []int{fi}}
 }
 
 // bundled says whether input in is reduced by its tree passes as part of
@@ -61,16 +61,16 @@ func (rd *reducer) treeUnits() []unit {
 			continue
 		}
 		lt := rd.langTree(in)
-		key, name := lt.Group(in.name)
+		key, name := lt.Group(in.Name)
 		g := group{in.syn.Lang, key}
 		if k, ok := groups[g]; ok {
 			us[k].members = append(us[k].members, fi)
-			us[k].su.Files = append(us[k].su.Files, in.name)
+			us[k].su.Files = append(us[k].su.Files, in.Name)
 			continue
 		}
 		groups[g] = len(us)
 		us = append(us, unit{name: name, members: []int{fi}, bundle: true, lang: lt,
-			su: syntax.Unit{Name: name, Files: []string{in.name}}})
+			su: syntax.Unit{Name: name, Files: []string{in.Name}}})
 	}
 	return append(us, rd.extraUnits()...)
 }
@@ -83,7 +83,7 @@ func (rd *reducer) extraUnits() []unit {
 	}
 	byName := map[string]int{}
 	for fi, in := range rd.ins {
-		byName[in.name] = fi
+		byName[in.Name] = fi
 	}
 	files := rd.files(false)
 	var us []unit
@@ -108,7 +108,7 @@ func (rd *reducer) data(u unit) []byte {
 	}
 	fs := make([]decomp.File, len(u.members))
 	for i, fi := range u.members {
-		fs[i] = decomp.File{Name: rd.ins[fi].name, Data: rd.ins[fi].data}
+		fs[i] = decomp.File{Name: rd.ins[fi].Name, Data: rd.ins[fi].data}
 	}
 	b, err := decomp.Bundle(fs)
 	if err != nil {
@@ -131,8 +131,8 @@ func (rd *reducer) contents(u unit, data []byte) (map[int][]byte, error) {
 	}
 	m := map[int][]byte{}
 	for i, fi := range u.members {
-		if fs[i].Name != rd.ins[fi].name {
-			return nil, fmt.Errorf("%s: %s in the place of %s", u.name, fs[i].Name, rd.ins[fi].name)
+		if fs[i].Name != rd.ins[fi].Name {
+			return nil, fmt.Errorf("%s: %s in the place of %s", u.name, fs[i].Name, rd.ins[fi].Name)
 		}
 		m[fi] = fs[i].Data
 	}

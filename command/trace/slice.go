@@ -10,6 +10,7 @@ import (
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/instrument"
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
 )
 
@@ -189,7 +190,7 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 		}
 	}
 	if t.Output != "" {
-		if err := command.WriteAtomic(t.Output, []byte(text), 0o644); err != nil {
+		if err := keep.WriteAtomic(t.Output, []byte(text), 0o644); err != nil {
 			c.Err = command.InputError("writing %s: %v", t.Output, err)
 		} else {
 			c.Tail = append(c.Tail, "the slice is in "+t.Output)

@@ -3,6 +3,7 @@
 // nothing that touches the operating system; the domains (domain/...)
 // cut circumstances into changes and never run, report or open a
 // session; only the runner starts processes; the commands test
-// candidates only through the session; report knows no domain; and
+// candidates only through the session; report knows no domain; keep,
+// which writes results and keeps the originals, knows only file trees; and
 // cmd/wynot knows only the commands.
 package layering

@@ -1,4 +1,4 @@
-package reduce
+package keep
 
 import (
 	"crypto/sha256"
@@ -21,7 +21,9 @@ type lineage struct {
 	Last string `json:"last"`
 }
 
-func digest(data []byte) string {
+// Digest is the SHA-256 of data, in hex: how originals and results are
+// recognised.
+func Digest(data []byte) string {
 	h := sha256.Sum256(data)
 	return hex.EncodeToString(h[:])
 }
@@ -37,7 +39,7 @@ func lineagePath(file string) string {
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(dir, "wynot", "inplace", digest([]byte(abs)))
+	return filepath.Join(dir, "wynot", "inplace", Digest([]byte(abs)))
 }
 
 func readLineage(file string) (lineage, bool) {
