@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wynot/wynot/domain/syntax/golang"
 	"golang.org/x/mod/modfile"
 )
 
@@ -250,65 +251,32 @@ type analysis struct {
 	fields  map[*types.Var]string // the key of each field of a named struct type of the tree
 
 	dirs   map[string][]string // Go files by directory
-	dirOf  map[string]string   // directory by import path
+	mods   golang.Modules      // the tree's modules: import paths by directory and back
 	parsed map[string]bool     // directories parsed
-}
-
-// modulePath returns the module path and directory of the go.mod that
-// holds dir, or "" when none does.
-func (a *analysis) modulePath(dir string) (mod, root string) {
-	for d := dir; ; d = path.Dir(d) {
-		p := "go.mod"
-		if d != "." {
-			p = d + "/go.mod"
-		}
-		if f := a.t.Files[p]; f != nil {
-			return modfile.ModulePath(f.Data), d
-		}
-		if d == "." || d == "/" {
-			return "", ""
-		}
-	}
-}
-
-func skipDir(dir string) bool {
-	for _, e := range strings.Split(dir, "/") {
-		if e == "testdata" || e == "vendor" || strings.HasPrefix(e, ".") && e != "." || strings.HasPrefix(e, "_") {
-			return true
-		}
-	}
-	return false
 }
 
 // load indexes the tree's Go files by directory, and directories by
 // import path; files are parsed only when their package is needed.
 func (a *analysis) load() {
-	a.dirs, a.dirOf, a.parsed = map[string][]string{}, map[string]string{}, map[string]bool{}
+	a.dirs, a.parsed = map[string][]string{}, map[string]bool{}
+	mods := map[string][]byte{}
 	for _, p := range a.t.Paths() {
 		f := a.t.Files[p]
-		dir := path.Dir(p)
-		if f == nil || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || f.Link != "" || skipDir(dir) {
+		if f != nil && f.Link == "" && path.Base(p) == "go.mod" {
+			mods[p] = f.Data
+		}
+		if f == nil || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || f.Link != "" || golang.Hidden(p) || vendored(p) {
 			continue
 		}
-		if _, seen := a.dirs[dir]; !seen {
-			a.dirOf[a.importPath(dir)] = dir
-		}
-		a.dirs[dir] = append(a.dirs[dir], p)
+		a.dirs[path.Dir(p)] = append(a.dirs[path.Dir(p)], p)
 	}
+	a.mods = golang.ReadModules(mods)
 }
 
-// importPath is the import path of the package in dir.
-func (a *analysis) importPath(dir string) string {
-	mod, root := a.modulePath(dir)
-	switch {
-	case mod == "":
-		return dir
-	case dir == root:
-		return mod
-	case root == ".":
-		return mod + "/" + dir
-	}
-	return mod + "/" + strings.TrimPrefix(dir, root+"/")
+// vendored says whether p is in a vendor directory: the code of other
+// modules, whose needs between changes are not looked for.
+func vendored(p string) bool {
+	return slices.Contains(strings.Split(path.Dir(p), "/"), "vendor")
 }
 
 // parseDir parses the Go files of dir (once) into its packages.
@@ -320,13 +288,13 @@ func (a *analysis) parseDir(dir string) {
 	var made []*goPackage
 	for _, p := range a.dirs[dir] {
 		af, err := parser.ParseFile(a.fset, p, a.t.Files[p].Data, parser.SkipObjectResolution)
-		if err != nil || af.Name == nil || ignored(af) {
+		if err != nil || af.Name == nil || golang.Ignored(af) {
 			continue
 		}
 		k := dir + "\x00" + af.Name.Name
 		gp := a.pkgs[k]
 		if gp == nil {
-			gp = &goPackage{name: af.Name.Name, importPath: a.importPath(dir)}
+			gp = &goPackage{name: af.Name.Name, importPath: a.mods.ImportPath(dir)}
 			a.pkgs[k] = gp
 			made = append(made, gp)
 		}
@@ -339,21 +307,6 @@ func (a *analysis) parseDir(dir string) {
 			a.byPath[gp.importPath] = gp
 		}
 	}
-}
-
-// ignored reports a file excluded from every build: //go:build ignore.
-func ignored(f *ast.File) bool {
-	for _, cg := range f.Comments {
-		if cg.Pos() > f.Package {
-			break
-		}
-		for _, c := range cg.List {
-			if strings.HasPrefix(c.Text, "//go:build") && strings.Contains(c.Text, "ignore") {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func (a *analysis) sortedPackages() []*goPackage {
@@ -372,7 +325,7 @@ func (a *analysis) sortedPackages() []*goPackage {
 // Import implements types.Importer: packages of the tree are checked
 // from its source, every other package is empty.
 func (a *analysis) Import(p string) (*types.Package, error) {
-	if d, ok := a.dirOf[p]; ok {
+	if d := a.mods.DirOf(p); d != "" {
 		a.parseDir(d)
 	}
 	if gp := a.byPath[p]; gp != nil && !gp.done {

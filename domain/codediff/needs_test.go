@@ -165,8 +165,4 @@ func TestRequirements(t *testing.T) {
 	if !maps.Equal(got, want) {
 		t.Errorf("requirements: %v, want %v", got, want)
 	}
-	a := &analysis{t: &Tree{Files: map[string]*File{"sub/go.mod": gomod}}}
-	if mod, root := a.modulePath("sub/pkg/x"); mod != "example.com/app" || root != "sub" {
-		t.Errorf("modulePath: %q in %q", mod, root)
-	}
 }

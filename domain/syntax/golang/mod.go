@@ -126,7 +126,7 @@ func imports(files map[string][]byte, dir, module string) (out map[string]string
 	out = map[string]string{}
 	fset := token.NewFileSet()
 	for _, p := range sortedKeys(files) {
-		if !strings.HasSuffix(p, ".go") || hidden(p) || dir != "." && !strings.HasPrefix(p, dir+"/") {
+		if !strings.HasSuffix(p, ".go") || Hidden(p) || dir != "." && !strings.HasPrefix(p, dir+"/") {
 			continue
 		}
 		f, err := parser.ParseFile(fset, p, files[p], parser.ImportsOnly)

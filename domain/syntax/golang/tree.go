@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"golang.org/x/mod/modfile"
 )
 
 // Tree is the rest of a Go file's world when the file is reduced among
@@ -64,12 +62,11 @@ func (t *Tree) reduced(p string) bool {
 // universe is a Tree parsed once: the tree's packages by directory; the
 // packages the reduced files' own does not reach are type-checked once.
 type universe struct {
-	ext    types.Importer // the packages from outside the tree
-	fset   *token.FileSet
-	module string // the module path of the go.mod that holds the reduced files ("" for none)
-	modDir string // its directory ("." for the root)
-	dir    string // the directory of the reduced files
-	pkgs   map[string]*srcPkg
+	ext  types.Importer // the packages from outside the tree
+	fset *token.FileSet
+	mods Modules
+	dir  string // the directory of the reduced files
+	pkgs map[string]*srcPkg
 	// rdeps are the directories of the packages that import the reduced
 	// files' package, directly or not, each after those it imports.
 	rdeps []string
@@ -97,9 +94,9 @@ type depPkg struct {
 // self are those (from any file set), as the original has them.
 func newUniverse(t *Tree, fset *token.FileSet, self []*ast.File) *universe {
 	u := &universe{ext: t.importer(), fset: token.NewFileSet(), dir: t.pkgDir(), pkgs: map[string]*srcPkg{}, deps: map[string]*depPkg{}}
-	u.module, u.modDir = modulePath(t)
+	u.mods = ReadModules(t.Files).Only(u.dir)
 	for _, p := range sortedKeys(t.Files) {
-		if t.reduced(p) || !strings.HasSuffix(p, ".go") || hidden(p) {
+		if t.reduced(p) || !strings.HasSuffix(p, ".go") || Hidden(p) {
 			continue
 		}
 		f, err := parser.ParseFile(u.fset, p, t.Files[p], parser.SkipObjectResolution)
@@ -152,17 +149,6 @@ func split(fset *token.FileSet, files []*ast.File) (own, tests, xtests []*ast.Fi
 	return own, tests, xtests
 }
 
-// hidden says whether the go command ignores a path: a directory or
-// file whose name begins with "." or "_", or a testdata directory.
-func hidden(p string) bool {
-	for _, part := range strings.Split(p, "/") {
-		if strings.HasPrefix(part, ".") || strings.HasPrefix(part, "_") || part == "testdata" {
-			return true
-		}
-	}
-	return false
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {
@@ -172,42 +158,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
-// modulePath reads the module path from the go.mod nearest above the
-// file, and the directory that holds it.
-func modulePath(t *Tree) (module, dir string) {
-	for d := path.Dir(t.Path); ; d = path.Dir(d) {
-		p := path.Join(d, "go.mod")
-		if data, ok := t.Files[p]; ok {
-			return modfile.ModulePath(data), d
-		}
-		if d == "." || d == "/" {
-			return "", "."
-		}
-	}
-}
-
-// dirOf is the tree directory of an import path, or "" when it is not in
-// the tree.
-func (u *universe) dirOf(imp string) string {
-	if u.module == "" {
-		return ""
-	}
-	if imp == u.module {
-		return u.modDir
-	}
-	rest, ok := strings.CutPrefix(imp, u.module+"/")
-	if !ok {
-		return ""
-	}
-	return path.Join(u.modDir, rest)
-}
-
 // treeImports lists the tree directories that files import.
 func (u *universe) treeImports(files []*ast.File) []string {
 	var dirs []string
 	for _, f := range files {
 		for _, s := range f.Imports {
-			if d := u.dirOf(strings.Trim(s.Path.Value, "`\"")); d != "" && !slices.Contains(dirs, d) {
+			if d := u.mods.DirOf(strings.Trim(s.Path.Value, "`\"")); d != "" && !slices.Contains(dirs, d) {
 				dirs = append(dirs, d)
 			}
 		}
@@ -270,27 +226,15 @@ func (u *universe) depLocked(dir string) (*types.Package, error) {
 		d.err = fmt.Errorf("no Go files in %s", dir)
 	} else {
 		conf := types.Config{Importer: importerFunc(func(imp string) (*types.Package, error) {
-			if q := u.dirOf(imp); q != "" {
+			if q := u.mods.DirOf(imp); q != "" {
 				return u.depLocked(q)
 			}
 			return u.ext.Import(imp)
 		}), Error: func(error) {}}
-		d.pkg, _ = conf.Check(u.importPath(dir), u.fset, sp.files, nil)
+		d.pkg, _ = conf.Check(u.mods.ImportPath(dir), u.fset, sp.files, nil)
 	}
 	d.running = false
 	return d.pkg, d.err
-}
-
-// importPath is the import path of the tree's package in dir.
-func (u *universe) importPath(dir string) string {
-	if u.module == "" {
-		return dir
-	}
-	rel := strings.TrimPrefix(strings.TrimPrefix(dir, u.modDir), "/")
-	if dir == u.modDir || rel == "" {
-		return u.module
-	}
-	return u.module + "/" + rel
 }
 
 type importerFunc func(string) (*types.Package, error)
@@ -318,7 +262,7 @@ func (u *universe) errors(self []*ast.File, info *types.Info, importers bool) []
 	fresh := map[string]*types.Package{}
 	xtest := false // external tests import the package; it may not import itself
 	imp := importerFunc(func(p string) (*types.Package, error) {
-		q := u.dirOf(p)
+		q := u.mods.DirOf(p)
 		if q == "" {
 			return u.ext.Import(p)
 		}
@@ -340,14 +284,14 @@ func (u *universe) errors(self []*ast.File, info *types.Info, importers bool) []
 	if len(own)+len(tests) > 0 {
 		files := slices.Concat(own, sp.files, tests, sp.tests)
 		conf := types.Config{Importer: imp, Error: collect}
-		pkg, _ := conf.Check(u.importPath(u.dir), u.fset, files, info)
+		pkg, _ := conf.Check(u.mods.ImportPath(u.dir), u.fset, files, info)
 		if len(xtests)+len(sp.xtests) > 0 {
 			fresh[u.dir] = pkg
 		}
 		if importers && len(own) > 0 && len(u.rdeps) > 0 {
 			if len(tests)+len(sp.tests) > 0 {
 				quiet := types.Config{Importer: imp, Error: func(error) {}}
-				pkg, _ = quiet.Check(u.importPath(u.dir), u.fset, slices.Concat(own, sp.files), nil)
+				pkg, _ = quiet.Check(u.mods.ImportPath(u.dir), u.fset, slices.Concat(own, sp.files), nil)
 			}
 			saved := fresh[u.dir]
 			fresh[u.dir] = pkg
@@ -358,7 +302,7 @@ func (u *universe) errors(self []*ast.File, info *types.Info, importers bool) []
 				}
 				dir = d
 				conf := types.Config{Importer: imp, Error: collect}
-				fresh[d], _ = conf.Check(u.importPath(d), u.fset, files, nil)
+				fresh[d], _ = conf.Check(u.mods.ImportPath(d), u.fset, files, nil)
 			}
 			dir = u.dir
 			if saved != nil {
@@ -369,7 +313,7 @@ func (u *universe) errors(self []*ast.File, info *types.Info, importers bool) []
 	if len(xtests) > 0 {
 		xtest = true
 		conf := types.Config{Importer: imp, Error: collect}
-		conf.Check(u.importPath(u.dir)+"_test", u.fset, slices.Concat(xtests, sp.xtests), info) //nolint:errcheck // errors are collected above
+		conf.Check(u.mods.ImportPath(u.dir)+"_test", u.fset, slices.Concat(xtests, sp.xtests), info) //nolint:errcheck // errors are collected above
 	}
 	return errs
 }
