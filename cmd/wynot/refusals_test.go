@@ -94,10 +94,12 @@ func TestBusyConfirmation(t *testing.T) {
 	write(t, filepath.Join(dir, "result"), []byte("b\n"))
 	// Fails when the input holds b; the second run of exactly "b\n" (the
 	// search's cache answers repeats: the second is the confirmation)
-	// takes 2.5 s.
+	// sleeps until the timeout ends it, whatever the calibration made of
+	// the timeout on a busy machine (a sleep of 2.5 s fit into a timeout
+	// of 3 s calibrated under load), and the run after it is quick.
 	script := `if cmp -s "$1" ` + filepath.Join(dir, "result") + `; then
 	echo run >> ` + filepath.Join(dir, "count") + `
-	[ "$(wc -l < ` + filepath.Join(dir, "count") + `)" -eq 2 ] && sleep 2.5
+	[ "$(wc -l < ` + filepath.Join(dir, "count") + `)" -eq 2 ] && sleep 600
 fi
 grep -q b "$1" && exit 1; exit 0`
 	r := wynotRun(t, dir, nil, "reduce", "-j1", "--split", "lines", "--json", "in", "--", "sh", "-c", script, "sh", "{}")

@@ -201,7 +201,7 @@ wait
 		t.Fatal(err)
 	}
 	// Wait until the script and both of its children recorded their pids.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(20 * time.Millisecond) {
 		if entries, _ := os.ReadDir(piddir); len(entries) >= 3 {
 			break
 		}
