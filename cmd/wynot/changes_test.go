@@ -817,8 +817,9 @@ func main() {
 
 // TestChangesComplementDoesNotBuild: a helper moves from one file into a
 // new one, and its behaviour changes in the move; another file changes
-// to use a function the new file adds. The patch is the move; the new
-// version without it does not build (the other file's new call has no
+// to use a function the new file adds. The patch is the move, refined to
+// the declaration the failure needs of the new file; the new version
+// without it does not build (the other file's new call has no
 // function to call). What that configuration would give is not known:
 // wynot says so, and does not claim another cause from a run in which
 // the build put back changes of the patch.
@@ -882,8 +883,14 @@ func main() {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	s := r.summary(t)
-	if !s.Confirmed || !slices.Contains(s.Hunks, "add p/split.go") || strings.Contains(s.Diff, "p/count.go") {
+	if !s.Confirmed || strings.Contains(s.Diff, "p/count.go") || !strings.Contains(s.Diff, "+func split(s string) []string {") {
 		t.Fatalf("result %v\n%s", s.Hunks, r.stderr)
+	}
+	// The new file is refined by its declarations: the patch adds split,
+	// which the failure needs, with its import, not fields, which only
+	// the change to count.go (not in the patch) uses.
+	if slices.Contains(s.Hunks, "add p/split.go") || strings.Contains(s.Diff, "func fields") || !strings.Contains(s.Diff, "new file mode") {
+		t.Errorf("the added file is not refined by its declarations: %v\n%s\n%s", s.Hunks, s.Diff, r.stderr)
 	}
 	verdict := strings.Join(s.Verdict, "\n")
 	if strings.Contains(verdict, "has another cause besides") || s.Complement != "UNRESOLVED" ||

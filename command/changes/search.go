@@ -272,7 +272,7 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 		if !res.verified || e.NoRefine || ctx.Err() != nil || lvl.context < 0 && singleLines(res.lv.set, res.patch) {
 			break
 		}
-		fine := codediff.Compare(res.lv.set.Old, res.lv.set.Tree(res.patch), lvl.context)
+		fine := codediff.Refine(res.lv.set.Old, res.lv.set.Tree(res.patch), lvl.context)
 		if fine.Len() <= len(res.patch) {
 			continue
 		}

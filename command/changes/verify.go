@@ -189,7 +189,7 @@ func otherCause(res outcome) []string {
 // failure needs). A patch of more line edits than maxRefine stays as it
 // is.
 func lineEdits(res outcome) outcome {
-	fine := codediff.Compare(res.lv.set.Old, res.lv.set.Tree(res.patch), levels[len(levels)-1].context)
+	fine := codediff.Refine(res.lv.set.Old, res.lv.set.Tree(res.patch), levels[len(levels)-1].context)
 	if res.lv.name == levels[len(levels)-1].name || fine.Len() <= len(res.patch) || fine.Len() > maxRefine {
 		return res
 	}

@@ -30,7 +30,11 @@ import (
 //     unused, the changes that hold all its uses, in both directions;
 //   - in go.mod, the go.sum lines of a requirement it adds, and a change
 //     importing a package of a newly required module needs the
-//     requirement.
+//     requirement;
+//   - for a declaration moved (the change that removes it from the old
+//     place and the one that adds it at the new), each other;
+//   - for a part of an added file cut by its declarations (Refine), the
+//     file's header (its package clause).
 //
 // Names are resolved by go/types, package by package, with the packages
 // of the tree's own module imported from the tree and every other import
@@ -62,7 +66,10 @@ func (s *Set) Needs(context *Tree) [][]int {
 		for _, u := range f.uses {
 			add(u, f.decl)
 		}
-		if f.mustUse && !f.usedElsewhere {
+		// An import spec of an added file cut into parts needs one of
+		// its users, not all: the parts that use it each need it, and a
+		// part with none of them fails to build on its own.
+		if f.mustUse && !f.usedElsewhere && !(s.Changes[f.decl].NewFile && len(distinct(f.uses)) > 1) {
 			for _, u := range f.uses {
 				add(f.decl, u)
 			}
@@ -83,13 +90,35 @@ func (s *Set) Needs(context *Tree) [][]int {
 			}
 		}
 	}
+	// Moved names: a package-level name that one change declares in the
+	// old tree and another in the new (a declaration moved to another
+	// file, or its line replaced by another) is declared twice with only
+	// the new change applied, and missing with only the old one.
+	for key, fo := range oldFacts.objects {
+		if fn, ok := newFacts.objects[key]; ok && fo.decl >= 0 && fn.decl >= 0 && fo.decl != fn.decl && !strings.Contains(key, ".local.") {
+			add(fo.decl, fn.decl)
+			add(fn.decl, fo.decl)
+		}
+	}
 	s.moduleNeeds(add)
+	s.fileNeeds(add)
 	out := make([][]int, s.Len())
 	for i, m := range need {
 		for j := range m {
 			out[i] = append(out[i], j)
 		}
 		sort.Ints(out[i])
+	}
+	return out
+}
+
+// distinct is l without repetitions.
+func distinct(l []int) []int {
+	var out []int
+	for _, x := range l {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
 	}
 	return out
 }

@@ -37,6 +37,12 @@ func (s *Set) Patch(c []int) string {
 			}
 			of := s.Old.Files[p]
 			cf := s.file(p, s.byPath[p], on)
+			if of == nil {
+				// Parts of an added file (Refine): a new file holding them.
+				fmt.Fprintf(&b, "diff --git a/%s b/%s\nnew file mode %o\n", p, p, 0o100000|cf.Mode.Perm())
+				writeWhole(&b, p, nil, cf)
+				continue
+			}
 			op, _ := decomp.Lines{}.Cut(of.Data)
 			cp, _ := decomp.Lines{}.Cut(cf.Data)
 			fmt.Fprintf(&b, "diff --git a/%s b/%s\n", p, p)

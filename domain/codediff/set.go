@@ -48,6 +48,11 @@ type Change struct {
 	// are replaced by New; NewStart is where they start in the new file.
 	OldStart, NewStart int
 	Old, New           [][]byte
+	// NewFile says the hunk is a part of a file the old tree does not
+	// have (Refine): the file exists when any of its parts is applied,
+	// and holds the parts applied, in order. Header says every other
+	// part of the file needs this one (its package clause).
+	NewFile, Header bool
 }
 
 // String describes the change briefly, as "dir/file.go:12-14" or
@@ -55,6 +60,9 @@ type Change struct {
 func (c *Change) String() string {
 	switch c.Kind {
 	case Hunk:
+		if c.NewFile {
+			return fmt.Sprintf("%s:%d-%d (new file)", c.Path, c.NewStart+1, c.NewStart+len(c.New))
+		}
 		if len(c.Old) == 0 {
 			return fmt.Sprintf("%s:%d+%d", c.Path, c.OldStart+1, len(c.New))
 		}
@@ -256,6 +264,19 @@ func (s *Set) file(p string, idx []int, on map[int]bool) *File {
 	}
 	if !hunked {
 		return present
+	}
+	if of == nil {
+		// The parts of an added file (Refine): the file holds those
+		// applied, and exists when one is.
+		for _, i := range idx {
+			if c := &s.Changes[i]; on[i] && c.Kind == Hunk {
+				lines = append(lines, c.New...)
+			}
+		}
+		if lines == nil {
+			return present
+		}
+		return &File{Data: bytes.Join(lines, nil), Mode: nf.Mode}
 	}
 	ol := splitLines(of.Data)
 	pos := 0
