@@ -119,9 +119,9 @@ smaller node of the same kind inside it; in the C-like languages (all
 but python, html and json) an expression may also become one of its
 operands, a statement the statement or block inside it, a function's
 body an empty block, and a function's parameter goes together with the
-argument at every call of the function by name. --split text is auto without syntax trees;
---split lines, tokens, brackets, runes (characters) or bytes uses one
-kind of piece only.
+argument at every call of the function by name. --split text is auto
+without syntax trees; --split lines, tokens, brackets, runes
+(characters) or bytes uses one kind of piece only.
 
 --with FILE copies FILE unchanged into every test's directory, beside the
 candidate: the test file of a package, a header, a main.go.
@@ -179,19 +179,20 @@ not build.
 
 The original of FILE is kept in FILE.orig, written once the original's
 checks pass (and removed again if nothing smaller fails); FILE is
-replaced, atomically, by every smaller failing input found, so a run that
-stops for any reason (Ctrl-C, exit status 130, even SIGKILL) leaves the
-best result so far and a valid file. Interrupted before the search
+replaced, atomically, by every smaller failing input found, so a run
+that stops for any reason (Ctrl-C, exit status 130, even SIGKILL) leaves
+the best result so far and a valid file. Interrupted before the search
 starts (while the original runs), wynot says what it was doing and that
 nothing was changed: no input is written and no FILE.orig made. An
 existing FILE.orig is kept as the original only when it is one of an
-interrupted reduction of this very file (wynot remembers what it
-wrote, in the user's cache directory); otherwise the original goes to
-the first free FILE.orig.N, and the closing line names it. With -o PATH, the inputs are left alone and the
-result goes to PATH (a directory for several files). An input that is not
-a regular file (a symbolic link, a pipe, anything under /dev or /proc) is
-never replaced or written next to; its result goes to -o or to
-NAME.reduced (or NAME.reduced.N) in the current directory.
+interrupted reduction of this very file (wynot remembers what it wrote,
+in the user's cache directory); otherwise the original goes to the first
+free FILE.orig.N, and the closing line names it. With -o PATH, the
+inputs are left alone and the result goes to PATH (a directory for
+several files). An input that is not a regular file (a symbolic link, a
+pipe, anything under /dev or /proc) is never replaced or written next
+to; its result goes to -o or to NAME.reduced (or NAME.reduced.N) in the
+current directory.
 
 With --argv, the arguments of the command are reduced instead: which of
 them are needed for the failure. The command then runs in the current
@@ -206,21 +207,22 @@ WYNOT_TMPDIR (else /dev/shm or the system's temporary directory). When
 that file system fills up (a candidate cannot be written, or a test
 fails saying "No space left on device" or finding it full), wynot says
 so, naming the directory, rather than call the test flaky: set
-WYNOT_TMPDIR to a directory on a file system with more room. Each test is killed with its whole process group
-after --timeout (default: ten times the original run, at least 1s, at most
-300s; a --timeout under 100ms is refused, in every command, as too short
-to run a test); a test exiting with status 124, as timeout(1) does, has
-timed out too. An original that times out twice under --timeout is not
-run again: wynot says it did not finish (trace, chain, --fail-on, --test)
-or, for reduce without them, takes the hang as the failure. Outcomes
-are cached by the candidate's content; --cache FILE keeps them across
-runs, so running the same reduction again after an interruption repeats
-no test. The key leaves out the timeout, calibrated anew on every run:
-a cached outcome is taken when the test's runs took no longer than the
-new limit (or, for a timeout, the new limit is no longer than the one it
-hit); otherwise the test runs again. FILE is new, empty, or a cache wynot
-wrote (its first line says so); wynot refuses any other file (exit
-status 1) and leaves it as it was.
+WYNOT_TMPDIR to a directory on a file system with more room. Each test
+is killed with its whole process group after --timeout (default: ten
+times the original run, at least 1s, at most 300s; a --timeout under
+100ms is refused, in every command, as too short to run a test); a test
+exiting with status 124, as timeout(1) does, has timed out too. An
+original that times out twice under --timeout is not run again: wynot
+says it did not finish (trace, chain, --fail-on, --test) or, for reduce
+without them, takes the hang as the failure. Outcomes are cached by the
+candidate's content; --cache FILE keeps them across runs, so running the
+same reduction again after an interruption repeats no test. The key
+leaves out the timeout, calibrated anew on every run: a cached outcome
+is taken when the test's runs took no longer than the new limit (or, for
+a timeout, the new limit is no longer than the one it hit); otherwise
+the test runs again. FILE is new, empty, or a cache wynot wrote (its
+first line says so); wynot refuses any other file (exit status 1) and
+leaves it as it was.
 
 Nothing a test starts outlives it. When a test ends, times out or is
 interrupted, wynot kills its process group and, on Linux, every process
@@ -430,14 +432,14 @@ previous test created are removed, files it changed, removed or made
 another mode are written again (with a new modification time, so that
 make-style tools see the change), and a file it only touched gets its
 old times back. A test therefore never sees what an earlier test left,
-and a test that writes into its tree finds what the same test made
-clean finds; the first time a test is seen to write into its tree,
-wynot says which paths it changed. Finding that out costs a stat of
-every file of the tree per test (about 11 ms for 2,000 files on a
-2-core virtual machine, see bench/RESULTS.md). What a test writes outside its tree (the directory
-wynot was started in, $HOME, /tmp, a database) cannot be undone: a test
-that keeps state there may answer differently for the same candidate,
-which wynot can only notice as flakiness.
+and a test that writes into its tree finds what the same test made clean
+finds; the first time a test is seen to write into its tree, wynot says
+which paths it changed. Finding that out costs a stat of every file of
+the tree per test (about 11 ms for 2,000 files on a 2-core virtual
+machine, see bench/RESULTS.md). What a test writes outside its tree (the
+directory wynot was started in, $HOME, /tmp, a database) cannot be
+undone: a test that keeps state there may answer differently for the
+same candidate, which wynot can only notice as flakiness.
 
 CMD's exit status reads as for git bisect run: 0 passes, 125 is
 unresolved (say, it does not build: write "go build ./... || exit 125"),
@@ -472,7 +474,10 @@ ddmin, which finds a 1-minimal failing subset, needed more builds. Then
 the failure-inducing hunks are split into runs of changed lines, and
 where those still span several lines, into single inserted or deleted
 lines, and isolated again (--no-refine stops at hunks; a patch of more
-than 64 hunks, a rewrite, is not split).
+than 64 hunks, a rewrite, is not split). A Go file the new version adds
+is split by its declarations: its package clause and import lines, each
+import, each top-level declaration with its doc comment; the patch adds
+only those the failure needs, with what they need to compile.
 
 Grouping and resolution make the search faster, but they can keep a
 change the failure does not need beside one it does. So before a patch
@@ -498,37 +503,37 @@ and testdata, unless the test's command line or script runs go test.
 Files at or below a package that uses //go:embed are always read. The
 search splits the candidates and tests the revision just before each
 split; the commit it names is tested, and so is its parent, so a wrong
-guess costs tests, never the answer. The commits passed over are
-counted by reason, listed under -v and in --json ("skipped_commits").
---paths LIST (comma-separated files, directories or patterns from the
-repository's top) makes only the commits that change them candidates,
-as git bisect start -- PATHS does; --paths . makes every commit one.
-When the failure-inducing commit is a merge, its merged branch's
-commits are searched the same way, its head and merge base tested when
-the answer needs them; when the head does not fail on its own or the
-merge base does not pass, the merge's own changes are searched. Then
-the hunks of the failure-inducing commit. The repository is only read (git ls-tree, diff
-and cat-file): its worktree, index and refs stay as they are. A worktree
-with uncommitted changes is refused unless --allow-dirty.
+guess costs tests, never the answer. The commits passed over are counted
+by reason, listed under -v and in --json ("skipped_commits"). --paths
+LIST (comma-separated files, directories or patterns from the
+repository's top) makes only the commits that change them candidates, as
+git bisect start -- PATHS does; --paths . makes every commit one. When
+the failure-inducing commit is a merge, its merged branch's commits are
+searched the same way, its head and merge base tested when the answer
+needs them; when the head does not fail on its own or the merge base
+does not pass, the merge's own changes are searched. Then the hunks of
+the failure-inducing commit. The repository is only read (git ls-tree,
+diff and cat-file): its worktree, index and refs stay as they are. A
+worktree with uncommitted changes is refused unless --allow-dirty.
 
 The result is a patch that applies to the old version (git apply, or
 patch -p1), printed and, with -o FILE, written to FILE. Every patch
 reported has been verified: the old version with the patch applied is
 run again without the cache, three times (see --repeat under reduce),
-and must fail. If the search's own result
-does not fail again (a flaky test), the smallest configurations that
-failed during the search are tried, and the first that fails again is
-reported as such; if none does, no patch is reported. The new version
-without the patch is run too, and with --git the good revision with the
-patch: exactly that tree, with nothing added to make it build (when it
-does not build, whether the failure has another cause is not known, and
-the verdict says so). The closing lines (and "verdict" in --json, word
-for word) say what was verified, what resolution added, and when the
-failure has more than one cause: another failing configuration disjoint
-from the patch, or the new version still failing without it. When the test is a script
-whose exit status is all wynot reads, and the patch's output ends
-differently from the new version's, it says so: that may be another
-failure, which --fail-on REGEX would tell apart.
+and must fail. If the search's own result does not fail again (a flaky
+test), the smallest configurations that failed during the search are
+tried, and the first that fails again is reported as such; if none does,
+no patch is reported. The new version without the patch is run too, and
+with --git the good revision with the patch: exactly that tree, with
+nothing added to make it build (when it does not build, whether the
+failure has another cause is not known, and the verdict says so). The
+closing lines (and "verdict" in --json, word for word) say what was
+verified, what resolution added, and when the failure has more than one
+cause: another failing configuration disjoint from the patch, or the new
+version still failing without it. When the test is a script whose exit
+status is all wynot reads, and the patch's output ends differently from
+the new version's, it says so: that may be another failure, which
+--fail-on REGEX would tell apart.
 
 Flags are those of reduce (without --split, --argv), and:
 
@@ -824,28 +829,28 @@ uses TLS. The action's input root is the candidate's work directory,
 plus the files the test needs besides: the test script, a program named
 by path (./prog), and what --remote-input PATH declares (a file or a
 directory, repeatable), sent under .wynot-inputs/ with the command's
-arguments rewritten to match. Only blobs the service lacks are sent,
-so a candidate costs the bytes it changed; blobs above 1 MiB, and
-batches a service refuses for their size, go by ByteStream, so outputs
-and inputs of any size work. The test's exit status is recorded in a
-file and the action succeeds, so that the service's action cache keeps
-failing outcomes too. wynot asks the action cache before it executes an
-action (as Bazel does; Buildbarn's Execute does not look it up), and
-the cache's key leaves out the timeout, calibrated anew on every run:
-a second run of wynot on the same input is answered from it, but for
-the checks of the original and of the result. Those, and repeated runs
+arguments rewritten to match. Only blobs the service lacks are sent, so
+a candidate costs the bytes it changed; blobs above 1 MiB, and batches a
+service refuses for their size, go by ByteStream, so outputs and inputs
+of any size work. The test's exit status is recorded in a file and the
+action succeeds, so that the service's action cache keeps failing
+outcomes too. wynot asks the action cache before it executes an action
+(as Bazel does; Buildbarn's Execute does not look it up), and the
+cache's key leaves out the timeout, calibrated anew on every run: a
+second run of wynot on the same input is answered from it, but for the
+checks of the original and of the result. Those, and repeated runs
 (--repeat, flaky tests), carry a fresh salt, always run, and are not
-cached. The remote
-command gets PATH and the environment the test adds, and what
---remote-env KEY=VALUE (or KEY, for wynot's own value; repeatable)
-gives it, such as HOME for a script that finds its toolchain there;
-when the original's failure is not reproduced remotely, wynot says so.
-Its standard input is a file. A test killed by a signal reads as such; an exit status above
-128 is taken for one. --remote-header KEY=VALUE (repeatable) and
---remote-credentials FILE (a token sent as "authorization: Bearer")
-authenticate with hosted services; --platform KEY=VALUE (repeatable)
-selects workers. When a failing test's output names a local file that
-was not sent, wynot says which, and the flag that sends it.
+cached. The remote command gets PATH and the environment the test adds,
+and what --remote-env KEY=VALUE (or KEY, for wynot's own value;
+repeatable) gives it, such as HOME for a script that finds its toolchain
+there; when the original's failure is not reproduced remotely, wynot
+says so. Its standard input is a file. A test killed by a signal reads
+as such; an exit status above 128 is taken for one. --remote-header
+KEY=VALUE (repeatable) and --remote-credentials FILE (a token sent as
+"authorization: Bearer") authenticate with hosted services; --platform
+KEY=VALUE (repeatable) selects workers. When a failing test's output
+names a local file that was not sent, wynot says which, and the flag
+that sends it.
 
 A remote test must not write to its input files: a worker may share
 them with later actions (Buildbarn's hard-links them from its file
