@@ -31,8 +31,9 @@ import (
 //   - in go.mod, the go.sum lines of a requirement it adds, and a change
 //     importing a package of a newly required module needs the
 //     requirement;
-//   - for a declaration moved (the change that removes it from the old
-//     place and the one that adds it at the new), each other;
+//   - for a declaration moved to another file (the change that removes
+//     it from the old file and the one that adds it to the new), each
+//     other;
 //   - for a part of an added file cut by its declarations (Refine), the
 //     file's header (its package clause).
 //
@@ -90,12 +91,16 @@ func (s *Set) Needs(context *Tree) [][]int {
 			}
 		}
 	}
-	// Moved names: a package-level name that one change declares in the
-	// old tree and another in the new (a declaration moved to another
-	// file, or its line replaced by another) is declared twice with only
-	// the new change applied, and missing with only the old one.
+	// Moved names: a package-level name that a change to one file
+	// declares in the old tree and a change to another file in the new
+	// (a declaration moved to another file) is declared twice with only
+	// the new change applied, and missing with only the old one. (Within
+	// one file, a declaration's line replaced by another, the search
+	// finds what goes together: making the two line edits one changes
+	// its path, and on semver's regression led it to a patch that fails
+	// another way.)
 	for key, fo := range oldFacts.objects {
-		if fn, ok := newFacts.objects[key]; ok && fo.decl >= 0 && fn.decl >= 0 && fo.decl != fn.decl && !strings.Contains(key, ".local.") {
+		if fn, ok := newFacts.objects[key]; ok && fo.decl >= 0 && fn.decl >= 0 && s.Changes[fo.decl].Path != s.Changes[fn.decl].Path && !strings.Contains(key, ".local.") {
 			add(fo.decl, fn.decl)
 			add(fn.decl, fo.decl)
 		}
