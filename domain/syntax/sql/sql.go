@@ -71,7 +71,10 @@ func (l Language) Open(data []byte, typeCheck bool) (*syntax.Syntax, error) {
 		}
 	}
 	return &syntax.Syntax{Lang: Grammar.Name, Finish: finish, Typed: typed,
-		Passes: func(d []byte) ([]decomp.Pass, error) { return Grammar.PassesWith(d, finish) }}, nil
+		Passes: func(d []byte) ([]decomp.Pass, error) {
+			ps, err := Grammar.PassesWith(d, finish)
+			return append(ps, Columns{Finish: finish}), err
+		}}, nil
 }
 
 // Predicts says that err is a MissingError: a candidate that uses a

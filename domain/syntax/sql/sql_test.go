@@ -197,3 +197,51 @@ func TestPasses(t *testing.T) {
 	}
 	goldenfile.Check(t, filepath.Join("testdata", "passes.golden"), b.String(), *update)
 }
+
+// TestColumns: a column goes with its value in every row written into
+// its table, by position or by name; a table's only column, a table
+// created twice and rows that do not match what the INSERT names are
+// left alone.
+func TestColumns(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      []string // the candidate of each change made alone
+	}{
+		{"by position", "CREATE TABLE t (a INTEGER, b TEXT);\nINSERT INTO t VALUES (1, 'x'), (2, 'y');\nSELECT b FROM t;\n", []string{
+			"CREATE TABLE t (b TEXT);\nINSERT INTO t VALUES ('x'), ('y');\nSELECT b FROM t;\n",
+			"CREATE TABLE t (a INTEGER);\nINSERT INTO t VALUES (1), (2);\nSELECT b FROM t;\n",
+		}},
+		{"by name", "CREATE TABLE t (a INTEGER, b TEXT, c INTEGER);\nINSERT INTO t (c, a) VALUES (3, 1);\n", []string{
+			"CREATE TABLE t (b TEXT, c INTEGER);\nINSERT INTO t (c) VALUES (3);\n",
+			"CREATE TABLE t (a INTEGER, c INTEGER);\nINSERT INTO t (c, a) VALUES (3, 1);\n",
+			"CREATE TABLE t (a INTEGER, b TEXT);\nINSERT INTO t (a) VALUES (1);\n",
+		}},
+		{"a constraint stays", "CREATE TABLE t (a INTEGER, b TEXT, CONSTRAINT pk PRIMARY KEY (a));\nINSERT INTO main.t VALUES (1, 'x');\n", []string{
+			"CREATE TABLE t (b TEXT, CONSTRAINT pk PRIMARY KEY (a));\nINSERT INTO main.t VALUES ('x');\n",
+			"CREATE TABLE t (a INTEGER, CONSTRAINT pk PRIMARY KEY (a));\nINSERT INTO main.t VALUES (1);\n",
+		}},
+		{"rows that do not match", "CREATE TABLE t (a INTEGER, b TEXT);\nINSERT INTO t VALUES (1);\n", []string{
+			"CREATE TABLE t (b TEXT);\nINSERT INTO t VALUES (1);\n",
+			"CREATE TABLE t (a INTEGER);\nINSERT INTO t VALUES (1);\n",
+		}},
+		{"one column", "CREATE TABLE t (a INTEGER);\nINSERT INTO t VALUES (1);\n", nil},
+		{"created twice", "CREATE TABLE t (a INTEGER, b TEXT);\nDROP TABLE t;\nCREATE TABLE t (a INTEGER, b TEXT);\n", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			plan, err := Columns{}.Plan([]byte(c.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plan.Len() != len(c.want) {
+				t.Fatalf("%d changes, want %d", plan.Len(), len(c.want))
+			}
+			all := dd.All(plan.Len())
+			for i, want := range c.want {
+				got, err := plan.Apply(append(append([]int(nil), all[:i]...), all[i+1:]...))
+				if err != nil || string(got) != want {
+					t.Errorf("change %d: %q, %v; want %q", i, got, err, want)
+				}
+			}
+		})
+	}
+}
