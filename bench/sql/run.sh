@@ -14,7 +14,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 wynot=${1:-}
 if [ -z "$wynot" ]; then
-  wynot=$work/wynot
+  mkdir "$work/bin"
+  wynot=$work/bin/wynot
   (cd "$root" && go build -o "$wynot" ./cmd/wynot)
 fi
 command -v sqlite3 >/dev/null || { echo "sqlite3 is not installed (apt-get install sqlite3)" >&2; exit 1; }
