@@ -1,6 +1,8 @@
 // Package sql reduces SQL scripts (files named *.sql) as syntax trees of
 // the tree-sitter SQL grammar, with the passes of package treesitter
-// (hierarchical delta debugging, Misherghi and Su 2006), and predicts,
+// (hierarchical delta debugging, Misherghi and Su 2006) and one of its
+// own that removes a table's column with its values (Columns), and
+// predicts,
 // beyond parsing, the candidates that use a table or view the script no
 // longer creates: a database rejects such a statement ("no such
 // table") before it runs, so the candidate does not run what the
@@ -100,6 +102,7 @@ type MissingError struct {
 	Line  int    // of the first use, from 1
 }
 
+// Error says which table the candidate uses and where.
 func (e *MissingError) Error() string {
 	return fmt.Sprintf("uses table %s (line %d), which it no longer creates", e.Table, e.Line)
 }
