@@ -85,7 +85,7 @@ strings and bracket groups are replaced by smaller ones (a word
 shortened at every occurrence, a number of two digits or more by 0 or 1,
 a string emptied, a bracket group by its first element). Source code in
 a known language (by its file name's extension: .go; .c and .h, .cc,
-.cpp, .cxx, .hh, .hpp, .rs, .java, .ts, .tsx, .js, .py, .json) is
+.cpp, .cxx, .hh, .hpp, .rs, .java, .ts, .tsx, .js, .py, .json, .sql) is
 reduced as a syntax tree first, level by level from the
 top, and then by tokens and characters, where only candidates that still
 parse are tested. HTML is reduced as text (browsers read any text)
@@ -113,15 +113,23 @@ tokens and characters (candidates printed by go/format), which costs more
 tests.
 
 --split tree:LANG reduces by a tree-sitter grammar (c, cpp, rust, java,
-typescript, tsx, javascript, python, html, json, and go for Go source
-that go/parser does not take): each node goes, or is replaced by a
-smaller node of the same kind inside it; in the C-like languages (all
-but python, html and json) an expression may also become one of its
-operands, a statement the statement or block inside it, a function's
-body an empty block, and a function's parameter goes together with the
-argument at every call of the function by name. --split text is auto
-without syntax trees; --split lines, tokens, brackets, runes
-(characters) or bytes uses one kind of piece only.
+typescript, tsx, javascript, python, html, json, sql, and go for Go
+source that go/parser does not take): each node goes (a statement with
+its semicolon in sql), or is replaced by a smaller node of the same kind
+inside it; in the C-like languages (all but python, html, json and sql)
+an expression may also become one of its operands, a statement the
+statement or block inside it, a function's body an empty block, and a
+function's parameter goes together with the argument at every call of
+the function by name. An SQL candidate that uses a table or view the
+script created and the candidate no longer creates (in a FROM clause, or
+as what INSERT, UPDATE, DELETE, ALTER TABLE or CREATE INDEX acts on) is
+predicted unresolved without a test, as Go candidates with new type
+errors are: once three such candidates were run and did not fail
+(--typecheck=false: run them all). Built-in tables, tables the script
+never creates, and names of common table expressions and aliases are
+never taken for missing. --split text is auto without syntax trees;
+--split lines, tokens, brackets, runes (characters) or bytes uses one
+kind of piece only.
 
 --with FILE copies FILE unchanged into every test's directory, beside the
 candidate: the test file of a package, a header, a main.go.
@@ -295,7 +303,9 @@ Flags:
 	--split S           auto (default), text, go, tree:LANG, lines, brackets,
 	                    tokens, runes or bytes
 	--typecheck=false   with Go input: run candidates with new type errors
-	                    too (by default they are predicted unresolved)
+	                    too, with SQL input candidates that use a table
+	                    they no longer create (by default they are
+	                    predicted unresolved)
 	--with FILE         copy FILE beside the candidate for the test (repeatable)
 	--variant V         book (default) or tse: the test order of ddmin
 	--repeat N          auto (default; see above), or run each test N times

@@ -6,8 +6,7 @@ import (
 	"testing"
 
 	"github.com/wynot/wynot/domain/syntax"
-	_ "github.com/wynot/wynot/domain/syntax/golang"
-	_ "github.com/wynot/wynot/domain/syntax/treesitter"
+	_ "github.com/wynot/wynot/domain/syntax/all"
 )
 
 // TestManualLanguages: the manual's list of the languages inputs are

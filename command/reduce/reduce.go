@@ -24,7 +24,7 @@ import (
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/syntax"
-	_ "github.com/wynot/wynot/domain/syntax/golang" // registers Go in the table of languages
+	_ "github.com/wynot/wynot/domain/syntax/all" // registers every language in the table of languages
 	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"

@@ -11,8 +11,9 @@ import (
 // parsing, and in a tree each of its files is reduced on its own.
 type Language struct{ G *Grammar }
 
-// Every grammar is a language of the table but Go's, whose files
-// package golang reduces (--split tree:go reduces them there too).
+// Every built-in grammar is a language of the table but Go's, whose
+// files package golang reduces (--split tree:go reduces them there
+// too); a grammar added by another package (Add) is registered there.
 func init() {
 	for _, g := range grammars {
 		if g.Name != "go" {
@@ -37,12 +38,7 @@ func (l Language) Open(data []byte, _ bool) (*syntax.Syntax, error) {
 	if err := g.Check(data); err != nil {
 		return nil, err
 	}
-	return &syntax.Syntax{Lang: g.Name, Passes: g.Passes, Finish: func(b []byte) ([]byte, error) {
-		if err := g.Check(b); err != nil {
-			return nil, err
-		}
-		return b, nil
-	}}, nil
+	return &syntax.Syntax{Lang: g.Name, Passes: g.Passes, Finish: g.Finish}, nil
 }
 
 // Predicts nothing beyond parsing.

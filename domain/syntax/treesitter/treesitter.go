@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/c"
@@ -31,11 +32,19 @@ import (
 	"github.com/wynot/wynot/domain/decomp"
 )
 
-// Grammar is one language.
+// Grammar is one language: a package of its own may define one with
+// Name, Exts and Lang (as domain/syntax/sql does) and put it in the
+// table of grammars (Add); the other fields are the built-in grammars'.
 type Grammar struct {
 	Name string
 	Exts []string // file name extensions, with the dot
-	lang func() *sitter.Language
+	// Lang is the tree-sitter language (a grammar package's
+	// GetLanguage).
+	Lang func() *sitter.Language
+	// Separators are tokens besides the comma that separate a node from
+	// its next sibling, and go with the node when it is deleted (SQL's
+	// semicolon after a statement).
+	Separators []string
 	// The text is parsed as prefix+text+suffix (JSON parses as a
 	// JavaScript expression in parentheses).
 	prefix, suffix string
@@ -54,26 +63,52 @@ type Grammar struct {
 
 // grammars are the languages known, by name.
 var grammars = []*Grammar{
-	{Name: "c", Exts: []string{".c", ".h"}, lang: c.GetLanguage, cFamily: true},
-	{Name: "javascript", Exts: []string{".js", ".mjs", ".cjs"}, lang: javascript.GetLanguage, cFamily: true},
-	{Name: "python", Exts: []string{".py"}, lang: python.GetLanguage, blank: map[string]string{"block": "pass"}},
-	{Name: "html", Exts: []string{".html", ".htm"}, lang: html.GetLanguage, Lenient: true},
-	{Name: "json", Exts: []string{".json"}, lang: javascript.GetLanguage, prefix: "(", suffix: "\n)", valid: validJSON},
-	{Name: "cpp", Exts: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++"}, lang: cpp.GetLanguage, cFamily: true},
-	{Name: "rust", Exts: []string{".rs"}, lang: rust.GetLanguage, cFamily: true},
-	{Name: "java", Exts: []string{".java"}, lang: java.GetLanguage, cFamily: true},
-	{Name: "typescript", Exts: []string{".ts", ".mts", ".cts"}, lang: typescript.GetLanguage, cFamily: true},
-	{Name: "tsx", Exts: []string{".tsx"}, lang: tsx.GetLanguage, cFamily: true},
+	{Name: "c", Exts: []string{".c", ".h"}, Lang: c.GetLanguage, cFamily: true},
+	{Name: "javascript", Exts: []string{".js", ".mjs", ".cjs"}, Lang: javascript.GetLanguage, cFamily: true},
+	{Name: "python", Exts: []string{".py"}, Lang: python.GetLanguage, blank: map[string]string{"block": "pass"}},
+	{Name: "html", Exts: []string{".html", ".htm"}, Lang: html.GetLanguage, Lenient: true},
+	{Name: "json", Exts: []string{".json"}, Lang: javascript.GetLanguage, prefix: "(", suffix: "\n)", valid: validJSON},
+	{Name: "cpp", Exts: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++"}, Lang: cpp.GetLanguage, cFamily: true},
+	{Name: "rust", Exts: []string{".rs"}, Lang: rust.GetLanguage, cFamily: true},
+	{Name: "java", Exts: []string{".java"}, Lang: java.GetLanguage, cFamily: true},
+	{Name: "typescript", Exts: []string{".ts", ".mts", ".cts"}, Lang: typescript.GetLanguage, cFamily: true},
+	{Name: "tsx", Exts: []string{".tsx"}, Lang: tsx.GetLanguage, cFamily: true},
 	// Go files are reduced through go/ast and go/types (package golang);
 	// the grammar is the fallback for Go that does not parse there
 	// (--split tree:go).
-	{Name: "go", lang: golang.GetLanguage, cFamily: true},
+	{Name: "go", Lang: golang.GetLanguage, cFamily: true},
+}
+
+// mu guards grammars, which Add extends.
+var mu sync.Mutex
+
+// Add puts a grammar defined in another package in the table of
+// grammars, so that --split tree:LANG and ByExtension know it; that
+// package calls it from an init, and registers its own language in
+// package syntax (a grammar's passes with predictions of its own). A
+// name added twice is a mistake.
+func Add(g *Grammar) {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, o := range grammars {
+		if o.Name == g.Name {
+			panic("treesitter: grammar " + g.Name + " added twice")
+		}
+	}
+	grammars = append(grammars, g)
+}
+
+// table is the table of grammars as it is now.
+func table() []*Grammar {
+	mu.Lock()
+	defer mu.Unlock()
+	return slices.Clone(grammars)
 }
 
 // Names lists the languages, for --split tree:LANG.
 func Names() []string {
 	var ns []string
-	for _, g := range grammars {
+	for _, g := range table() {
 		ns = append(ns, g.Name)
 	}
 	return ns
@@ -81,7 +116,7 @@ func Names() []string {
 
 // Lookup finds a language by name.
 func Lookup(name string) (*Grammar, error) {
-	for _, g := range grammars {
+	for _, g := range table() {
 		if g.Name == name {
 			return g, nil
 		}
@@ -91,7 +126,7 @@ func Lookup(name string) (*Grammar, error) {
 
 // ByExtension names the language of a file name extension (".c"), or "".
 func ByExtension(ext string) string {
-	for _, g := range grammars {
+	for _, g := range table() {
 		if slices.Contains(g.Exts, ext) {
 			return g.Name
 		}
@@ -117,7 +152,7 @@ type tree struct {
 func (g *Grammar) parse(data []byte) (*tree, error) {
 	p := sitter.NewParser()
 	defer p.Close()
-	p.SetLanguage(g.lang())
+	p.SetLanguage(g.Lang())
 	src := make([]byte, 0, len(g.prefix)+len(data)+len(g.suffix))
 	src = append(append(append(src, g.prefix...), data...), g.suffix...)
 	t, err := p.ParseCtx(context.Background(), nil, src)
@@ -188,13 +223,30 @@ func firstError(n *sitter.Node) *sitter.Node {
 type Pass struct {
 	G     *Grammar
 	Depth int
+	// Finish makes each candidate of the pass well-formed or rejects
+	// it; nil is the grammar's Finish (the candidate must parse). A
+	// language with a check beyond parsing sets its own (PassesWith).
+	Finish func([]byte) ([]byte, error)
 }
 
 // Name is the pass's name in logs: "c tree 2".
 func (p Pass) Name() string { return fmt.Sprintf("%s tree %d", p.G.Name, p.Depth) }
 
 // Passes lists the passes of one round over data, one per tree depth.
-func (g *Grammar) Passes(data []byte) ([]decomp.Pass, error) {
+func (g *Grammar) Passes(data []byte) ([]decomp.Pass, error) { return g.PassesWith(data, nil) }
+
+// Finish returns data if it parses, else why not (Check).
+func (g *Grammar) Finish(data []byte) ([]byte, error) {
+	if err := g.Check(data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// PassesWith lists the passes of one round over data, as Passes does,
+// with each candidate finished by finish (Pass.Finish): a language's
+// check beyond parsing, which calls the grammar's Finish first.
+func (g *Grammar) PassesWith(data []byte, finish func([]byte) ([]byte, error)) ([]decomp.Pass, error) {
 	tr, err := g.parse(data)
 	if err != nil {
 		return nil, err
@@ -215,7 +267,7 @@ func (g *Grammar) Passes(data []byte) ([]decomp.Pass, error) {
 	}
 	var ps []decomp.Pass
 	for d := first; d <= depth; d++ {
-		ps = append(ps, Pass{G: g, Depth: d})
+		ps = append(ps, Pass{G: g, Depth: d, Finish: finish})
 	}
 	return ps, nil
 }
@@ -251,12 +303,17 @@ func (p Pass) Plan(data []byte) (decomp.Plan, error) {
 		}
 	}
 	walk(tr.root, 0)
-	return &decomp.Rewrite{Src: data, Changes: chs, Finish: func(b []byte) ([]byte, error) {
-		if err := g.Check(b); err != nil {
-			return nil, err
-		}
-		return b, nil
-	}}, nil
+	finish := p.Finish
+	if finish == nil {
+		finish = g.Finish
+	}
+	return &decomp.Rewrite{Src: data, Changes: chs, Finish: finish}, nil
+}
+
+// separates says whether an unnamed token of type typ separates nodes
+// in the grammar: a comma, or one of Separators.
+func (g *Grammar) separates(typ string) bool {
+	return typ == "," || slices.Contains(g.Separators, typ)
 }
 
 // wholeLines widens from..to to whole lines, with their indentation and
@@ -285,10 +342,11 @@ func wholeLines(src []byte, from, to int) (int, int) {
 
 func (p Pass) changes(src []byte, n *sitter.Node, span func(*sitter.Node) (int, int), inText func(*sitter.Node) bool) []decomp.Change {
 	from, to := span(n)
-	// A comma separating n from a sibling goes with it.
-	if next := n.NextSibling(); next != nil && !next.IsNamed() && next.Type() == "," {
+	// A comma (or another separator) separating n from a sibling goes
+	// with it.
+	if next := n.NextSibling(); next != nil && !next.IsNamed() && p.G.separates(next.Type()) {
 		_, to = span(next)
-	} else if prev := n.PrevSibling(); prev != nil && !prev.IsNamed() && prev.Type() == "," {
+	} else if prev := n.PrevSibling(); prev != nil && !prev.IsNamed() && p.G.separates(prev.Type()) {
 		from, _ = span(prev)
 	}
 	from, to = wholeLines(src, from, to)
