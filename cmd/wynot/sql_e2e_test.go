@@ -28,14 +28,17 @@ SELECT name, count(*) FROM catalog GROUP BY name ORDER BY name;
 SELECT title FROM album WHERE id IN ((SELECT album_id FROM sale)) ORDER BY title;
 `
 
-// TestReduceSQLite reduces an SQL script with a real database, Debian's
+// TestLongReduceSQLite reduces an SQL script with a real database, Debian's
 // sqlite3, as the test (bench/sql/test.sh: the script's output differs
 // from its output with IN ((…)) read as SQLite 3.41 reads it). The
 // result still fails the test, is a fraction of the script, and is the
 // same with the SQL predictions (candidates that use a table they no
 // longer create, not run) as without them (--typecheck=false), with
 // fewer tests run (one at a time, so that no speculative test counts).
-func TestReduceSQLite(t *testing.T) {
+// Two reductions of some 400 tests each, each test three runs of
+// sqlite3: long (WYNOT_LONG_TESTS=1).
+func TestLongReduceSQLite(t *testing.T) {
+	long(t)
 	if _, err := exec.LookPath("sqlite3"); err != nil {
 		t.Skip("sqlite3 is not installed (apt-get install sqlite3)")
 	}
