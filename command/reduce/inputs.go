@@ -74,7 +74,7 @@ func (r *Reduction) openInputs() ([]*input, error) {
 		ins = append(ins, in)
 	}
 	if r.typeCheckAsked && !slices.ContainsFunc(ins, typed) {
-		return nil, command.InputError("--typecheck applies to Go inputs that parse; none of the inputs is one")
+		return nil, command.InputError("--typecheck applies to inputs that parse in a language with checks beyond parsing (Go's types, SQL's tables); none of the inputs is one")
 	}
 	if err := r.destinations(ins); err != nil {
 		return nil, err

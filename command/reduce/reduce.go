@@ -36,7 +36,7 @@ var Command = &command.Command{Name: "reduce", Section: "Reduce", Flags: flags}
 func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	var r Reduction
 	fs.TextVar(&r.Split, "split", Split{}, "auto (each input in its language by its name: "+strings.Join(syntax.Names(), ", ")+"), text, go, tree:LANG (a tree-sitter grammar), lines, brackets, tokens, runes or bytes")
-	fs.BoolVar(&r.TypeCheck, "typecheck", true, "predict Go candidates with new type errors (go/types) unresolved, without a test, once the first few such candidates did not fail (--typecheck=false tests them all)")
+	fs.BoolVar(&r.TypeCheck, "typecheck", true, "predict candidates their language rejects beyond parsing (Go: a new type error; SQL: a table the script no longer creates) unresolved, without a test, once the first few such candidates did not fail (--typecheck=false tests them all)")
 	fs.TextVar(&r.Variant, "variant", dd.Book, "book or tse: the test order of ddmin")
 	fs.BoolVar(&r.Args, "argv", false, "reduce the command's arguments")
 	fs.Func("with", "a `FILE` the test needs beside the candidate, copied unchanged into every test's directory (repeatable)",
