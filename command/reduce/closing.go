@@ -89,7 +89,11 @@ func (rd *reducer) predictedNote(sum *report.Summary) string {
 		return ""
 	}
 	why := "parse"
-	if rd.TypeCheck {
+	switch {
+	case !rd.TypeCheck:
+	case slices.ContainsFunc(rd.ins, func(in *input) bool { return typed(in) && in.syn.Lang != "go" }):
+		why = "parse or pass their language's checks"
+	default:
 		why = "parse or type-check"
 	}
 	why = "they did not " + why
