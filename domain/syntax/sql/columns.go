@@ -7,6 +7,7 @@ import (
 	tsql "github.com/smacker/go-tree-sitter/sql"
 
 	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/syntax/treesitter"
 )
 
 // Columns is a pass that removes a column of a table together with its
@@ -83,7 +84,7 @@ func (p Columns) Plan(data []byte) (decomp.Plan, error) {
 			if id == nil {
 				continue
 			}
-			eds := []decomp.Splice{element(data, col)}
+			eds := []decomp.Splice{treesitter.WithComma(data, col, span, " \t\n")}
 			for _, ins := range t.inserts {
 				eds = append(eds, insertEdits(data, ins, k, len(t.cols), normalize(text(id)), text)...)
 			}
@@ -109,7 +110,7 @@ func insertEdits(data []byte, ins *sitter.Node, k, n int, col string, text func(
 		case ch.Type() == "list" && !values:
 			names = children(ch, "column")
 		case ch.Type() == "list":
-			rows = append(rows, elements(ch))
+			rows = append(rows, treesitter.ListItems(ch))
 		}
 	}
 	if !values {
@@ -126,13 +127,13 @@ func insertEdits(data []byte, ins *sitter.Node, k, n int, col string, text func(
 		if k < 0 {
 			return nil
 		}
-		eds = append(eds, element(data, names[k]))
+		eds = append(eds, treesitter.WithComma(data, names[k], span, " \t\n"))
 	}
 	for _, r := range rows {
 		if len(r) != n {
 			return nil
 		}
-		eds = append(eds, element(data, r[k]))
+		eds = append(eds, treesitter.WithComma(data, r[k], span, " \t\n"))
 	}
 	return eds
 }
@@ -148,29 +149,5 @@ func children(n *sitter.Node, typ string) []*sitter.Node {
 	return out
 }
 
-// elements are the named children of a list but comments.
-func elements(n *sitter.Node) []*sitter.Node {
-	var out []*sitter.Node
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		if ch := n.NamedChild(i); ch.Type() != "comment" {
-			out = append(out, ch)
-		}
-	}
-	return out
-}
-
-// element is the removal of a list's element with the comma that
-// separates it from the next element (and the blanks after it), or
-// else from the one before.
-func element(src []byte, n *sitter.Node) decomp.Splice {
-	from, to := int(n.StartByte()), int(n.EndByte())
-	if next := n.NextSibling(); next != nil && !next.IsNamed() && next.Type() == "," {
-		to = int(next.EndByte())
-		for to < len(src) && (src[to] == ' ' || src[to] == '\t' || src[to] == '\n') {
-			to++
-		}
-	} else if prev := n.PrevSibling(); prev != nil && !prev.IsNamed() && prev.Type() == "," {
-		from = int(prev.StartByte())
-	}
-	return decomp.Splice{From: from, To: to}
-}
+// span is a node's bytes.
+func span(n *sitter.Node) (int, int) { return int(n.StartByte()), int(n.EndByte()) }

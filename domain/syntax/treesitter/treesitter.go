@@ -397,13 +397,14 @@ func root(n *sitter.Node) *sitter.Node {
 	return n
 }
 
-// withComma widens a list element's span over the comma that separates
-// it from its next sibling, or else from its previous one.
-func withComma(src []byte, n *sitter.Node, span func(*sitter.Node) (int, int)) decomp.Splice {
+// WithComma widens a list element's span over the comma that separates
+// it from its next sibling (and the bytes of blanks after that comma),
+// or else from its previous one.
+func WithComma(src []byte, n *sitter.Node, span func(*sitter.Node) (int, int), blanks string) decomp.Splice {
 	from, to := span(n)
 	if next := n.NextSibling(); next != nil && !next.IsNamed() && next.Type() == "," {
 		_, to = span(next)
-		for to < len(src) && src[to] == ' ' {
+		for to < len(src) && strings.IndexByte(blanks, src[to]) >= 0 {
 			to++
 		}
 	} else if prev := n.PrevSibling(); prev != nil && !prev.IsNamed() && prev.Type() == "," {
@@ -412,9 +413,9 @@ func withComma(src []byte, n *sitter.Node, span func(*sitter.Node) (int, int)) d
 	return decomp.Splice{From: from, To: to}
 }
 
-// listItems are the named children of a parameter or argument list,
+// ListItems are the named children of a parameter or argument list,
 // comments left out.
-func listItems(l *sitter.Node) []*sitter.Node {
+func ListItems(l *sitter.Node) []*sitter.Node {
 	var out []*sitter.Node
 	for i := 0; i < int(l.NamedChildCount()); i++ {
 		if ch := l.NamedChild(i); ch.Type() != "comment" {
@@ -459,7 +460,7 @@ func paramChanges(src []byte, fn, top *sitter.Node, span func(*sitter.Node) (int
 	if name == "" || params == nil || !inText(params) {
 		return nil
 	}
-	ps := listItems(params)
+	ps := ListItems(params)
 	if len(ps) == 0 {
 		return nil
 	}
@@ -477,7 +478,7 @@ func paramChanges(src []byte, fn, top *sitter.Node, span func(*sitter.Node) (int
 			}
 			args := n.ChildByFieldName("arguments")
 			if callee != nil && callee.Type() == "identifier" && text(callee) == name && args != nil && inText(args) {
-				if as := listItems(args); len(as) == len(ps) {
+				if as := ListItems(args); len(as) == len(ps) {
 					calls = append(calls, as)
 				}
 			}
@@ -492,9 +493,9 @@ func paramChanges(src []byte, fn, top *sitter.Node, span func(*sitter.Node) (int
 		if !inText(p) || p.Type() == "self_parameter" || p.Type() == "variadic_parameter" {
 			continue
 		}
-		eds := []decomp.Splice{withComma(src, p, span)}
+		eds := []decomp.Splice{WithComma(src, p, span, " ")}
 		for _, as := range calls {
-			eds = append(eds, withComma(src, as[k], span))
+			eds = append(eds, WithComma(src, as[k], span, " "))
 		}
 		chs = append(chs, decomp.Change{Kind: "parameter → nothing", Edits: eds})
 	}
