@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/wynot/wynot/dd"
 )
 
 // Exit statuses of wynot, the same for every command.
@@ -33,6 +35,22 @@ func InputError(format string, args ...any) error {
 // did not pass (exit status 2).
 func NotReproduced(format string, args ...any) error {
 	return &ExitError{ExitNotReproduced, fmt.Errorf(format, args...)}
+}
+
+// Unreproduced is the error to end with when a search's failing (or
+// passing) end gave another outcome when run again (dd.NotFailingError,
+// dd.NotPassingError): NotReproduced, naming that end as failing and
+// passing say ("the input", "the tree"). It is nil for other errors.
+func Unreproduced(err error, failing, passing string) error {
+	var nf *dd.NotFailingError
+	var np *dd.NotPassingError
+	switch {
+	case errors.As(err, &nf):
+		return NotReproduced("%s that failed before does not fail any more (%s); the test is flaky: try --repeat 3", failing, nf.Outcome)
+	case errors.As(err, &np):
+		return NotReproduced("%s that passed before does not pass any more (%s); the test is flaky: try --repeat 3", passing, np.Outcome)
+	}
+	return nil
 }
 
 // Unverified says the search ended without a result that failed again

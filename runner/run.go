@@ -152,6 +152,20 @@ func (c *Command) Exec(ctx context.Context, dir string, files []File) (Run, erro
 	return c.exec(ctx, dir, nil, files)
 }
 
+// Output runs c in the current directory and returns its standard
+// output; a run that does not end cleanly (exit status 0, in time) is
+// an error that explains how it ended.
+func (c *Command) Output(ctx context.Context) ([]byte, error) {
+	run, err := c.Exec(ctx, "", nil)
+	if err != nil {
+		return nil, err
+	}
+	if !run.Clean() {
+		return nil, errors.New(run.Explain())
+	}
+	return run.Stdout, nil
+}
+
 // exec is Exec; with outs set (two captures, for standard output and
 // error), the test's output goes to them instead of through pipes.
 func (c *Command) exec(ctx context.Context, dir string, outs []*capture, files []File) (Run, error) {

@@ -50,6 +50,21 @@ func TestExecEndings(t *testing.T) {
 	}
 }
 
+func TestOutput(t *testing.T) {
+	for _, c := range []struct {
+		script, out, err string
+	}{
+		{"echo hello; echo noise >&2", "hello\n", ""},
+		{"echo partial; echo why >&2; exit 3", "", "exit status 3"},
+	} {
+		cmd := sh(c.script)
+		out, err := cmd.Output(context.Background())
+		if string(out) != c.out || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: %q, %v; want %q and an error holding %q", c.script, out, err, c.out, c.err)
+		}
+	}
+}
+
 func TestExecCandidate(t *testing.T) {
 	f := File{Name: "input.txt", Data: []byte("hello\n")}
 	if r := execIn(t, Command{Argv: []string{"cat", "{}"}}, f); string(r.Stdout) != "hello\n" {

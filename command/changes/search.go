@@ -2,7 +2,6 @@ package changes
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -431,13 +430,8 @@ func (e *search) isolate(ctx context.Context, lv *level) ([]int, error) {
 		func(st dd.Step) {
 			s.Progress.Update(func(ps *report.Status) { ps.Size = st.Fail })
 		})
-	var nf *dd.NotFailingError
-	var np *dd.NotPassingError
-	switch {
-	case errors.As(err, &nf):
-		return nil, command.NotReproduced("the failing configuration does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
-	case errors.As(err, &np):
-		return nil, command.NotReproduced("the passing configuration does not pass any more (%s); the test is flaky: try --repeat 3", np.Outcome)
+	if nr := command.Unreproduced(err, "the configuration", "the configuration"); nr != nil {
+		return nil, nr
 	}
 	delta := []int(res.Delta)
 	if e.Algorithm == DDMin {

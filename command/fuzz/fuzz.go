@@ -299,9 +299,8 @@ func (f *fuzzer) reduceBytes(ctx context.Context, u schedule.Unit, sp decomp.Pas
 	if res.Fail != nil {
 		f.values[i].Bytes = join(res.Fail)
 	}
-	var nf *dd.NotFailingError
-	if errors.As(err, &nf) {
-		return schedule.Ran{}, command.NotReproduced("the entry that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+	if nr := command.Unreproduced(err, "the entry", ""); nr != nil {
+		return schedule.Ran{}, nr
 	}
 	return schedule.Ran{Changes: p.Len(), Minimal: err == nil && res.Minimal || len(f.values[i].Bytes) == 0}, err
 }

@@ -338,13 +338,8 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 	runs := s.Stats().Runs - runs0
 	iso.passes = append(iso.passes, report.PassStats{Name: sp.Name(), Tests: runs,
 		BytesBefore: before, BytesAfter: len(iso.fail) - len(iso.pass), Seconds: time.Since(t0).Seconds()})
-	var nf *dd.NotFailingError
-	var np *dd.NotPassingError
-	switch {
-	case errors.As(err, &nf):
-		return false, command.NotReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
-	case errors.As(err, &np):
-		return false, command.NotReproduced("the input that passed before does not pass any more (%s); the test is flaky: try --repeat 3", np.Outcome)
+	if nr := command.Unreproduced(err, "the input", "the input"); nr != nil {
+		return false, nr
 	}
 	return err == nil && res.Minimal && script.Minimal, err
 }
@@ -386,9 +381,7 @@ func (iso *isolator) write() error {
 
 // diff renders the failure-inducing difference as a unified diff of lines.
 func (iso *isolator) diff() string {
-	p, _ := decomp.Lines{}.Cut(iso.pass)
-	f, _ := decomp.Lines{}.Cut(iso.fail)
-	return decomp.Diff(p, f).Unified(iso.passPath(), iso.failPath(), 2)
+	return decomp.UnifiedLines(iso.pass, iso.fail, iso.passPath(), iso.failPath(), 2)
 }
 
 // Close fills in the summary and shows the difference.

@@ -43,10 +43,8 @@ func (s *Set) Patch(c []int) string {
 				writeWhole(&b, p, nil, cf)
 				continue
 			}
-			op, _ := decomp.Lines{}.Cut(of.Data)
-			cp, _ := decomp.Lines{}.Cut(cf.Data)
 			fmt.Fprintf(&b, "diff --git a/%s b/%s\n", p, p)
-			b.WriteString(decomp.Diff(op, cp).Unified("a/"+p, "b/"+p, 3))
+			b.WriteString(decomp.UnifiedLines(of.Data, cf.Data, "a/"+p, "b/"+p, 3))
 		case Add:
 			f := s.New.Files[p]
 			fmt.Fprintf(&b, "diff --git a/%s b/%s\nnew file mode %o\n", p, p, 0o100000|f.Mode.Perm())

@@ -102,6 +102,15 @@ func (s *Script) Apply(c []int) []byte {
 	return out
 }
 
+// UnifiedLines is the difference between two texts by lines as a
+// unified diff ("diff -u") with context lines of context, labelled with
+// the two names.
+func UnifiedLines(old, new []byte, nameOld, nameNew string, context int) string {
+	o, _ := Lines{}.Cut(old)
+	n, _ := Lines{}.Cut(new)
+	return Diff(o, n).Unified(nameOld, nameNew, context)
+}
+
 // Unified renders the script as a unified diff ("diff -u") with context
 // lines of context around each hunk, labelled with the two names. Pieces
 // are shown as they are; with pieces cut at lines, it is the usual diff.
