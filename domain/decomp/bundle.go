@@ -59,6 +59,26 @@ func Unbundle(b []byte) ([]File, error) {
 	return files, nil
 }
 
+// UnbundleAs splits a bundle back into the data of the files called
+// names, which it must hold in that order.
+func UnbundleAs(b []byte, names []string) ([][]byte, error) {
+	files, err := Unbundle(b)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) != len(names) {
+		return nil, fmt.Errorf("%d files in a bundle of %d", len(files), len(names))
+	}
+	data := make([][]byte, len(files))
+	for i, f := range files {
+		if f.Name != names[i] {
+			return nil, fmt.Errorf("%s in the place of %s", f.Name, names[i])
+		}
+		data[i] = f.Data
+	}
+	return data, nil
+}
+
 // BundleSpans are where each file's data lies in a bundle: [from, to).
 func BundleSpans(files []File) [][2]int {
 	spans := make([][2]int, len(files))

@@ -61,6 +61,24 @@ func TestBundleErrors(t *testing.T) {
 	}
 }
 
+func TestUnbundleAs(t *testing.T) {
+	b, _ := Bundle([]File{{"a", []byte("1")}, {"b", []byte("2")}})
+	if data, err := UnbundleAs(b, []string{"a", "b"}); err != nil || string(data[0])+string(data[1]) != "12" {
+		t.Errorf("UnbundleAs: %q %v", data, err)
+	}
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"a"}, "2 files in a bundle of 1"},
+		{[]string{"a", "c"}, "b in the place of c"},
+	} {
+		if _, err := UnbundleAs(b, c.names); err == nil || err.Error() != c.want {
+			t.Errorf("UnbundleAs(%q): %v, want %q", c.names, err, c.want)
+		}
+	}
+}
+
 func names(fs []File) []string {
 	var ns []string
 	for _, f := range fs {

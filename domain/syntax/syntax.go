@@ -158,6 +158,24 @@ func Languages() []Language {
 	return append([]Language(nil), languages...)
 }
 
+// Trees asks each language of the table for its view of the directory
+// d (Language.Tree), telling it whether some of its files parse in it
+// (parsed); it returns the views there are, in the table's order and by
+// language, and what the languages note.
+func Trees(d Dir, parsed func(lang string) bool) (trees []Tree, byLang map[string]Tree, notes []string) {
+	byLang = map[string]Tree{}
+	for _, l := range Languages() {
+		d.Parsed = parsed(l.Name())
+		t, ns := l.Tree(d)
+		notes = append(notes, ns...)
+		if t != nil {
+			trees = append(trees, t)
+			byLang[l.Name()] = t
+		}
+	}
+	return trees, byLang, notes
+}
+
 // Names lists the languages' names.
 func Names() []string {
 	var ns []string

@@ -1,0 +1,126 @@
+package keep
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/wynot/wynot/domain/filetree"
+)
+
+// treeResult is the Result of the directory tree replaced in place.
+func treeResult(t *testing.T) *Result {
+	t.Helper()
+	abs, _ := filepath.Abs("tree")
+	base, err := filetree.ReadTree(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _, err := PlaceTree("tree", abs, base, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Result{Tree: tr}
+	for _, rel := range base.Paths() {
+		f := NewFile(filepath.Join("tree", filepath.FromSlash(rel)), rel, base.Files[rel].Data, 0o644)
+		f.Dest = f.Path
+		r.Entries = append(r.Entries, &Entry{File: f, Data: base.Files[rel].Data})
+	}
+	return r
+}
+
+// A tree's result is written as it shrinks, a change of several files
+// at once as one; Restart brings back every original, removed files
+// too; a result left as the original drops the backup it made.
+func TestResultTree(t *testing.T) {
+	inDir(t)
+	write(t, "tree/a.txt", "aaa\n")
+	write(t, "tree/d/b.txt", "bbb\n")
+	r := treeResult(t)
+	if err := r.KeepOriginals(); err != nil {
+		t.Fatal(err)
+	}
+	if r.Changed() || r.Size() != 8 {
+		t.Fatalf("before any change: changed %v, size %d", r.Changed(), r.Size())
+	}
+	a, b := r.Entries[0], r.Entries[1]
+	a.Data, a.Dirty = []byte("a\n"), true
+	b.Removed, b.Dirty = true, true
+	if err := r.SaveTogether([]*Entry{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, "tree/a.txt"); got != "a\n" {
+		t.Errorf("a.txt holds %q", got)
+	}
+	if _, err := os.Stat("tree/d"); !os.IsNotExist(err) {
+		t.Errorf("the directory b.txt left empty stays: %v", err)
+	}
+	if _, err := os.Stat(PendingPath("tree")); !os.IsNotExist(err) {
+		t.Errorf("the journal stays: %v", err)
+	}
+	if !r.Changed() || r.Size() != 2 || a.Dirty || b.Dirty {
+		t.Errorf("after the change: changed %v, size %d, dirty %v %v", r.Changed(), r.Size(), a.Dirty, b.Dirty)
+	}
+	if got := fmt.Sprint(r.Where()); got != "[tree now holds the result (a.txt); the original is in tree.orig]" {
+		t.Errorf("Where: %s", got)
+	}
+	if got := read(t, "tree.orig/d/b.txt"); got != "bbb\n" {
+		t.Errorf("tree.orig/d/b.txt holds %q", got)
+	}
+	if err := r.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, "tree/a.txt") + read(t, "tree/d/b.txt"); got != "aaa\nbbb\n" || r.Changed() {
+		t.Errorf("after Restart the tree holds %q, changed %v", got, r.Changed())
+	}
+	if got := fmt.Sprint(r.Where()); got != "[tree is unchanged: nothing smaller fails]" {
+		t.Errorf("Where after Restart: %s", got)
+	}
+	r.DropBackups()
+	if _, err := os.Stat("tree.orig"); !os.IsNotExist(err) {
+		t.Errorf("tree.orig stays although the tree is the original: %v", err)
+	}
+}
+
+// Files on their own: a result that goes elsewhere (-o) is written by
+// Flush even when it is the original; one replaced in place is not
+// written when unchanged, and its backup goes.
+func TestResultFiles(t *testing.T) {
+	inDir(t)
+	write(t, "in.txt", "xyz\n")
+	write(t, "other.txt", "123\n")
+	in, other := open(t, "in.txt"), open(t, "other.txt")
+	if _, err := Place([]*File{in}, "out.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Place([]*File{other}, ""); err != nil {
+		t.Fatal(err)
+	}
+	r := &Result{Entries: []*Entry{{File: in, Data: []byte("xyz\n")}, {File: other, Data: []byte("123\n")}}}
+	if err := r.KeepOriginals(); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range r.Entries {
+		if err := r.Flush(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := read(t, "out.txt"); got != "xyz\n" {
+		t.Errorf("out.txt holds %q", got)
+	}
+	if other.Written() {
+		t.Errorf("other.txt, unchanged, was written")
+	}
+	r.DropBackups()
+	if got := fmt.Sprint(r.Where()); got != "[result written to out.txt other.txt is unchanged: nothing smaller fails]" {
+		t.Errorf("Where: %s", got)
+	}
+	if _, err := os.Stat("other.txt.orig"); !os.IsNotExist(err) {
+		t.Errorf("other.txt.orig stays: %v", err)
+	}
+	r.Entries[1].Data, r.Entries[1].Dirty = []byte("1\n"), true
+	if err := r.Save(r.Entries[1], true); err != nil || read(t, "other.txt") != "1\n" {
+		t.Errorf("Save: %v, other.txt holds %q", err, read(t, "other.txt"))
+	}
+}
