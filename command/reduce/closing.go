@@ -7,62 +7,53 @@ import (
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/split"
 	"github.com/wynot/wynot/report"
 )
 
 // Close fills in the summary and says where the results are.
 func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	rd.summarize(sum)
-	if rd.tree != nil {
-		return rd.treeClosing(sum, end)
-	}
-	if len(rd.ins) == 1 {
+	c := command.Closing{Page: rd.page, Tail: rd.res.Where()}
+	pct := report.Percent(100 * float64(sum.SizeAfter) / float64(max(sum.SizeBefore, 1)))
+	what, kind := rd.ins[0].Path, "input"
+	sizes := fmt.Sprintf("from %s to %s (%s)", report.Plural(sum.SizeBefore, "byte"), report.Plural(sum.SizeAfter, "byte"), pct)
+	switch {
+	case rd.tree != nil:
+		what, kind, sum.Result = rd.tree.path, "tree", rd.tree.result.Dest
+		sizes = fmt.Sprintf("from %s (%s) to %s (%s, %s)", report.Plural(len(rd.ins), "file"), report.Plural(sum.SizeBefore, "byte"),
+			report.Plural(rd.present(), "file"), report.Plural(sum.SizeAfter, "byte"), pct)
+	case len(rd.ins) > 1:
+		what, sum.Result = report.Plural(len(rd.ins), "file"), filepath.Dir(rd.ins[0].Dest)
+	default:
 		sum.Result = rd.ins[0].Dest
-	} else {
-		sum.Result = filepath.Dir(rd.ins[0].Dest)
 	}
-	c := command.Closing{Page: rd.page}
-	pct := 100 * float64(sum.SizeAfter) / float64(max(sum.SizeBefore, 1))
-	what := rd.ins[0].Path
-	if len(rd.ins) > 1 {
-		what = report.Plural(len(rd.ins), "file")
-	}
-	c.Head = []string{fmt.Sprintf("reduced %s from %s to %s (%s) in %s%s, %.1fs", what,
-		report.Plural(sum.SizeBefore, "byte"), report.Plural(sum.SizeAfter, "byte"), report.Percent(pct),
-		report.Plural(sum.Tests, "test"), rd.predictedNote(sum), sum.Seconds)}
+	c.Head = []string{fmt.Sprintf("reduced %s %s in %s%s, %.1fs", what, sizes, report.Plural(sum.Tests, "test"), rd.predictedNote(sum), sum.Seconds)}
 	var v string
 	switch {
+	case end.Interrupted && rd.tree != nil:
+		v = "interrupted: the result is the smallest failing tree found so far, not 1-minimal"
 	case end.Interrupted:
 		v = "interrupted: the result is the smallest failing input found so far, not 1-minimal"
-	case end.Minimal && rd.Split.syntactic():
-		v = "the result is 1-minimal: making any single one of its remaining syntax tree transformations makes the failure go away"
-	case end.Minimal && slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil }):
-		v = fmt.Sprintf("the result is 1-minimal: making any single one of its remaining syntax tree transformations, or removing any single one of its tokens or %s, makes the failure go away or leaves source that does not parse", rd.granularity())
-	case end.Minimal && rd.Split.Kind == Auto:
-		v = fmt.Sprintf("the result is 1-minimal: removing any single one of its %s, or any single replacement of a word, number, string or bracket group by a smaller one, makes the failure go away", rd.granularity())
-	case end.Minimal:
-		v = fmt.Sprintf("the result is 1-minimal: removing any single one of its %s makes the failure go away", rd.granularity())
-	default:
+	case !end.Minimal:
 		v = "the result is not certified 1-minimal"
+	case rd.tree != nil:
+		v = "the result is 1-minimal: removing any single one of its files, or making any single one of the changes its files' passes offer (syntax tree transformations, lines, tokens, characters, replacements), makes the failure go away"
+	case rd.Split.Syntactic():
+		v = "the result is 1-minimal: making any single one of its remaining syntax tree transformations makes the failure go away"
+	case slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil }):
+		v = fmt.Sprintf("the result is 1-minimal: making any single one of its remaining syntax tree transformations, or removing any single one of its tokens or %s, makes the failure go away or leaves source that does not parse", rd.granularity())
+	case rd.Split.Kind == split.Auto:
+		v = fmt.Sprintf("the result is 1-minimal: removing any single one of its %s, or any single replacement of a word, number, string or bracket group by a smaller one, makes the failure go away", rd.granularity())
+	default:
+		v = fmt.Sprintf("the result is 1-minimal: removing any single one of its %s makes the failure go away", rd.granularity())
 	}
 	if end.Minimal && rd.TypeCheck && !rd.typesOff[""] && slices.ContainsFunc(rd.ins, typed) {
 		v += rd.typeNote()
 	}
 	c.Verdict = []string{v}
-	if sum.SizeAfter == 0 && !end.Interrupted {
-		c.Verdict = append(c.Verdict, emptyHint(sum, "input"))
-	}
-	for _, in := range rd.ins {
-		switch {
-		case !in.Written() && in.Dest == in.Path && in.Backup != "":
-			c.Tail = append(c.Tail, fmt.Sprintf("%s is unchanged: nothing smaller fails; the original is in %s", in.Path, in.Backup))
-		case !in.Written() && in.Dest == in.Path:
-			c.Tail = append(c.Tail, fmt.Sprintf("%s is unchanged: nothing smaller fails", in.Path))
-		case in.Backup != "":
-			c.Tail = append(c.Tail, fmt.Sprintf("%s now holds the result; the original is in %s", in.Path, in.Backup))
-		default:
-			c.Tail = append(c.Tail, fmt.Sprintf("result written to %s", in.Dest))
-		}
+	if sum.SizeAfter == 0 && (rd.tree != nil || !end.Interrupted) {
+		c.Verdict = append(c.Verdict, fmt.Sprintf("the empty %s fails too (%s): the test does not tell this failure from any other; state it with --fail-on REGEX (a line of the original's output that names the failure)", kind, sum.Signature))
 	}
 	return c
 }
@@ -72,7 +63,7 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 func (rd *reducer) summarize(sum *report.Summary) {
 	for _, in := range rd.ins {
 		sum.SizeBefore += in.Size
-		if !in.removed {
+		if !in.Removed {
 			sum.Files = append(sum.Files, in.Dest)
 		}
 	}
@@ -106,6 +97,9 @@ func (rd *reducer) predictedNote(sum *report.Summary) string {
 // page is what the report shows of a single input: the result and its
 // difference from the original.
 func (rd *reducer) page() report.Page {
+	if rd.tree != nil {
+		return rd.treePage()
+	}
 	if len(rd.ins) != 1 {
 		return report.Page{}
 	}
@@ -116,9 +110,7 @@ func (rd *reducer) page() report.Page {
 	}
 	data, err := in.Original()
 	if err != nil {
-		return report.Page{Result: string(in.data)}
+		return report.Page{Result: string(in.Data)}
 	}
-	o, _ := decomp.Lines{}.Cut(data)
-	n, _ := decomp.Lines{}.Cut(in.data)
-	return report.Page{Result: string(in.data), Diff: decomp.Diff(o, n).Unified(orig, in.Dest, 3)}
+	return report.Page{Result: string(in.Data), Diff: decomp.UnifiedLines(data, in.Data, orig, in.Dest, 3)}
 }

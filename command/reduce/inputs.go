@@ -9,13 +9,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/domain/split"
 	"github.com/wynot/wynot/domain/syntax"
 	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/runner"
 )
 
-// readWith reads the --with files.
-func (r *Reduction) readWith(ins []*input) ([]runner.File, error) {
+// readWith reads the --with files, which must not have the name of an
+// input (in a tree, of a file at its top).
+func (r *Reduction) readWith(ins []*input, tree bool) ([]runner.File, error) {
 	var fs []runner.File
 	for _, p := range r.With {
 		data, err := os.ReadFile(p)
@@ -24,7 +26,10 @@ func (r *Reduction) readWith(ins []*input) ([]runner.File, error) {
 		}
 		name := filepath.Base(p)
 		for _, in := range ins {
-			if in.Name == name {
+			switch {
+			case in.Name == name && tree:
+				return nil, command.InputError("--with %s has the name of %s in the tree; the test sees them in one directory", name, name)
+			case in.Name == name:
 				return nil, command.InputError("--with %s has the name of the input %s; the test sees them side by side in one directory", p, in.Path)
 			}
 		}
@@ -33,42 +38,26 @@ func (r *Reduction) readWith(ins []*input) ([]runner.File, error) {
 	return fs, nil
 }
 
-// openInputs reads the inputs and decides where their results go; it
-// writes FILE.orig for inputs reduced in place.
+// openInputs reads the inputs (keep.Read) and decides where their
+// results go; it writes FILE.orig for inputs reduced in place.
 func (r *Reduction) openInputs() ([]*input, error) {
+	es, err := keep.Read(r.Files)
+	if err != nil {
+		return nil, command.InputError("%v", err)
+	}
 	var ins []*input
-	names := map[string]string{}
-	for _, p := range r.Files {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, command.InputError("input %s: %v", p, errors.Unwrap(err))
+	for _, e := range es {
+		in := &input{Entry: e}
+		if r.Split.Kind == split.Runes && !utf8.Valid(e.Data) {
+			return nil, command.InputError("input %s is not UTF-8 text, so it cannot be cut into runes; use --split bytes", e.Path)
 		}
-		if st.IsDir() {
-			return nil, command.InputError("input %s is a directory; give files", p)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, command.InputError("input %s: %v", p, err)
-		}
-		if len(data) == 0 {
-			return nil, command.InputError("input %s is empty: nothing to reduce", p)
-		}
-		if r.Split.Kind == Runes && !utf8.Valid(data) {
-			return nil, command.InputError("input %s is not UTF-8 text, so it cannot be cut into runes; use --split bytes", p)
-		}
-		name := filepath.Base(p)
-		if other, ok := names[name]; ok {
-			return nil, command.InputError("inputs %s and %s have the same name; the test sees them side by side in one directory", other, p)
-		}
-		names[name] = p
-		in := &input{File: keep.NewFile(p, name, data, st.Mode()), data: data}
-		if lang := r.Split.lang(p); lang != "" {
+		if lang := r.Split.LangOf(e.Path); lang != "" {
 			err := r.parse(in, lang)
 			switch {
-			case err != nil && r.Split.syntactic():
-				return nil, command.InputError("input %s %v; reduce it with --split auto or lines", p, err)
+			case err != nil && r.Split.Syntactic():
+				return nil, command.InputError("input %s %v; reduce it with --split auto or lines", e.Path, err)
 			case err != nil:
-				say(r.Out, "input %s %v; reducing it as text", p, err)
+				say(r.Out, "input %s %v; reducing it as text", e.Path, err)
 			}
 		}
 		ins = append(ins, in)
@@ -84,7 +73,7 @@ func (r *Reduction) openInputs() ([]*input, error) {
 
 // parse reads input in as lang: it is then reduced as a syntax tree.
 func (r *Reduction) parse(in *input, lang string) error {
-	syn, err := syntax.New(lang, in.data, r.TypeCheck)
+	syn, err := syntax.New(lang, in.Data, r.TypeCheck)
 	if err == nil {
 		in.syn = syn
 	}
@@ -107,25 +96,6 @@ func (r *Reduction) destinations(ins []*input) error {
 		say(r.Out, "%s", n)
 	}
 	return nil
-}
-
-// keepOriginals writes the backups of inputs reduced in place, once the
-// original's checks have passed, and records their lineage.
-func (rd *reducer) keepOriginals() error {
-	for _, in := range rd.ins {
-		if err := in.KeepOriginal(); err != nil {
-			return command.InputError("%v", err)
-		}
-	}
-	return nil
-}
-
-// dropBackups removes the backups this run made of inputs it left as
-// they were: nothing was found, and the original is still in place.
-func (rd *reducer) dropBackups() {
-	for _, in := range rd.ins {
-		in.DropBackup()
-	}
 }
 
 // say writes a message line before the session opens (unless quiet).

@@ -3,14 +3,11 @@ package reduce
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/decomp"
-	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/syntax"
-	"github.com/wynot/wynot/runner"
 )
 
 // typeProbes is how many candidates with a new type error are tested
@@ -37,79 +34,51 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 	if !rd.TypeCheck {
 		return nil
 	}
-	perClass, most := typeProbes, typeProbes
+	probes := &syntax.Probes{PerClass: typeProbes, Most: typeProbes}
 	if rd.tree != nil {
-		perClass, most = 1, treeTypeProbes
+		// In a tree, the first pass of each file, and only its first
+		// few transformations.
+		probes = &syntax.Probes{PerClass: 1, Most: treeTypeProbes, Passes: 1, Tries: treeProbeTries}
 	}
-	var probes []runner.Candidate
-	var why []syntax.Prediction
-	classes := map[string]int{}
-	for _, u := range rd.treeUnits() {
+	units := rd.treeUnits()
+	for k, u := range units {
 		if u.su.Module {
 			continue // its files are probed on their own
 		}
 		in := rd.ins[u.members[0]]
-		var tree []decomp.Pass
+		var passes []decomp.Pass
+		var err error
 		switch {
 		case in.syn != nil && in.syn.Typed:
-			ps, _, err := rd.unitPasses(u)
-			if err != nil {
-				return err
-			}
-			tree = ps
+			passes, _, err = rd.unitPasses(u)
 		case rd.textFinish(in) != nil:
 			// A file a language of the tree knows of (a Go module's
 			// go.mod, go.sum or vendor/modules.txt): candidates that
 			// break what it describes are probed as those with type
 			// errors are.
-			_, text, err := rd.passList(in)
-			if err != nil {
-				return err
-			}
-			tree = text
+			_, passes, err = rd.passList(in)
 		default:
 			continue
 		}
-		tries := math.MaxInt
-		if rd.tree != nil {
-			// In a tree, the first pass of each file, and only its
-			// first few transformations: a probe is a guess, and
-			// type-checking a candidate with its package costs.
-			tree, tries = tree[:min(len(tree), 1)], treeProbeTries
-		}
-		for _, sp := range tree {
-			plan, err := sp.Plan(rd.data(u))
-			if err != nil {
-				return fmt.Errorf("%s: %s: %w", u.name, sp.Name(), err)
-			}
-			all := dd.All(plan.Len())
-			for i := 0; i < plan.Len() && i < tries && len(probes) < most; i++ {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				data, err := plan.Apply(slices.Delete(slices.Clone(all), i, i+1))
-				if p, ok := syntax.Predicts(err); ok && data != nil && classes[p.Class] < perClass {
-					classes[p.Class]++
-					probes = append(probes, rd.unitCandidate(u, data))
-					why = append(why, p)
-				}
-			}
-		}
-	}
-	for i, c := range probes {
-		p := why[i]
-		if rd.typesOff[p.Class] {
-			continue
-		}
-		t, err := rd.s.TestOne(ctx, "type check probe", c)
 		if err != nil {
 			return err
 		}
-		if t.Outcome != dd.Fail {
+		if err := probes.Add(ctx, k, passes, rd.data(u)); err != nil {
+			return fmt.Errorf("%s: %w", u.name, err)
+		}
+	}
+	for _, p := range probes.Found {
+		if rd.typesOff[p.Class] {
 			continue
 		}
-		rd.typesOff[p.Class] = true
-		rd.s.Say("%s", p.Still)
+		t, err := rd.s.TestOne(ctx, "type check probe", rd.unitCandidate(units[p.Unit], p.Data))
+		if err != nil {
+			return err
+		}
+		if t.Outcome == dd.Fail {
+			rd.typesOff[p.Class] = true
+			rd.s.Say("%s", p.Still)
+		}
 	}
 	return nil
 }
@@ -149,47 +118,26 @@ func (rd *reducer) tested(err error, data []byte) bool {
 // parsing (Go's type checks).
 func typed(in *input) bool { return in.syn != nil && in.syn.Typed }
 
-// passList lists the passes of one round over input in: the tree passes
-// of an input in a known language (none for text), and the text passes:
-// for auto, coarse to fine, lines, bracket groups (whole, then contents)
-// at each depth, tokens, and characters (bytes for input that is not
-// UTF-8), then replacements (decomp.Replacements); for an input in a
-// known language only tokens and characters, and only where they leave
-// it parsing.
+// passList lists the passes of one round over input in (split.Passes),
+// a file of a tree prepared with the tree as it is now (a Go file is
+// type-checked with its package, and the packages that import it); a
+// file bundled with its language's unit has its tree passes with the
+// unit (unitPasses).
 func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
-	data := in.data
 	if t := rd.langTree(in); t != nil {
-		// A file of a tree is prepared with the tree as it is now (a
-		// Go file is type-checked with its package, and the packages
-		// that import it).
-		if syn := t.File(in.Name, data, rd.nowFiles); syn != nil {
+		if syn := t.File(in.Name, in.Data, rd.nowFiles); syn != nil {
 			in.syn = syn
 		}
 	}
-	if in.syn != nil {
-		// The input parses: the original was checked, and every
-		// candidate since was finished by the language. A Go file of
-		// a tree has its tree passes with its package (unitPasses).
-		if !rd.bundled(in) {
-			if tree, err = in.syn.Passes(data); err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", in.Name, err)
-			}
-		}
-		if rd.Split.Kind == Auto {
-			l := schedule.Ladder{Rungs: schedule.Tokens | schedule.Chars, Finish: in.syn.Finish}
-			if !in.syn.Renames {
-				// Go's tree passes shorten names already; in the
-				// tree-sitter languages, the replacements do (an
-				// identifier at every occurrence, a number by 0 or 1, a
-				// string emptied, a group by its first element), each
-				// candidate checked to parse.
-				l.Rungs |= schedule.Replacements
-			}
-			text = l.Passes(data)
-		}
-		return tree, text, nil
+	var finish func([]byte) ([]byte, error)
+	if in.syn == nil {
+		finish = rd.textFinish(in)
 	}
-	return nil, schedule.Ladder{Rungs: rd.Split.rungs(), Finish: rd.textFinish(in)}.Passes(data), nil
+	tree, text, err = rd.Split.Passes(in.syn, in.Data, !rd.bundled(in), finish)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	return tree, text, nil
 }
 
 // textFinish is what predicts the candidates of the text passes over an
@@ -200,7 +148,7 @@ func (rd *reducer) textFinish(in *input) func([]byte) ([]byte, error) {
 		return nil
 	}
 	for _, t := range rd.tree.langs {
-		if fin := t.Finish(in.Name, in.data, rd.nowFiles); fin != nil {
+		if fin := t.Finish(in.Name, in.Data, rd.nowFiles); fin != nil {
 			return fin
 		}
 	}

@@ -9,7 +9,6 @@ package reduce
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -17,12 +16,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/schedule"
+	"github.com/wynot/wynot/domain/split"
 	"github.com/wynot/wynot/domain/syntax"
 	_ "github.com/wynot/wynot/domain/syntax/all" // registers every language in the table of languages
 	"github.com/wynot/wynot/keep"
@@ -35,7 +34,7 @@ var Command = &command.Command{Name: "reduce", Section: "Reduce", Flags: flags}
 
 func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	var r Reduction
-	fs.TextVar(&r.Split, "split", Split{}, "auto (each input in its language by its name: "+strings.Join(syntax.Names(), ", ")+"), text, go, tree:LANG (a tree-sitter grammar), lines, brackets, tokens, runes or bytes")
+	fs.TextVar(&r.Split, "split", split.Split{}, "auto (each input in its language by its name: "+strings.Join(syntax.Names(), ", ")+"), text, go, tree:LANG (a tree-sitter grammar), lines, brackets, tokens, runes or bytes")
 	fs.BoolVar(&r.TypeCheck, "typecheck", true, "predict candidates their language rejects beyond parsing (Go: a new type error; SQL: a table the script no longer creates) unresolved, without a test, once the first few such candidates did not fail (--typecheck=false tests them all)")
 	fs.TextVar(&r.Variant, "variant", dd.Book, "book or tse: the test order of ddmin")
 	fs.BoolVar(&r.Args, "argv", false, "reduce the command's arguments")
@@ -60,7 +59,7 @@ type Reduction struct {
 	Args  bool     // reduce the arguments of Test.Argv instead of files
 	Test  command.Test
 	Out   command.Output
-	Split Split
+	Split split.Split
 	// TypeCheck predicts Go candidates with new type errors (go/types)
 	// Unresolved without running the test, once the first few of them
 	// were run and did not fail (on by default: on the Go cases of
@@ -78,20 +77,14 @@ type Reduction struct {
 	jobs    int // tests at once, for the room a directory's copies need
 }
 
-// input is one file being reduced: where its result goes and its
-// original (keep.File), and the smallest failing content so far.
+// input is one file being reduced: where its result goes, its original
+// and the smallest failing content so far (keep.Entry).
 type input struct {
-	*keep.File
-	data  []byte         // the smallest failing content so far
-	dirty bool           // data is not written yet
-	syn   *syntax.Syntax // the input's language, when it is reduced as a syntax tree
-	// In a directory's reduction: removed says the file is no longer
-	// part of the result; link is a symbolic link's target; whole says
-	// the file is only ever removed as a whole (a link, a binary or
-	// empty file), never cut.
-	removed bool
-	link    string
-	whole   bool
+	*keep.Entry
+	syn *syntax.Syntax // the input's language, when it is reduced as a syntax tree
+	// whole says a file of a directory is only ever removed as a whole
+	// (a link, a binary or empty file), never cut.
+	whole bool
 }
 
 // job reads the inputs, decides where the results go and makes the job.
@@ -108,47 +101,31 @@ func (r *Reduction) job(ctx context.Context) (command.Job, command.Workload, err
 	if len(r.Files) == 0 {
 		return nil, command.Workload{}, command.InputError("no input file to reduce")
 	}
-	if st, err := os.Stat(r.Files[0]); err == nil && st.IsDir() {
-		return r.treeJob(ctx)
-	}
-	ins, err := r.openInputs()
-	if err != nil {
-		return nil, command.Workload{}, err
-	}
-	total := 0
-	for _, in := range ins {
-		total += in.Size
-	}
-	with, err := r.readWith(ins)
-	if err != nil {
-		return nil, command.Workload{}, err
-	}
-	return &reducer{Reduction: r, ins: ins, with: with}, command.Workload{Files: len(ins), Size: total}, nil
-}
-
-// treeJob is the job for a directory: its files are reduced together.
-func (r *Reduction) treeJob(ctx context.Context) (command.Job, command.Workload, error) {
-	if len(r.Files) > 1 {
-		return nil, command.Workload{}, command.InputError("input %s is a directory: give one directory, or files", r.Files[0])
-	}
-	ins, t, err := r.openTree(ctx, r.Files[0])
-	if err != nil {
-		return nil, command.Workload{}, err
-	}
-	with, err := r.readWith(nil)
-	if err != nil {
-		return nil, command.Workload{}, err
-	}
-	total := 0
-	for _, in := range ins {
-		total += in.Size
-	}
-	for _, w := range with {
-		if _, ok := t.base.Files[w.Name]; ok {
-			return nil, command.Workload{}, command.InputError("--with %s has the name of %s in the tree; the test sees them in one directory", w.Name, w.Name)
+	var ins []*input
+	var t *dirTree
+	var err error
+	wl := command.Workload{Files: len(r.Files)}
+	if st, serr := os.Stat(r.Files[0]); serr == nil && st.IsDir() {
+		// A directory: its files are reduced together.
+		if len(r.Files) > 1 {
+			return nil, command.Workload{}, command.InputError("input %s is a directory: give one directory, or files", r.Files[0])
 		}
+		ins, t, err = r.openTree(ctx, r.Files[0])
+		wl.Files = 0
+	} else {
+		ins, err = r.openInputs()
 	}
-	return &reducer{Reduction: r, ins: ins, with: with, tree: t}, command.Workload{Size: total}, nil
+	if err != nil {
+		return nil, command.Workload{}, err
+	}
+	with, err := r.readWith(ins, t != nil)
+	if err != nil {
+		return nil, command.Workload{}, err
+	}
+	for _, in := range ins {
+		wl.Size += in.Size
+	}
+	return newReducer(r, ins, with, t), wl, nil
 }
 
 // reducer is the job of wynot reduce on files.
@@ -156,6 +133,7 @@ type reducer struct {
 	*Reduction
 	s         *command.Session
 	ins       []*input
+	res       *keep.Result  // the inputs' results, as written
 	with      []runner.File // files beside the candidate (--with)
 	passes    []report.PassStats
 	formatted []string // results printed by their language's formatter
@@ -178,6 +156,19 @@ type reducer struct {
 	unsimpler atomic.Int64
 }
 
+// newReducer is the reducer of the inputs ins, of the directory t when
+// one is reduced as a whole.
+func newReducer(r *Reduction, ins []*input, with []runner.File, t *dirTree) *reducer {
+	rd := &reducer{Reduction: r, ins: ins, with: with, tree: t, res: &keep.Result{}}
+	for _, in := range ins {
+		rd.res.Entries = append(rd.res.Entries, in.Entry)
+	}
+	if t != nil {
+		rd.res.Tree = t.result
+	}
+	return rd
+}
+
 func (rd *reducer) candidate(fi int, data []byte) runner.Candidate {
 	if rd.tree != nil {
 		var ch map[int][]byte
@@ -188,7 +179,7 @@ func (rd *reducer) candidate(fi int, data []byte) runner.Candidate {
 	}
 	files := make([]runner.File, len(rd.ins))
 	for i, in := range rd.ins {
-		files[i] = runner.File{Name: in.Name, Data: in.data}
+		files[i] = runner.File{Name: in.Name, Data: in.Data}
 	}
 	if fi >= 0 {
 		files[fi].Data = data
@@ -196,15 +187,7 @@ func (rd *reducer) candidate(fi int, data []byte) runner.Candidate {
 	return runner.Candidate{Files: append(files, rd.with...)}
 }
 
-func (rd *reducer) size() int {
-	n := 0
-	for _, in := range rd.ins {
-		if !in.removed {
-			n += len(in.data)
-		}
-	}
-	return n
-}
+func (rd *reducer) size() int { return rd.res.Size() }
 
 func (rd *reducer) what() string {
 	if rd.tree != nil {
@@ -228,26 +211,16 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 	found := command.Found{Kept: "the smallest failing input so far is kept"}
 	if rd.tree != nil {
 		found.Kept = "the smallest failing tree so far is kept"
-	}
-	keepOrig, drop := rd.keepOriginals, rd.dropBackups
-	if rd.tree != nil {
-		keepOrig, drop = rd.keepTree, rd.dropTreeBackup
 		command.WatchTree(s, rd.tree.ws)
 	}
-	if err := keepOrig(); err != nil {
-		return found, err
+	if err := rd.res.KeepOriginals(); err != nil {
+		return found, command.InputError("%v", err)
 	}
-	defer drop()
-	if !rd.searched {
+	defer rd.res.DropBackups()
+	if !rd.searched { // the inputs are the originals
 		rd.elements0 = rd.elements()
-	}
-	sizeBefore := 0
-	for _, in := range rd.ins {
-		sizeBefore += in.Size
-	}
-	if !rd.searched {
 		s.Say("the %s fails: %s", rd.what(), s.Signature())
-		s.Say("reducing %s, %s at a time, %s per test at most", report.Plural(sizeBefore, "byte"),
+		s.Say("reducing %s, %s at a time, %s per test at most", report.Plural(rd.size(), "byte"),
 			report.Plural(s.Jobs, "test"), s.Timeout())
 	}
 	rd.searched = true
@@ -259,7 +232,7 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 		err = rd.format(ctx)
 	}
 	for _, in := range rd.ins {
-		if werr := rd.save(in, true); werr != nil && err == nil {
+		if werr := rd.flush(in); werr != nil && err == nil {
 			err = werr
 		}
 	}
@@ -277,26 +250,8 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 func (rd *reducer) Restart() error {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
-	for _, in := range rd.ins {
-		if in.removed {
-			in.removed, in.dirty = false, true
-			if err := rd.saveLocked(in, false); err != nil {
-				return err
-			}
-		}
-		if len(in.data) == in.Size && keep.Digest(in.data) == in.Sum {
-			continue
-		}
-		orig, err := in.Original()
-		if err != nil {
-			return err
-		}
-		in.data, in.dirty = orig, true
-		if in.Written() {
-			if err := rd.saveLocked(in, false); err != nil {
-				return err
-			}
-		}
+	if err := rd.res.Restart(); err != nil {
+		return err
 	}
 	size := rd.size()
 	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
@@ -318,12 +273,7 @@ func (rd *reducer) removals(ctx context.Context) ([]command.Removal, error) {
 	if rd.tree != nil {
 		rs = rd.treeRemovals()
 	}
-	most := maxRemovals - len(rs)
-	if most < 0 {
-		most = -1
-	}
-	sched := rd.schedule()
-	ss, ok, err := sched.Removals(ctx, most)
+	ss, ok, err := rd.schedule().Removals(ctx, max(maxRemovals-len(rs), -1))
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -344,11 +294,11 @@ func (rd *reducer) removals(ctx context.Context) ([]command.Removal, error) {
 // no syntax tree, so the result stays minimal.
 func (rd *reducer) format(ctx context.Context) error {
 	for fi, in := range rd.ins {
-		if in.removed || in.syn == nil || in.syn.Format == nil {
+		if in.Removed || in.syn == nil || in.syn.Format == nil {
 			continue
 		}
-		out, err := in.syn.Format(in.data)
-		if err != nil || string(out) == string(in.data) {
+		out, err := in.syn.Format(in.Data)
+		if err != nil || string(out) == string(in.Data) {
 			continue
 		}
 		rec, err := rd.s.TestOne(ctx, "format", rd.candidate(fi, out))
@@ -360,7 +310,7 @@ func (rd *reducer) format(ctx context.Context) error {
 			continue
 		}
 		rd.mu.Lock()
-		in.data, in.dirty = out, true
+		in.Data, in.Dirty = out, true
 		rd.mu.Unlock()
 		rd.formatted = append(rd.formatted, in.Dest)
 	}
@@ -369,51 +319,22 @@ func (rd *reducer) format(ctx context.Context) error {
 
 // granularity names the finest pieces of the split.
 func (rd *reducer) granularity() string {
-	switch rd.Split.Kind {
-	case Go, Tree:
-		return "syntax tree transformations"
-	case Lines:
-		return "lines"
-	case Tokens:
-		return "tokens"
-	case Bytes:
-		return "bytes"
-	case Brackets:
-		return "bracket groups"
-	case Runes:
-		return "characters"
-	}
+	var texts [][]byte
 	for _, in := range rd.ins {
-		if !in.whole && !utf8.Valid(in.data) {
-			return "bytes"
+		if !in.whole {
+			texts = append(texts, in.Data)
 		}
 	}
-	return "characters"
+	return rd.Split.Granularity(texts)
 }
 
 // elements counts the finest pieces of all inputs.
 func (rd *reducer) elements() int {
-	n := 0
+	n, g := 0, rd.granularity()
 	for _, in := range rd.ins {
-		if in.removed || in.whole {
-			continue
+		if !in.Removed && !in.whole {
+			n += split.Count(g, in.Data)
 		}
-		var sp decomp.Splitter
-		switch rd.granularity() {
-		case "syntax tree transformations":
-			sp = decomp.Tokens{}
-		case "lines":
-			sp = decomp.Lines{}
-		case "tokens":
-			sp = decomp.Tokens{}
-		case "bytes":
-			sp = decomp.Bytes{}
-		case "bracket groups":
-			sp = decomp.Brackets{}
-		default:
-			sp = decomp.Chars(in.data)
-		}
-		n += decomp.Count(sp, in.data)
 	}
 	return n
 }
@@ -499,9 +420,8 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 		Before: before, After: rd.unitSize(u), Seconds: time.Since(t0).Seconds()}
 	s.TestLog.Printf("Pass %s done: %s, %d predicted, %s removed\n", name, report.Plural(ran.Tests, "test"), ran.Predicted,
 		report.Plural(before-ran.After, "byte"))
-	var nf *dd.NotFailingError
-	if errors.As(err, &nf) {
-		return ran, command.NotReproduced("the input that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+	if nr := command.Unreproduced(err, "the input", ""); nr != nil {
+		return ran, nr
 	}
 	ran.Minimal = err == nil && res.Minimal && settled
 	ran.Shrank = !bytes.Equal(rd.data(u), src)
@@ -510,50 +430,36 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 
 // improve records a smaller failing content and writes it out at once,
 // atomically, so that the file holds the smallest failing input found
-// whenever wynot stops, even by SIGKILL. (Only the last write is synced
-// to the disk: a crash of the whole system may lose the newest few.)
+// whenever wynot stops, even by SIGKILL (keep.Result.Save).
 func (rd *reducer) improve(in *input, data []byte) {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
-	if !schedule.Simpler(data, in.data) {
+	if !schedule.Simpler(data, in.Data) {
 		return
 	}
-	in.data, in.dirty = data, true
-	size := rd.size()
-	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
-	if err := rd.saveLocked(in, false); err != nil {
-		rd.s.SetFatal(err)
-	}
+	in.Data, in.Dirty = data, true
+	rd.commitLocked([]*input{in})
 }
 
-func (rd *reducer) save(in *input, force bool) error {
+// flush writes the input's result, synced, unless it is written already.
+func (rd *reducer) flush(in *input) error {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
-	if !in.dirty && !(force && in.Dest != in.Path && !in.Written()) {
-		return nil
-	}
-	return rd.saveLocked(in, true)
+	return rd.res.Flush(in.Entry)
 }
 
-// saveLocked writes the input's content to its destination atomically
-// (synced to the disk when sync is set) and records what it wrote in
-// the lineage of an input, or a tree, reduced in place.
-func (rd *reducer) saveLocked(in *input, sync bool) error {
-	var err error
-	switch {
-	case rd.tree != nil && in.removed:
-		err = rd.tree.result.Remove(in.File, sync)
-	case rd.tree != nil && in.link != "":
-		err = rd.tree.result.Link(in.File, in.link)
-	default:
-		err = in.Write(in.data, sync)
+// commitLocked writes the inputs in changed, a smaller failing result
+// (in a tree, one that may change several files at once), as one change
+// (keep.Result.SaveTogether). The caller holds rd.mu and has set the
+// inputs' new data or removal.
+func (rd *reducer) commitLocked(changed []*input) {
+	es := make([]*keep.Entry, len(changed))
+	for i, in := range changed {
+		es[i] = in.Entry
 	}
-	if err != nil {
-		return err
+	if err := rd.res.SaveTogether(es); err != nil {
+		rd.s.SetFatal(err)
 	}
-	in.dirty = false
-	if rd.tree != nil {
-		rd.tree.result.Record(rd.nowTree())
-	}
-	return nil
+	size := rd.size()
+	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
 }

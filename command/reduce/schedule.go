@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/filetree"
 	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/report"
 )
@@ -58,7 +59,7 @@ func (rd *reducer) schedule() *schedule.Schedule {
 	if rd.tree != nil {
 		s.Phases = append(s.Phases, schedule.Phase{Name: entriesPhase, NoRemovals: true,
 			Units: func() []schedule.Unit {
-				us := make([]schedule.Unit, rd.depths())
+				us := make([]schedule.Unit, filetree.Levels(rd.paths()))
 				for d := range us {
 					us[d].ID = d
 				}

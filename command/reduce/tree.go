@@ -3,10 +3,7 @@ package reduce
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -44,64 +41,44 @@ type dirTree struct {
 	byLang map[string]syntax.Tree
 }
 
-// openTree reads the directory p as the input of a reduction.
+// openTree reads the directory p as the input of a reduction
+// (keep.OpenTree) and the files of the languages it knows as theirs.
 func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree, error) {
-	abs, err := filepath.Abs(p)
+	res, es, notes, err := keep.OpenTree(p, r.Output)
+	for _, n := range notes {
+		say(r.Out, "%s", n)
+	}
 	if err != nil {
-		return nil, nil, command.InputError("input %s: %v", p, err)
-	}
-	if cwd, err := os.Getwd(); err == nil && keep.Within(cwd, abs) && r.Output == "" {
-		return nil, nil, command.InputError("input %s is the current directory, or holds it: reducing it in place would change the directory wynot runs in and put its copy of the original beside it; run wynot from outside the tree, or give -o DIR for the result", p)
-	}
-	if note, err := keep.FinishPending(p); err != nil {
 		return nil, nil, command.InputError("%v", err)
-	} else if note != "" {
-		say(r.Out, "%s", note)
 	}
-	base, err := filetree.ReadTree(abs)
-	if err != nil {
-		return nil, nil, command.InputError("reading the tree %s: %v", p, keep.UnwrapPath(err))
-	}
-	if len(base.Files) == 0 {
-		return nil, nil, command.InputError("input %s holds no files: nothing to reduce", p)
-	}
-	for _, vcs := range []string{".git", ".hg", ".svn"} {
-		if _, err := os.Lstat(filepath.Join(abs, vcs)); err == nil {
-			say(r.Out, "%s is left out of the tests and of the reduction", filepath.Join(p, vcs))
-		}
-	}
-	t := &dirTree{path: p, base: base, ws: filetree.NewWorkspaces(base)}
+	t := &dirTree{path: p, base: res.Base(), ws: filetree.NewWorkspaces(res.Base()), result: res}
 	var ins []*input
 	var unparsed []string
-	for _, rel := range base.Paths() {
-		f := base.Files[rel]
-		in := &input{File: keep.NewFile(filepath.Join(p, filepath.FromSlash(rel)), rel, f.Data, f.Mode), data: f.Data}
+	for _, e := range es {
+		in := &input{Entry: e}
 		switch {
-		case f.Link != "":
-			in.link, in.whole = f.Link, true
-			if escapes(rel, f.Link) {
-				say(r.Out, "%s is a symbolic link to %s, outside the tree: it is not followed, and every test gets the link as it is", in.Path, f.Link)
+		case e.Link != "":
+			in.whole = true
+			if filetree.Escapes(e.Name, e.Link) {
+				say(r.Out, "%s is a symbolic link to %s, outside the tree: it is not followed, and every test gets the link as it is", in.Path, e.Link)
 			}
-		case filetree.Binary(f.Data) || len(f.Data) == 0:
+		case filetree.Binary(e.Data) || len(e.Data) == 0:
 			in.whole = true // removed as a whole, never cut
 		default:
-			if lang := r.treeLang(rel); lang != "" {
+			if lang := r.Split.TreeLangOf(e.Name); lang != "" {
 				if err := r.parse(in, lang); err != nil {
-					unparsed = append(unparsed, rel)
+					unparsed = append(unparsed, e.Name)
 				}
 			}
 		}
 		ins = append(ins, in)
 	}
-	r.treeLangs(ctx, t, abs, ins)
-	if len(unparsed) > 0 {
-		say(r.Out, "%s in %s do not parse in their language (%s): they are reduced as text", report.Plural(len(unparsed), "file"), p, command.List(unparsed, 5))
-	}
-	if err := r.treeDestination(t, abs); err != nil {
+	if err := r.room(t); err != nil {
 		return nil, nil, err
 	}
-	for _, in := range ins {
-		in.Dest = filepath.Join(t.result.Dest, filepath.FromSlash(in.Name))
+	r.treeLangs(ctx, t, ins)
+	if len(unparsed) > 0 {
+		say(r.Out, "%s in %s do not parse in their language (%s): they are reduced as text", report.Plural(len(unparsed), "file"), p, command.List(unparsed, 5))
 	}
 	return ins, t, nil
 }
@@ -109,40 +86,25 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 // treeLangs asks each language of the table for its view of the tree
 // (syntax.Language.Tree), handing it the tree's files and a way to run
 // what it needs to learn its context, and says what it notes.
-func (r *Reduction) treeLangs(ctx context.Context, t *dirTree, abs string, ins []*input) {
+func (r *Reduction) treeLangs(ctx context.Context, t *dirTree, ins []*input) {
 	files := map[string][]byte{}
 	for rel, f := range t.base.Files {
 		if f.Link == "" {
 			files[rel] = f.Data
 		}
 	}
-	t.byLang = map[string]syntax.Tree{}
-	for _, l := range syntax.Languages() {
-		parsed := slices.ContainsFunc(ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == l.Name() })
-		lt, notes := l.Tree(syntax.Dir{Root: abs, Files: files, Parsed: parsed, TypeCheck: r.TypeCheck, Exec: contextExec(ctx)})
-		for _, n := range notes {
-			say(r.Out, "%s", n)
-		}
-		if lt != nil {
-			t.langs = append(t.langs, lt)
-			t.byLang[l.Name()] = lt
-		}
-	}
-}
-
-// contextExec runs, for a language's context, a command through the
-// runner, for five minutes at most.
-func contextExec(ctx context.Context) syntax.Exec {
-	return func(argv []string) ([]byte, error) {
+	abs, _ := filepath.Abs(t.path) // it was read from there
+	exec := func(argv []string) ([]byte, error) {
 		c := runner.Command{Argv: argv, Timeout: 5 * time.Minute}
-		run, err := c.Exec(ctx, "", nil)
-		if err != nil {
-			return nil, err
-		}
-		if !run.Clean() {
-			return nil, errors.New(run.Explain())
-		}
-		return run.Stdout, nil
+		return c.Output(ctx)
+	}
+	var notes []string
+	t.langs, t.byLang, notes = syntax.Trees(syntax.Dir{Root: abs, Files: files, TypeCheck: r.TypeCheck, Exec: exec},
+		func(lang string) bool {
+			return slices.ContainsFunc(ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == lang })
+		})
+	for _, n := range notes {
+		say(r.Out, "%s", n)
 	}
 }
 
@@ -155,48 +117,8 @@ func (rd *reducer) langTree(in *input) syntax.Tree {
 	return rd.tree.byLang[in.syn.Lang]
 }
 
-// treeLang is the language a file of a tree is reduced in: under auto
-// the one its extension says; under go or tree:LANG that one, for the
-// files whose extension says it (the other files are text).
-func (r *Reduction) treeLang(rel string) string {
-	ext := syntax.LangOf(rel)
-	switch r.Split.Kind {
-	case Auto:
-		return ext
-	case Go:
-		if ext == "go" {
-			return "go"
-		}
-	case Tree:
-		if ext == r.Split.Lang || r.Split.Lang == "html" && strings.HasSuffix(rel, ".html") {
-			return r.Split.Lang
-		}
-	}
-	return ""
-}
-
-// escapes reports whether a symbolic link at rel with target leads
-// outside the tree.
-func escapes(rel, target string) bool {
-	if path.IsAbs(target) {
-		return true
-	}
-	t := path.Join(path.Dir(rel), target)
-	return t == ".." || strings.HasPrefix(t, "../")
-}
-
-// treeDestination decides where the result tree goes (-o, or DIR in
-// place with DIR.orig kept: keep.PlaceTree) and checks that the copies
-// fit, the tests' too.
-func (r *Reduction) treeDestination(t *dirTree, abs string) error {
-	res, notes, err := keep.PlaceTree(t.path, abs, t.base, r.Output)
-	for _, n := range notes {
-		say(r.Out, "%s", n)
-	}
-	if err != nil {
-		return command.InputError("%v", err)
-	}
-	t.result = res
+// room checks that the tests' copies of the tree fit where they go.
+func (r *Reduction) room(t *dirTree) error {
 	if r.Output != "" {
 		return nil
 	}
@@ -213,19 +135,6 @@ func (r *Reduction) treeDestination(t *dirTree, abs string) error {
 	return nil
 }
 
-// nowTree is the tree as the reduction has it now, for the lineage of
-// a tree reduced in place. The caller holds rd.mu, or no other
-// goroutine runs.
-func (rd *reducer) nowTree() map[string]*filetree.File {
-	now := map[string]*filetree.File{}
-	for _, in := range rd.ins {
-		if !in.removed {
-			now[in.Name] = &filetree.File{Data: in.data, Mode: in.Mode, Link: in.link}
-		}
-	}
-	return now
-}
-
 // treeCandidate is the tree with the inputs in changed holding their
 // new data and the inputs in gone removed, besides those removed
 // already.
@@ -236,15 +145,15 @@ func (rd *reducer) treeCandidate(changes map[int][]byte, gone map[int]bool) runn
 	var changed []string
 	for i, in := range rd.ins {
 		switch {
-		case in.removed || gone[i]:
+		case in.Removed || gone[i]:
 			content[in.Name] = nil
 			continue
-		case in.link != "":
+		case in.Link != "":
 		default:
 			d, ok := changes[i]
 			if !ok {
-				d = in.data
-			} else if !bytes.Equal(d, in.data) {
+				d = in.Data
+			} else if !bytes.Equal(d, in.Data) {
 				changed = append(changed, in.Name)
 			}
 			if !bytes.Equal(d, t.base.Files[in.Name].Data) {
@@ -256,53 +165,26 @@ func (rd *reducer) treeCandidate(changes map[int][]byte, gone map[int]bool) runn
 	for _, w := range rd.with {
 		content[w.Name] = &filetree.File{Data: w.Data, Mode: 0o644}
 	}
+	label := fmt.Sprintf("tree of %d of %s", present, report.Plural(len(rd.ins), "file"))
+	if len(changed) > 0 {
+		label += ", " + command.List(changed, 3) + " changed"
+	}
 	return runner.Candidate{
 		Files: []runner.File{{Name: "\x00tree", Data: filetree.Identity(content)}},
 		Setup: func(dir string) error { return command.RoomHint(t.ws.Sync(dir, content), dir) },
-		Label: fmt.Sprintf("tree of %d of %s%s", present, report.Plural(len(rd.ins), "file"), changedNote(changed)),
+		Label: label,
 	}
 }
 
-// changedNote names, in a candidate's label, the files it changes.
-func changedNote(names []string) string {
-	if len(names) == 0 {
-		return ""
-	}
-	return ", " + command.List(names, 3) + " changed"
-}
-
-// depths is how deep the tree's present entries go (a file at the top
-// is at depth 0).
-func (rd *reducer) depths() int {
-	n := 0
-	for _, in := range rd.ins {
-		if !in.removed {
-			n = max(n, strings.Count(in.Name, "/")+1)
-		}
-	}
-	return n
-}
-
-// units are the files and directories at depth d of the present tree,
-// sorted, each with the inputs it holds.
-func (rd *reducer) units(d int) (names []string, members map[string][]int) {
-	members = map[string][]int{}
+// paths are the inputs' names, "" for those removed.
+func (rd *reducer) paths() []string {
+	ps := make([]string, len(rd.ins))
 	for i, in := range rd.ins {
-		if in.removed {
-			continue
+		if !in.Removed {
+			ps[i] = in.Name
 		}
-		parts := strings.Split(in.Name, "/")
-		if len(parts) <= d {
-			continue
-		}
-		u := strings.Join(parts[:d+1], "/")
-		if _, ok := members[u]; !ok {
-			names = append(names, u)
-		}
-		members[u] = append(members[u], i)
 	}
-	slices.Sort(names)
-	return names, members
+	return ps
 }
 
 // entryPass removes whole files and directories at depth d of the tree:
@@ -312,7 +194,7 @@ func (rd *reducer) units(d int) (names []string, members map[string][]int) {
 // whether the tree shrank, and the pass's statistics.
 func (rd *reducer) entryPass(ctx context.Context, d int) (schedule.Ran, error) {
 	s := rd.s
-	names, members := rd.units(d)
+	names, members := filetree.Entries(rd.paths(), d)
 	if len(names) < 2 {
 		// ddmin removes nothing of a single entry: the empty tree is
 		// not a candidate.
@@ -324,17 +206,16 @@ func (rd *reducer) entryPass(ctx context.Context, d int) (schedule.Ran, error) {
 	s.TestLog.Printf("Pass %s: %d files and directories\n", name, len(names))
 	st0 := s.Stats()
 	t0 := time.Now()
-	gone := func(c dd.Config) map[int]bool {
-		keep := map[int]bool{}
-		for _, x := range c {
-			keep[x] = true
-		}
+	gone := func(c dd.Config) map[int]bool { // the inputs of the entries c leaves out
 		g := map[int]bool{}
-		for x, u := range names {
-			if !keep[x] {
-				for _, i := range members[u] {
-					g[i] = true
-				}
+		for _, u := range names {
+			for _, i := range members[u] {
+				g[i] = true
+			}
+		}
+		for _, x := range c {
+			for _, i := range members[names[x]] {
+				delete(g, i)
 			}
 		}
 		return g
@@ -356,9 +237,8 @@ func (rd *reducer) entryPass(ctx context.Context, d int) (schedule.Ran, error) {
 		Before: before, After: rd.size(), Seconds: time.Since(t0).Seconds()}
 	s.TestLog.Printf("Pass %s done: %s, %d of %s removed\n", name, report.Plural(ran.Tests, "test"),
 		files0-rd.present(), report.Plural(files0, "file"))
-	var nf *dd.NotFailingError
-	if errors.As(err, &nf) {
-		return ran, command.NotReproduced("the tree that failed before does not fail any more (%s); the test is flaky: try --repeat 3", nf.Outcome)
+	if nr := command.Unreproduced(err, "the tree", ""); nr != nil {
+		return ran, nr
 	}
 	ran.Minimal, ran.Shrank = err == nil && res.Minimal, rd.present() < files0
 	return ran, err
@@ -368,7 +248,7 @@ func (rd *reducer) entryPass(ctx context.Context, d int) (schedule.Ran, error) {
 func (rd *reducer) present() int {
 	n := 0
 	for _, in := range rd.ins {
-		if !in.removed {
+		if !in.Removed {
 			n++
 		}
 	}
@@ -383,46 +263,13 @@ func (rd *reducer) remove(gone map[int]bool) {
 	var changed []*input
 	for i := range gone {
 		in := rd.ins[i]
-		if in.removed {
+		if in.Removed {
 			continue
 		}
-		in.removed, in.dirty = true, true
+		in.Removed, in.Dirty = true, true
 		changed = append(changed, in)
 	}
-	rd.writeTreeLocked(changed)
-	size := rd.size()
-	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
-}
-
-// keepTree writes the copy of the original tree (DIR.orig) before DIR
-// is changed, or the result tree (-o) as a copy of the original, once
-// the original's checks have passed. From then on the originals are
-// read from that copy when needed.
-func (rd *reducer) keepTree() error {
-	if err := rd.tree.result.KeepOriginal(rd.keepFiles(), rd.nowTree()); err != nil {
-		return command.InputError("%v", err)
-	}
-	return nil
-}
-
-// dropTreeBackup removes the copy of the original when DIR was left as
-// it was: nothing smaller fails.
-func (rd *reducer) dropTreeBackup() { rd.tree.result.DropBackup(rd.treeChanged(), rd.keepFiles()) }
-
-// keepFiles are the inputs as keep knows them.
-func (rd *reducer) keepFiles() []*keep.File {
-	fs := make([]*keep.File, len(rd.ins))
-	for i, in := range rd.ins {
-		fs[i] = in.File
-	}
-	return fs
-}
-
-// treeChanged says whether the result tree differs from the original.
-func (rd *reducer) treeChanged() bool {
-	return slices.ContainsFunc(rd.ins, func(in *input) bool {
-		return in.removed || in.link == "" && !bytes.Equal(in.data, rd.tree.base.Files[in.Name].Data)
-	})
+	rd.commitLocked(changed)
 }
 
 // treeRemovals are the result with one file less, for each file: what
@@ -433,68 +280,12 @@ func (rd *reducer) treeRemovals() []command.Removal {
 		return nil
 	}
 	for i, in := range rd.ins {
-		if in.removed {
+		if in.Removed {
 			continue
 		}
 		rs = append(rs, command.Removal{Candidate: rd.treeCandidate(nil, map[int]bool{i: true}), What: "removing " + in.Name})
 	}
 	return rs
-}
-
-// treeClosing is what wynot reduce says at the end of a directory's
-// reduction (Close has filled in the summary's shared part).
-func (rd *reducer) treeClosing(sum *report.Summary, end command.End) command.Closing {
-	t := rd.tree
-	files0, files := len(rd.ins), rd.present()
-	sum.Result = t.result.Dest
-	pct := 100 * float64(sum.SizeAfter) / float64(max(sum.SizeBefore, 1))
-	c := command.Closing{Page: rd.treePage}
-	c.Head = []string{fmt.Sprintf("reduced %s from %s (%s) to %s (%s, %s) in %s%s, %.1fs", t.path,
-		report.Plural(files0, "file"), report.Plural(sum.SizeBefore, "byte"), report.Plural(files, "file"),
-		report.Plural(sum.SizeAfter, "byte"), report.Percent(pct), report.Plural(sum.Tests, "test"), rd.predictedNote(sum), sum.Seconds)}
-	var v string
-	switch {
-	case end.Interrupted:
-		v = "interrupted: the result is the smallest failing tree found so far, not 1-minimal"
-	case end.Minimal:
-		v = "the result is 1-minimal: removing any single one of its files, or making any single one of the changes its files' passes offer (syntax tree transformations, lines, tokens, characters, replacements), makes the failure go away"
-		if rd.TypeCheck && slices.ContainsFunc(rd.ins, typed) {
-			v += rd.typeNote()
-		}
-	default:
-		v = "the result is not certified 1-minimal"
-	}
-	c.Verdict = []string{v}
-	if files == 0 || sum.SizeAfter == 0 {
-		c.Verdict = append(c.Verdict, emptyHint(sum, "tree"))
-	}
-	switch {
-	case !rd.treeChanged() && t.result.Dest == t.path:
-		c.Tail = []string{fmt.Sprintf("%s is unchanged: nothing smaller fails", t.path)}
-	case t.result.Backup != "":
-		c.Tail = []string{fmt.Sprintf("%s now holds the result (%s); the original is in %s", t.path, treeFiles(rd), t.result.Backup)}
-	default:
-		c.Tail = []string{fmt.Sprintf("result tree written to %s (%s)", t.result.Dest, treeFiles(rd))}
-	}
-	return c
-}
-
-// treeFiles names the result's files, or counts them when there are
-// many.
-func treeFiles(rd *reducer) string {
-	var names []string
-	for _, in := range rd.ins {
-		if !in.removed {
-			names = append(names, in.Name)
-		}
-	}
-	if len(names) == 0 {
-		return "no files"
-	}
-	if len(names) > 6 {
-		return report.Plural(len(names), "file")
-	}
-	return strings.Join(names, ", ")
 }
 
 // treePage is what the report shows of a tree: each remaining file, and
@@ -503,15 +294,15 @@ func treeFiles(rd *reducer) string {
 func (rd *reducer) treePage() report.Page {
 	var res, diff strings.Builder
 	for _, in := range rd.ins {
-		if in.link != "" {
-			if !in.removed {
-				fmt.Fprintf(&res, "=== %s -> %s\n", in.Name, in.link)
+		if in.Link != "" {
+			if !in.Removed {
+				fmt.Fprintf(&res, "=== %s -> %s\n", in.Name, in.Link)
 			}
 			continue
 		}
-		if !in.removed {
-			fmt.Fprintf(&res, "=== %s\n%s", in.Name, in.data)
-			if len(in.data) > 0 && in.data[len(in.data)-1] != '\n' {
+		if !in.Removed {
+			fmt.Fprintf(&res, "=== %s\n%s", in.Name, in.Data)
+			if len(in.Data) > 0 && in.Data[len(in.Data)-1] != '\n' {
 				res.WriteByte('\n')
 			}
 		}
@@ -520,27 +311,19 @@ func (rd *reducer) treePage() report.Page {
 			continue
 		}
 		var now []byte
-		if !in.removed {
-			now = in.data
+		if !in.Removed {
+			now = in.Data
 		}
-		if bytes.Equal(orig, now) && !in.removed {
+		if bytes.Equal(orig, now) && !in.Removed {
 			continue
 		}
-		o, _ := decomp.Lines{}.Cut(orig)
-		n, _ := decomp.Lines{}.Cut(now)
 		to := "b/" + in.Name
-		if in.removed {
+		if in.Removed {
 			to = "/dev/null"
 		}
-		diff.WriteString(decomp.Diff(o, n).Unified("a/"+in.Name, to, 3))
+		diff.WriteString(decomp.UnifiedLines(orig, now, "a/"+in.Name, to, 3))
 	}
 	return report.Page{Result: res.String(), Diff: diff.String()}
-}
-
-// emptyHint says what an empty result means: the test fails without the
-// input, so it does not tell this failure from another.
-func emptyHint(sum *report.Summary, what string) string {
-	return fmt.Sprintf("the empty %s fails too (%s): the test does not tell this failure from any other; state it with --fail-on REGEX (a line of the original's output that names the failure)", what, sum.Signature)
 }
 
 // nowFiles are the tree's files as they are now, for the languages'
@@ -553,8 +336,8 @@ func (rd *reducer) nowFiles() map[string][]byte { return rd.files(true) }
 func (rd *reducer) files(whole bool) map[string][]byte {
 	files := map[string][]byte{}
 	for _, in := range rd.ins {
-		if !in.removed && in.link == "" && (whole || !in.whole) {
-			files[in.Name] = in.data
+		if !in.Removed && in.Link == "" && (whole || !in.whole) {
+			files[in.Name] = in.Data
 		}
 	}
 	return files

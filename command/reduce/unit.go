@@ -8,7 +8,6 @@ import (
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/syntax"
-	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
 
@@ -53,7 +52,7 @@ func (rd *reducer) treeUnits() []unit {
 	}
 	groups := map[group]int{} // → index into us
 	for fi, in := range rd.ins {
-		if in.removed || in.whole {
+		if in.Removed || in.whole {
 			continue
 		}
 		if !rd.bundled(in) {
@@ -93,7 +92,7 @@ func (rd *reducer) extraUnits() []unit {
 			for _, name := range su.Files {
 				u.members = append(u.members, byName[name])
 			}
-			if !slices.ContainsFunc(u.members, func(k int) bool { return bytes.IndexByte(rd.ins[k].data, 0) >= 0 }) {
+			if !slices.ContainsFunc(u.members, func(k int) bool { return bytes.IndexByte(rd.ins[k].Data, 0) >= 0 }) {
 				us = append(us, u) // text with a NUL byte cannot be bundled
 			}
 		}
@@ -104,11 +103,11 @@ func (rd *reducer) extraUnits() []unit {
 // data is the unit's text as it is now.
 func (rd *reducer) data(u unit) []byte {
 	if !u.bundle {
-		return rd.ins[u.members[0]].data
+		return rd.ins[u.members[0]].Data
 	}
 	fs := make([]decomp.File, len(u.members))
 	for i, fi := range u.members {
-		fs[i] = decomp.File{Name: rd.ins[fi].Name, Data: rd.ins[fi].data}
+		fs[i] = decomp.File{Name: rd.ins[fi].Name, Data: rd.ins[fi].Data}
 	}
 	b, err := decomp.Bundle(fs)
 	if err != nil {
@@ -122,19 +121,13 @@ func (rd *reducer) contents(u unit, data []byte) (map[int][]byte, error) {
 	if !u.bundle {
 		return map[int][]byte{u.members[0]: data}, nil
 	}
-	fs, err := decomp.Unbundle(data)
+	datas, err := decomp.UnbundleAs(data, u.su.Files)
 	if err != nil {
-		return nil, err
-	}
-	if len(fs) != len(u.members) {
-		return nil, fmt.Errorf("%s: %d files in a bundle of %d", u.name, len(fs), len(u.members))
+		return nil, fmt.Errorf("%s: %w", u.name, err)
 	}
 	m := map[int][]byte{}
 	for i, fi := range u.members {
-		if fs[i].Name != rd.ins[fi].Name {
-			return nil, fmt.Errorf("%s: %s in the place of %s", u.name, fs[i].Name, rd.ins[fi].Name)
-		}
-		m[fi] = fs[i].Data
+		m[fi] = datas[i]
 	}
 	return m, nil
 }
@@ -171,15 +164,13 @@ func (rd *reducer) improveUnit(u unit, data []byte) {
 	var changed []*input
 	for _, fi := range u.members {
 		in := rd.ins[fi]
-		if bytes.Equal(in.data, m[fi]) {
+		if bytes.Equal(in.Data, m[fi]) {
 			continue
 		}
-		in.data, in.dirty = m[fi], true
+		in.Data, in.Dirty = m[fi], true
 		changed = append(changed, in)
 	}
-	rd.writeTreeLocked(changed)
-	size := rd.size()
-	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
+	rd.commitLocked(changed)
 }
 
 // unitPasses are the tree passes of a unit (those of passList for an
@@ -211,7 +202,7 @@ func (rd *reducer) label(u unit) string {
 func (rd *reducer) textUnits() []unit {
 	var us []unit
 	for fi, in := range rd.ins {
-		if !in.removed && !in.whole {
+		if !in.Removed && !in.whole {
 			us = append(us, rd.single(fi))
 		}
 	}
@@ -222,7 +213,7 @@ func (rd *reducer) textUnits() []unit {
 func (rd *reducer) unitSize(u unit) int {
 	n := 0
 	for _, fi := range u.members {
-		n += len(rd.ins[fi].data)
+		n += len(rd.ins[fi].Data)
 	}
 	return n
 }
