@@ -2,11 +2,15 @@ package codediff
 
 import (
 	"bytes"
+	"cmp"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/wynot/wynot/domain/filetree"
 )
 
 // Resolve implements the failure-resolution loop of FSE 1999 §8: "After a
@@ -54,6 +58,9 @@ func (s *Set) Resolve(output []byte, c []int) []int {
 	if missing := missingNames(output); len(missing) > 0 {
 		idents = missing
 	}
+	for _, i := range s.requirementsFor(output, in) {
+		add[i] = true
+	}
 	if len(idents) > 0 {
 		var rest []int
 		for i := range s.Changes {
@@ -86,6 +93,66 @@ func (s *Set) Resolve(output []byte, c []int) []int {
 	sort.Ints(out)
 	return out
 }
+
+// requirementsFor returns the go.mod changes not in the configuration
+// (in) that require the module of a package whose name qualifies a
+// missing name in a Go build's output ("undefined: pkg.Name", "type
+// *pkg.T has no field or method Name"): code that uses a new API of
+// another module needs the new requirement of that module, which no
+// change mentions by the missing name. A qualifier is an import's name
+// (its alias, or the last element of its path) in a file the output
+// names, or the last element of a required module's path.
+func (s *Set) requirementsFor(output []byte, in map[int]bool) []int {
+	quals := map[string]bool{}
+	for _, m := range qualifiedRe.FindAllSubmatch(output, -1) {
+		for _, g := range m[1:] {
+			if len(g) > 0 {
+				quals[string(g)] = true
+			}
+		}
+	}
+	if len(quals) == 0 {
+		return nil
+	}
+	// The import paths the qualifiers name in the files of the output.
+	var imports []string
+	for _, m := range positionRe.FindAllSubmatch(output, -1) {
+		p := s.findPath(string(m[1]))
+		for _, f := range []map[string]*filetree.File{s.Old.Files, s.New.Files} {
+			if f[p] == nil {
+				continue
+			}
+			for _, l := range bytes.Split(f[p].Data, []byte("\n")) {
+				if im := importSpecRe.FindSubmatch(l); im != nil && quals[cmp.Or(string(im[1]), guessName(string(im[2])))] {
+					imports = append(imports, string(im[2]))
+				}
+			}
+		}
+	}
+	var out []int
+	for i, c := range s.Changes {
+		if in[i] || c.Kind != Hunk || path.Base(c.Path) != "go.mod" {
+			continue
+		}
+		for _, l := range c.New {
+			mod, _, ok := requireLine(l)
+			if ok && (quals[guessName(mod)] || slices.ContainsFunc(imports, func(p string) bool { return p == mod || strings.HasPrefix(p, mod+"/") })) {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// qualifiedRe matches, in Go's messages, the package name qualifying a
+// missing name: "undefined: pkg.Name", and the type's package in "type
+// *pkg.T has no field or method Name".
+var qualifiedRe = regexp.MustCompile(`undefined: ([A-Za-z_][A-Za-z0-9_]*)\.[A-Za-z_]|type \*?([A-Za-z_][A-Za-z0-9_]*)\.[A-Za-z_][A-Za-z0-9_]* has no field or method`)
+
+// importSpecRe matches an import spec on a line of Go source: its name,
+// if it has one, and its path.
+var importSpecRe = regexp.MustCompile(`^\s*(?:import\s+)?(?:([A-Za-z_][A-Za-z0-9_]*)\s+)?"([^"]+)"`)
 
 // missingRe matches what compilers and linkers say of a name that is not
 // there: Go's "undefined: x", "x.y undefined (...)" and "has no field or

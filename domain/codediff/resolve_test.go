@@ -95,3 +95,37 @@ func all(n int) []int {
 	}
 	return c
 }
+
+// TestResolveRequirement: code that uses a new API of another module
+// does not build without the go.mod change that requires the module's
+// new version; no change mentions the missing name but the code itself,
+// so the messages' package qualifiers lead to the requirement, through
+// an import's alias or the module's last path element.
+func TestResolveRequirement(t *testing.T) {
+	old := tree(map[string]string{
+		"go.mod": "module example.com/app\n\ngo 1.21\n\nrequire (\n\tgithub.com/x/flags v1.0.6\n\texample.com/same v1.0.0\n\texample.com/same2 v1.0.0\n\tgolang.org/x/text v0.3.0\n)\n",
+		"a.go":   "package app\n\nimport (\n\tf \"github.com/x/flags\"\n)\n\nvar Mode = f.Old\n\n\n\nvar Other = 1\n",
+	})
+	nw := tree(map[string]string{
+		"go.mod": "module example.com/app\n\ngo 1.21\n\nrequire (\n\tgithub.com/x/flags v1.0.8\n\texample.com/same v1.0.0\n\texample.com/same2 v1.0.0\n\tgolang.org/x/text v0.4.0\n)\n",
+		"a.go":   "package app\n\nimport (\n\tf \"github.com/x/flags\"\n)\n\nvar Mode = f.New\n\n\n\nvar Other = 2\n",
+	})
+	s := Compare(old, nw, 0)
+	if got := strings.Join(names(s, all(s.Len())), " "); got != "a.go:7-7 a.go:11-11 go.mod:6-6 go.mod:9-9" {
+		t.Fatalf("changes %s", got)
+	}
+	for _, c := range []struct {
+		name, output string
+		want         []string
+	}{
+		{"by the import's alias", "./a.go:7:14: undefined: f.New\n", []string{"go.mod:6-6"}},
+		{"by the module's name", "./a.go:9:3: v.Flags().Lenient undefined (type *flags.Set has no field or method Lenient)\n", []string{"go.mod:6-6"}},
+		{"another package", "./a.go:7:14: undefined: strings.Cut\n", nil},
+	} {
+		got := names(s, s.Resolve([]byte(c.output), []int{0}))
+		got = slices.DeleteFunc(got, func(n string) bool { return strings.HasPrefix(n, "a.go") })
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: added %v, want %v", c.name, got, c.want)
+		}
+	}
+}
