@@ -124,7 +124,8 @@ func typed(in *input) bool { return in.syn != nil && in.syn.Typed }
 // file bundled with its language's unit has its tree passes with the
 // unit (unitPasses).
 func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
-	if t := rd.langTree(in); t != nil {
+	t := rd.langTree(in)
+	if t != nil {
 		if syn := t.File(in.Name, in.Data, rd.nowFiles); syn != nil {
 			in.syn = syn
 		}
@@ -133,7 +134,7 @@ func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 	if in.syn == nil {
 		finish = rd.textFinish(in)
 	}
-	tree, text, err = rd.Split.Passes(in.syn, in.Data, !rd.bundled(in), finish)
+	tree, text, err = rd.Split.Passes(in.syn, in.Data, t == nil, finish)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", in.Name, err)
 	}

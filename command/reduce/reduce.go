@@ -273,7 +273,10 @@ func (rd *reducer) removals(ctx context.Context) ([]command.Removal, error) {
 	if rd.tree != nil {
 		rs = rd.treeRemovals()
 	}
-	ss, ok, err := rd.schedule().Removals(ctx, max(maxRemovals-len(rs), -1))
+	if len(rs) > maxRemovals {
+		return nil, nil // too many to recheck: as the search certified it
+	}
+	ss, ok, err := rd.schedule().Removals(ctx, maxRemovals-len(rs))
 	if err != nil || !ok {
 		return nil, err
 	}

@@ -32,13 +32,6 @@ func (rd *reducer) single(fi int) unit {
 	return unit{name: rd.ins[fi].Name, members: []int{fi}}
 }
 
-// bundled says whether input in is reduced by its tree passes as part of
-// a unit of its language: a file of a tree whose language has a view of
-// it (a Go file).
-func (rd *reducer) bundled(in *input) bool {
-	return rd.langTree(in) != nil
-}
-
 // treeUnits are the units of the tree passes, in the order of their
 // first input: each of a language's groups (a Go package: one
 // directory's Go files) as a bundle, every other input present on its
@@ -55,11 +48,11 @@ func (rd *reducer) treeUnits() []unit {
 		if in.Removed || in.whole {
 			continue
 		}
-		if !rd.bundled(in) {
+		lt := rd.langTree(in) // its language bundles it with its unit
+		if lt == nil {
 			us = append(us, rd.single(fi))
 			continue
 		}
-		lt := rd.langTree(in)
 		key, name := lt.Group(in.Name)
 		g := group{in.syn.Lang, key}
 		if k, ok := groups[g]; ok {
