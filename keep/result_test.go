@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wynot/wynot/domain/filetree"
@@ -122,5 +123,48 @@ func TestResultFiles(t *testing.T) {
 	r.Entries[1].Data, r.Entries[1].Dirty = []byte("1\n"), true
 	if err := r.Save(r.Entries[1], true); err != nil || read(t, "other.txt") != "1\n" {
 		t.Errorf("Save: %v, other.txt holds %q", err, read(t, "other.txt"))
+	}
+}
+
+// Read and OpenTree refuse what cannot be reduced, with the reason.
+func TestOpenRefusals(t *testing.T) {
+	dir := inDir(t)
+	write(t, "a/x.txt", "x")
+	write(t, "b/x.txt", "y")
+	write(t, "empty.txt", "")
+	if err := os.Mkdir("none", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		paths []string
+		want  string
+	}{
+		{[]string{"a"}, "input a is a directory; give files"},
+		{[]string{"empty.txt"}, "input empty.txt is empty: nothing to reduce"},
+		{[]string{"a/x.txt", "b/x.txt"}, "inputs a/x.txt and b/x.txt have the same name"},
+		{[]string{"missing.txt"}, "input missing.txt: no such file or directory"},
+	} {
+		if _, err := Read(c.paths); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Read(%q): %v, want %q", c.paths, err, c.want)
+		}
+	}
+	if es, err := Read([]string{"a/x.txt"}); err != nil || len(es) != 1 || es[0].Name != "x.txt" || string(es[0].Data) != "x" {
+		t.Errorf("Read(a/x.txt): %v", err)
+	}
+	for _, c := range []struct {
+		dir, output, want string
+	}{
+		{"none", "", "input none holds no files: nothing to reduce"},
+		{".", "", "is the current directory, or holds it"},
+		{dir, "", "is the current directory, or holds it"},
+	} {
+		if _, _, _, err := OpenTree(c.dir, c.output); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("OpenTree(%s, %q): %v, want %q", c.dir, c.output, err, c.want)
+		}
+	}
+	write(t, "a/.git/HEAD", "ref")
+	tr, es, notes, err := OpenTree("a", "")
+	if err != nil || tr.Dest != "a" || len(es) != 1 || es[0].Dest != filepath.Join("a", "x.txt") || len(notes) != 1 || !strings.Contains(notes[0], ".git is left out") {
+		t.Errorf("OpenTree(a): %v, %d entries, notes %q", err, len(es), notes)
 	}
 }
