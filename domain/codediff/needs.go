@@ -7,7 +7,6 @@ import (
 	"go/token"
 	"go/types"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -590,8 +589,8 @@ func (s *Set) moduleNeeds(add func(i, j int)) {
 					}
 				case strings.HasSuffix(d.Path, ".go") && !oldReq[mod]:
 					for _, nl := range d.New {
-						if imp := importPathRe.FindSubmatch(nl); imp != nil {
-							if p := string(imp[1]); p == mod || strings.HasPrefix(p, mod+"/") {
+						if imp := importSpecRe.FindSubmatch(nl); imp != nil {
+							if p := string(imp[2]); p == mod || strings.HasPrefix(p, mod+"/") {
 								add(j, i)
 							}
 						}
@@ -601,8 +600,6 @@ func (s *Set) moduleNeeds(add func(i, j int)) {
 		}
 	}
 }
-
-var importPathRe = regexp.MustCompile(`^\s*(?:import\s+)?(?:[A-Za-z_][A-Za-z0-9_]*\s+|\.\s+)?"([^"]+)"`)
 
 // requireLine reads a requirement from a line of go.mod that a hunk
 // adds: "require M V", or "M V" inside a require block (a line alone,

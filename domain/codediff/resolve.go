@@ -151,8 +151,8 @@ func (s *Set) requirementsFor(output []byte, in map[int]bool) []int {
 var qualifiedRe = regexp.MustCompile(`undefined: ([A-Za-z_][A-Za-z0-9_]*)\.[A-Za-z_]|type \*?([A-Za-z_][A-Za-z0-9_]*)\.[A-Za-z_][A-Za-z0-9_]* has no field or method`)
 
 // importSpecRe matches an import spec on a line of Go source: its name,
-// if it has one, and its path.
-var importSpecRe = regexp.MustCompile(`^\s*(?:import\s+)?(?:([A-Za-z_][A-Za-z0-9_]*)\s+)?"([^"]+)"`)
+// if it has one (not for a dot import), and its path.
+var importSpecRe = regexp.MustCompile(`^\s*(?:import\s+)?(?:([A-Za-z_][A-Za-z0-9_]*)\s+|\.\s+)?"([^"]+)"`)
 
 // missingRe matches what compilers and linkers say of a name that is not
 // there: Go's "undefined: x", "x.y undefined (...)" and "has no field or
