@@ -150,12 +150,7 @@ func TestJournal(t *testing.T) {
 	inDir(t)
 	write(t, "tree/a/one.txt", "one\n")
 	write(t, "tree/a/two.txt", "two\n")
-	abs, _ := filepath.Abs("tree")
-	base, err := filetree.ReadTree(abs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, _, err := PlaceTree("tree", abs, base, "")
+	tr, _, _, err := OpenTree("tree", "")
 	if err != nil {
 		t.Fatal(err)
 	}

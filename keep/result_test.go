@@ -6,29 +6,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wynot/wynot/domain/filetree"
 )
 
-// treeResult is the Result of the directory tree replaced in place.
+// treeResult is the Result of the directory tree replaced in place, as
+// OpenTree reads it.
 func treeResult(t *testing.T) *Result {
 	t.Helper()
-	abs, _ := filepath.Abs("tree")
-	base, err := filetree.ReadTree(abs)
+	tr, es, _, err := OpenTree("tree", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _, err := PlaceTree("tree", abs, base, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &Result{Tree: tr}
-	for _, rel := range base.Paths() {
-		f := NewFile(filepath.Join("tree", filepath.FromSlash(rel)), rel, base.Files[rel].Data, 0o644)
-		f.Dest = f.Path
-		r.Entries = append(r.Entries, &Entry{File: f, Data: base.Files[rel].Data})
-	}
-	return r
+	return &Result{Tree: tr, Entries: es}
 }
 
 // A tree's result is written as it shrinks, a change of several files
