@@ -20,7 +20,7 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	sizes := fmt.Sprintf("from %s to %s (%s)", report.Plural(sum.SizeBefore, "byte"), report.Plural(sum.SizeAfter, "byte"), pct)
 	switch {
 	case rd.tree != nil:
-		what, kind, sum.Result = rd.tree.path, "tree", rd.tree.result.Dest
+		what, kind, sum.Result = rd.tree.result.Path, "tree", rd.tree.result.Dest
 		sizes = fmt.Sprintf("from %s (%s) to %s (%s, %s)", report.Plural(len(rd.ins), "file"), report.Plural(sum.SizeBefore, "byte"),
 			report.Plural(rd.present(), "file"), report.Plural(sum.SizeAfter, "byte"), pct)
 	case len(rd.ins) > 1:

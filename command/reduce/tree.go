@@ -26,11 +26,9 @@ import (
 // directory (which "{}" names and the test runs in), brought from one
 // candidate to the next by writing only the files that differ.
 type dirTree struct {
-	path string         // DIR as given
-	base *filetree.Tree // what it held
-	ws   *filetree.Workspaces
-	// result is where the result tree goes, and the original kept
-	// when DIR is reduced in place.
+	ws *filetree.Workspaces
+	// result is DIR as given, what it held (Base), where the result
+	// tree goes, and the original kept when DIR is reduced in place.
 	result *keep.Tree
 	// langs are the languages' views of the tree (syntax.Language.Tree),
 	// in the table's order, and by name in byLang: what bundles their
@@ -51,7 +49,7 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 	if err != nil {
 		return nil, nil, command.InputError("%v", err)
 	}
-	t := &dirTree{path: p, base: res.Base(), ws: filetree.NewWorkspaces(res.Base()), result: res}
+	t := &dirTree{ws: filetree.NewWorkspaces(res.Base()), result: res}
 	var ins []*input
 	var unparsed []string
 	for _, e := range es {
@@ -88,12 +86,12 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 // what it needs to learn its context, and says what it notes.
 func (r *Reduction) treeLangs(ctx context.Context, t *dirTree, ins []*input) {
 	files := map[string][]byte{}
-	for rel, f := range t.base.Files {
+	for rel, f := range t.result.Base().Files {
 		if f.Link == "" {
 			files[rel] = f.Data
 		}
 	}
-	abs, _ := filepath.Abs(t.path) // it was read from there
+	abs, _ := filepath.Abs(t.result.Path) // it was read from there
 	exec := func(argv []string) ([]byte, error) {
 		c := runner.Command{Argv: argv, Timeout: 5 * time.Minute}
 		return c.Output(ctx)
@@ -123,7 +121,7 @@ func (r *Reduction) room(t *dirTree) error {
 		return nil
 	}
 	size := 0
-	for _, f := range t.base.Files {
+	for _, f := range t.result.Base().Files {
 		size += len(f.Data)
 	}
 	jobs := max(r.jobs, 1)
@@ -156,7 +154,7 @@ func (rd *reducer) treeCandidate(changes map[int][]byte, gone map[int]bool) runn
 			} else if !bytes.Equal(d, in.Data) {
 				changed = append(changed, in.Name)
 			}
-			if !bytes.Equal(d, t.base.Files[in.Name].Data) {
+			if !bytes.Equal(d, t.result.Base().Files[in.Name].Data) {
 				content[in.Name] = &filetree.File{Data: d, Mode: in.Mode}
 			}
 		}

@@ -131,8 +131,12 @@ func (sp Split) Rungs() schedule.Rungs {
 
 // The finest pieces a split cuts text into, as results name them.
 const (
-	Transformations = "syntax tree transformations"
-	Characters      = "characters"
+	transformations = "syntax tree transformations"
+	lines           = "lines"
+	tokens          = "tokens"
+	bytes           = "bytes"
+	brackets        = "bracket groups"
+	characters      = "characters"
 )
 
 // Granularity names the finest pieces the split cuts texts into: under
@@ -141,24 +145,24 @@ const (
 func (sp Split) Granularity(texts [][]byte) string {
 	switch sp.Kind {
 	case Go, Tree:
-		return Transformations
+		return transformations
 	case Lines:
-		return "lines"
+		return lines
 	case Tokens:
-		return "tokens"
+		return tokens
 	case Bytes:
-		return "bytes"
+		return bytes
 	case Brackets:
-		return "bracket groups"
+		return brackets
 	case Runes:
-		return Characters
+		return characters
 	}
 	for _, t := range texts {
 		if !utf8.Valid(t) {
-			return "bytes"
+			return bytes
 		}
 	}
-	return Characters
+	return characters
 }
 
 // Count counts the pieces of data at a granularity Granularity named
@@ -166,13 +170,13 @@ func (sp Split) Granularity(texts [][]byte) string {
 func Count(granularity string, data []byte) int {
 	var sp decomp.Splitter
 	switch granularity {
-	case Transformations, "tokens":
+	case transformations, tokens:
 		sp = decomp.Tokens{}
-	case "lines":
+	case lines:
 		sp = decomp.Lines{}
-	case "bytes":
+	case bytes:
 		sp = decomp.Bytes{}
-	case "bracket groups":
+	case brackets:
 		sp = decomp.Brackets{}
 	default:
 		sp = decomp.Chars(data)

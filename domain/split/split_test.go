@@ -57,12 +57,12 @@ func TestGranularity(t *testing.T) {
 		want  string
 		count int // of text
 	}{
-		{Split{Kind: Auto}, [][]byte{text}, Characters, 18},
+		{Split{Kind: Auto}, [][]byte{text}, characters, 18},
 		{Split{Kind: Text}, [][]byte{text, binary}, "bytes", 19},
-		{Split{Kind: Go}, nil, Transformations, 10},
+		{Split{Kind: Go}, nil, transformations, 10},
 		{Split{Kind: Lines}, nil, "lines", 2},
 		{Split{Kind: Tokens}, nil, "tokens", 10},
-		{Split{Kind: Runes}, nil, Characters, 18},
+		{Split{Kind: Runes}, nil, characters, 18},
 	} {
 		g := c.split.Granularity(c.texts)
 		if g != c.want {
