@@ -467,11 +467,13 @@ changes need, and such changes stay in one group (--group auto or decls; with
 --group none, dirs, files or idents they are not worked out). When a
 configuration still does not build, wynot reads the error messages for
 file:line positions and for the names they say are missing, adds the
-changes that touch or declare them and tests again (failure resolution,
-FSE 1999 §8; --no-resolve turns both off). An outcome always belongs to
-the configuration that was actually tested: when resolution added
-changes, the larger configuration is the one that failed, and the search
-goes on from it, so the changes it added can still be removed.
+changes that touch or declare them (and, for a name missing from another
+module's package, the go.mod change that requires that module) and tests
+again (failure resolution, FSE 1999 §8; --no-resolve turns both off).
+An outcome always belongs to the configuration that was actually tested:
+when resolution added changes, the larger configuration is the one that
+failed, and the search goes on from it, so the changes it added can
+still be removed.
 
 The search is dd with interference (FSE 1999 Algorithm 1; --algorithm
 dd, the default): it returns every change of a failure-inducing
