@@ -2,11 +2,13 @@ package codediff
 
 import (
 	"bytes"
+	"cmp"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -564,6 +566,7 @@ func recvName(t types.Type) string {
 // module the old go.mod does not require needs the go.mod change that
 // adds the requirement.
 func (s *Set) moduleNeeds(add func(i, j int)) {
+	var oldSel, newSel map[string]bool // the names the old and the new tree's Go files select (x.Name), made when first needed
 	for i, c := range s.Changes {
 		if c.Kind != Hunk || path.Base(c.Path) != "go.mod" {
 			continue
@@ -594,6 +597,19 @@ func (s *Set) moduleNeeds(add func(i, j int)) {
 								add(j, i)
 							}
 						}
+					}
+				case strings.HasSuffix(d.Path, ".go"):
+					// Another version of a module required before: a
+					// change that uses a name of its packages that the
+					// old tree never uses likely uses its new API, and
+					// one that stops using a name the new tree never
+					// uses likely follows a name the new version took
+					// away.
+					if s.apiChange(&s.Changes[j], mod, false, &oldSel) {
+						add(j, i)
+					}
+					if s.apiChange(&s.Changes[j], mod, true, &newSel) {
+						add(i, j)
 					}
 				}
 			}
@@ -630,3 +646,53 @@ func requirements(f *File) map[string]bool {
 	}
 	return out
 }
+
+// apiChange says whether hunk d's lines on one side (its new lines, or
+// with old its old lines) select a name from a package of module mod
+// (by the name d's file imports it under on that side) that no Go file
+// of the other tree selects: a name of that module's new API the new
+// code starts to use, or one the old code used that the new code no
+// longer does (which the module's new version may have removed). sel
+// holds the names the other tree selects, made on the first call.
+func (s *Set) apiChange(d *Change, mod string, old bool, sel *map[string]bool) bool {
+	side, other, lines := s.New, s.Old, d.New
+	if old {
+		side, other, lines = s.Old, s.New, d.Old
+	}
+	f := side.Files[d.Path]
+	if f == nil || len(lines) == 0 {
+		return false
+	}
+	var quals []string
+	for _, l := range bytes.Split(f.Data, []byte("\n")) {
+		if im := importSpecRe.FindSubmatch(l); im != nil {
+			if p := string(im[2]); p == mod || strings.HasPrefix(p, mod+"/") {
+				quals = append(quals, cmp.Or(string(im[1]), guessName(p)))
+			}
+		}
+	}
+	if len(quals) == 0 {
+		return false
+	}
+	if *sel == nil {
+		*sel = map[string]bool{}
+		for p, of := range other.Files {
+			if of != nil && strings.HasSuffix(p, ".go") {
+				for _, m := range selectorRe.FindAllSubmatch(of.Data, -1) {
+					(*sel)[string(m[1])+"."+string(m[2])] = true
+				}
+			}
+		}
+	}
+	for _, l := range lines {
+		for _, m := range selectorRe.FindAllSubmatch(l, -1) {
+			if slices.Contains(quals, string(m[1])) && !(*sel)[string(m[1])+"."+string(m[2])] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// selectorRe matches a selector of Go source, x.Name.
+var selectorRe = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)`)

@@ -166,3 +166,26 @@ func TestRequirements(t *testing.T) {
 		t.Errorf("requirements: %v, want %v", got, want)
 	}
 }
+
+// TestNeedsNewAPI: a go.mod change that moves a required module to
+// another version (pflag v1.0.8 for cobra v1.10.0) is needed by a
+// change that uses a name of that module the old tree never uses (its
+// new API), not by one that uses a name the old tree uses too; and it
+// needs a change that stops using a name the new tree never uses (a
+// name the new version may have taken away).
+func TestNeedsNewAPI(t *testing.T) {
+	old := tree(map[string]string{
+		"go.mod": "module example.com/app\n\ngo 1.21\n\nrequire (\n\tgithub.com/x/flags v1.0.6\n\texample.com/other v1.0.0\n)\n",
+		"a.go":   "package app\n\nimport (\n\tf \"github.com/x/flags\"\n\t\"example.com/other\"\n)\n\nvar Mode = f.Old\n" + pad(6) + "var Again = f.Old\n" + pad(6) + "var O = other.Old\n" + pad(6) + "var W = f.Whitelist\n",
+	})
+	nw := tree(map[string]string{
+		"go.mod": "module example.com/app\n\ngo 1.21\n\nrequire (\n\tgithub.com/x/flags v1.0.8\n\texample.com/other v1.0.0\n)\n",
+		"a.go":   "package app\n\nimport (\n\tf \"github.com/x/flags\"\n\t\"example.com/other\"\n)\n\nvar Mode = f.New\n" + pad(6) + "var Again = f.Old + 1\n" + pad(6) + "var O = other.New\n" + pad(6) + "var W = 0\n",
+	})
+	s := Compare(old, nw, 2)
+	got := needsOf(s, s.Needs(nil))
+	want := []string{"a.go:8-8 -> go.mod:6-6", "go.mod:6-6 -> a.go:29-29"}
+	if !slices.Equal(got, want) {
+		t.Errorf("needs %q, want %q", got, want)
+	}
+}
