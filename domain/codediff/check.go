@@ -1,0 +1,248 @@
+package codediff
+
+import (
+	"bytes"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/wynot/wynot/domain/syntax/golang"
+)
+
+// A BuildCheck predicts, for Go, whether a configuration of a set
+// builds: it parses the Go files the configuration changes and
+// type-checks their packages in the tree as configured, before any
+// build runs (FSE 1999 §5 construction failures, and "predicting test
+// outcomes": a configuration that does not compile is unresolved
+// without a test). The packages of the tree's own modules are imported
+// from the configured tree; every other import is left empty, so what
+// the check cannot see (the names of other modules, cgo) shows as
+// errors in the old or the new version too: such messages are the
+// check's noise, and never count against a configuration.
+//
+// Only the packages of the changed files are checked, not their
+// importers; test files are not checked. A BuildCheck is safe for use
+// by concurrent goroutines (checks run one at a time).
+type BuildCheck struct {
+	s       *Set
+	context *Tree
+
+	mu     sync.Mutex
+	fset   *token.FileSet
+	parsed map[string][]parsedFile // by path: the last few versions parsed
+	known  map[string]bool         // messages of the old and the new version, without positions
+}
+
+// parsedFile is one version of a file, parsed.
+type parsedFile struct {
+	data []byte
+	file *ast.File
+	err  error
+}
+
+// BuildError is an error a BuildCheck found: the directory of the
+// package where it is, and the message as a Go compiler writes it
+// ("path:line:col: message"), so that Resolve can read it.
+type BuildError struct {
+	Dir, Msg string
+}
+
+// BuildCheck returns a check of the set's configurations; context
+// supplies every file the set's trees leave out (nil when they are
+// whole).
+func (s *Set) BuildCheck(context *Tree) *BuildCheck {
+	return &BuildCheck{s: s, context: context, fset: token.NewFileSet(), parsed: map[string][]parsedFile{}}
+}
+
+// Check returns the errors configuration c has in the packages of the
+// Go files it changes that neither the old nor the new version has
+// (by message); none when c builds as far as the check can see.
+func (b *BuildCheck) Check(c []int) []BuildError {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.known == nil {
+		b.known = map[string]bool{}
+		all := make([]int, b.s.Len())
+		for i := range all {
+			all[i] = i
+		}
+		for _, cfg := range [][]int{nil, all} {
+			for _, e := range b.check(cfg, all) {
+				b.known[message(e.Msg)] = true
+			}
+		}
+	}
+	var out []BuildError
+	for _, e := range b.check(c, c) {
+		if !b.known[message(e.Msg)] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// message is a compiler message without its position.
+func message(m string) string {
+	if l := positionRe.FindStringSubmatch(m); l != nil {
+		return l[3]
+	}
+	return m
+}
+
+// check type-checks, in the tree as configured by c, the packages of
+// the Go files that the changes of of touch.
+func (b *BuildCheck) check(c, of []int) []BuildError {
+	t := b.s.whole(b.context, &Tree{Files: b.s.Content(c)})
+	var dirs []string
+	for _, i := range of {
+		ch := &b.s.Changes[i]
+		for _, p := range []string{ch.Path, ch.From} {
+			if goSource(p) && !slices.Contains(dirs, path.Dir(p)) {
+				dirs = append(dirs, path.Dir(p))
+			}
+		}
+	}
+	if len(dirs) == 0 {
+		return nil
+	}
+	sort.Strings(dirs)
+	l := &loader{b: b, t: t, dirs: map[string][]string{}, pkgs: map[string]*types.Package{}, errs: map[string][]BuildError{}}
+	mods := map[string][]byte{}
+	for p, f := range t.Files {
+		switch {
+		case f == nil || f.Link != "":
+		case path.Base(p) == "go.mod":
+			mods[p] = f.Data
+		case goSource(p):
+			l.dirs[path.Dir(p)] = append(l.dirs[path.Dir(p)], p)
+		}
+	}
+	l.mods = golang.ReadModules(mods)
+	var out []BuildError
+	for _, d := range dirs {
+		if len(l.dirs[d]) == 0 {
+			continue // the configuration removes every Go file there
+		}
+		l.checkDir(d)
+		out = append(out, l.errs[d]...)
+	}
+	return out
+}
+
+// goSource says whether p is a Go file that go build compiles with its
+// package: not a test, not in a vendor, testdata or hidden directory.
+func goSource(p string) bool {
+	return strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") && !golang.Hidden(p) && !vendored(p)
+}
+
+// loader type-checks the packages of one configured tree, each once.
+type loader struct {
+	b    *BuildCheck
+	t    *Tree
+	mods golang.Modules
+	dirs map[string][]string // Go files by directory
+	pkgs map[string]*types.Package
+	errs map[string][]BuildError // by directory
+	done map[string]bool
+}
+
+// parse parses a file of the configured tree, reusing the parse of the
+// same text.
+func (l *loader) parse(p string) (*ast.File, error) {
+	data := l.t.Files[p].Data
+	for _, v := range l.b.parsed[p] {
+		if bytes.Equal(v.data, data) {
+			return v.file, v.err
+		}
+	}
+	f, err := parser.ParseFile(l.b.fset, p, data, parser.SkipObjectResolution|parser.ParseComments)
+	vs := append(l.b.parsed[p], parsedFile{data: data, file: f, err: err})
+	if len(vs) > 3 {
+		vs = vs[len(vs)-3:]
+	}
+	l.b.parsed[p] = vs
+	return f, err
+}
+
+// checkDir checks the package of directory d (once): its syntax errors,
+// or its type errors.
+func (l *loader) checkDir(d string) *types.Package {
+	if l.done == nil {
+		l.done = map[string]bool{}
+	}
+	if l.done[d] {
+		return l.pkgs[d]
+	}
+	l.done[d] = true
+	var files []*ast.File
+	name := ""
+	for _, p := range l.dirs[d] {
+		f, err := l.parse(p)
+		if err != nil {
+			var list scanner.ErrorList
+			if errors.As(err, &list) && len(list) > 0 {
+				l.errs[d] = append(l.errs[d], BuildError{Dir: d, Msg: list[0].Error()})
+			} else {
+				l.errs[d] = append(l.errs[d], BuildError{Dir: d, Msg: err.Error()})
+			}
+			continue
+		}
+		if golang.Ignored(f) {
+			continue
+		}
+		// Of two packages in one directory, the importable one is the
+		// one that is not main.
+		if name == "" || name == "main" && f.Name.Name != "main" {
+			name = f.Name.Name
+		}
+		files = append(files, f)
+	}
+	if len(l.errs[d]) > 0 {
+		return nil
+	}
+	files = slices.DeleteFunc(files, func(f *ast.File) bool { return f.Name.Name != name })
+	conf := types.Config{Importer: l, FakeImportC: true, Error: func(err error) {
+		// Soft errors too: an unused variable or import stops a build.
+		l.errs[d] = append(l.errs[d], BuildError{Dir: d, Msg: err.Error()})
+	}}
+	pkg, _ := conf.Check(l.mods.ImportPath(d), l.b.fset, files, nil)
+	l.pkgs[d] = pkg
+	return pkg
+}
+
+// Import implements types.Importer: packages of the tree's modules are
+// checked from the configured tree, every other package is empty.
+func (l *loader) Import(p string) (*types.Package, error) {
+	if d := l.mods.DirOf(p); d != "" && len(l.dirs[d]) > 0 {
+		if pkg := l.checkDir(d); pkg != nil {
+			return pkg, nil
+		}
+	}
+	if pkg := l.pkgs["\x00"+p]; pkg != nil {
+		return pkg, nil
+	}
+	pkg := types.NewPackage(p, guessName(p))
+	pkg.MarkComplete()
+	l.pkgs["\x00"+p] = pkg
+	return pkg, nil
+}
+
+// Reports says whether a build's output reports an error at a position
+// in a Go file of directory dir: evidence that the build compiles that
+// package, which a build that fails for another reason is not.
+func (b *BuildCheck) Reports(output []byte, dir string) bool {
+	for _, m := range positionRe.FindAllSubmatch(output, -1) {
+		if p := b.s.findPath(string(m[1])); p != "" && path.Dir(p) == dir {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,87 @@
+package codediff
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBuildCheck: configurations of a rename that do not compile are
+// found without a build, with messages Resolve can read; names of
+// another module, which the check cannot see, and packages the
+// configuration does not change are no reason.
+func TestBuildCheck(t *testing.T) {
+	old := tree(map[string]string{
+		"go.mod": "module example.com/app\n\ngo 1.21\n",
+		"p/d.go": "package p\n\nfunc total() int { return 1 }\n",
+		"p/a.go": "package p\n\nvar A = total()\n\n\n\nvar A2 = total()\n",
+		"p/f.go": "package p\n\nimport \"github.com/x/flags\"\n\nfunc F(x bool) {\n\tprintln(1)\n}\n\nvar V = flags.Old\n",
+		"q/b.go": "package q\n\nimport \"example.com/app/p\"\n\nvar B = p.A\n",
+	})
+	nw := tree(map[string]string{
+		"go.mod": "module example.com/app\n\ngo 1.21\n",
+		"p/d.go": "package p\n\nfunc sumAll() int { return 1 }\n",
+		"p/a.go": "package p\n\nvar A = sumAll()\n\n\n\nvar A2 = sumAll()\n",
+		"p/f.go": "package p\n\nimport \"github.com/x/flags\"\n\nfunc F(x bool) {\n\tif x {\n\tprintln(1)\n\t}\n}\n\nvar V = flags.New\n",
+		"q/b.go": "package q\n\nimport \"example.com/app/p\"\n\nvar B = p.A2\n",
+	})
+	s := Compare(old, nw, 0)
+	if got := strings.Join(names(s, all(s.Len())), " "); got != "p/a.go:3-3 p/a.go:7-7 p/d.go:3-3 p/f.go:6+1 p/f.go:7+1 p/f.go:9-9 q/b.go:5-5" {
+		t.Fatalf("changes %s", got)
+	}
+	b := s.BuildCheck(nil)
+	for _, c := range []struct {
+		name   string
+		config []int
+		want   string // the messages, joined by "|"
+	}{
+		{"old version", nil, ""},
+		{"new version", all(s.Len()), ""},
+		// Only p is checked: q, which uses p.A2, builds as long as p does.
+		{"q alone", []int{6}, ""},
+		// The other module's names are unknown to the check in every
+		// configuration: never a reason.
+		{"flags.New alone", []int{5}, ""},
+		{"definition only", []int{2}, "p/a.go:3:9: undefined: total|p/a.go:7:10: undefined: total"},
+		{"one call site", []int{0, 1}, "p/a.go:3:9: undefined: sumAll|p/a.go:7:10: undefined: sumAll"},
+		{"an if without its brace", []int{3}, "p/f.go:10:19: expected '}', found 'EOF'"},
+	} {
+		var got []string
+		for _, e := range b.Check(c.config) {
+			if e.Dir != "p" {
+				t.Errorf("%s: error in %s: %s", c.name, e.Dir, e.Msg)
+			}
+			got = append(got, e.Msg)
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%s: %q, want %q", c.name, strings.Join(got, "|"), c.want)
+		}
+	}
+	// Resolve reads the check's messages as a build's.
+	var out []string
+	for _, e := range b.Check([]int{2}) {
+		out = append(out, e.Msg)
+	}
+	if got := names(s, s.Resolve([]byte(strings.Join(out, "\n")), []int{2})); strings.Join(got, " ") != "p/a.go:3-3 p/a.go:7-7" {
+		t.Errorf("resolved with %v", got)
+	}
+}
+
+// TestBuildCheckReports: a build's output shows that the build compiled
+// a package when it reports an error in one of its files.
+func TestBuildCheckReports(t *testing.T) {
+	s := renameSet()
+	b := s.BuildCheck(nil)
+	for _, c := range []struct {
+		output, dir string
+		want        bool
+	}{
+		{"# example.com/app/p\np/a.go:3:9: undefined: total\n", "p", true},
+		{"# example.com/app/p\np/a.go:3:9: undefined: total\n", "q", false},
+		{"/tmp/wynot-1/w0/q/b.go:3:11: undefined: p.total\n", "q", true},
+		{"go: cannot find main module\n", "p", false},
+	} {
+		if got := b.Reports([]byte(c.output), c.dir); got != c.want {
+			t.Errorf("%q in %s: %v, want %v", c.output, c.dir, got, c.want)
+		}
+	}
+}
