@@ -915,3 +915,79 @@ func withPatch(t *testing.T, old, patch, dir, script string) ([]byte, error) {
 	run.Env = append(os.Environ(), goEnv()...)
 	return run.CombinedOutput()
 }
+
+// TestChangesPredictsUnbuildable: two new guard blocks and a changed
+// limit in one function. At line edits, configurations that hold part
+// of a block do not parse; wynot finds that without a build (after one
+// build has shown that the test builds the package), and reports the
+// same patch as when every configuration is built (--no-predict): the
+// changed limit, with the blocks' braces, which no single removal can
+// take out (the blocks' bodies go).
+// A test that greps the source instead of building it sees such
+// configurations: the probe shows it, and they are tested from then on.
+func TestChangesPredictsUnbuildable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Go modules")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	version := func(body string) map[string]string {
+		return map[string]string{
+			"go.mod":         "module example.com/app\n\ngo 1.22\n",
+			"limit/limit.go": "package limit\n\n// Fits reports whether n fits.\nfunc Fits(n int) bool {\n" + body + "}\n",
+			"cmd/app/main.go": "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\n\t\"example.com/app/limit\"\n)\n\n" +
+				"func main() {\n\tif !limit.Fits(7) {\n\t\tfmt.Println(\"7 does not fit\")\n\t\tos.Exit(1)\n\t}\n}\n",
+		}
+	}
+	if err := fixtures.WriteFiles(filepath.Join(dir, "old"), version("\treturn n <= 10\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := fixtures.WriteFiles(filepath.Join(dir, "new"), version("\tif n < 0 {\n\t\tpanic(\"negative\")\n\t}\n\tif n == 0 {\n\t\treturn true\n\t}\n\treturn n <= 5\n")); err != nil {
+		t.Fatal(err)
+	}
+	script := goTest(t)
+	unresolved, diffs := map[string]int{}, map[string]string{}
+	for _, predict := range []bool{true, false} {
+		args := []string{"changes", "--json", "-j1", "old", "new", "--", script}
+		if !predict {
+			args = slices.Insert(args, 1, "--no-predict")
+		}
+		r := wynotRun(t, dir, goEnv(), args...)
+		if r.code != 0 {
+			t.Fatalf("predict %v: exit %d\n%s", predict, r.code, r.stderr)
+		}
+		s := r.summary(t)
+		if s.Granularity != "line edits" || !strings.Contains(s.Diff, "+\treturn n <= 5\n") || strings.Contains(s.Diff, "panic") || strings.Contains(s.Diff, "return true") {
+			t.Fatalf("predict %v: result %v\n%s", predict, s.Hunks, s.Diff)
+		}
+		diffs[fmt.Sprint(predict)] = s.Diff
+		if predict != (s.Predicted > 0) {
+			t.Errorf("predict %v: %d predicted", predict, s.Predicted)
+		}
+		unresolved[fmt.Sprint(predict)] = s.Outcomes.Unresolved
+		t.Logf("predict %v: %d tests, %d unresolved, %d predicted", predict, s.Tests, s.Outcomes.Unresolved, s.Predicted)
+	}
+	if diffs["true"] != diffs["false"] {
+		t.Errorf("with predictions:\n%s\nwithout:\n%s", diffs["true"], diffs["false"])
+	}
+	if unresolved["true"] >= unresolved["false"] {
+		t.Errorf("unresolved tests: %d with predictions, %d without", unresolved["true"], unresolved["false"])
+	}
+
+	// A test that reads the source without building it.
+	grep := filepath.Join(dir, "grep.sh")
+	if err := os.WriteFile(grep, []byte("#!/bin/sh\n! grep -q 'n <= 5' limit/limit.go\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := wynotRun(t, dir, goEnv(), "changes", "--json", "-j1", "old", "new", "--", grep)
+	if r.code != 0 {
+		t.Fatalf("grep: exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if !strings.Contains(r.stderr, "the test does not build that package") || s.Predicted != 0 {
+		t.Errorf("grep: %d predicted\n%s", s.Predicted, r.stderr)
+	}
+	if !strings.Contains(s.Diff, "+\treturn n <= 5\n") || strings.Contains(s.Diff, "if n") {
+		t.Errorf("grep: result %v\n%s", s.Hunks, s.Diff)
+	}
+}

@@ -462,7 +462,9 @@ works out from the code (go/types) which changes need which: a new
 function and its callers, a renamed field and its uses, an added import
 and the code that uses it (Go refuses unused imports), a moved package
 and its importers, a go.mod requirement with its go.sum lines and the
-imports of the new module. A configuration is tested with what its
+imports of the new module, and a module's new version with the code that
+uses a name of that module the old version of the tree never uses (its
+new API). A configuration is tested with what its
 changes need, and such changes stay in one group (--group auto or decls; with
 --group none, dirs, files or idents they are not worked out). When a
 configuration still does not build, wynot reads the error messages for
@@ -474,6 +476,21 @@ An outcome always belongs to the configuration that was actually tested:
 when resolution added changes, the larger configuration is the one that
 failed, and the search goes on from it, so the changes it added can
 still be removed.
+
+Before a configuration is built, the Go packages of the files it changes
+are parsed and type-checked as configured (go/types, with the tree's own
+packages from the tree and other modules' packages empty, so errors
+about names of other modules are never held against it). A
+configuration that does not type-check does not build: its messages are
+read by failure resolution as a build's would be, and when nothing makes
+it build it is unresolved without a build ("predicted" in the closing
+line and in --json). That holds only if the test builds those packages:
+configurations that do not type-check in a package are built all the
+same until one of those builds reports an error in a file of that
+package; if one passes or fails instead, configurations that do not
+type-check there are built from then on, and wynot says so.
+Only the packages the configuration changes are checked, not their
+importers. --no-predict builds every configuration.
 
 The search is dd with interference (FSE 1999 Algorithm 1; --algorithm
 dd, the default): it returns every change of a failure-inducing
@@ -499,7 +516,9 @@ alone and the rest is tested exactly as it is, with nothing added to
 make it build; a removal that still fails is left out of the patch, and
 the check starts again. A removal that does not build shows nothing
 either way: the verdict says how many of them passed and how many did
-not build ("removals_passed", "removals_unresolved" in --json). A patch
+not build ("removals_passed", "removals_unresolved" in --json), and how
+many of those were not built because their Go code does not type-check
+(as above). A patch
 of more than 64 changes is not checked, and not called minimal.
 
 With --git, GOOD and BAD are revisions of the repository around the
@@ -560,6 +579,8 @@ Flags are those of reduce (without --split, --argv), and:
 	--no-resolve        test configurations as they are: no changes added
 	                    from the source or from build messages
 	--no-refine         report hunks; do not split them into single lines
+	--no-predict        build every configuration, also one whose Go code
+	                    does not type-check
 	--convention C      bisect (default for changes) or creduce
 	-o FILE             write the failure-inducing patch to FILE
 

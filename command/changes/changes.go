@@ -53,6 +53,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	fs.TextVar(&r.Algorithm, "algorithm", DD, "dd, ddplus or ddmin")
 	fs.BoolVar(&r.NoResolve, "no-resolve", false, "test configurations as they are: no changes added from the source or from build messages")
 	fs.BoolVar(&r.NoRefine, "no-refine", false, "do not split hunks into single lines")
+	fs.BoolVar(&r.NoPredict, "no-predict", false, "build every configuration: none is predicted unresolved because its Go code does not type-check")
 	return func(ctx context.Context, inv *command.Invocation) (command.Job, command.Workload, error) {
 		none := command.Workload{}
 		if len(inv.Args) != 2 {
@@ -134,6 +135,7 @@ type Changes struct {
 	Algorithm Algorithm
 	NoResolve bool   // no failure-resolution loop
 	NoRefine  bool   // stop at hunks; do not split them into single lines
+	NoPredict bool   // build every configuration, even one that does not type-check
 	Output    string // -o: write the failure-inducing patch here
 }
 

@@ -1,6 +1,7 @@
 package changes
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -52,6 +53,14 @@ type search struct {
 	resolutions int
 	resolved    int
 	completed   int // configurations tested with the changes they need added (Set.Needs)
+	// What the type checks of configurations (codediff.BuildCheck)
+	// predict, by package directory: how many configurations whose
+	// check failed there were built all the same to see whether the test
+	// builds that package (probes), and the directories where it does
+	// not (a configuration that does not type-check there is built).
+	probed     map[string]int
+	predictOff map[string]bool
+	predicted  int // configurations found unresolved by a type check, not built
 
 	// good names the good revision of --git when the changes searched
 	// start from a later one (the culprit's parent): the patch is then
@@ -122,7 +131,8 @@ type level struct {
 	name, unit string // "hunks" and "change", "lines" and "line change", ...
 	set        *codediff.Set
 	base       map[string]*codediff.File
-	needs      [][]int // which changes need which to build (codediff.Set.Needs); nil without resolution
+	needs      [][]int              // which changes need which to build (codediff.Set.Needs); nil without resolution
+	check      *codediff.BuildCheck // nil with --no-predict
 
 	mu     sync.Mutex
 	failed []dd.Config // configurations that failed in a test, in the order they finished
@@ -136,6 +146,9 @@ func (e *search) level(name, unit string, set *codediff.Set, base map[string]*co
 	lv := &level{name: name, unit: unit, set: set, base: base}
 	if !e.NoResolve && (e.Group == codediff.Auto || e.Group == codediff.ByDecls) {
 		lv.needs = set.Needs(&codediff.Tree{Files: maps(e.ws.Base().Files, base)})
+	}
+	if !e.NoPredict {
+		lv.check = set.BuildCheck(&codediff.Tree{Files: maps(e.ws.Base().Files, base)})
 	}
 	return lv
 }
@@ -167,29 +180,12 @@ func (e *search) testWithResolution(ctx context.Context, lv *level, c dd.Config)
 		return cur
 	}
 	counted := false
-	for round := 0; ; round++ {
-		rec, err := e.s.Test(ctx, e.hunkCandidate(set, base, cur))
-		if err != nil || rec.Outcome != dd.Unresolved || e.NoResolve || round == 8 {
-			if counted && err == nil && rec.Outcome != dd.Unresolved {
-				e.mu.Lock()
-				e.resolved++
-				e.mu.Unlock()
-			}
-			return rec, tested(), err
-		}
-		e.mu.Lock()
-		if e.outputs == nil {
-			e.outputs = map[runner.Key][]byte{}
-		}
-		out, ok := e.outputs[rec.Key]
-		if !ok && !rec.Cached {
-			out = append(append([]byte{}, rec.Run.Stderr...), rec.Run.Stdout...)
-			e.outputs[rec.Key] = out
-		}
-		e.mu.Unlock()
+	// resolve adds to cur the changes that the messages out say it
+	// misses; false when they name none.
+	resolve := func(out []byte, from string) bool {
 		add := set.Resolve(out, cur)
 		if len(add) == 0 {
-			return rec, tested(), nil
+			return false
 		}
 		if !counted {
 			counted = true
@@ -199,9 +195,149 @@ func (e *search) testWithResolution(ctx context.Context, lv *level, c dd.Config)
 		}
 		cur = union(cur, add)
 		if e.s.TestLog != nil {
-			e.s.TestLog.Printf("Resolution: %s added to the unresolved configuration\n", report.Plural(len(add), "change"))
+			e.s.TestLog.Printf("Resolution: %s added to the configuration that %s\n", report.Plural(len(add), "change"), from)
+		}
+		return true
+	}
+	for round := 0; ; round++ {
+		// A configuration whose Go code does not type-check does not
+		// build: resolved from the checker's messages, or unresolved
+		// without a build, once probes showed the test builds the code.
+		var probe []string
+		if errs, trusted := e.predict(lv, cur); len(errs) > 0 {
+			if !trusted {
+				probe = buildDirs(errs)
+			} else {
+				if !e.NoResolve && round < 8 && resolve(buildMessages(errs), "does not type-check") {
+					continue
+				}
+				e.mu.Lock()
+				e.predicted++
+				e.mu.Unlock()
+				return runner.Test{Outcome: dd.Unresolved, Predicted: true, Detail: "does not type-check: " + errs[0].Msg}, tested(), nil
+			}
+		}
+		rec, err := e.s.Test(ctx, e.hunkCandidate(set, base, cur))
+		if probe != nil && err == nil {
+			e.probeResult(lv, probe, rec, e.output(rec))
+		}
+		if err != nil || rec.Outcome != dd.Unresolved || e.NoResolve || round == 8 {
+			if counted && err == nil && rec.Outcome != dd.Unresolved {
+				e.mu.Lock()
+				e.resolved++
+				e.mu.Unlock()
+			}
+			return rec, tested(), err
+		}
+		if !resolve(e.output(rec), "did not build") {
+			return rec, tested(), nil
 		}
 	}
+}
+
+// output returns the output of an unresolved test (nil for another),
+// kept for the test's later cache hits.
+func (e *search) output(rec runner.Test) []byte {
+	if rec.Outcome != dd.Unresolved {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.outputs == nil {
+		e.outputs = map[runner.Key][]byte{}
+	}
+	out, ok := e.outputs[rec.Key]
+	if !ok && !rec.Cached && !rec.Predicted {
+		out = append(append([]byte{}, rec.Run.Stderr...), rec.Run.Stdout...)
+		e.outputs[rec.Key] = out
+	}
+	return out
+}
+
+// probesPerDir is how many builds of configurations that do not
+// type-check in a package directory must report an error in that
+// package (probeResult) before such configurations are predicted
+// unresolved without a build.
+const probesPerDir = 1
+
+// predict type-checks configuration c of the level (when predictions
+// are on) and returns its errors; trusted says the test was seen not to
+// build with such errors in every directory where they are (probes),
+// so that the configuration need not be built to know it is
+// unresolved.
+func (e *search) predict(lv *level, c []int) (errs []codediff.BuildError, trusted bool) {
+	if lv.check == nil {
+		return nil, false
+	}
+	errs = lv.check.Check(c)
+	if len(errs) == 0 {
+		return nil, false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	trusted = true
+	for _, d := range buildDirs(errs) {
+		if e.predictOff[d] {
+			return nil, false
+		}
+		if e.probed[d] < probesPerDir {
+			trusted = false
+		}
+	}
+	return errs, trusted
+}
+
+// probeResult records what a configuration that does not type-check in
+// dirs gave when built (rec, with the output of an unresolved test):
+// unresolved with an error reported in a file of a directory confirms
+// that the test builds that package there, and the packages of the
+// tree it imports; unresolved for another
+// reason shows nothing, and the next such configuration is built too;
+// a pass or a failure turns predictions off there.
+func (e *search) probeResult(lv *level, dirs []string, rec runner.Test, out []byte) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.probed == nil {
+		e.probed, e.predictOff = map[string]int{}, map[string]bool{}
+	}
+	o := rec.Outcome
+	for _, d := range dirs {
+		if o == dd.Unresolved {
+			if lv.check.Reports(out, d) {
+				// The test builds d, and with it what d imports.
+				e.probed[d]++
+				for _, dep := range lv.check.Deps(d) {
+					e.probed[dep] = max(e.probed[dep], probesPerDir)
+				}
+			}
+			continue
+		}
+		if !e.predictOff[d] {
+			e.predictOff[d] = true
+			e.s.Say("a configuration whose Go code does not type-check in %s gave %s: the test does not build that package, so such configurations are built from now on", d, o)
+		}
+	}
+}
+
+// buildDirs lists the directories of errs, each once.
+func buildDirs(errs []codediff.BuildError) []string {
+	var out []string
+	for _, e := range errs {
+		if !slices.Contains(out, e.Dir) {
+			out = append(out, e.Dir)
+		}
+	}
+	return out
+}
+
+// buildMessages joins the messages of errs as a build prints them.
+func buildMessages(errs []codediff.BuildError) []byte {
+	var b bytes.Buffer
+	for _, e := range errs {
+		b.WriteString(e.Msg)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
 }
 
 func union(a, b []int) []int {
@@ -225,9 +361,12 @@ type outcome struct {
 	// removals is the check of patch at its level, each change removed
 	// alone (dd.OneMinimal); nil when it was not made, and then
 	// notChecked says why.
-	removals    *dd.Removals
-	checkedUnit string // the unit removals counts, when not lv.unit (line edits of lines replaced one by one)
-	notChecked  string
+	removals *dd.Removals
+	// removalsPredicted counts the removals found unresolved by a type
+	// check, without a build.
+	removalsPredicted int
+	checkedUnit       string // the unit removals counts, when not lv.unit (line edits of lines replaced one by one)
+	notChecked        string
 	// differs says how the patch's failure differs from the new
 	// version's, when the test is a script whose exit status cannot tell.
 	differs string

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
@@ -92,8 +93,20 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 		return nil
 	}
 	e.s.Say("checking the %s one by one: each removed alone, the rest tested as it is", report.Plural(len(res.patch), lv.unit))
+	var predicted atomic.Int32
 	r, err := dd.OneMinimal(ctx, dd.Config(slices.Clone(res.patch)), func(ctx context.Context, c dd.Config) (dd.Outcome, error) {
+		// A removal whose Go code does not type-check does not build:
+		// not built once probes showed that the test builds the code.
+		errs, trusted := e.predict(lv, c)
+		if len(errs) > 0 && trusted {
+			predicted.Add(1)
+			e.s.Predict("does not type-check: " + errs[0].Msg)
+			return dd.Unresolved, nil
+		}
 		rec, err := e.s.Test(ctx, e.hunkCandidate(lv.set, lv.base, c))
+		if len(errs) > 0 && err == nil {
+			e.probeResult(lv, buildDirs(errs), rec, e.output(rec))
+		}
 		return rec.Outcome, err
 	}, e.s.Jobs)
 	if err != nil {
@@ -125,7 +138,7 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 			}
 		}
 	}
-	res.removals = &r
+	res.removals, res.removalsPredicted = &r, int(predicted.Load())
 	return nil
 }
 
@@ -237,13 +250,17 @@ func oneMinimalClaim(res outcome) string {
 	} else {
 		unit = "any one of these " + unit
 	}
+	checked := ""
+	if p := res.removalsPredicted; p > 0 {
+		checked = fmt.Sprintf("; %d of these not built: their Go code does not type-check", p)
+	}
 	switch passed {
 	case n:
 		return "the changes are 1-minimal: with " + unit + " removed, the old version passes"
 	case 0:
-		return "the changes are 1-minimal as far as can be tested: with " + unit + " removed, the old version does not build (UNRESOLVED, which shows nothing either way)"
+		return "the changes are 1-minimal as far as can be tested: with " + unit + " removed, the old version does not build (UNRESOLVED, which shows nothing either way" + checked + ")"
 	}
-	return fmt.Sprintf("the changes are 1-minimal as far as can be tested: with %s removed, the old version passes (%d of them) or does not build (%d: UNRESOLVED, which shows nothing either way)", unit, passed, n-passed)
+	return fmt.Sprintf("the changes are 1-minimal as far as can be tested: with %s removed, the old version passes (%d of them) or does not build (%d: UNRESOLVED, which shows nothing either way%s)", unit, passed, n-passed, checked)
 }
 
 // singleLines reports whether every change of c replaces at most one

@@ -11,6 +11,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -39,6 +40,9 @@ type BuildCheck struct {
 	fset   *token.FileSet
 	parsed map[string][]parsedFile // by path: the last few versions parsed
 	known  map[string]bool         // messages of the old and the new version, without positions
+	// imports are the directories of the tree's own packages that each
+	// checked package directory imports, in any configuration checked.
+	imports map[string]map[string]bool
 }
 
 // parsedFile is one version of a file, parsed.
@@ -59,7 +63,10 @@ type BuildError struct {
 // supplies every file the set's trees leave out (nil when they are
 // whole).
 func (s *Set) BuildCheck(context *Tree) *BuildCheck {
-	return &BuildCheck{s: s, context: context, fset: token.NewFileSet(), parsed: map[string][]parsedFile{}}
+	if context == nil {
+		context = s.Old // what the set leaves untouched
+	}
+	return &BuildCheck{s: s, context: context, fset: token.NewFileSet(), parsed: map[string][]parsedFile{}, imports: map[string]map[string]bool{}}
 }
 
 // Check returns the errors configuration c has in the packages of the
@@ -209,6 +216,18 @@ func (l *loader) checkDir(d string) *types.Package {
 		return nil
 	}
 	files = slices.DeleteFunc(files, func(f *ast.File) bool { return f.Name.Name != name })
+	for _, f := range files {
+		for _, im := range f.Imports {
+			if p, err := strconv.Unquote(im.Path.Value); err == nil {
+				if dep := l.mods.DirOf(p); dep != "" && dep != d {
+					if l.b.imports[d] == nil {
+						l.b.imports[d] = map[string]bool{}
+					}
+					l.b.imports[d][dep] = true
+				}
+			}
+		}
+	}
 	conf := types.Config{Importer: l, FakeImportC: true, Error: func(err error) {
 		// Soft errors too: an unused variable or import stops a build.
 		l.errs[d] = append(l.errs[d], BuildError{Dir: d, Msg: err.Error()})
@@ -245,4 +264,29 @@ func (b *BuildCheck) Reports(output []byte, dir string) bool {
 		}
 	}
 	return false
+}
+
+// Deps returns the directories of the tree's own packages that the
+// package in dir imports, directly or not, as the configurations
+// checked so far have them: a build that compiles dir compiles them
+// too.
+func (b *BuildCheck) Deps(dir string) []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	seen := map[string]bool{dir: true}
+	stack := []string{dir}
+	var out []string
+	for len(stack) > 0 {
+		d := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for dep := range b.imports[d] {
+			if !seen[dep] {
+				seen[dep] = true
+				out = append(out, dep)
+				stack = append(stack, dep)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }

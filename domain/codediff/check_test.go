@@ -1,6 +1,7 @@
 package codediff
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,6 +56,13 @@ func TestBuildCheck(t *testing.T) {
 		if strings.Join(got, "|") != c.want {
 			t.Errorf("%s: %q, want %q", c.name, strings.Join(got, "|"), c.want)
 		}
+	}
+	// A build of q builds p, which q imports.
+	if got := b.Deps("q"); !slices.Equal(got, []string{"p"}) {
+		t.Errorf("deps of q: %v", got)
+	}
+	if got := b.Deps("p"); len(got) != 0 {
+		t.Errorf("deps of p: %v", got)
 	}
 	// Resolve reads the check's messages as a build's.
 	var out []string
