@@ -964,6 +964,10 @@ func TestChangesPredictsUnbuildable(t *testing.T) {
 		if predict != (s.Predicted > 0) {
 			t.Errorf("predict %v: %d predicted", predict, s.Predicted)
 		}
+		// The check removes each brace alone: the rest does not parse.
+		if notBuilt := strings.Contains(strings.Join(s.Verdict, "\n"), "not built: their Go code does not type-check"); predict != (s.RemovalsPredicted > 0) || predict != notBuilt {
+			t.Errorf("predict %v: %d removals predicted; verdict %q", predict, s.RemovalsPredicted, s.Verdict)
+		}
 		unresolved[fmt.Sprint(predict)] = s.Outcomes.Unresolved
 		t.Logf("predict %v: %d tests, %d unresolved, %d predicted", predict, s.Tests, s.Outcomes.Unresolved, s.Predicted)
 	}

@@ -518,7 +518,7 @@ the check starts again. A removal that does not build shows nothing
 either way: the verdict says how many of them passed and how many did
 not build ("removals_passed", "removals_unresolved" in --json), and how
 many of those were not built because their Go code does not type-check
-(as above). A patch
+(as above; "removals_predicted"). A patch
 of more than 64 changes is not checked, and not called minimal.
 
 With --git, GOOD and BAD are revisions of the repository around the

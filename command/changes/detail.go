@@ -27,7 +27,10 @@ type Detail struct {
 	// still failed.
 	RemovalsPassed     int `json:"removals_passed,omitempty"`
 	RemovalsUnresolved int `json:"removals_unresolved,omitempty"`
-	RemovedByCheck     int `json:"removed_by_check,omitempty"`
+	// RemovalsPredicted counts the unresolved removals that were not
+	// built: their Go code does not type-check.
+	RemovalsPredicted int `json:"removals_predicted,omitempty"`
+	RemovedByCheck    int `json:"removed_by_check,omitempty"`
 	// Verdict says in sentences what was verified of the result; the
 	// terminal shows the same sentences.
 	Verdict []string `json:"verdict,omitempty"`

@@ -359,6 +359,7 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 	d.OtherCause, d.Needed = res.other, res.needed
 	if r := res.removals; r != nil {
 		d.RemovalsPassed, d.RemovalsUnresolved, d.RemovedByCheck = r.Passed(), len(r.Outcomes)-r.Passed(), len(r.Removed)
+		d.RemovalsPredicted = res.removalsPredicted
 	}
 	d.Verdict = e.verdict(*res, end.Interrupted, end.Minimal)
 	sum.Detail = d
