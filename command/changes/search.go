@@ -54,13 +54,13 @@ type search struct {
 	resolved    int
 	completed   int // configurations tested with the changes they need added (Set.Needs)
 	// What the type checks of configurations (codediff.BuildCheck)
-	// predict, by package directory: how many configurations whose
-	// check failed there were built all the same to see whether the test
-	// builds that package (probes), and the directories where it does
-	// not (a configuration that does not type-check there is built).
+	// may predict, by package directory: how many builds of
+	// configurations that do not type-check there showed that the test
+	// builds that package (probeResult), and the directories where it
+	// does not (a configuration that does not type-check there is
+	// built).
 	probed     map[string]int
 	predictOff map[string]bool
-	predicted  int // configurations found unresolved by a type check, not built
 
 	// good names the good revision of --git when the changes searched
 	// start from a later one (the culprit's parent): the patch is then
@@ -211,9 +211,6 @@ func (e *search) testWithResolution(ctx context.Context, lv *level, c dd.Config)
 				if !e.NoResolve && round < 8 && resolve(buildMessages(errs), "does not type-check") {
 					continue
 				}
-				e.mu.Lock()
-				e.predicted++
-				e.mu.Unlock()
 				return runner.Test{Outcome: dd.Unresolved, Predicted: true, Detail: "does not type-check: " + errs[0].Msg}, tested(), nil
 			}
 		}
@@ -290,10 +287,10 @@ func (e *search) predict(lv *level, c []int) (errs []codediff.BuildError, truste
 // probeResult records what a configuration that does not type-check in
 // dirs gave when built (rec, with the output of an unresolved test):
 // unresolved with an error reported in a file of a directory confirms
-// that the test builds that package there, and the packages of the
-// tree it imports; unresolved for another
-// reason shows nothing, and the next such configuration is built too;
-// a pass or a failure turns predictions off there.
+// that the test builds that package, and the packages of the tree it
+// imports; unresolved for another reason shows nothing, and the next
+// such configuration is built too; a pass or a failure turns
+// predictions off there.
 func (e *search) probeResult(lv *level, dirs []string, rec runner.Test, out []byte) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
