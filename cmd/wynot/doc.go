@@ -463,10 +463,11 @@ function and its callers, a renamed field and its uses, an added import
 and the code that uses it (Go refuses unused imports), a moved package
 and its importers, a go.mod requirement with its go.sum lines and the
 imports of the new module, and a module's new version with the code that
-uses a name of that module the old version of the tree never uses (its
-new API). A configuration is tested with what its
-changes need, and such changes stay in one group (--group auto or decls; with
---group none, dirs, files or idents they are not worked out). When a
+starts using a name of that module the old tree never uses (its new API)
+or stops using one the new tree never uses. A configuration is tested
+with what its changes need, and such changes stay in one group (--group
+auto or decls; with --group none, dirs, files or idents they are not
+worked out). When a
 configuration still does not build, wynot reads the error messages for
 file:line positions and for the names they say are missing, adds the
 changes that touch or declare them (and, for a name missing from another
