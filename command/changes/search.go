@@ -258,30 +258,24 @@ func (e *search) output(rec runner.Test) []byte {
 const probesPerDir = 1
 
 // predict type-checks configuration c of the level (when predictions
-// are on) and returns its errors; trusted says the test was seen not to
-// build with such errors in every directory where they are (probes),
-// so that the configuration need not be built to know it is
-// unresolved.
+// are on) and returns its errors in the packages the test may build
+// (not those where a probe passed or failed); trusted says that one of
+// those packages was seen built by the test (probeResult), so that the
+// configuration need not be built to know it is unresolved.
 func (e *search) predict(lv *level, c []int) (errs []codediff.BuildError, trusted bool) {
 	if lv.check == nil {
 		return nil, false
 	}
 	errs = lv.check.Check(c)
-	if len(errs) == 0 {
-		return nil, false
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	trusted = true
+	errs = slices.DeleteFunc(errs, func(b codediff.BuildError) bool { return e.predictOff[b.Dir] })
 	for _, d := range buildDirs(errs) {
-		if e.predictOff[d] {
-			return nil, false
-		}
-		if e.probed[d] < probesPerDir {
-			trusted = false
+		if e.probed[d] >= probesPerDir {
+			return errs, true
 		}
 	}
-	return errs, trusted
+	return errs, false
 }
 
 // probeResult records what a configuration that does not type-check in
