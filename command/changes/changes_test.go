@@ -78,3 +78,66 @@ func TestHolding(t *testing.T) {
 		}
 	}
 }
+
+// TestPredict: a configuration with type errors in two packages is
+// predicted unresolved once the test was seen to build one of them,
+// and errors in a package the test was seen not to build never count.
+func TestPredict(t *testing.T) {
+	tree := func(files map[string]string) *codediff.Tree {
+		tr := &codediff.Tree{Files: map[string]*codediff.File{}}
+		for p, d := range files {
+			tr.Files[p] = &codediff.File{Data: []byte(d), Mode: 0o644}
+		}
+		return tr
+	}
+	// Each package's function is renamed; its caller in the same
+	// package follows (p/a.go, q/a.go).
+	old := tree(map[string]string{
+		"go.mod":  "module example.com/m\n\ngo 1.22\n",
+		"p/d.go":  "package p\n\nfunc f() int { return 1 }\n",
+		"p/a.go":  "package p\n\nvar A = f()\n",
+		"q/d.go":  "package q\n\nfunc g() int { return 1 }\n",
+		"q/a.go":  "package q\n\nvar A = g()\n",
+		"r/ok.go": "package r\n\nvar R = 1\n",
+	})
+	nw := tree(map[string]string{
+		"go.mod":  "module example.com/m\n\ngo 1.22\n",
+		"p/d.go":  "package p\n\nfunc f2() int { return 1 }\n",
+		"p/a.go":  "package p\n\nvar A = f2()\n",
+		"q/d.go":  "package q\n\nfunc g2() int { return 1 }\n",
+		"q/a.go":  "package q\n\nvar A = g2()\n",
+		"r/ok.go": "package r\n\nvar R = 2\n",
+	})
+	set := codediff.Compare(old, nw, 2)
+	var names []string
+	for i := range set.Changes {
+		names = append(names, set.Changes[i].String())
+	}
+	if strings.Join(names, " ") != "p/a.go:3-3 p/d.go:3-3 q/a.go:3-3 q/d.go:3-3 r/ok.go:3-3" {
+		t.Fatalf("changes %v", names)
+	}
+	lv := &level{set: set, check: set.BuildCheck(nil)}
+	both := []int{1, 3} // both definitions renamed, no caller: errors in p and q
+	dirs := func(errs []codediff.BuildError) string { return strings.Join(buildDirs(errs), " ") }
+	for _, c := range []struct {
+		name    string
+		probed  map[string]int
+		off     map[string]bool
+		config  []int
+		dirs    string
+		trusted bool
+	}{
+		{"nothing seen", nil, nil, both, "p q", false},
+		{"p seen built", map[string]int{"p": 1}, nil, both, "p q", true},
+		{"p seen built, q not", map[string]int{"p": 1}, map[string]bool{"q": true}, both, "p", true},
+		{"q not built, p not seen", nil, map[string]bool{"q": true}, both, "p", false},
+		{"only q's errors, q not built", map[string]int{"p": 1}, map[string]bool{"q": true}, []int{3}, "", false},
+		{"no errors", map[string]int{"p": 1}, nil, []int{0, 1, 4}, "", false},
+	} {
+		e := &search{probed: c.probed, predictOff: c.off}
+		errs, trusted := e.predict(lv, c.config)
+		if dirs(errs) != c.dirs || trusted != c.trusted {
+			t.Errorf("%s: errors in %q, trusted %v; want %q, %v", c.name, dirs(errs), trusted, c.dirs, c.trusted)
+		}
+	}
+}
