@@ -27,16 +27,18 @@ func TestAlgorithm(t *testing.T) {
 	}
 }
 
+// tree is a tree of regular files with the given contents.
+func tree(files map[string]string) *codediff.Tree {
+	tr := &codediff.Tree{Files: map[string]*codediff.File{}}
+	for p, d := range files {
+		tr.Files[p] = &codediff.File{Data: []byte(d), Mode: 0o644}
+	}
+	return tr
+}
+
 // TestHolding: the hunks that hold line edits of a patch, for the new
 // version without them.
 func TestHolding(t *testing.T) {
-	tree := func(files map[string]string) *codediff.Tree {
-		tr := &codediff.Tree{Files: map[string]*codediff.File{}}
-		for p, d := range files {
-			tr.Files[p] = &codediff.File{Data: []byte(d), Mode: 0o644}
-		}
-		return tr
-	}
 	old := tree(map[string]string{"a.txt": "1\n2\n3\n4\n5\n6\n7\n8\n9\n", "b.txt": "x\n"})
 	nw := tree(map[string]string{"a.txt": "1\nTWO\n3\n4\n5\n6\n7\nEIGHT\n9\n", "b.txt": "y\n", "c.txt": "new\n"})
 	hunks := codediff.Compare(old, nw, 2)
@@ -83,13 +85,6 @@ func TestHolding(t *testing.T) {
 // predicted unresolved once the test was seen to build one of them,
 // and errors in a package the test was seen not to build never count.
 func TestPredict(t *testing.T) {
-	tree := func(files map[string]string) *codediff.Tree {
-		tr := &codediff.Tree{Files: map[string]*codediff.File{}}
-		for p, d := range files {
-			tr.Files[p] = &codediff.File{Data: []byte(d), Mode: 0o644}
-		}
-		return tr
-	}
 	// Each package's function is renamed; its caller in the same
 	// package follows (p/a.go, q/a.go).
 	old := tree(map[string]string{
