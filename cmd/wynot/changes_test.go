@@ -158,7 +158,9 @@ func TestLongChangesInconsistent(t *testing.T) {
 	script := goTest(t)
 	unresolved := map[string]int{}
 	for _, resolve := range []bool{true, false} {
-		args := []string{"changes", "--json", "-j2", "--algorithm", "ddplus", "--group", "none", "--no-refine"}
+		// Without predictions: the type check would find the
+		// configurations that do not build in both runs alike.
+		args := []string{"changes", "--json", "-j2", "--algorithm", "ddplus", "--group", "none", "--no-refine", "--no-predict"}
 		if !resolve {
 			args = append(args, "--no-resolve")
 		}
