@@ -7,15 +7,11 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
-	"go/types"
 	"path"
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
-
-	"github.com/wynot/wynot/domain/syntax/golang"
 )
 
 // A BuildCheck predicts, for Go, whether a configuration of a set
@@ -107,7 +103,6 @@ func message(m string) string {
 // check type-checks, in the tree as configured by c, the packages of
 // the Go files that the changes of of touch.
 func (b *BuildCheck) check(c, of []int) []BuildError {
-	t := b.s.whole(b.context, &Tree{Files: b.s.Content(c)})
 	var dirs []string
 	for _, i := range of {
 		ch := &b.s.Changes[i]
@@ -121,137 +116,61 @@ func (b *BuildCheck) check(c, of []int) []BuildError {
 		return nil
 	}
 	sort.Strings(dirs)
-	l := &loader{b: b, t: t, dirs: map[string][]string{}, pkgs: map[string]*types.Package{}, errs: map[string][]BuildError{}}
-	mods := map[string][]byte{}
-	for p, f := range t.Files {
-		switch {
-		case f == nil || f.Link != "":
-		case path.Base(p) == "go.mod":
-			mods[p] = f.Data
-		case goSource(p):
-			l.dirs[path.Dir(p)] = append(l.dirs[path.Dir(p)], p)
-		}
+	g := newGoTree(b.s.whole(b.context, &Tree{Files: b.s.Content(c)}), b.fset)
+	g.parse = b.parse
+	errs := map[string][]BuildError{} // by directory
+	g.typeError = func(gp *goPackage, err error) {
+		errs[gp.dir] = append(errs[gp.dir], BuildError{Dir: gp.dir, Msg: err.Error()})
 	}
-	l.mods = golang.ReadModules(mods)
-	var out []BuildError
-	for _, d := range dirs {
-		if len(l.dirs[d]) == 0 {
-			continue // the configuration removes every Go file there
-		}
-		l.checkDir(d)
-		out = append(out, l.errs[d]...)
-	}
-	return out
-}
-
-// goSource says whether p is a Go file that go build compiles with its
-// package: not a test, not in a vendor, testdata or hidden directory.
-func goSource(p string) bool {
-	return strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") && !golang.Hidden(p) && !vendored(p)
-}
-
-// loader type-checks the packages of one configured tree, each once.
-type loader struct {
-	b    *BuildCheck
-	t    *Tree
-	mods golang.Modules
-	dirs map[string][]string // Go files by directory
-	pkgs map[string]*types.Package
-	errs map[string][]BuildError // by directory
-	done map[string]bool
-}
-
-// parse parses a file of the configured tree, reusing the parse of the
-// same text.
-func (l *loader) parse(p string) (*ast.File, error) {
-	data := l.t.Files[p].Data
-	for _, v := range l.b.parsed[p] {
-		if bytes.Equal(v.data, data) {
-			return v.file, v.err
-		}
-	}
-	f, err := parser.ParseFile(l.b.fset, p, data, parser.SkipObjectResolution|parser.ParseComments)
-	vs := append(l.b.parsed[p], parsedFile{data: data, file: f, err: err})
-	if len(vs) > 3 {
-		vs = vs[len(vs)-3:]
-	}
-	l.b.parsed[p] = vs
-	return f, err
-}
-
-// checkDir checks the package of directory d (once): its syntax errors,
-// or its type errors.
-func (l *loader) checkDir(d string) *types.Package {
-	if l.done == nil {
-		l.done = map[string]bool{}
-	}
-	if l.done[d] {
-		return l.pkgs[d]
-	}
-	l.done[d] = true
-	var files []*ast.File
-	name := ""
-	for _, p := range l.dirs[d] {
-		f, err := l.parse(p)
-		if err != nil {
-			var list scanner.ErrorList
-			if errors.As(err, &list) && len(list) > 0 {
-				l.errs[d] = append(l.errs[d], BuildError{Dir: d, Msg: list[0].Error()})
-			} else {
-				l.errs[d] = append(l.errs[d], BuildError{Dir: d, Msg: err.Error()})
-			}
-			continue
-		}
-		if golang.Ignored(f) {
-			continue
-		}
-		// Of two packages in one directory, the importable one is the
-		// one that is not main.
-		if name == "" || name == "main" && f.Name.Name != "main" {
-			name = f.Name.Name
-		}
-		files = append(files, f)
-	}
-	if len(l.errs[d]) > 0 {
-		return nil
-	}
-	files = slices.DeleteFunc(files, func(f *ast.File) bool { return f.Name.Name != name })
-	for _, f := range files {
-		for _, im := range f.Imports {
-			if p, err := strconv.Unquote(im.Path.Value); err == nil {
-				if dep := l.mods.DirOf(p); dep != "" && dep != d {
-					if l.b.imports[d] == nil {
-						l.b.imports[d] = map[string]bool{}
+	g.checked = func(gp *goPackage) {
+		for _, f := range gp.files {
+			for _, im := range f.Imports {
+				if p, err := strconv.Unquote(im.Path.Value); err == nil {
+					if dep := g.mods.DirOf(p); dep != "" && dep != gp.dir {
+						if b.imports[gp.dir] == nil {
+							b.imports[gp.dir] = map[string]bool{}
+						}
+						b.imports[gp.dir][dep] = true
 					}
-					l.b.imports[d][dep] = true
 				}
 			}
 		}
 	}
-	conf := types.Config{Importer: l, FakeImportC: true, Error: func(err error) {
-		// Soft errors too: an unused variable or import stops a build.
-		l.errs[d] = append(l.errs[d], BuildError{Dir: d, Msg: err.Error()})
-	}}
-	pkg, _ := conf.Check(l.mods.ImportPath(d), l.b.fset, files, nil)
-	l.pkgs[d] = pkg
-	return pkg
-}
-
-// Import implements types.Importer: packages of the tree's modules are
-// checked from the configured tree, every other package is empty.
-func (l *loader) Import(p string) (*types.Package, error) {
-	if d := l.mods.DirOf(p); d != "" && len(l.dirs[d]) > 0 {
-		if pkg := l.checkDir(d); pkg != nil {
-			return pkg, nil
+	var out []BuildError
+	for _, d := range dirs {
+		gp := g.importable(d)
+		if gp == nil {
+			continue // the configuration removes every Go file there
+		}
+		for _, err := range g.syntax[d] {
+			var list scanner.ErrorList
+			if errors.As(err, &list) && len(list) > 0 {
+				err = list[0]
+			}
+			out = append(out, BuildError{Dir: d, Msg: err.Error()})
+		}
+		if len(g.syntax[d]) == 0 {
+			g.check(gp)
+			out = append(out, errs[d]...)
 		}
 	}
-	if pkg := l.pkgs["\x00"+p]; pkg != nil {
-		return pkg, nil
+	return out
+}
+
+// parse parses a file, reusing the parse of the same text.
+func (b *BuildCheck) parse(p string, data []byte) (*ast.File, error) {
+	for _, v := range b.parsed[p] {
+		if bytes.Equal(v.data, data) {
+			return v.file, v.err
+		}
 	}
-	pkg := types.NewPackage(p, guessName(p))
-	pkg.MarkComplete()
-	l.pkgs["\x00"+p] = pkg
-	return pkg, nil
+	f, err := parser.ParseFile(b.fset, p, data, parser.SkipObjectResolution)
+	vs := append(b.parsed[p], parsedFile{data: data, file: f, err: err})
+	if len(vs) > 3 {
+		vs = vs[len(vs)-3:]
+	}
+	b.parsed[p] = vs
+	return f, err
 }
 
 // Reports says whether a build's output reports an error at a position

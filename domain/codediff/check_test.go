@@ -1,6 +1,7 @@
 package codediff
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -90,6 +91,60 @@ func TestBuildCheckReports(t *testing.T) {
 	} {
 		if got := b.Reports([]byte(c.output), c.dir); got != c.want {
 			t.Errorf("%q in %s: %v, want %v", c.output, c.dir, got, c.want)
+		}
+	}
+}
+
+// otherOS is a GOOS other than this machine's.
+func otherOS() string {
+	if runtime.GOOS == "windows" {
+		return "linux"
+	}
+	return "windows"
+}
+
+// TestBuildCheckConstraints: the check sees the files a build on this
+// machine compiles. Two files of one function for two systems are not a
+// redeclaration (which, seen in the old and new versions alike, would
+// hide the real one as noise); a configuration that declares the
+// function a second time for this system is.
+func TestBuildCheckConstraints(t *testing.T) {
+	here, other := "p/f_"+runtime.GOOS+".go", "p/f_"+otherOS()+".go"
+	old := tree(map[string]string{
+		"go.mod":   "module example.com/app\n\ngo 1.21\n",
+		"p/a.go":   "package p\n\nfunc A() int { return f() }\n",
+		here:       "package p\n\nfunc f() int { return 1 }\n",
+		other:      "package p\n\nfunc f() int { return 2 }\n",
+		"p/gen.go": "//go:build ignore\n\npackage main\n\nfunc main() { undefinedHere() }\n",
+	})
+	nw := tree(map[string]string{
+		"go.mod":   "module example.com/app\n\ngo 1.21\n",
+		"p/a.go":   "package p\n\nfunc A() int { return f() }\n\nfunc f() int { return impl() }\n",
+		here:       "package p\n\nfunc impl() int { return 1 }\n",
+		other:      "package p\n\nfunc f() int { return 2 }\n",
+		"p/gen.go": "//go:build ignore\n\npackage main\n\nfunc main() { undefinedHere() }\n",
+	})
+	s := Compare(old, nw, 0)
+	if got := strings.Join(names(s, all(s.Len())), " "); got != "p/a.go:4+2 "+here+":3-3" {
+		t.Fatalf("changes %s", got)
+	}
+	b := s.BuildCheck(nil)
+	for _, c := range []struct {
+		name   string
+		config []int
+		want   string // a part of the messages, joined by "|"
+	}{
+		{"old version", nil, ""},
+		{"new version", all(s.Len()), ""},
+		{"the second f", []int{0}, "f redeclared in this block"},
+		{"f renamed alone", []int{1}, "undefined: f"},
+	} {
+		var got []string
+		for _, e := range b.Check(c.config) {
+			got = append(got, e.Msg)
+		}
+		if j := strings.Join(got, "|"); c.want == "" && j != "" || !strings.Contains(j, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, j, c.want)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"path"
@@ -13,7 +12,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/wynot/wynot/domain/syntax/golang"
 	"golang.org/x/mod/modfile"
 )
 
@@ -244,172 +242,32 @@ type facts struct {
 // declared in t, which changes declare and use it (owners gives the
 // change of each line).
 func analyze(t *Tree, owners map[string][]int) *facts {
-	a := &analysis{t: t, fset: token.NewFileSet(), pkgs: map[string]*goPackage{}, byPath: map[string]*goPackage{},
-		checked: map[string]*types.Package{}, out: &facts{objects: map[string]*fact{}}, owners: owners, fields: map[*types.Var]string{}}
-	a.load()
+	g := newGoTree(t, token.NewFileSet())
+	a := &analysis{g: g, out: &facts{objects: map[string]*fact{}}, owners: owners, fields: map[*types.Var]string{}}
+	g.info, g.checked = true, a.record
 	// Only packages with changed lines can hold a need between changes;
-	// the packages they import are checked as imports.
+	// the packages they import are checked (and recorded) as imports.
 	var changed []string
 	for p := range owners {
-		if d := path.Dir(p); a.dirs[d] != nil && !slices.Contains(changed, d) {
+		if d := path.Dir(p); g.dirs[d] != nil && !slices.Contains(changed, d) {
 			changed = append(changed, d)
 		}
 	}
 	sort.Strings(changed)
 	for _, d := range changed {
-		a.parseDir(d)
-	}
-	for _, p := range a.sortedPackages() {
-		a.check(p)
+		for _, gp := range g.packages(d) {
+			g.check(gp)
+		}
 	}
 	return a.out
 }
 
-// goPackage is the non-test Go files of one directory with one package
-// name.
-type goPackage struct {
-	name, importPath string
-	files            []*ast.File
-	info             *types.Info
-	tpkg             *types.Package
-	done             bool
-}
-
+// analysis gathers the facts of one tree's packages as they are checked.
 type analysis struct {
-	t       *Tree
-	fset    *token.FileSet
-	pkgs    map[string]*goPackage // by dir + "\x00" + name
-	byPath  map[string]*goPackage // by import path
-	checked map[string]*types.Package
-	out     *facts
-	owners  map[string][]int
-	fields  map[*types.Var]string // the key of each field of a named struct type of the tree
-
-	dirs   map[string][]string // Go files by directory
-	mods   golang.Modules      // the tree's modules: import paths by directory and back
-	parsed map[string]bool     // directories parsed
-}
-
-// load indexes the tree's Go files by directory, and directories by
-// import path; files are parsed only when their package is needed.
-func (a *analysis) load() {
-	a.dirs, a.parsed = map[string][]string{}, map[string]bool{}
-	mods := map[string][]byte{}
-	for _, p := range a.t.Paths() {
-		f := a.t.Files[p]
-		if f != nil && f.Link == "" && path.Base(p) == "go.mod" {
-			mods[p] = f.Data
-		}
-		if f == nil || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || f.Link != "" || golang.Hidden(p) || vendored(p) {
-			continue
-		}
-		a.dirs[path.Dir(p)] = append(a.dirs[path.Dir(p)], p)
-	}
-	a.mods = golang.ReadModules(mods)
-}
-
-// vendored says whether p is in a vendor directory: the code of other
-// modules, whose needs between changes are not looked for.
-func vendored(p string) bool {
-	return slices.Contains(strings.Split(path.Dir(p), "/"), "vendor")
-}
-
-// parseDir parses the Go files of dir (once) into its packages.
-func (a *analysis) parseDir(dir string) {
-	if a.parsed[dir] {
-		return
-	}
-	a.parsed[dir] = true
-	var made []*goPackage
-	for _, p := range a.dirs[dir] {
-		af, err := parser.ParseFile(a.fset, p, a.t.Files[p].Data, parser.SkipObjectResolution)
-		if err != nil || af.Name == nil || golang.Ignored(af) {
-			continue
-		}
-		k := dir + "\x00" + af.Name.Name
-		gp := a.pkgs[k]
-		if gp == nil {
-			gp = &goPackage{name: af.Name.Name, importPath: a.mods.ImportPath(dir)}
-			a.pkgs[k] = gp
-			made = append(made, gp)
-		}
-		gp.files = append(gp.files, af)
-	}
-	for _, gp := range made {
-		// Of two packages in one directory, the importable one is the one
-		// that is not main.
-		if q := a.byPath[gp.importPath]; q == nil || q.name == "main" {
-			a.byPath[gp.importPath] = gp
-		}
-	}
-}
-
-func (a *analysis) sortedPackages() []*goPackage {
-	keys := make([]string, 0, len(a.pkgs))
-	for k := range a.pkgs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]*goPackage, len(keys))
-	for i, k := range keys {
-		out[i] = a.pkgs[k]
-	}
-	return out
-}
-
-// Import implements types.Importer: packages of the tree are checked
-// from its source, every other package is empty.
-func (a *analysis) Import(p string) (*types.Package, error) {
-	if d := a.mods.DirOf(p); d != "" {
-		a.parseDir(d)
-	}
-	if gp := a.byPath[p]; gp != nil && !gp.done {
-		a.check(gp)
-	}
-	if gp := a.byPath[p]; gp != nil && gp.tpkg != nil {
-		return gp.tpkg, nil
-	}
-	if tp := a.checked[p]; tp != nil {
-		return tp, nil
-	}
-	tp := types.NewPackage(p, guessName(p))
-	tp.MarkComplete()
-	a.checked[p] = tp
-	return tp, nil
-}
-
-// guessName is the package name an import path most likely declares:
-// its last element without a major version suffix or a gopkg.in version.
-func guessName(p string) string {
-	el := path.Base(p)
-	if len(el) > 1 && el[0] == 'v' && strings.Trim(el[1:], "0123456789") == "" && path.Dir(p) != "." {
-		el = path.Base(path.Dir(p))
-	}
-	if i := strings.Index(el, ".v"); i > 0 {
-		el = el[:i]
-	}
-	el = strings.TrimPrefix(el, "go-")
-	return strings.Map(func(r rune) rune {
-		if r == '-' || r == '.' {
-			return '_'
-		}
-		return r
-	}, el)
-}
-
-// check type-checks a package (once) and records its facts.
-func (a *analysis) check(gp *goPackage) {
-	if gp.done {
-		return
-	}
-	gp.done = true // also guards against import cycles
-	gp.info = &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
-	conf := types.Config{Importer: a, Error: func(error) {}, FakeImportC: true}
-	gp.tpkg, _ = conf.Check(gp.importPath, a.fset, gp.files, gp.info)
-	if gp.tpkg == nil {
-		return
-	}
-	a.record(gp)
+	g      *goTree
+	out    *facts
+	owners map[string][]int
+	fields map[*types.Var]string // the key of each field of a named struct type of the tree
 }
 
 // record adds the facts of a checked package: for each entity declared
@@ -417,7 +275,7 @@ func (a *analysis) check(gp *goPackage) {
 func (a *analysis) record(gp *goPackage) {
 	keys := a.keys(gp)
 	fileOf := func(pos token.Pos) (string, int) {
-		p := a.fset.Position(pos)
+		p := a.g.fset.Position(pos)
 		return p.Filename, p.Line - 1
 	}
 	owner := func(pos token.Pos) int {
@@ -469,7 +327,7 @@ func (a *analysis) local(obj types.Object) bool {
 	if _, ok := obj.(*types.PkgName); ok {
 		return true
 	}
-	return obj.Pkg() != nil && a.byPath[obj.Pkg().Path()] != nil
+	return obj.Pkg() != nil && a.g.byPath[obj.Pkg().Path()] != nil
 }
 
 // keys returns the function that names an entity of gp the same way in
@@ -528,7 +386,7 @@ func (a *analysis) keys(gp *goPackage) func(types.Object) (string, bool) {
 		}
 		switch o := obj.(type) {
 		case *types.PkgName:
-			return a.fset.Position(o.Pos()).Filename + ":import:" + o.Name(), true
+			return a.g.fset.Position(o.Pos()).Filename + ":import:" + o.Name(), true
 		case *types.Label:
 			return "", false
 		case *types.Func:

@@ -189,3 +189,27 @@ func TestNeedsNewAPI(t *testing.T) {
 		t.Errorf("needs %q, want %q", got, want)
 	}
 }
+
+// TestNeedsConstraints: a file no build on this machine compiles (here
+// one for `go run` only) needs nothing: its use of a name a change
+// declares joins no changes.
+func TestNeedsConstraints(t *testing.T) {
+	old := tree(map[string]string{
+		"go.mod":   "module example.com/m\n\ngo 1.21\n",
+		"p/a.go":   "package p\n\nfunc A() int { return 1 }\n" + pad(6),
+		"p/gen.go": "//go:build ignore\n\npackage p\n\nvar _ = 0\n",
+		"p/b.go":   "package p\n\nvar _ = 0\n",
+	})
+	nw := tree(map[string]string{
+		"go.mod":   "module example.com/m\n\ngo 1.21\n",
+		"p/a.go":   "package p\n\nfunc A() int { return 1 }\n" + pad(6) + "func B() int { return 2 }\n",
+		"p/gen.go": "//go:build ignore\n\npackage p\n\nvar _ = B()\n",
+		"p/b.go":   "package p\n\nvar _ = B()\n",
+	})
+	s := Compare(old, nw, 0)
+	got := needsOf(s, s.Needs(nil))
+	want := []string{"p/b.go:3-3 -> p/a.go:10+1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("needs %q, want %q", got, want)
+	}
+}

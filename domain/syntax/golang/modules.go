@@ -1,7 +1,9 @@
 package golang
 
 import (
-	"go/ast"
+	"bytes"
+	"go/build"
+	"io"
 	"path"
 	"strings"
 
@@ -102,17 +104,17 @@ func Hidden(p string) bool {
 	return false
 }
 
-// Ignored reports a file that every build excludes: //go:build ignore.
-func Ignored(f *ast.File) bool {
-	for _, cg := range f.Comments {
-		if cg.Pos() > f.Package {
-			break
-		}
-		for _, c := range cg.List {
-			if strings.HasPrefix(c.Text, "//go:build") && strings.Contains(c.Text, "ignore") {
-				return true
-			}
-		}
-	}
-	return false
+// Builds says whether the go command, building for this machine
+// (runtime's GOOS and GOARCH, cgo as go/build finds it), compiles the Go
+// file at slash-separated path p, of content data, with its package:
+// whether its name's _GOOS and _GOARCH suffixes and its //go:build line
+// hold ("ignore" never does). It reads the file's header as go/build's
+// MatchFile does; a header that does not parse builds, so that the
+// parse reports the error as the compiler would.
+func Builds(p string, data []byte) bool {
+	ctxt := build.Default
+	ctxt.JoinPath = path.Join
+	ctxt.OpenFile = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	ok, err := ctxt.MatchFile(path.Dir(p), path.Base(p))
+	return ok || err != nil
 }

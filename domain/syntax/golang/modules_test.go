@@ -1,6 +1,9 @@
 package golang
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 // TestModules maps a tree's directories to import paths and back as the
 // go command does, with nested modules and a quoted module path.
@@ -49,6 +52,36 @@ func TestModules(t *testing.T) {
 	for p, want := range map[string]bool{"a/b.go": false, ".git/x.go": true, "a/_old/x.go": true, "a/testdata/x.go": true, "a/.x.go": true, "vendor/x/y.go": false} {
 		if Hidden(p) != want {
 			t.Errorf("Hidden(%q) = %v", p, !want)
+		}
+	}
+}
+
+// TestBuilds: the files a build on this machine compiles, by their
+// names' suffixes and //go:build lines, as go/build decides.
+func TestBuilds(t *testing.T) {
+	other := "windows"
+	if runtime.GOOS == "windows" {
+		other = "linux"
+	}
+	for _, c := range []struct {
+		path, data string
+		want       bool
+	}{
+		{"p/a.go", "package p\n", true},
+		{"p/a_" + runtime.GOOS + ".go", "package p\n", true},
+		{"p/a_" + other + ".go", "package p\n", false},
+		{"p/a_" + runtime.GOARCH + ".go", "package p\n", true},
+		{"p/gen.go", "//go:build ignore\n\npackage main\n", false},
+		{"p/b.go", "// Copyright.\n\n//go:build " + runtime.GOOS + "\n\npackage p\n", true},
+		{"p/b.go", "//go:build " + other + " && !" + runtime.GOOS + "\n\npackage p\n", false},
+		{"p/b.go", "//go:build !" + other + "\n\npackage p\n", true},
+		// A comment that is not a constraint, after the package clause.
+		{"p/c.go", "package p\n\n//go:build ignore\n", true},
+		// The parse reports what does not parse.
+		{"p/d.go", "package p\n\nimport (\n", true},
+	} {
+		if got := Builds(c.path, []byte(c.data)); got != c.want {
+			t.Errorf("Builds(%s, %q) = %v", c.path, c.data, got)
 		}
 	}
 }
