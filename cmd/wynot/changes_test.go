@@ -280,7 +280,7 @@ func TestChangesBadInput(t *testing.T) {
 		{"not a repository", dir, append([]string{"changes", "--git", "HEAD~1", "HEAD"}, failsOnB...), 1, "not in a git repository"},
 		{"dirty", repo, append([]string{"changes", "--git", "HEAD~1", "HEAD"}, failsOnB...), 1, "uncommitted changes"},
 		{"unknown revision", repo, append([]string{"changes", "--git", "--allow-dirty", "nosuch", "HEAD"}, failsOnB...), 1, `unknown revision "nosuch"`},
-		{"reversed", repo, append([]string{"changes", "--git", "--allow-dirty", "HEAD", "HEAD~1"}, failsOnB...), 1, "not an ancestor"},
+		{"reversed", repo, append([]string{"changes", "--git", "--allow-dirty", "HEAD", "HEAD~1"}, failsOnB...), 1, "HEAD~1 is an ancestor of HEAD: give the working revision first"},
 	} {
 		r := wynotRun(t, c.dir, nil, c.args...)
 		if r.code != c.code || !strings.Contains(r.stderr, c.msg) {
@@ -375,6 +375,75 @@ func TestChangesGitMerge(t *testing.T) {
 	// The patch is verified on the culprit's parent, and tried on GOOD.
 	if !slices.Contains(s.Verdict, "the good revision "+good+" with these changes applied fails too") {
 		t.Errorf("verdict %q", s.Verdict)
+	}
+}
+
+// TestChangesGitBranches: the good revision is on a release branch of
+// its own, not an ancestor of the bad one (as with the tags of
+// elastic/go-elasticsearch). As git bisect does, wynot starts at the
+// two revisions' merge base, which it tests, and names the commit on
+// the bad side; when the merge base fails too, it says so and stops.
+func TestChangesGitBranches(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	must := func(_ string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	commit := func(msg string, files map[string]string) string {
+		t.Helper()
+		h, err := fixtures.Commit(dir, msg, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	must(fixtures.Git(dir, "init", "-q", "-b", "main"))
+	base := commit("base", map[string]string{"a.txt": "one\n", "b.txt": "x\n", "c.txt": "c\n"})
+	must(fixtures.Git(dir, "checkout", "-q", "-b", "release"))
+	commit("release fix", map[string]string{"c.txt": "c fixed\n"})
+	must(fixtures.Git(dir, "tag", "v1.0.1"))
+	must(fixtures.Git(dir, "checkout", "-q", "main"))
+	for i := range 6 {
+		files := map[string]string{"b.txt": fmt.Sprintf("x%d\n", i)}
+		if i == 3 {
+			files["a.txt"] = "one\nBUG\n"
+		}
+		commit(fmt.Sprintf("main %d", i), files)
+	}
+	must(fixtures.Git(dir, "tag", "v1.1.0"))
+	failsOnBug := []string{"--", "sh", "-c", "! grep -q BUG a.txt"}
+	r := wynotRun(t, dir, nil, append([]string{"changes", "--json", "--git", "v1.0.1", "v1.1.0"}, failsOnBug...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if !strings.Contains(s.Commit, "main 3") || !strings.Contains(s.Diff, "+BUG") || !s.Confirmed {
+		t.Errorf("commit %q, confirmed %v, diff:\n%s\n%s", s.Commit, s.Confirmed, s.Diff, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "v1.0.1 (") || !strings.Contains(r.stderr, "is not an ancestor of v1.1.0: the search starts at their merge base "+base[:12]) {
+		t.Errorf("no word of the merge base %s:\n%s", base[:12], r.stderr)
+	}
+	if s.Commits != 6 {
+		t.Errorf("%d commits searched, want the 6 after the merge base", s.Commits)
+	}
+	// The merge base fails: nothing to search on the bad side.
+	must(fixtures.Git(dir, "checkout", "-q", "-b", "old", base))
+	broken := commit("broken base", map[string]string{"a.txt": "BUG\n"})
+	must(fixtures.Git(dir, "checkout", "-q", "-b", "fixed"))
+	commit("fix", map[string]string{"a.txt": "one\n"})
+	must(fixtures.Git(dir, "checkout", "-q", "old"))
+	commit("more", map[string]string{"b.txt": "more\n"})
+	r = wynotRun(t, dir, nil, append([]string{"changes", "--git", "fixed", "old"}, failsOnBug...)...)
+	if r.code != 2 || !strings.Contains(r.stderr, "the merge base "+broken[:12]+" of fixed and old does not pass") {
+		t.Errorf("merge base failing: exit %d\n%s", r.code, r.stderr)
+	}
+	// The bad revision an ancestor of the good one: the order is wrong.
+	r = wynotRun(t, dir, nil, append([]string{"changes", "--git", "v1.1.0", base}, failsOnBug...)...)
+	if r.code != 1 || !strings.Contains(r.stderr, "give the working revision first") {
+		t.Errorf("reversed: exit %d\n%s", r.code, r.stderr)
 	}
 }
 

@@ -523,12 +523,15 @@ many of those were not built because their Go code does not type-check
 of more than 64 changes is not checked, and not called minimal.
 
 With --git, GOOD and BAD are revisions of the repository around the
-current directory (or -C DIR). First the commits between them on BAD's
-first-parent line are searched, each implying all earlier ones, which is
-a binary search like git bisect; commits that do not build are skipped,
-as git bisect skip does. A commit that changes no file the test's build
-reads gives its parent's outcome and is not a candidate: one that
-changes only documentation (*.md, LICENSE, ...), CI configuration
+current directory (or -C DIR). When GOOD is not an ancestor of BAD (a
+release on a branch of its own), the search starts at their merge base
+instead, which must pass, as git bisect's does; GOOD itself is then not
+tested. First the commits between them on BAD's first-parent line are
+searched, each implying all earlier ones, which is a binary search like
+git bisect; commits that do not build are skipped, as git bisect skip
+does. A commit that changes no file the test's build reads gives its
+parent's outcome and is not a candidate: one that changes only
+documentation (*.md, LICENSE, ...), CI configuration
 (.github/, .travis.yml, ...) or repository metadata (.gitignore, linter
 configuration), and in a Go module one that changes only Go test files
 and testdata, unless the test's command line or script runs go test.

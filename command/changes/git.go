@@ -147,8 +147,24 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 		if good == bad {
 			return command.InputError("%s and %s are the same commit", r.Old, r.New)
 		}
+		goodWhat, goodName, notes := "the good revision "+r.Old, r.Old, []string(nil)
 		if _, err := runner.Git(ctx, top, "merge-base", "--is-ancestor", good, bad); err != nil {
-			return command.InputError("%s is not an ancestor of %s: give the working revision first", r.Old, r.New)
+			// As git bisect does: the search starts where the good
+			// revision's history meets the bad one's, which must pass.
+			if _, err := runner.Git(ctx, top, "merge-base", "--is-ancestor", bad, good); err == nil {
+				return command.InputError("%s is an ancestor of %s: give the working revision first", r.New, r.Old)
+			}
+			out, err := runner.Git(ctx, top, "merge-base", "--all", good, bad)
+			bases := strings.Fields(string(out))
+			switch {
+			case err != nil || len(bases) == 0:
+				return command.InputError("%s and %s have no common history", r.Old, r.New)
+			case len(bases) > 1:
+				return command.InputError("%s is not an ancestor of %s and they have %d merge bases (%s): give one of them as the working revision", r.Old, r.New, len(bases), strings.Join(bases, ", "))
+			}
+			goodWhat, goodName = fmt.Sprintf("the merge base %s of %s and %s", bases[0][:12], r.Old, r.New), bases[0][:12]
+			notes = append(notes, fmt.Sprintf("%s (%s) is not an ancestor of %s: the search starts at their merge base %s, which passes (git bisect starts there too); %s itself is not tested", r.Old, good[:12], r.New, bases[0][:12], r.Old))
+			good = bases[0]
 		}
 		commits, err := firstParents(ctx, top, good, bad)
 		if err != nil {
@@ -168,7 +184,7 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 			return err
 		}
 		reads := codediff.NewReads(r.Paths, runsGoTest(r.Test), goodTree, &codediff.Tree{Files: badFiles})
-		g = &gitSearch{search: e, h: h, top: top, good: good, reads: reads}
+		g = &gitSearch{search: e, h: h, top: top, good: good, goodWhat: goodWhat, goodName: goodName, reads: reads, notes: notes}
 		failC, err := g.candidate(ctx, bad, "BAD "+bad[:12])
 		if err != nil {
 			return err
@@ -177,7 +193,7 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 		if err != nil {
 			return err
 		}
-		e.begin = command.Begin{Failing: failC, What: "bad revision " + r.New, Passing: &passC, PassingWhat: "the good revision " + r.Old}
+		e.begin = command.Begin{Failing: failC, What: "bad revision " + r.New, Passing: &passC, PassingWhat: goodWhat}
 		e.run = func(ctx context.Context) error { return g.run(ctx, commits) }
 		return nil
 	}()
@@ -191,12 +207,15 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 // failure-inducing changes in it.
 func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 	r, e, s, h, good := g.Changes, g.search, g.s, g.h, g.good
+	for _, n := range g.notes {
+		s.Say("%s", n)
+	}
 	goodTree := e.ws.Base()
 	// The failure-inducing commit on the first-parent line; then, while
 	// it is a merge whose merged branch fails on its own, the commit on
 	// that branch.
 	from := good // the revision before commits, which passes
-	lo, hi, _, _, err := g.bisect(ctx, from, commits, r.Old, r.New, false)
+	lo, hi, _, _, err := g.bisect(ctx, from, commits, g.goodName, r.New, false)
 	if err != nil {
 		return err
 	}
@@ -266,7 +285,7 @@ func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 		oldName += ", the parent of " + culprit.hash[:12]
 	}
 	if before != good {
-		e.good = r.Old
+		e.good = g.goodWhat
 	}
 	return e.hunks(ctx, set, base, oldName)
 }
@@ -316,6 +335,11 @@ type gitSearch struct {
 	h         *history
 	top, good string
 	reads     *codediff.Reads // which files the test's build reads
+	notes     []string        // said when the search starts
+	// goodWhat names the revision the search starts from: the good
+	// revision, or its merge base with the bad one; goodName is its
+	// short name.
+	goodWhat, goodName string
 }
 
 // candidate is the tree of a revision, as the good tree with the files

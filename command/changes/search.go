@@ -62,7 +62,8 @@ type search struct {
 	probed     map[string]int
 	predictOff map[string]bool
 
-	// good names the good revision of --git when the changes searched
+	// good names the good revision of --git ("the good revision v1",
+	// or its merge base with the bad one) when the changes searched
 	// start from a later one (the culprit's parent): the patch is then
 	// also tried on the good revision itself.
 	good string

@@ -149,17 +149,17 @@ func (e *search) tryOnGood(ctx context.Context, res outcome) (string, error) {
 	content := res.lv.set.Content(res.patch)
 	for p := range content {
 		if _, changed := res.lv.base[p]; changed {
-			return fmt.Sprintf("on the good revision %s, %s changed before the culprit: the patch was verified on the culprit's parent only", e.good, p), nil
+			return fmt.Sprintf("on %s, %s changed before the culprit: the patch was verified on the culprit's parent only", e.good, p), nil
 		}
 	}
-	rec, err := e.s.Test(ctx, e.candidate(content, "GOOD "+e.good+" with the patch"))
+	rec, err := e.s.Test(ctx, e.candidate(content, "GOOD with the patch"))
 	if err != nil {
 		return "", err
 	}
 	if rec.Outcome == dd.Fail {
-		return "the good revision " + e.good + " with these changes applied fails too", nil
+		return e.good + " with these changes applied fails too", nil
 	}
-	return fmt.Sprintf("the good revision %s with these changes applied gives %s: the failure also needs commits between it and the culprit", e.good, rec.Outcome), nil
+	return fmt.Sprintf("%s with these changes applied gives %s: the failure also needs commits between it and the culprit", e.good, rec.Outcome), nil
 }
 
 // otherCause returns the hunks of the smallest configuration that failed
