@@ -3,9 +3,11 @@ package codediff
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -297,12 +299,16 @@ func (a *analysis) record(gp *goPackage) {
 		}
 		return f
 	}
-	for id, obj := range gp.info.Defs {
-		if obj != nil && id.Name != "_" {
+	// In the order of the source: of two entities of one key (two
+	// locals of one name in one function), the first one's change
+	// declares it, the same in every run.
+	for _, id := range inOrder(gp.info.Defs) {
+		if obj := gp.info.Defs[id]; obj != nil && id.Name != "_" {
 			get(obj)
 		}
 	}
-	for id, obj := range gp.info.Uses {
+	for _, id := range inOrder(gp.info.Uses) {
+		obj := gp.info.Uses[id]
 		if obj == nil || !a.local(obj) {
 			continue
 		}
@@ -316,6 +322,13 @@ func (a *analysis) record(gp *goPackage) {
 			f.usedElsewhere = true
 		}
 	}
+}
+
+// inOrder returns the identifiers of m in the order of their positions.
+func inOrder(m map[*ast.Ident]types.Object) []*ast.Ident {
+	ids := slices.Collect(maps.Keys(m))
+	slices.SortFunc(ids, func(a, b *ast.Ident) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	return ids
 }
 
 // local reports whether obj is declared in the tree (not in an empty
@@ -347,10 +360,6 @@ func (a *analysis) keys(gp *goPackage) func(types.Object) (string, bool) {
 			}
 		}
 	}
-	type span struct {
-		pos, end token.Pos
-		name     string
-	}
 	var funcs, params []span
 	for _, f := range gp.files {
 		for _, d := range f.Decls {
@@ -371,14 +380,7 @@ func (a *analysis) keys(gp *goPackage) func(types.Object) (string, bool) {
 			return true
 		})
 	}
-	within := func(list []span, pos token.Pos) (string, bool) {
-		for _, s := range list {
-			if s.pos <= pos && pos < s.end {
-				return s.name, true
-			}
-		}
-		return "", false
-	}
+	funcAt, inParams := newSpans(funcs), newSpans(params)
 	return func(obj types.Object) (string, bool) {
 		pkg := gp.importPath
 		if obj.Pkg() != nil {
@@ -401,11 +403,59 @@ func (a *analysis) keys(gp *goPackage) func(types.Object) (string, bool) {
 		if o := obj; o.Pkg() != nil && o.Parent() == o.Pkg().Scope() {
 			return pkg + "." + o.Name(), false
 		}
-		fn, _ := within(funcs, obj.Pos())
-		_, isParam := within(params, obj.Pos())
+		fn := funcAt.last(obj.Pos())
+		isParam := inParams.hold(obj.Pos())
 		_, isVar := obj.(*types.Var)
 		return gp.importPath + "." + fn + ".local." + obj.Name(), isVar && !isParam
 	}
+}
+
+// A span is the extent of a syntax node, and a name for it.
+type span struct {
+	pos, end token.Pos
+	name     string
+}
+
+// spans are the extents of a package's nodes of one kind, nested or
+// disjoint, sorted by start: which hold a position is found by binary
+// search (a package of thousands of functions has hundreds of thousands
+// of names to place).
+type spans struct {
+	list   []span
+	maxEnd []token.Pos // maxEnd[i] is the greatest end in list[:i+1]
+}
+
+func newSpans(l []span) spans {
+	slices.SortFunc(l, func(a, b span) int { return cmp.Compare(a.pos, b.pos) })
+	m := make([]token.Pos, len(l))
+	for i, s := range l {
+		m[i] = s.end
+		if i > 0 && m[i-1] > m[i] {
+			m[i] = m[i-1]
+		}
+	}
+	return spans{l, m}
+}
+
+// at returns the index of the span that starts last at or before pos
+// (-1 when none does).
+func (s spans) at(pos token.Pos) int {
+	return sort.Search(len(s.list), func(k int) bool { return s.list[k].pos > pos }) - 1
+}
+
+// last returns the name of the span that starts last at or before pos
+// when it holds pos: of disjoint spans, the one that holds pos.
+func (s spans) last(pos token.Pos) string {
+	if i := s.at(pos); i >= 0 && pos < s.list[i].end {
+		return s.list[i].name
+	}
+	return ""
+}
+
+// hold says whether any span holds pos.
+func (s spans) hold(pos token.Pos) bool {
+	i := s.at(pos)
+	return i >= 0 && pos < s.maxEnd[i]
 }
 
 func recvName(t types.Type) string {
@@ -425,6 +475,7 @@ func recvName(t types.Type) string {
 // adds the requirement.
 func (s *Set) moduleNeeds(add func(i, j int)) {
 	var oldSel, newSel map[string]bool // the names the old and the new tree's Go files select (x.Name), made when first needed
+	quals := map[string][]string{}     // apiChange's, by side, file and module
 	for i, c := range s.Changes {
 		if c.Kind != Hunk || path.Base(c.Path) != "go.mod" {
 			continue
@@ -463,10 +514,10 @@ func (s *Set) moduleNeeds(add func(i, j int)) {
 					// one that stops using a name the new tree never
 					// uses likely follows a name the new version took
 					// away.
-					if s.apiChange(&s.Changes[j], mod, false, &oldSel) {
+					if s.apiChange(&s.Changes[j], mod, false, &oldSel, quals) {
 						add(j, i)
 					}
-					if s.apiChange(&s.Changes[j], mod, true, &newSel) {
+					if s.apiChange(&s.Changes[j], mod, true, &newSel, quals) {
 						add(i, j)
 					}
 				}
@@ -511,8 +562,9 @@ func requirements(f *File) map[string]bool {
 // of the other tree selects: a name of that module's new API the new
 // code starts to use, or one the old code used that the new code no
 // longer does (which the module's new version may have removed). sel
-// holds the names the other tree selects, made on the first call.
-func (s *Set) apiChange(d *Change, mod string, old bool, sel *map[string]bool) bool {
+// holds the names the other tree selects, made on the first call; quals
+// the names files import the module under, by side, path and module.
+func (s *Set) apiChange(d *Change, mod string, old bool, sel *map[string]bool, quals map[string][]string) bool {
 	side, other, lines := s.New, s.Old, d.New
 	if old {
 		side, other, lines = s.Old, s.New, d.Old
@@ -521,15 +573,19 @@ func (s *Set) apiChange(d *Change, mod string, old bool, sel *map[string]bool) b
 	if f == nil || len(lines) == 0 {
 		return false
 	}
-	var quals []string
-	for _, l := range bytes.Split(f.Data, []byte("\n")) {
-		if im := importSpecRe.FindSubmatch(l); im != nil {
-			if p := string(im[2]); p == mod || strings.HasPrefix(p, mod+"/") {
-				quals = append(quals, cmp.Or(string(im[1]), guessName(p)))
+	key := fmt.Sprint(old, "\x00", d.Path, "\x00", mod)
+	q, ok := quals[key]
+	if !ok {
+		for _, l := range bytes.Split(f.Data, []byte("\n")) {
+			if im := importSpecRe.FindSubmatch(l); im != nil {
+				if p := string(im[2]); p == mod || strings.HasPrefix(p, mod+"/") {
+					q = append(q, cmp.Or(string(im[1]), guessName(p)))
+				}
 			}
 		}
+		quals[key] = q
 	}
-	if len(quals) == 0 {
+	if len(q) == 0 {
 		return false
 	}
 	if *sel == nil {
@@ -544,7 +600,7 @@ func (s *Set) apiChange(d *Change, mod string, old bool, sel *map[string]bool) b
 	}
 	for _, l := range lines {
 		for _, m := range selectorRe.FindAllSubmatch(l, -1) {
-			if slices.Contains(quals, string(m[1])) && !(*sel)[string(m[1])+"."+string(m[2])] {
+			if slices.Contains(q, string(m[1])) && !(*sel)[string(m[1])+"."+string(m[2])] {
 				return true
 			}
 		}

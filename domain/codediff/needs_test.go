@@ -213,3 +213,28 @@ func TestNeedsConstraints(t *testing.T) {
 		t.Errorf("needs %q, want %q", got, want)
 	}
 }
+
+// TestNeedsDeterministic: two locals of one name in one function are
+// one entity to the needs (locals are named by function and name, the
+// same in both trees); the first one's change declares it, in every run,
+// so that the same trees give the same needs and the same search.
+func TestNeedsDeterministic(t *testing.T) {
+	block := func(a, b string) string { return "\t{\n\t\t" + a + "\n\t\t_ = 0\n\t\t" + b + "\n\t}\n" }
+	old := tree(map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.21\n",
+		"p/a.go": "package p\n\nfunc F() {\n" + block("// a", "// b") + block("// c", "// d") + "}\n",
+	})
+	nw := tree(map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.21\n",
+		"p/a.go": "package p\n\nfunc F() {\n" + block("x := 1", "println(x)") + block("x := 2", "println(x)") + "}\n",
+	})
+	s := Compare(old, nw, 0)
+	// The first x is the entity's declaration: it must be used, so its
+	// change needs the uses; both uses need it.
+	want := []string{"p/a.go:5-5 -> p/a.go:7-7 p/a.go:12-12", "p/a.go:7-7 -> p/a.go:5-5", "p/a.go:12-12 -> p/a.go:5-5"}
+	for range 30 {
+		if got := needsOf(s, s.Needs(nil)); !slices.Equal(got, want) {
+			t.Fatalf("needs %q, want %q", got, want)
+		}
+	}
+}
