@@ -55,22 +55,69 @@ func (s *Set) Resolve(output []byte, c []int) []int {
 	// "has no field or method x", "'x' undeclared"), those are the ones
 	// to look for; the other words of such messages (the type of the
 	// operand, say) would bring in every change that mentions them.
-	if missing := missingNames(output); len(missing) > 0 {
+	missingAt, unusedAt := missingFiles(s, output), unusedFiles(s, output)
+	if missing := missingNames(output); len(missing) > 0 || len(unusedAt) > 0 {
 		idents = missing
+		for id := range unusedAt {
+			idents[id] = true
+		}
 	}
 	for _, i := range s.requirementsFor(output, in) {
 		add[i] = true
 	}
 	if len(idents) > 0 {
-		var rest []int
+		var rest, added []int
 		for i := range s.Changes {
 			// Test files are not built with the package, unless a
 			// message is about one.
-			if !in[i] && s.Changes[i].Kind == Hunk && (tests || !strings.HasSuffix(s.Changes[i].Path, "_test.go")) {
+			if in[i] || !tests && strings.HasSuffix(s.Changes[i].Path, "_test.go") {
+				continue
+			}
+			switch s.Changes[i].Kind {
+			case Hunk:
 				rest = append(rest, i)
+			case Add:
+				added = append(added, i)
 			}
 		}
 		for id := range idents {
+			// A missing name is looked for first where it is declared:
+			// the changes that declare it, or, for a package name, that
+			// import it in a file that misses it. There are few of those
+			// where the changes that use the name may be thousands (a
+			// type of a generated API), and adding the uses would only
+			// bring more configurations' worth of changes that need
+			// more.
+			if missingAt[id] != nil {
+				var decl []int
+				for _, i := range slices.Concat(rest, added) {
+					if s.declares(i, id, missingAt[id]) {
+						decl = append(decl, i)
+					}
+				}
+				if len(decl) > 0 {
+					for _, i := range decl {
+						add[i] = true
+					}
+					continue
+				}
+			}
+			// A name declared or imported and not used in a file: the
+			// changes of that file that use it.
+			if files := unusedAt[id]; files != nil {
+				var users []int
+				for _, i := range rest {
+					if files[s.Changes[i].Path] && s.mentions(i, id) {
+						users = append(users, i)
+					}
+				}
+				if len(users) > 0 {
+					for _, i := range users {
+						add[i] = true
+					}
+					continue
+				}
+			}
 			var users []int
 			for _, i := range rest {
 				if s.mentions(i, id) {
@@ -145,6 +192,86 @@ func (s *Set) requirementsFor(output []byte, in map[int]bool) []int {
 	return out
 }
 
+// missingFiles maps each name the output's messages say is missing to
+// the files (of the set) of those messages.
+func missingFiles(s *Set, output []byte) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, m := range positionRe.FindAllSubmatch(output, -1) {
+		p := s.findPath(string(m[1]))
+		for id := range missingNames(m[3]) {
+			if out[id] == nil {
+				out[id] = map[string]bool{}
+			}
+			out[id][p] = true
+		}
+	}
+	return out
+}
+
+// unusedFiles maps each name the output's messages say is declared or
+// imported and not used (Go: "declared and not used: x", "\"p/q\"
+// imported and not used", "\"p/q\" imported as r and not used") to the
+// files of those messages: the name is the variable, or the package's
+// name in the file.
+func unusedFiles(s *Set, output []byte) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, m := range positionRe.FindAllSubmatch(output, -1) {
+		u := unusedRe.FindSubmatch(m[3])
+		if u == nil {
+			continue
+		}
+		id := cmp.Or(string(u[1]), string(u[3]), string(u[4]))
+		if id == "" {
+			id = guessName(string(u[2]))
+		}
+		if out[id] == nil {
+			out[id] = map[string]bool{}
+		}
+		out[id][s.findPath(string(m[1]))] = true
+	}
+	return out
+}
+
+// unusedRe matches Go's messages of an unused variable (group 1, or 4 in
+// the older form) or import (its path, group 2, and its name, group 3,
+// when it has one).
+var unusedRe = regexp.MustCompile(`declared and not used: ([A-Za-z_][A-Za-z0-9_]*)|"([^"]+)" imported (?:as ([A-Za-z_][A-Za-z0-9_]*) )?and not used|([A-Za-z_][A-Za-z0-9_]*) declared (?:but|and) not used`)
+
+// declares says whether change i declares name id on its new side: a
+// hunk's new lines, or an added file; or, in one of files, imports a
+// package under that name. A line declares id when it begins with it
+// after func (with a receiver or not), type, var, const or #define, or
+// begins with id followed by a type, an assignment or another name of
+// the same declaration (a struct field, an entry of a const, var or type
+// block, a short variable declaration).
+func (s *Set) declares(i int, id string, files map[string]bool) bool {
+	ch := &s.Changes[i]
+	lines := ch.New
+	if ch.Kind == Add {
+		f := s.New.Files[ch.Path]
+		if f == nil || !bytes.Contains(f.Data, []byte(id)) {
+			return false
+		}
+		lines = bytes.Split(f.Data, []byte("\n"))
+	}
+	for _, l := range lines {
+		if !bytes.Contains(l, []byte(id)) {
+			continue
+		}
+		if m := declRe.FindSubmatch(l); m != nil && cmp.Or(string(m[1]), string(m[2])) == id {
+			return true
+		}
+		if im := importSpecRe.FindSubmatch(l); im != nil && files[ch.Path] && cmp.Or(string(im[1]), guessName(string(im[2]))) == id {
+			return true
+		}
+	}
+	return false
+}
+
+// declRe matches a line that declares a name (see declares): the name
+// is its first or its second group.
+var declRe = regexp.MustCompile(`^\s*(?:(?:func\s*(?:\([^)]*\)\s*)?|type\s+|var\s+|const\s+|#\s*define\s+)([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*[A-Za-z_][A-Za-z0-9_]*\s*)*(?::=|=[^=]|\s[\s*\[(]*[A-Za-z_(]))`)
+
 // qualifiedRe matches, in Go's messages, the package name qualifying a
 // missing name: "undefined: pkg.Name", and the type's package in "type
 // *pkg.T has no field or method Name".
@@ -161,13 +288,15 @@ var importSpecRe = regexp.MustCompile(`^\s*(?:import\s+)?(?:([A-Za-z_][A-Za-z0-9
 var missingRe = regexp.MustCompile("undefined: ([A-Za-z_][A-Za-z0-9_.]*)|([A-Za-z_][A-Za-z0-9_.]*) undefined \\(|has no field or method ([A-Za-z_][A-Za-z0-9_]*)|['‘]([A-Za-z_][A-Za-z0-9_]*)['’] undeclared|implicit declaration of function ['‘]([A-Za-z_][A-Za-z0-9_]*)|undefined reference to [`'‘]([A-Za-z_][A-Za-z0-9_]*)")
 
 // missingNames lists the names an output says are missing; for "x.y"
-// both parts (the package or value, and the selected name).
+// both parts (the package or value, and the selected name). A name a
+// message says is missing is one even when it is a common word of
+// messages ("undefined: types", a package's name).
 func missingNames(output []byte) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range missingRe.FindAllSubmatch(output, -1) {
 		for _, g := range m[1:] {
 			for _, id := range strings.Split(string(g), ".") {
-				if len(id) >= 3 && !messageWords[strings.ToLower(id)] {
+				if len(id) >= 3 {
 					out[id] = true
 				}
 			}

@@ -1,6 +1,7 @@
 package codediff
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -46,10 +47,11 @@ func TestResolveGoErrors(t *testing.T) {
 		// name; the changes that mention total (the call sites) are added.
 		{"definition only", []int{2}, "# example.com/app/p\np/a.go:3:9: undefined: total\np/a.go:7:10: undefined: total\n",
 			[]string{"p/a.go:3-3", "p/a.go:7-7", "q/b.go:3-3"}},
-		// A call site alone: the position names the line, the identifier
-		// the definition and the other call sites.
+		// A call site alone: the missing name is declared by the
+		// definition, which is added; the other call sites are not
+		// (where a name is declared comes first).
 		{"call site only", []int{0}, "./p/a.go:3:9: undefined: sumAll\n",
-			[]string{"p/a.go:7-7", "p/d.go:3-3", "q/b.go:3-3"}},
+			[]string{"p/d.go:3-3"}},
 		// Absolute paths into a work directory are mapped to the tree.
 		{"absolute path", []int{0, 1, 2}, "/tmp/wynot-123/w0/q/b.go:3:11: undefined: p.total\n",
 			[]string{"q/b.go:3-3"}},
@@ -57,7 +59,11 @@ func TestResolveGoErrors(t *testing.T) {
 		// missing name counts; q/b.go:7-7, which mentions the type
 		// Other, is not added.
 		{"missing field", []int{0}, "./p/a.go:3:9: v.sumAll undefined (type *Other has no field or method sumAll)\n",
-			[]string{"p/a.go:7-7", "p/d.go:3-3", "q/b.go:3-3"}},
+			[]string{"p/d.go:3-3"}},
+		// A missing name that no change declares (the old name the
+		// definition took away): every change that mentions it.
+		{"old name", []int{2, 3}, "p/a.go:7:10: undefined: total\n",
+			[]string{"p/a.go:3-3", "p/a.go:7-7"}},
 		// Nothing to add: no positions, no identifiers of the changes.
 		{"nothing", []int{0}, "go: cannot find main module\n", nil},
 	} {
@@ -126,6 +132,69 @@ func TestResolveRequirement(t *testing.T) {
 		got = slices.DeleteFunc(got, func(n string) bool { return strings.HasPrefix(n, "a.go") })
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: added %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestResolveDeclarations: a missing name that many changes use is
+// resolved by the changes that declare it: a type declared in an added
+// file, a struct field, a const block's entry, a method; a missing
+// package name by the import that a change adds to the file that misses
+// it (not by another file's import of it).
+func TestResolveDeclarations(t *testing.T) {
+	var oldUses, newUses strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&oldUses, "var u%d = 0\n\n\n\n", i)
+		fmt.Fprintf(&newUses, "var u%d = Widget{}.Size + Small + fmt.Sprint(W.Grow)\n\n\n\n", i)
+	}
+	old := tree(map[string]string{
+		"p/a.go": "package p\n\nimport (\n\t\"os\"\n)\n\n" + oldUses.String(),
+		"p/b.go": "package p\n\nimport (\n\t\"os\"\n)\n\nvar _ = os.Args\n",
+		"p/t.go": "package p\n\nconst (\n\tBig = 2\n)\n\ntype Gadget struct {\n\tName string\n}\n",
+	})
+	nw := tree(map[string]string{
+		"p/a.go":      "package p\n\nimport (\n\t\"fmt\"\n)\n\n" + newUses.String(),
+		"p/b.go":      "package p\n\nimport (\n\t\"fmt\"\n)\n\nvar _ = fmt.Sprint()\n",
+		"p/t.go":      "package p\n\nconst (\n\tBig = 2\n\tSmall = 1\n)\n\ntype Gadget struct {\n\tName string\n\tSize int\n}\n",
+		"p/widget.go": "package p\n\n// Widget is new.\ntype Widget Gadget\n\nvar W Widget\n\nfunc (Widget) Grow() {}\n",
+	})
+	s := Compare(old, nw, 0)
+	var uses []int
+	for i, c := range s.Changes {
+		if c.Path == "p/a.go" && c.OldStart >= 6 {
+			uses = append(uses, i)
+		}
+	}
+	if len(uses) != 8 {
+		t.Fatalf("changes %v", names(s, all(s.Len())))
+	}
+	c := uses[:1]
+	imports := func(p string) []int {
+		return slices.DeleteFunc(all(s.Len()), func(i int) bool { return s.Changes[i].String() != p+":4-4" })
+	}
+	for _, tc := range []struct {
+		name, output string
+		want         []string
+		config       []int // c unless set
+	}{
+		{"a type of an added file", "p/a.go:7:10: undefined: Widget\n", []string{"add p/widget.go"}, nil},
+		{"a field", "p/a.go:7:19: Widget{}.Size undefined (type Widget has no field or method Size)\n", []string{"p/t.go:9+1"}, nil},
+		{"a const block's entry", "p/a.go:7:26: undefined: Small\n", []string{"p/t.go:5+1"}, nil},
+		{"a method", "p/a.go:7:50: W.Grow undefined (type Widget has no field or method Grow)\n", []string{"add p/widget.go"}, nil},
+		{"an import of the file", "p/a.go:7:34: undefined: fmt\n", []string{"p/a.go:4-4"}, nil},
+		// The import of fmt without its uses: the uses of that file, not
+		// p/b.go's, nor every change that mentions the words of the
+		// import path.
+		{"an unused import", "p/a.go:4:2: \"fmt\" imported and not used\n", names(s, uses), imports("p/a.go")},
+		{"an unused import, named", "p/b.go:4:2: \"example.com/x/fmt/v2\" imported as fmt and not used\n", []string{"p/b.go:7-7"}, imports("p/b.go")},
+	} {
+		config := tc.config
+		if config == nil {
+			config = c
+		}
+		got := names(s, s.Resolve([]byte(tc.output), config))
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: added %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
