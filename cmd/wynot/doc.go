@@ -467,12 +467,16 @@ starts using a name of that module the old tree never uses (its new API)
 or stops using one the new tree never uses. A configuration is tested
 with what its changes need, and such changes stay in one group (--group
 auto or decls; with --group none, dirs, files or idents they are not
-worked out). When a
-configuration still does not build, wynot reads the error messages for
-file:line positions and for the names they say are missing, adds the
-changes that touch or declare them (and, for a name missing from another
-module's package, the go.mod change that requires that module) and tests
-again (failure resolution, FSE 1999 §8; --no-resolve turns both off).
+worked out). When a configuration still does not build, wynot reads the
+error messages for file:line positions and for the names they say are
+missing, adds the changes that touch those lines and the ones that
+declare those names (a func, type, var or const, a struct field, an
+import in the file that misses a package's name; in an added file too),
+or, when no change declares a name, every change that mentions it; for
+a name declared or imported and not used, the changes of that file that
+use it; for a name missing from another module's package, the go.mod
+change that requires that module; and tests again (failure resolution,
+FSE 1999 §8; --no-resolve turns both off).
 An outcome always belongs to the configuration that was actually tested:
 when resolution added changes, the larger configuration is the one that
 failed, and the search goes on from it, so the changes it added can
