@@ -7,6 +7,7 @@ import (
 
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/instrument"
+	"github.com/wynot/wynot/internal/goldenfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -53,18 +54,7 @@ func TestTable(t *testing.T) {
 // golden compares got with a golden file (go test -update writes it).
 func golden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
+	goldenfile.Check(t, path, got, *update)
 }
 
 // TestAnnotated shows the source around the statements that ran, each

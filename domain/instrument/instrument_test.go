@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wynot/wynot/internal/goldenfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -114,18 +116,7 @@ func TestPitfalls(t *testing.T) {
 			p := instrumentModule(t, dir)
 			got := p.Overlay[filepath.Join(dir, "main.go")]
 			golden := strings.TrimSuffix(f, ".go") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("instrumented source differs from %s (go test -update writes it):\n%s", golden, got)
-			}
+			goldenfile.Check(t, golden, string(got), *update)
 			if n := bytes.Count(got, []byte("\n")); n != bytes.Count(src, []byte("\n")) {
 				t.Errorf("the instrumented source has %d lines, the original %d", n, bytes.Count(src, []byte("\n")))
 			}

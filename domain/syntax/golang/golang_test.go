@@ -13,6 +13,7 @@ import (
 
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/internal/goldenfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -107,18 +108,7 @@ func TestTransformGolden(t *testing.T) {
 					t.Fatalf("typecheck=%v: %v", typeCheck, err)
 				}
 				golden := filepath.Join("testdata", "transform", tc.file+".golden")
-				if *update && !typeCheck {
-					if err := os.WriteFile(golden, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("typecheck=%v: got\n%s\nwant\n%s", typeCheck, got, want)
-				}
+				goldenfile.Check(t, golden, string(got), *update && !typeCheck)
 				if _, err := parser.ParseFile(token.NewFileSet(), "x.go", got, parser.ParseComments); err != nil {
 					t.Errorf("result does not parse: %v", err)
 				}
