@@ -25,9 +25,10 @@ import (
 // errors in the old or the new version too: such messages are the
 // check's noise, and never count against a configuration.
 //
-// Only the packages of the changed files are checked, not their
-// importers; test files are not checked. A BuildCheck is safe for use
-// by concurrent goroutines (checks run one at a time).
+// The files are those a build on this machine compiles (goTree: build
+// constraints hold, no tests). Only the packages of the changed files
+// are checked, not their importers. A BuildCheck is safe for use by
+// concurrent goroutines (checks run one at a time).
 type BuildCheck struct {
 	s       *Set
 	context *Tree
