@@ -3,7 +3,6 @@ package codediff
 import (
 	"bytes"
 	"cmp"
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -475,7 +474,7 @@ func recvName(t types.Type) string {
 // adds the requirement.
 func (s *Set) moduleNeeds(add func(i, j int)) {
 	var oldSel, newSel map[string]bool // the names the old and the new tree's Go files select (x.Name), made when first needed
-	quals := map[string][]string{}     // apiChange's, by side, file and module
+	quals := map[qualKey][]string{}    // apiChange's
 	for i, c := range s.Changes {
 		if c.Kind != Hunk || path.Base(c.Path) != "go.mod" {
 			continue
@@ -564,7 +563,7 @@ func requirements(f *File) map[string]bool {
 // longer does (which the module's new version may have removed). sel
 // holds the names the other tree selects, made on the first call; quals
 // the names files import the module under, by side, path and module.
-func (s *Set) apiChange(d *Change, mod string, old bool, sel *map[string]bool, quals map[string][]string) bool {
+func (s *Set) apiChange(d *Change, mod string, old bool, sel *map[string]bool, quals map[qualKey][]string) bool {
 	side, other, lines := s.New, s.Old, d.New
 	if old {
 		side, other, lines = s.Old, s.New, d.Old
@@ -573,7 +572,7 @@ func (s *Set) apiChange(d *Change, mod string, old bool, sel *map[string]bool, q
 	if f == nil || len(lines) == 0 {
 		return false
 	}
-	key := fmt.Sprint(old, "\x00", d.Path, "\x00", mod)
+	key := qualKey{old, d.Path, mod}
 	q, ok := quals[key]
 	if !ok {
 		for _, l := range bytes.Split(f.Data, []byte("\n")) {
@@ -606,6 +605,12 @@ func (s *Set) apiChange(d *Change, mod string, old bool, sel *map[string]bool, q
 		}
 	}
 	return false
+}
+
+// qualKey names the names a file imports a module under, on one side.
+type qualKey struct {
+	old       bool
+	path, mod string
 }
 
 // selectorRe matches a selector of Go source, x.Name.

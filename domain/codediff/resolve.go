@@ -52,9 +52,11 @@ func (s *Set) Resolve(output []byte, c []int) []int {
 		}
 	}
 	// When the messages say which names are missing ("undefined: x",
-	// "has no field or method x", "'x' undeclared"), those are the ones
-	// to look for; the other words of such messages (the type of the
-	// operand, say) would bring in every change that mentions them.
+	// "has no field or method x", "'x' undeclared") or unused ("declared
+	// and not used: x", an import not used), those are the ones to look
+	// for; the other words of such messages (the type of the operand,
+	// an import path's elements) would bring in every change that
+	// mentions them.
 	missingAt, unusedAt := missingFiles(s, output), unusedFiles(s, output)
 	if missing := missingNames(output); len(missing) > 0 || len(unusedAt) > 0 {
 		idents = missing
