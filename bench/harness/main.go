@@ -162,6 +162,7 @@ func main() {
 	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
 	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, executors, syntax) and replace them in the existing file")
 	baseline := flag.String("baseline", "", "a git revision of wynot to measure beside this one (regressions section)")
+	configsFlag := flag.String("configs", "", "regressions section: the wynot configurations to run (files, dd, ddplus, ddmin; default all)")
 	gitOnly := flag.Bool("gitonly", false, "regressions section: only wynot changes --git against git bisect run (and -baseline beside it)")
 	perses := flag.String("perses", "../shared/bench/perses-go", "the Perses Go benchmark folder, for the syntax section (skipped when missing)")
 	flag.Parse()
@@ -201,7 +202,7 @@ func main() {
 			case "changes":
 				part.WriteString(changesSection(root, work, bin))
 			case "regressions":
-				part.WriteString(regressionsSection(root, work, bin, *baseline, *casesFlag, *gitOnly, *limit))
+				part.WriteString(regressionsSection(root, work, bin, *baseline, *casesFlag, *configsFlag, *gitOnly, *limit))
 			case "fuzz":
 				part.WriteString(fuzzSection(work, bin))
 			case "overhead":
@@ -228,7 +229,7 @@ func main() {
 	md.WriteString(reductions(root, work, bin, *toolsFlag, *casesFlag, *jobsFlag, *limit))
 	md.WriteString(isolations(root, work, bin, *casesFlag))
 	md.WriteString(changesSection(root, work, bin))
-	md.WriteString(regressionsSection(root, work, bin, *baseline, "", false, *limit))
+	md.WriteString(regressionsSection(root, work, bin, *baseline, "", "", false, *limit))
 	md.WriteString(fuzzSection(work, bin))
 	md.WriteString(syntaxSection(root, work, bin, *toolsFlag, *casesFlag, *perses, *limit))
 	md.WriteString(overhead(work, bin))

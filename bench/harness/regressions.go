@@ -76,32 +76,43 @@ type changesSummary struct {
 //
 // With gitOnly, only the comparison with git bisect run is made, and a
 // baseline wynot is run with --git beside this one.
-func regressionsSection(root, work, bin, baseline, casesFlag string, gitOnly bool, limit time.Duration) string {
+//
+// configsFlag names the configurations of wynot to run (files, dd,
+// ddplus, ddmin; empty: all).
+func regressionsSection(root, work, bin, baseline, casesFlag, configsFlag string, gitOnly bool, limit time.Duration) string {
 	var b strings.Builder
 	b.WriteString("## Real regressions\n\n")
 	b.WriteString("`wynot changes -j 2` on real regressions between two released versions of public Go modules (`bench/regressions`: each case names its upstream issue and the culprit). A client program passes against the old version and fails against the new one; the test script builds it against the module's tree with a subset of the changes (exit 125 when the module does not build). `tests` counts every run of the test script, the checks included; `culprit` says whether the reported patch holds the documented culprit; `confirmed` whether it failed again when run again. Runs are cut off after " + limit.String() + ".\n\n")
 	cases := loadRegressions(root, casesFlag)
 	wynot := filepath.Join(bin, "wynot")
 	type config struct {
-		label, bin string
-		args       []string
+		key, label, bin string
+		args            []string
 	}
-	configs := []config{
-		{"dd, --group files", wynot, []string{"--algorithm", "dd", "--group", "files"}},
-		{"dd", wynot, []string{"--algorithm", "dd"}},
-		{"ddplus", wynot, []string{"--algorithm", "ddplus"}},
-		{"ddmin", wynot, []string{"--algorithm", "ddmin"}},
+	all := []config{
+		{"files", "dd, --group files", wynot, []string{"--algorithm", "dd", "--group", "files"}},
+		{"dd", "dd", wynot, []string{"--algorithm", "dd"}},
+		{"ddplus", "ddplus", wynot, []string{"--algorithm", "ddplus"}},
+		{"ddmin", "ddmin", wynot, []string{"--algorithm", "ddmin"}},
+	}
+	var configs []config
+	for _, cf := range all {
+		if configsFlag == "" || strings.Contains(","+configsFlag+",", ","+cf.key+",") {
+			configs = append(configs, cf)
+		}
 	}
 	before := ""
 	if baseline != "" {
 		before = buildBaseline(root, work, baseline)
-		configs = append([]config{{"before (" + baseline + ")", before, nil}}, configs...)
+		configs = append([]config{{"before", "before (" + baseline + ")", before, nil}}, configs...)
 	}
 	if gitOnly {
 		configs = nil
 	}
-	b.WriteString("| case | hunks | wynot | tests | unresolved | seconds | confirmed | culprit | result |\n|---|---:|---|---:|---:|---:|---|---|---|\n")
-	type tally struct{ right, cases, tests, unresolved int }
+	b.WriteString("`minimal` is checked by the harness, by brute force: it takes the printed diff apart into the changes wynot names (hunks or line edits), applies all of them to the old version but one, for each, and runs the test: `yes` when the patch fails and none of these does (`pass` and `do not build` count the removals' outcomes), `no` when some still fail.\n\n")
+	b.WriteString("| case | hunks | wynot | tests | unresolved | seconds | confirmed | culprit | result | minimal |\n|---|---:|---|---:|---:|---:|---|---|---|---|\n")
+	var mc minimalChecker
+	type tally struct{ right, minimal, cases, tests, unresolved int }
 	tallies := map[string]*tally{}
 	fewer, compared := 0, 0
 	var git strings.Builder
@@ -124,10 +135,13 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, gitOnly boo
 			res := fmt.Sprintf("%d %s", len(s.Hunks), s.Gran)
 			confirmed, culprit := yes(s.Confirm), yes(c.culprit.MatchString(s.Diff))
 			secs := fmt.Sprintf("%.0f", el)
+			minimal := "—"
 			if !done {
 				res, confirmed, culprit, secs = "cut off", "—", "—", "> "+fmt.Sprintf("%.0f", el)
+			} else {
+				minimal = mc.check(work, filepath.Join(dir, "old"), test, c.name, s)
 			}
-			fmt.Fprintf(&b, "| %s | %d | %s | %d | %d | %s | %s | %s | %s |\n", c.name, s.Before, cf.label, tests, s.Outcomes.Unresolved, secs, confirmed, culprit, res)
+			fmt.Fprintf(&b, "| %s | %d | %s | %d | %d | %s | %s | %s | %s | %s |\n", c.name, s.Before, cf.label, tests, s.Outcomes.Unresolved, secs, confirmed, culprit, res, minimal)
 			tl := tallies[cf.label]
 			if tl == nil {
 				tl = &tally{}
@@ -139,7 +153,10 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, gitOnly boo
 			if done && s.Confirm && c.culprit.MatchString(s.Diff) {
 				tl.right++
 			}
-			fmt.Printf("regression %-24s %-22s %4d tests %4d unresolved %6.1fs confirmed=%v culprit=%s %v\n", c.name, cf.label, tests, s.Outcomes.Unresolved, el, s.Confirm, culprit, s.Hunks)
+			if strings.HasPrefix(minimal, "yes") {
+				tl.minimal++
+			}
+			fmt.Printf("regression %-24s %-22s %4d tests %4d unresolved %6.1fs confirmed=%v culprit=%s minimal=%s %v\n", c.name, cf.label, tests, s.Outcomes.Unresolved, el, s.Confirm, culprit, minimal, s.Hunks)
 		}
 		repo := filepath.Join(dir, "repo")
 		if _, err := os.Stat(repo); err != nil {
@@ -184,10 +201,10 @@ func regressionsSection(root, work, bin, baseline, casesFlag string, gitOnly boo
 		fmt.Printf("regression %-24s git bisect %d builds (%s); wynot --git %d+%d builds (%s) culprit lines %s\n", c.name, builds, names, after.revs, after.tests, after.names, after.lines)
 	}
 	if !gitOnly {
-		b.WriteString("\nIn all:\n\n| wynot | right (confirmed, culprit named) | tests | unresolved |\n|---|---:|---:|---:|\n")
+		b.WriteString("\nIn all:\n\n| wynot | right (confirmed, culprit named) | 1-minimal (brute force) | tests | unresolved |\n|---|---:|---:|---:|---:|\n")
 		for _, cf := range configs {
 			if tl := tallies[cf.label]; tl != nil {
-				fmt.Fprintf(&b, "| %s | %d of %d | %d | %d |\n", cf.label, tl.right, tl.cases, tl.tests, tl.unresolved)
+				fmt.Fprintf(&b, "| %s | %d of %d | %d of %d | %d | %d |\n", cf.label, tl.right, tl.cases, tl.minimal, tl.cases, tl.tests, tl.unresolved)
 			}
 		}
 		b.WriteString("\n" + ddplusNote)

@@ -886,6 +886,43 @@ func main() {
 	}
 }
 
+// TestChangesOneMinimalLarge: the failure needs 69 of the 70 hunks of a
+// file. A patch of 69 hunks, more than refinement takes apart, is
+// checked hunk by hunk like a small one and called 1-minimal, each hunk
+// removed alone passing.
+func TestChangesOneMinimalLarge(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var old, nw strings.Builder
+	for i := 1; i <= 710; i++ {
+		fmt.Fprintf(&old, "line %d\n", i)
+		switch {
+		case i%10 == 0 && i < 700:
+			fmt.Fprintf(&nw, "NEED %d\n", i)
+		case i == 700:
+			nw.WriteString("EXTRA\n")
+		default:
+			fmt.Fprintf(&nw, "line %d\n", i)
+		}
+	}
+	write(t, filepath.Join(dir, "old", "big.txt"), []byte(old.String()))
+	write(t, filepath.Join(dir, "new", "big.txt"), []byte(nw.String()))
+	script := filepath.Join(dir, "test.sh")
+	write(t, script, []byte("#!/bin/sh\n[ \"$(grep -c NEED \"$1/big.txt\")\" -eq 69 ] && exit 1\nexit 0\n"))
+	os.Chmod(script, 0o755)
+	r := wynotRun(t, dir, nil, "changes", "--json", "-j2", "old", "new", "--", script, "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if len(s.Hunks) != 69 || strings.Contains(s.Diff, "EXTRA") || !s.Minimal || s.RemovalsPassed != 69 {
+		t.Fatalf("result %d hunks, minimal %v, %d removals passed\n%s\n%s", len(s.Hunks), s.Minimal, s.RemovalsPassed, s.Verdict, r.stderr)
+	}
+	if want := "the changes are 1-minimal: with any one of these 69 changes removed, the old version passes"; !slices.Contains(s.Verdict, want) {
+		t.Errorf("verdict %q, want %q", s.Verdict, want)
+	}
+}
+
 // TestChangesComplementDoesNotBuild: a helper moves from one file into a
 // new one, and its behaviour changes in the move; another file changes
 // to use a function the new file adds. The patch is the move, refined to

@@ -523,8 +523,10 @@ the check starts again. A removal that does not build shows nothing
 either way: the verdict says how many of them passed and how many did
 not build ("removals_passed", "removals_unresolved" in --json), and how
 many of those were not built because their Go code does not type-check
-(as above; "removals_predicted"). A patch
-of more than 64 changes is not checked, and not called minimal.
+(as above; "removals_predicted"). This holds for a large patch too (a
+rewrite of 151 hunks whose every removal does not type-check costs a
+few builds); only a patch of more than 1,024 changes is not checked,
+and then not called minimal.
 
 With --git, GOOD and BAD are revisions of the repository around the
 current directory (or -C DIR). When GOOD is not an ancestor of BAD (a

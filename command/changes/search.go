@@ -31,6 +31,10 @@ var levels = []struct {
 // and gains little.
 const maxRefine = 64
 
+// maxCheck is the largest patch checked change by change before it is
+// called 1-minimal.
+const maxCheck = 1024
+
 // search is the job of wynot changes.
 type search struct {
 	*Changes

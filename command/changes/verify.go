@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
+	"sync"
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
@@ -85,7 +85,7 @@ func (e *search) complement(ctx context.Context, res outcome) (*dd.Outcome, erro
 // way: the verdict says how many there were.
 func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 	lv := res.lv
-	if len(res.patch) > maxRefine {
+	if len(res.patch) > maxCheck {
 		res.notChecked = fmt.Sprintf("its %s were not each removed alone to check it (a patch this large is not checked change by change)", report.Plural(len(res.patch), lv.unit))
 		return nil
 	}
@@ -93,13 +93,16 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 		return nil
 	}
 	e.s.Say("checking the %s one by one: each removed alone, the rest tested as it is", report.Plural(len(res.patch), lv.unit))
-	var predicted atomic.Int32
+	var mu sync.Mutex
+	predicted := map[string]bool{} // the removals not built, by configuration
 	r, err := dd.OneMinimal(ctx, dd.Config(slices.Clone(res.patch)), func(ctx context.Context, c dd.Config) (dd.Outcome, error) {
 		// A removal whose Go code does not type-check does not build:
 		// not built once probes showed that the test builds the code.
 		errs, trusted := e.predict(lv, c)
 		if len(errs) > 0 && trusted {
-			predicted.Add(1)
+			mu.Lock()
+			predicted[fmt.Sprint(c)] = true
+			mu.Unlock()
 			e.s.Predict("does not type-check: " + errs[0].Msg)
 			return dd.Unresolved, nil
 		}
@@ -138,7 +141,12 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 			}
 		}
 	}
-	res.removals, res.removalsPredicted = &r, int(predicted.Load())
+	res.removals, res.removalsPredicted = &r, 0
+	for k := range r.Config {
+		if predicted[fmt.Sprint(slices.Delete(slices.Clone(r.Config), k, k+1))] {
+			res.removalsPredicted++
+		}
+	}
 	return nil
 }
 

@@ -12,8 +12,9 @@ import (
 // Patch renders the changes at the sorted indices c as a unified diff in
 // git's format ("a/" and "b/" prefixes) that applies to the old tree with
 // git apply, or, for text files, with patch -p1. The hunks of a text file
-// are shown with three lines of context, diffed afresh between the old
-// file and the file with the hunks of c applied.
+// are shown with three lines of context, each as it was made, not diffed
+// afresh (a line edit that deletes one of two equal lines shows that
+// one).
 func (s *Set) Patch(c []int) string {
 	byPath := map[string][]int{}
 	var paths []string
@@ -44,7 +45,7 @@ func (s *Set) Patch(c []int) string {
 				continue
 			}
 			fmt.Fprintf(&b, "diff --git a/%s b/%s\n", p, p)
-			b.WriteString(decomp.UnifiedLines(of.Data, cf.Data, "a/"+p, "b/"+p, 3))
+			b.WriteString(hunkScript(of, s.Changes, idx).Unified("a/"+p, "b/"+p, 3))
 		case Add:
 			f := s.New.Files[p]
 			fmt.Fprintf(&b, "diff --git a/%s b/%s\nnew file mode %o\n", p, p, 0o100000|f.Mode.Perm())
@@ -103,4 +104,19 @@ func writeWhole(b *strings.Builder, p string, of, nf *File) {
 			b.WriteString("\n\\ No newline at end of file\n")
 		}
 	}
+}
+
+// hunkScript is the edit script of the hunks idx (in order) of an old
+// file: each replaces its old lines by its new ones.
+func hunkScript(of *File, changes []Change, idx []int) *decomp.Script {
+	p := decomp.Pieces{Data: of.Data, Cuts: []int{0}}
+	for _, l := range splitLines(of.Data) {
+		p.Cuts = append(p.Cuts, p.Cuts[len(p.Cuts)-1]+len(l))
+	}
+	reps := make([]decomp.Replacement, len(idx))
+	for k, i := range idx {
+		c := &changes[i]
+		reps[k] = decomp.Replacement{At: c.OldStart, Del: len(c.Old), Ins: c.New}
+	}
+	return decomp.Replace(p, reps)
 }

@@ -102,6 +102,60 @@ func (s *Script) Apply(c []int) []byte {
 	return out
 }
 
+// Replacement replaces Del pieces of a script's P, from piece At on, by
+// the pieces Ins.
+type Replacement struct {
+	At, Del int
+	Ins     [][]byte
+}
+
+// Replace returns the script that makes the replacements reps of p's
+// pieces (sorted by At, not overlapping), each by a shortest script
+// between its own old pieces and its new ones: the edits of each stay
+// within its pieces, where Diff of the two whole texts may draw them
+// across (delete another of two equal lines than the replacement did).
+// Minimal is false: the whole need not be shortest.
+func Replace(p Pieces, reps []Replacement) *Script {
+	s := &Script{P: p}
+	f := Pieces{Cuts: []int{0}}
+	addF := func(piece []byte) int {
+		f.Data = append(f.Data, piece...)
+		f.Cuts = append(f.Cuts, len(f.Data))
+		return f.Len() - 1
+	}
+	i := 0
+	for _, r := range reps {
+		for ; i < r.At; i++ {
+			s.ops = append(s.ops, op{kind: keep, i: i, j: addF(p.Piece(i))})
+		}
+		old := Pieces{Data: p.Data, Cuts: p.Cuts[r.At : r.At+r.Del+1]}
+		nw := Pieces{Cuts: []int{0}}
+		for _, piece := range r.Ins {
+			nw.Data = append(nw.Data, piece...)
+			nw.Cuts = append(nw.Cuts, len(nw.Data))
+		}
+		for _, o := range Diff(old, nw).ops {
+			if o.kind != keep {
+				s.changes = append(s.changes, len(s.ops))
+			}
+			switch o.kind {
+			case keep:
+				s.ops = append(s.ops, op{kind: keep, i: r.At + o.i, j: addF(old.Piece(o.i))})
+			case del:
+				s.ops = append(s.ops, op{kind: del, i: r.At + o.i, j: f.Len()})
+			case ins:
+				s.ops = append(s.ops, op{kind: ins, i: r.At + o.i, j: addF(nw.Piece(o.j))})
+			}
+		}
+		i = r.At + r.Del
+	}
+	for ; i < p.Len(); i++ {
+		s.ops = append(s.ops, op{kind: keep, i: i, j: addF(p.Piece(i))})
+	}
+	s.F = f
+	return s
+}
+
 // UnifiedLines is the difference between two texts by lines as a
 // unified diff ("diff -u") with context lines of context, labelled with
 // the two names.

@@ -125,3 +125,31 @@ func TestDiffTooDifferent(t *testing.T) {
 		t.Error("fallback script does not apply")
 	}
 }
+
+// TestReplace: the script of given replacements shows each where it was
+// made, where a shortest script of the two texts would choose another
+// of equal lines, and its edits are the replacements' own.
+func TestReplace(t *testing.T) {
+	p, _ := Lines{}.Cut([]byte("}\n}\n}\nx\ny\nz\n"))
+	s := Replace(p, []Replacement{
+		{At: 2, Del: 1}, // the third "}"
+		{At: 3, Del: 3, Ins: [][]byte{[]byte("x\n"), []byte("Y\n"), []byte("z\n")}}, // y by Y, x and z kept
+	})
+	want := "--- a\n+++ b\n@@ -1,6 +1,5 @@\n }\n }\n-}\n x\n-y\n+Y\n z\n"
+	if got := s.Unified("a", "b", 3); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got := string(s.Apply([]int{0, 1, 2})); got != "}\n}\nx\nY\nz\n" {
+		t.Errorf("applied: %q", got)
+	}
+	if got := string(s.Apply(nil)); got != string(p.Data) {
+		t.Errorf("nothing applied: %q", got)
+	}
+	if s.Len() != 3 {
+		t.Errorf("%d changes, want 3", s.Len())
+	}
+	f, _ := Lines{}.Cut([]byte("}\n}\nx\nY\nz\n"))
+	if d := Diff(p, f).Unified("a", "b", 3); d == want {
+		t.Errorf("a shortest script of the texts shows the same diff; the test shows nothing:\n%s", d)
+	}
+}

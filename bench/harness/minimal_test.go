@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wynot/wynot/domain/codediff"
+	"github.com/wynot/wynot/domain/filetree"
+)
+
+// TestApplyWithout takes apart the diff codediff prints for random
+// patches of random trees, at each granularity wynot prints (hunks,
+// single lines, line edits, parts of added Go files), and rebuilds the
+// old tree with every change but one: each tree must be the one
+// codediff builds for the patch less that change.
+func TestApplyWithout(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	words := []string{"a", "b", "c", "d", "x := 1", "return", "}", "{", ""}
+	randomLines := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = words[rng.IntN(len(words))]
+		}
+		return out
+	}
+	mutate := func(lines []string) []string {
+		var out []string
+		for _, l := range lines {
+			switch rng.IntN(10) {
+			case 0: // deleted
+			case 1:
+				out = append(out, words[rng.IntN(len(words))])
+			case 2:
+				out = append(out, l, words[rng.IntN(len(words))])
+			default:
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	file := func(lines []string) *filetree.File {
+		return &filetree.File{Data: []byte(strings.Join(lines, "\n") + "\n"), Mode: 0o644}
+	}
+	goFile := func(n int) *filetree.File {
+		var b strings.Builder
+		b.WriteString("package p\n")
+		for i := range n {
+			fmt.Fprintf(&b, "\n// F%d does %d.\nfunc F%d() int {\n\treturn %d\n}\n", i, i, i, rng.IntN(9))
+		}
+		return &filetree.File{Data: []byte(b.String()), Mode: 0o644}
+	}
+	for round := range 60 {
+		old := &filetree.Tree{Files: map[string]*filetree.File{}}
+		nw := &filetree.Tree{Files: map[string]*filetree.File{}}
+		for f := range 3 {
+			lines := randomLines(10 + rng.IntN(40))
+			p := fmt.Sprintf("f%d.txt", f)
+			old.Files[p] = file(lines)
+			nw.Files[p] = file(mutate(lines))
+		}
+		old.Files["gone.txt"] = file(randomLines(3))
+		nw.Files["new.txt"] = file(randomLines(4))
+		nw.Files["added.go"] = goFile(1 + rng.IntN(4))
+		context := []int{3, 0, -1}[round%3]
+		var set *codediff.Set
+		if round%2 == 0 {
+			set = codediff.Refine(old, nw, context) // added Go files in parts
+		} else {
+			set = codediff.Compare(old, nw, context)
+		}
+		var patch []int
+		for i := range set.Len() {
+			if rng.IntN(3) > 0 {
+				patch = append(patch, i)
+			}
+		}
+		if len(patch) == 0 {
+			continue
+		}
+		names := make([]string, len(patch))
+		for k, i := range patch {
+			names[k] = set.Changes[i].String()
+		}
+		files, err := parseDiff(set.Patch(patch))
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		own, err := attribute(files, names)
+		if err != nil {
+			t.Fatalf("round %d: %v\n%s", round, err, set.Patch(patch))
+		}
+		for skip := -1; skip < len(patch); skip++ {
+			want := patch
+			if skip >= 0 {
+				want = slices.Delete(slices.Clone(patch), skip, skip+1)
+			}
+			dir := t.TempDir()
+			for p, f := range old.Files {
+				if err := os.WriteFile(filepath.Join(dir, p), f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := applyWithout(dir, dir, files, own, skip); err != nil {
+				t.Fatal(err)
+			}
+			wantTree := set.Tree(want)
+			for _, p := range append(old.Paths(), nw.Paths()...) {
+				got, err := os.ReadFile(filepath.Join(dir, p))
+				wf := wantTree.Files[p]
+				switch {
+				case wf == nil && err == nil:
+					t.Fatalf("round %d, without %d: %s exists; it should not", round, skip, p)
+				case wf != nil && err != nil:
+					t.Fatalf("round %d, without %d: %v", round, skip, err)
+				case wf != nil && !bytes.Equal(got, wf.Data):
+					t.Fatalf("round %d, without %d (%s): %s is\n%s\nwant\n%s\ndiff:\n%s", round, skip, names[max(skip, 0)], p, got, wf.Data, set.Patch(patch))
+				}
+			}
+		}
+	}
+}
