@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -30,7 +31,31 @@ func GitInput(ctx context.Context, dir string, stdin []byte, args ...string) ([]
 		if msg == "" {
 			msg = err.Error()
 		}
-		return stdout.Bytes(), fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+		status := -1
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			status = exit.ExitCode()
+		}
+		return stdout.Bytes(), &GitError{Args: args, Status: status, Msg: msg}
 	}
 	return stdout.Bytes(), nil
+}
+
+// GitError is a git command that failed.
+type GitError struct {
+	Args   []string
+	Status int    // the exit status; -1 when git did not exit by itself
+	Msg    string // git's message, or how it ended
+}
+
+func (e *GitError) Error() string {
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), e.Msg)
+}
+
+// GitSaysNo reports whether err is git answering a question in the
+// negative (exit status 1, as git merge-base --is-ancestor says "no" and
+// git merge-base says there is no common ancestor), not failing.
+func GitSaysNo(err error) bool {
+	var g *GitError
+	return errors.As(err, &g) && g.Status == 1
 }

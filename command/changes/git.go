@@ -149,14 +149,23 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 		}
 		goodWhat, goodName, notes := "the good revision "+r.Old, r.Old, []string(nil)
 		if _, err := runner.Git(ctx, top, "merge-base", "--is-ancestor", good, bad); err != nil {
+			if !runner.GitSaysNo(err) {
+				return err
+			}
 			// As git bisect does: the search starts where the good
 			// revision's history meets the bad one's, which must pass.
-			if _, err := runner.Git(ctx, top, "merge-base", "--is-ancestor", bad, good); err == nil {
+			_, err := runner.Git(ctx, top, "merge-base", "--is-ancestor", bad, good)
+			switch {
+			case err == nil:
 				return command.InputError("%s is an ancestor of %s: give the working revision first", r.New, r.Old)
+			case !runner.GitSaysNo(err):
+				return err
 			}
 			out, err := runner.Git(ctx, top, "merge-base", "--all", good, bad)
 			bases := strings.Fields(string(out))
 			switch {
+			case err != nil && !runner.GitSaysNo(err):
+				return err
 			case err != nil || len(bases) == 0:
 				return command.InputError("%s and %s have no common history", r.Old, r.New)
 			case len(bases) > 1:
@@ -223,7 +232,11 @@ func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 		merge := commits[hi]
 		sub, base, err := g.descend(ctx, merge)
 		if err != nil {
-			return err
+			if ctx.Err() != nil {
+				return err
+			}
+			s.Say("the merged branch of %s is not searched: %v", merge, err)
+			break
 		}
 		if sub == nil {
 			break
@@ -508,8 +521,11 @@ func (g *gitSearch) descend(ctx context.Context, c commit) ([]commit, string, er
 	}
 	p1, p2 := c.parents[0], c.parents[1]
 	out, err := runner.Git(ctx, g.top, "merge-base", p1, p2)
+	if runner.GitSaysNo(err) {
+		return nil, "", nil // no common ancestor: nothing to descend into
+	}
 	if err != nil {
-		return nil, "", nil
+		return nil, "", err
 	}
 	mb := strings.TrimSpace(string(out))
 	if mb == p2 {
