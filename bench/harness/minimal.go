@@ -266,7 +266,7 @@ func applyWithout(old, dst string, files []*fileDiff, own []map[int][]int, skip 
 // each tree it built (the same patch is reported by several runs).
 type minimalChecker struct {
 	mu   sync.Mutex
-	seen map[[32]byte]int // exit status by the tree's changed files
+	seen map[[32]byte]int // exit status by the case and the tree's changed files
 }
 
 // check runs the case's test on old with the patch, and with each of its
@@ -303,6 +303,7 @@ func (mc *minimalChecker) check(work, old, test, name string, s changesSummary) 
 			return 0, err
 		}
 		h := sha256.New()
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00", test, name, old) // the same files of another case are another tree
 		for _, f := range files {
 			data, _ := os.ReadFile(filepath.Join(tree, f.path))
 			fmt.Fprintf(h, "%s\x00%d\x00", f.path, len(data))

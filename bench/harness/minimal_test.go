@@ -125,3 +125,49 @@ func TestApplyWithout(t *testing.T) {
 		}
 	}
 }
+
+// TestMinimalChecker runs the brute-force check with real test scripts:
+// two cases with the same old tree and patch but tests of their own
+// (two clients of one module version) get answers of their own.
+func TestMinimalChecker(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old")
+	oldTree := &filetree.Tree{Files: map[string]*filetree.File{"a.txt": {Data: []byte("one\ntwo\n"), Mode: 0o644}}}
+	newTree := &filetree.Tree{Files: map[string]*filetree.File{"a.txt": {Data: []byte("one\nNEW\ntwo\n"), Mode: 0o644}, "b.txt": {Data: []byte("b\n"), Mode: 0o644}}}
+	if err := os.MkdirAll(old, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(old, "a.txt"), oldTree.Files["a.txt"].Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set := codediff.Compare(oldTree, newTree, 3)
+	patch := []int{0, 1}
+	s := changesSummary{Diff: set.Patch(patch)}
+	for _, i := range patch {
+		s.Hunks = append(s.Hunks, set.Changes[i].String())
+	}
+	// "needs-new" fails with the NEW line; "always" fails whatever the
+	// tree; "needs-b" fails with b.txt, and does not build without NEW.
+	test := filepath.Join(dir, "test.sh")
+	script := `#!/bin/sh
+case "$1" in
+needs-new) grep -q NEW "$2/a.txt" && exit 1; exit 0 ;;
+always) exit 1 ;;
+needs-b) grep -q NEW "$2/a.txt" || exit 125; [ -f "$2/b.txt" ] && exit 1; exit 0 ;;
+esac
+exit 2
+`
+	if err := os.WriteFile(test, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var mc minimalChecker
+	for _, c := range []struct{ name, want string }{
+		{"needs-new", "no: 1 of 2 removals fail"},
+		{"always", "no: 2 of 2 removals fail"},
+		{"needs-b", "yes (1 pass, 1 do not build)"},
+	} {
+		if got := mc.check(dir, old, test, c.name, s); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
