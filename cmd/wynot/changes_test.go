@@ -923,6 +923,59 @@ func TestChangesOneMinimalLarge(t *testing.T) {
 	}
 }
 
+// TestChangesOneMinimalFiles: m.txt's two changes do not build one
+// without the other, z.txt's does not build beside the culprit (c.txt)
+// unless m.txt's are there too. Without grouping, dd and ddmin end with
+// the culprit and m.txt's two changes, none of which can be removed
+// alone (the rest passes or does not build). The check removes each
+// file's changes together first: without m.txt's, the culprit alone
+// still fails, and it is the patch.
+func TestChangesOneMinimalFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var lines strings.Builder
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&lines, "line %d\n", i)
+	}
+	for _, v := range []string{"old", "new"} {
+		m, c, z := lines.String(), "base\n", "base\n"
+		if v == "new" {
+			m = strings.Replace(strings.Replace(m, "line 3\n", "M1\n", 1), "line 30\n", "M2\n", 1)
+			c, z = "BUG\n", "Z\n"
+		}
+		write(t, filepath.Join(dir, v, "m.txt"), []byte(m))
+		write(t, filepath.Join(dir, v, "c.txt"), []byte(c))
+		write(t, filepath.Join(dir, v, "z.txt"), []byte(z))
+	}
+	script := filepath.Join(dir, "test.sh")
+	write(t, script, []byte(`#!/bin/sh
+cd "$1" || exit 128
+m1=0; m2=0; c=0; z=0
+grep -q '^M1$' m.txt && m1=1
+grep -q '^M2$' m.txt && m2=1
+grep -q BUG c.txt && c=1
+grep -q Z z.txt && z=1
+[ $m1 != $m2 ] && exit 125
+[ $z = 1 ] && [ $c = 1 ] && [ $m1 = 0 ] && exit 125
+[ $c = 1 ] && exit 1
+exit 0
+`))
+	os.Chmod(script, 0o755)
+	for _, algo := range []string{"dd", "ddmin"} {
+		r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "--no-refine", "--group", "none", "--algorithm", algo, "old", "new", "--", script, "{}")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d\n%s", algo, r.code, r.stderr)
+		}
+		s := r.summary(t)
+		if strings.Join(s.Hunks, " ") != "c.txt:1-1" || !s.Minimal || s.RemovalsPassed != 1 {
+			t.Errorf("%s: result %v, minimal %v, %d removals passed\n%s", algo, s.Hunks, s.Minimal, s.RemovalsPassed, r.stderr)
+		}
+		if want := "without the changes of 1 file (m.txt) the old version still fails: the patch leaves them out"; !strings.Contains(r.stderr, want) {
+			t.Errorf("%s: stderr does not say %q:\n%s", algo, want, r.stderr)
+		}
+	}
+}
+
 // TestChangesComplementDoesNotBuild: a helper moves from one file into a
 // new one, and its behaviour changes in the move; another file changes
 // to use a function the new file adds. The patch is the move, refined to

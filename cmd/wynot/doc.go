@@ -519,7 +519,9 @@ is called 1-minimal, it is checked at the granularity it is printed in
 (its line edits, or with --no-refine its hunks): each change is removed
 alone and the rest is tested exactly as it is, with nothing added to
 make it build; a removal that still fails is left out of the patch, and
-the check starts again. A removal that does not build shows nothing
+the check starts again. Before that, the changes of each file are
+removed together the same way: a file whose changes do not build one
+without another may not be needed at all. A removal that does not build shows nothing
 either way: the verdict says how many of them passed and how many did
 not build ("removals_passed", "removals_unresolved" in --json), and how
 many of those were not built because their Go code does not type-check

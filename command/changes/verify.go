@@ -83,6 +83,10 @@ func (e *search) complement(ctx context.Context, res outcome) (*dd.Outcome, erro
 // the smaller patch replaces the verified one once it fails again
 // without the cache. A removal that does not build shows nothing either
 // way: the verdict says how many there were.
+//
+// The changes of each file are first removed together, as ddmin's
+// coarser granularity would: a file whose changes need each other to
+// build, none removable alone, may not be needed at all.
 func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 	lv := res.lv
 	if len(res.patch) > maxCheck {
@@ -92,10 +96,9 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 	if len(res.patch) == 0 {
 		return nil
 	}
-	e.s.Say("checking the %s one by one: each removed alone, the rest tested as it is", report.Plural(len(res.patch), lv.unit))
 	var mu sync.Mutex
 	predicted := map[string]bool{} // the removals not built, by configuration
-	r, err := dd.OneMinimal(ctx, dd.Config(slices.Clone(res.patch)), func(ctx context.Context, c dd.Config) (dd.Outcome, error) {
+	test := func(ctx context.Context, c dd.Config) (dd.Outcome, error) {
 		// A removal whose Go code does not type-check does not build:
 		// not built once probes showed that the test builds the code.
 		errs, trusted := e.predict(lv, c)
@@ -111,34 +114,35 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 			e.probeResult(lv, buildDirs(errs), rec, e.output(rec))
 		}
 		return rec.Outcome, err
-	}, e.s.Jobs)
+	}
+	if files, paths := byFile(lv.set, res.patch); len(files) > 1 && len(files) < len(res.patch) {
+		e.s.Say("checking the %s of the patch one by one: the changes of each removed together, the rest tested as it is", report.Plural(len(files), "file"))
+		r, err := dd.OneMinimal(ctx, dd.All(len(files)), func(ctx context.Context, c dd.Config) (dd.Outcome, error) {
+			return test(ctx, ofFiles(files, c))
+		}, e.s.Jobs)
+		if err != nil {
+			return err
+		}
+		if len(r.Removed) > 0 {
+			var gone []string
+			for _, k := range r.Removed {
+				gone = append(gone, paths[k])
+			}
+			ok, err := e.leaveOut(ctx, res, ofFiles(files, r.Config), "the changes of "+report.Plural(len(gone), "file")+" ("+command.List(gone, 5)+")", false)
+			if err != nil || !ok {
+				return err
+			}
+		}
+	}
+	e.s.Say("checking the %s one by one: each removed alone, the rest tested as it is", report.Plural(len(res.patch), lv.unit))
+	r, err := dd.OneMinimal(ctx, dd.Config(slices.Clone(res.patch)), test, e.s.Jobs)
 	if err != nil {
 		return err
 	}
 	if len(r.Removed) > 0 {
-		ok, runs, err := e.s.Confirm(ctx, command.Check{Candidate: e.hunkCandidate(lv.set, lv.base, r.Config), Want: dd.Fail,
-			What: "the old version with " + report.Plural(len(r.Config), lv.unit) + " applied"})
-		if err != nil {
+		ok, err := e.leaveOut(ctx, res, r.Config, report.Plural(len(r.Removed), lv.unit), len(r.Removed) == 1)
+		if err != nil || !ok {
 			return err
-		}
-		if !ok {
-			res.notChecked = fmt.Sprintf("without %s of them the old version failed once, but not when run again", report.Plural(len(r.Removed), lv.unit))
-			return nil
-		}
-		e.s.Say("without %s the old version still fails: the patch leaves %s out", report.Plural(len(r.Removed), lv.unit), map[bool]string{true: "it", false: "them"}[len(r.Removed) == 1])
-		res.patch, res.differs = r.Config, e.differs(runs[0])
-		if res.lv == res.hunks {
-			res.hunkSet = res.patch
-		} else {
-			res.hunkSet = holding(res.hunks.set, res.hunkSet, res.lv.set, res.patch)
-		}
-		if res.asked != nil {
-			res.needed = 0
-			for _, i := range res.patch {
-				if !slices.Contains(res.asked, i) {
-					res.needed++
-				}
-			}
 		}
 	}
 	res.removals, res.removalsPredicted = &r, 0
@@ -148,6 +152,66 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 		}
 	}
 	return nil
+}
+
+// leaveOut makes kept, the patch less what the check of single removals
+// left out, the patch, once it fails again without the cache; when it
+// does not, the patch stays and is not called minimal (ok false).
+func (e *search) leaveOut(ctx context.Context, res *outcome, kept []int, what string, one bool) (ok bool, err error) {
+	lv := res.lv
+	ok, runs, err := e.s.Confirm(ctx, command.Check{Candidate: e.hunkCandidate(lv.set, lv.base, kept), Want: dd.Fail,
+		What: "the old version with " + report.Plural(len(kept), lv.unit) + " applied"})
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		res.notChecked = fmt.Sprintf("without %s the old version failed once, but not when run again", what)
+		return false, nil
+	}
+	e.s.Say("without %s the old version still fails: the patch leaves %s out", what, map[bool]string{true: "it", false: "them"}[one])
+	res.patch, res.differs = kept, e.differs(runs[0])
+	if res.lv == res.hunks {
+		res.hunkSet = res.patch
+	} else {
+		res.hunkSet = holding(res.hunks.set, res.hunkSet, res.lv.set, res.patch)
+	}
+	if res.asked != nil {
+		res.needed = 0
+		for _, i := range res.patch {
+			if !slices.Contains(res.asked, i) {
+				res.needed++
+			}
+		}
+	}
+	return true, nil
+}
+
+// byFile groups the changes of patch by the file they change, in the
+// order the files first appear.
+func byFile(set *codediff.Set, patch []int) (files [][]int, paths []string) {
+	at := map[string]int{}
+	for _, i := range patch {
+		p := set.Changes[i].Path
+		k, ok := at[p]
+		if !ok {
+			k = len(files)
+			at[p] = k
+			files = append(files, nil)
+			paths = append(paths, p)
+		}
+		files[k] = append(files[k], i)
+	}
+	return files, paths
+}
+
+// ofFiles returns the changes of the groups c of files, sorted.
+func ofFiles(files [][]int, c dd.Config) dd.Config {
+	var out dd.Config
+	for _, k := range c {
+		out = append(out, files[k]...)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // tryOnGood tests the good revision (the workspace base) with the patch
