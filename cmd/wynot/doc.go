@@ -521,14 +521,14 @@ alone and the rest is tested exactly as it is, with nothing added to
 make it build; a removal that still fails is left out of the patch, and
 the check starts again. Before that, the changes of each file are
 removed together the same way: a file whose changes do not build one
-without another may not be needed at all. A removal that does not build shows nothing
-either way: the verdict says how many of them passed and how many did
-not build ("removals_passed", "removals_unresolved" in --json), and how
-many of those were not built because their Go code does not type-check
-(as above; "removals_predicted"). This holds for a large patch too (a
-rewrite of 151 hunks whose every removal does not type-check costs a
-few builds); only a patch of more than 1,024 changes is not checked,
-and then not called minimal.
+without another may not be needed at all. A removal that does not build
+shows nothing either way: the verdict says how many of them passed and
+how many did not build ("removals_passed", "removals_unresolved" in
+--json), and how many of those were not built because their Go code
+does not type-check (as above; "removals_predicted"). Large patches are
+checked too (a rewrite of 151 hunks whose removals do not type-check
+costs a few builds); only a patch of more than 1,024 changes is not,
+and it is then not called minimal.
 
 With --git, GOOD and BAD are revisions of the repository around the
 current directory (or -C DIR). When GOOD is not an ancestor of BAD (a
