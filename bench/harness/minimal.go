@@ -24,35 +24,64 @@ import (
 // editLine is one line of a printed diff: a deletion of old line at
 // (1-based), or an insertion standing after the first at old lines.
 type editLine struct {
-	del  bool
-	at   int
-	text string
+	del   bool
+	at    int
+	text  string
+	noEOL bool // an inserted line that ends its file without a newline
 }
 
 // fileDiff is a file's part of a printed diff.
 type fileDiff struct {
-	path          string
-	added, gone   bool // a file the old tree lacks, or one the patch deletes
-	lines         []editLine
-	noNewlineLast bool // the new file does not end in a newline
+	path        string
+	added, gone bool // a file the old tree lacks, or one the patch deletes
+	lines       []editLine
 }
+
+var hunkRe = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@`)
 
 // parseDiff reads the file diffs of a unified diff as wynot prints it.
 func parseDiff(diff string) ([]*fileDiff, error) {
 	var out []*fileDiff
 	var f *fileDiff
 	oldLine := 0
-	hunkRe := regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@`)
+	inHunk := false   // past a hunk header of f: lines are content
+	prevPlus := false // the line before was an inserted one
 	sc := bufio.NewScanner(strings.NewReader(diff))
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	for sc.Scan() {
 		l := sc.Text()
+		wasPlus := prevPlus
+		prevPlus = false
 		switch {
 		case strings.HasPrefix(l, "diff --git "):
-			f = &fileDiff{}
+			f, inHunk = &fileDiff{}, false
 			out = append(out, f)
 		case f == nil:
 			return nil, fmt.Errorf("diff does not start with a file header: %q", l)
+		case strings.HasPrefix(l, "@@ "):
+			m := hunkRe.FindStringSubmatch(l)
+			if m == nil {
+				return nil, fmt.Errorf("bad hunk header %q", l)
+			}
+			oldLine, _ = strconv.Atoi(m[1])
+			if m[2] == "0" {
+				oldLine++ // an empty old range names the line before it
+			}
+			inHunk = true
+		case inHunk && strings.HasPrefix(l, `\ No newline`):
+			// It speaks of the line before it: only an inserted one
+			// matters (a deleted or kept line is the old file's).
+			if n := len(f.lines); n > 0 && wasPlus {
+				f.lines[n-1].noEOL = true
+			}
+		case inHunk && strings.HasPrefix(l, "-"):
+			f.lines = append(f.lines, editLine{del: true, at: oldLine, text: l[1:]})
+			oldLine++
+		case inHunk && strings.HasPrefix(l, "+"):
+			f.lines = append(f.lines, editLine{at: oldLine - 1, text: l[1:]})
+			prevPlus = true
+		case inHunk:
+			oldLine++ // context
 		case strings.HasPrefix(l, "new file mode"):
 			f.added = true
 		case strings.HasPrefix(l, "deleted file mode"):
@@ -68,26 +97,6 @@ func parseDiff(diff string) ([]*fileDiff, error) {
 			if p := strings.TrimPrefix(l, "+++ "); p != "/dev/null" {
 				f.path = strings.TrimPrefix(p, "b/")
 			}
-		case strings.HasPrefix(l, "@@ "):
-			m := hunkRe.FindStringSubmatch(l)
-			if m == nil {
-				return nil, fmt.Errorf("bad hunk header %q", l)
-			}
-			oldLine, _ = strconv.Atoi(m[1])
-			if m[2] == "0" {
-				oldLine++ // an empty old range names the line before it
-			}
-		case strings.HasPrefix(l, `\ No newline`):
-			if n := len(f.lines); n > 0 && !f.lines[n-1].del {
-				f.noNewlineLast = true
-			}
-		case strings.HasPrefix(l, "-"):
-			f.lines = append(f.lines, editLine{del: true, at: oldLine, text: l[1:]})
-			oldLine++
-		case strings.HasPrefix(l, "+"):
-			f.lines = append(f.lines, editLine{at: oldLine - 1, text: l[1:]})
-		case strings.HasPrefix(l, " "):
-			oldLine++
 		}
 	}
 	return out, sc.Err()
@@ -231,6 +240,8 @@ func applyWithout(old, dst string, files []*fileDiff, own []map[int][]int, skip 
 			}
 			if l.del {
 				dels[l.at] = true
+			} else if l.noEOL {
+				ins[l.at] = append(ins[l.at], l.text)
 			} else {
 				ins[l.at] = append(ins[l.at], l.text+"\n")
 			}
@@ -245,9 +256,6 @@ func applyWithout(old, dst string, files []*fileDiff, own []map[int][]int, skip 
 			}
 		}
 		out := b.String()
-		if f.noNewlineLast && skip < 0 {
-			out = strings.TrimSuffix(out, "\n")
-		}
 		if f.added && len(drop) == len(f.lines) {
 			os.Remove(target)
 			continue

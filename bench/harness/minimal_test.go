@@ -21,7 +21,7 @@ import (
 // codediff builds for the patch less that change.
 func TestApplyWithout(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	words := []string{"a", "b", "c", "d", "x := 1", "return", "}", "{", ""}
+	words := []string{"a", "b", "c", "d", "x := 1", "return", "}", "{", "", "++ x", "-- y", "@@ z"}
 	randomLines := func(n int) []string {
 		out := make([]string, n)
 		for i := range out {
@@ -45,7 +45,11 @@ func TestApplyWithout(t *testing.T) {
 		return out
 	}
 	file := func(lines []string) *filetree.File {
-		return &filetree.File{Data: []byte(strings.Join(lines, "\n") + "\n"), Mode: 0o644}
+		data := strings.Join(lines, "\n")
+		if rng.IntN(4) > 0 { // else a file without a final newline
+			data += "\n"
+		}
+		return &filetree.File{Data: []byte(data), Mode: 0o644}
 	}
 	goFile := func(n int) *filetree.File {
 		var b strings.Builder
