@@ -131,8 +131,11 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 		}
 		rev := func(name string) (string, error) {
 			out, err := runner.Git(ctx, top, "rev-parse", "--verify", "--quiet", "--end-of-options", name+"^{commit}")
-			if err != nil {
+			switch {
+			case runner.GitSaysNo(err):
 				return "", command.InputError("unknown revision %q in %s", name, top)
+			case err != nil:
+				return "", err
 			}
 			return strings.TrimSpace(string(out)), nil
 		}
