@@ -746,9 +746,14 @@ func mergeTest(t *testing.T) string {
 // with the given lines replaced, each replacement a hunk of its own, and
 // an executable test script with body.
 func textTrees(t *testing.T, replace map[int]string, body string) (dir, script string) {
+	return textTreesN(t, 30, replace, body)
+}
+
+// textTreesN is textTrees with n lines.
+func textTreesN(t *testing.T, n int, replace map[int]string, body string) (dir, script string) {
 	dir = t.TempDir()
 	var old, nw strings.Builder
-	for i := 1; i <= 30; i++ {
+	for i := 1; i <= n; i++ {
 		fmt.Fprintf(&old, "line %d\n", i)
 		if r, ok := replace[i]; ok {
 			nw.WriteString(r + "\n")
@@ -892,24 +897,11 @@ func main() {
 // removed alone passing.
 func TestChangesOneMinimalLarge(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	var old, nw strings.Builder
-	for i := 1; i <= 710; i++ {
-		fmt.Fprintf(&old, "line %d\n", i)
-		switch {
-		case i%10 == 0 && i < 700:
-			fmt.Fprintf(&nw, "NEED %d\n", i)
-		case i == 700:
-			nw.WriteString("EXTRA\n")
-		default:
-			fmt.Fprintf(&nw, "line %d\n", i)
-		}
+	replace := map[int]string{700: "EXTRA"}
+	for i := 10; i < 700; i += 10 {
+		replace[i] = fmt.Sprintf("NEED %d", i)
 	}
-	write(t, filepath.Join(dir, "old", "big.txt"), []byte(old.String()))
-	write(t, filepath.Join(dir, "new", "big.txt"), []byte(nw.String()))
-	script := filepath.Join(dir, "test.sh")
-	write(t, script, []byte("#!/bin/sh\n[ \"$(grep -c NEED \"$1/big.txt\")\" -eq 69 ] && exit 1\nexit 0\n"))
-	os.Chmod(script, 0o755)
+	dir, script := textTreesN(t, 710, replace, "[ \"$(grep -c NEED a.txt)\" -eq 69 ] && exit 1\nexit 0\n")
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j2", "old", "new", "--", script, "{}")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
