@@ -43,10 +43,18 @@ func (p *Precision) UnmarshalText(b []byte) (err error) {
 	return err
 }
 
-// Signature is what identifies a failure: how the run ended, and the
+// Signature is what identifies a failure: how the run ended, how far it
+// got and what failed by name as the tools whose output it is tell it
+// (go test's failing tests, a build that failed: ToolReading), and the
 // failure message and top stack frames found in its output.
 type Signature struct {
-	Ending  string   // "exit status 2", "killed by SIGSEGV", "timed out"
+	Ending string // "exit status 2", "killed by SIGSEGV", "timed out"
+	// Phase, Tool and Failed are what the tools recognized in the output
+	// say (readTools): a run that did not build is never the same
+	// failure as one whose tests ran and failed.
+	Phase   Phase
+	Tool    string   // the tools recognized, "" for none
+	Failed  []string // what failed by name, sorted: tests, make targets
 	Message string   // the failure line, e.g. "panic: runtime error: index out of range [5] with length 3"
 	Frames  []string // top stack frames, innermost first, function names only
 }
@@ -56,18 +64,51 @@ const StackDepth = 3
 
 func (s Signature) String() string {
 	out := s.Ending
+	if s.Phase != Ran {
+		out += ", " + s.Phase.String()
+	}
+	if len(s.Failed) > 0 {
+		out += ": " + FailedList(s.Failed) + " failed"
+	}
 	if s.Message != "" {
 		out += ": " + s.Message
 	}
 	if len(s.Frames) > 0 {
 		out += " [" + strings.Join(s.Frames, " < ") + "]"
 	}
+	if s.Tool != "" {
+		out += " (" + s.Tool + ")"
+	}
 	return out
 }
 
-// Same reports whether s and o are the same failure at precision p.
+// FailedList names failing tests for a message: without the package
+// path of Go tests, without a test whose subtest failed too, at most
+// three and how many more.
+func FailedList(failed []string) string {
+	var names []string
+	for i, f := range failed {
+		// Sorted: a Go test's subtests come right after it.
+		if i+1 < len(failed) && strings.HasPrefix(failed[i+1], f+"/") {
+			continue
+		}
+		if n := testName(f); n != "" {
+			f = n
+		}
+		names = append(names, f)
+	}
+	if len(names) > 3 {
+		return strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+	}
+	return strings.Join(names, ", ")
+}
+
+// Same reports whether s and o are the same failure at precision p. How
+// the run ended, how far it got and what failed by name are compared at
+// every precision: a test that did not build, or another test failing,
+// is another failure however loosely failures are compared.
 func (s Signature) Same(o Signature, p Precision) bool {
-	if s.Ending != o.Ending {
+	if s.Ending != o.Ending || s.Phase != o.Phase || !equal(s.Failed, o.Failed) {
 		return false
 	}
 	switch p {
@@ -110,17 +151,37 @@ func Normalize(msg string) string {
 	return strings.ReplaceAll(msg, "\x00", "0x?")
 }
 
-// Extract reads the signature of a run.
+// Extract reads the signature of a run: the tools' reading of its
+// output (readTools) and the failure report in it (a crash: a panic, a
+// sanitizer's report, an assertion), whose message comes first. A run
+// that crashed ran, whatever its tools say of it (a compiler that
+// crashed while building).
 func Extract(r Run) Signature {
 	s := Signature{Ending: ending(r)}
+	if !r.Clean() {
+		tr := readTools(string(r.Stderr) + "\n" + string(r.Stdout))
+		s.Tool, s.Phase, s.Failed, s.Message = tr.Tool(), tr.Phase, tr.Failed, tr.Message
+	}
 	// Failure reports go to standard error as a rule; look there first.
+	// A test runner's own message on the failing test says more than an
+	// assertion's report found in its output (pytest's "AssertionError").
 	for _, out := range [][]byte{r.Stderr, r.Stdout} {
 		if msg, frames := failureReport(string(out)); msg != "" {
-			s.Message, s.Frames = msg, frames
+			if s.Message == "" || crashed(msg) {
+				s.Message, s.Frames, s.Phase = msg, frames, Ran
+			}
 			break
 		}
 	}
 	return s
+}
+
+// crashed reports whether a failure report's message is that of a crash
+// (a panic, a fatal error, a sanitizer's report, a compiler's internal
+// error), not an assertion or exception that a test runner reports too.
+func crashed(msg string) bool {
+	return strings.HasPrefix(msg, "panic: ") || strings.HasPrefix(msg, "fatal error: ") || strings.HasPrefix(msg, "thread '") ||
+		strings.Contains(msg, "Sanitizer: ") || strings.HasPrefix(msg, "internal compiler error")
 }
 
 // FailureLine is the line a run's output states its failure with, as
@@ -159,7 +220,32 @@ var (
 	reICE       = regexp.MustCompile(`(?m)(internal compiler error: .*)$`)
 	rePyExc     = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)(?::.*)?)$`)
 	rePyFrame   = regexp.MustCompile(`(?m)^\s*File ".*", line \d+, in (\S+)`)
+	// " [recovered]", and since Go 1.23 " [recovered, repanicked]".
+	reRecovered = regexp.MustCompile(` \[recovered(?:, repanicked)?\]$`)
+	// A Rust panic: "thread 'main' (23216) panicked at src/main.rs:4:21:"
+	// and the message on the next line.
+	reRustPanic = regexp.MustCompile(`(?m)^thread '([^']*)'(?: \(\d+\))? panicked at [^\n]*:\n(.*)$`)
+	// A frame of a Rust backtrace: "   4: rs::tests::test_mx".
+	reRustFrame = regexp.MustCompile(`(?m)^\s+\d+: (\S+)$`)
 )
+
+// rustFrames reads the top frames of a Rust backtrace (RUST_BACKTRACE=1),
+// without the standard library's frames that raise the panic.
+func rustFrames(rest string) []string {
+	var frames []string
+	for _, m := range reRustFrame.FindAllStringSubmatch(rest, -1) {
+		name := m[1]
+		if strings.HasPrefix(name, "core::") || strings.HasPrefix(name, "std::") || strings.HasPrefix(name, "__rustc::") ||
+			strings.HasPrefix(name, "rust_begin_unwind") || strings.HasPrefix(name, "<") {
+			continue
+		}
+		frames = append(frames, name)
+		if len(frames) == StackDepth {
+			break
+		}
+	}
+	return frames
+}
 
 // failureReport finds the failure message and stack frames in out.
 func failureReport(out string) (string, []string) {
@@ -172,8 +258,12 @@ func failureReport(out string) (string, []string) {
 		return msg, frames
 	}
 	if loc := reGoPanic.FindStringIndex(out); loc != nil {
-		msg := strings.TrimSuffix(out[loc[0]:loc[1]], " [recovered]")
+		msg := reRecovered.ReplaceAllString(out[loc[0]:loc[1]], "")
 		return msg, goFrames(out[loc[1]:])
+	}
+	if m := reRustPanic.FindStringSubmatchIndex(out); m != nil {
+		msg := "thread '" + out[m[2]:m[3]] + "' panicked: " + strings.TrimSpace(out[m[4]:m[5]])
+		return msg, rustFrames(out[m[1]:])
 	}
 	if m := reICE.FindStringSubmatch(out); m != nil {
 		return m[1], nil
@@ -223,7 +313,7 @@ func goFrames(rest string) []string {
 		}
 		// The runtime's frames, and those of the testing package that
 		// recovers and re-raises a test's panic, say nothing of the failure.
-		if name == "panic" || strings.HasPrefix(name, "runtime.") || strings.HasPrefix(name, "testing.tRunner.func1") {
+		if name == "panic" || strings.HasPrefix(name, "runtime.") || strings.HasPrefix(name, "testing.") {
 			continue
 		}
 		frames = append(frames, filepath.Base(name))

@@ -70,6 +70,52 @@ func TestSignatureSame(t *testing.T) {
 	}
 }
 
+// TestSignatureSameTools: how far a run got and what failed by name are
+// compared at every precision; the message only from message on.
+func TestSignatureSameTools(t *testing.T) {
+	test := func(failed ...string) Signature {
+		return Signature{Ending: "exit status 1", Tool: "go test", Failed: failed, Message: "stats_test.go:7: Max = 0, want -1"}
+	}
+	max := test("example.com/stats TestMax")
+	other := test("example.com/stats TestMax")
+	other.Message = "stats_test.go:7: Max = 5, want -1"
+	strings := test("example.com/stats TestMax")
+	strings.Message = `stats_test.go:9: Name = "b", want "a"`
+	built := Signature{Ending: "exit status 1", Tool: "go test", Phase: NotBuilt, Failed: []string{"example.com/stats"}, Message: "./stats.go:7:10: undefined: m"}
+	for _, x := range []struct {
+		s, o Signature
+		p    Precision
+		want bool
+	}{
+		{max, other, Message, true}, // numbers are normalized
+		{max, strings, Exit, true}, {max, strings, Message, false},
+		{max, test("example.com/stats TestMax", "example.com/stats TestSum"), Exit, false},
+		{max, test(), Exit, false},
+		{max, built, Exit, false}, {built, built, Exact, true},
+	} {
+		if got := x.s.Same(x.o, x.p); got != x.want {
+			t.Errorf("%v vs %v at %s: %v, want %v", x.s, x.o, x.p, got, x.want)
+		}
+	}
+}
+
+func TestFailedList(t *testing.T) {
+	for _, c := range []struct {
+		failed []string
+		want   string
+	}{
+		{[]string{"example.com/stats TestMax"}, "TestMax"},
+		{[]string{"example.com/a TestF", "example.com/a TestF/one", "example.com/b"}, "TestF/one, example.com/b"},
+		{[]string{"make check"}, "make check"},
+		{[]string{"a T1", "a T2", "a T3", "a T4", "a T5"}, "T1, T2, T3 and 2 more"},
+		{[]string{"test_x.py::test_y"}, "test_x.py::test_y"},
+	} {
+		if got := FailedList(c.failed); got != c.want {
+			t.Errorf("FailedList(%q) = %q, want %q", c.failed, got, c.want)
+		}
+	}
+}
+
 func TestEnding(t *testing.T) {
 	for _, c := range []struct {
 		r    Run

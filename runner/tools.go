@@ -1,0 +1,389 @@
+package runner
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/wynot/wynot/internal/enum"
+)
+
+// Phase is how far a run got before it failed, as the tool whose output
+// it is tells it: a test that did not build, or whose tool could not
+// even start on it, did not fail the way a test that ran fails, whatever
+// its exit status (a go test that does not build exits 1, as one whose
+// test fails does).
+type Phase int
+
+const (
+	// Ran: the program or its tests ran and failed; also every run whose
+	// output no tool's reading explains.
+	Ran Phase = iota
+	// NotBuilt: the code did not build: a compiler's error, go test's
+	// "[build failed]" (a vet check included), a pytest collection error,
+	// cargo's "could not compile".
+	NotBuilt
+	// NotSetUp: the tool did not get as far as building: no go.mod, no
+	// such package or directory, a usage error of the tool.
+	NotSetUp
+)
+
+var phaseNames = []string{"ran", "not built", "not set up"}
+
+func (p Phase) String() string { return enum.Name(phaseNames, p, "Phase") }
+
+// ToolReading is what a run's output says of its failure as the tools
+// that printed it tell it (go test, go build, go vet, go run, cargo,
+// pytest, make, a C or Java compiler): which tools, how far the run got,
+// what failed by name, and the first message.
+type ToolReading struct {
+	// Tools names the tools whose output was recognized, outermost
+	// first ("make", "go test").
+	Tools []string
+	Phase Phase
+	// Failed names what failed, sorted: tests ("example.com/stats TestMax",
+	// "tests::test_mx", "test_x.py::test_y"), a package that failed
+	// without a failing test (a TestMain, a test binary that exited), and
+	// make's failing targets ("make check").
+	Failed []string
+	// Message is the first failure message: the first failing test's
+	// first line of output, or the first compiler error, or the tool's
+	// own complaint.
+	Message string
+}
+
+// Tool is the tools' names joined: "go test", "make, go test".
+func (t ToolReading) Tool() string { return strings.Join(t.Tools, ", ") }
+
+// readTools reads the failure of a run's output (standard error and
+// standard output together) by the tools it recognizes. The zero
+// reading means no tool was recognized.
+func readTools(out string) ToolReading {
+	var t ToolReading
+	add := func(r ToolReading) {
+		if len(r.Tools) == 0 {
+			return
+		}
+		t.Tools = append(t.Tools, r.Tools...)
+		t.Failed = append(t.Failed, r.Failed...)
+		if r.Message != "" && (t.Message == "" || r.Phase > t.Phase) {
+			t.Message = r.Message
+		}
+		t.Phase = max(t.Phase, r.Phase)
+	}
+	// The outer tools first: make's failing targets name what failed
+	// whatever its recipes ran.
+	add(readMake(out))
+	switch {
+	case goTestOutput(out):
+		add(readGoTest(out))
+	case reCargo.MatchString(out):
+		add(readCargo(out))
+	case rePytest.MatchString(out):
+		add(readPytest(out))
+	default:
+		add(readGoBuild(out))
+		add(readCompiler(out))
+	}
+	slices.Sort(t.Failed)
+	t.Failed = slices.Compact(t.Failed)
+	return t
+}
+
+var (
+	// go test's lines for a package's outcome: "ok  \tpkg\t0.1s",
+	// "FAIL\tpkg\t0.1s", "FAIL\tpkg [build failed]".
+	reGoPkg = regexp.MustCompile(`^(ok  |FAIL)\t(\S+)(?:\t\S+| \[(build|setup) failed\])?`)
+	// A failing test: "--- FAIL: TestX (0.00s)", indented for subtests.
+	reGoFail = regexp.MustCompile(`^(\s*)--- FAIL: (\S+) \(`)
+	// go test -v's markers of the test whose output follows.
+	reGoRun = regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)`)
+	// A position in a Go file: "./stats.go:7:10: undefined: m".
+	reGoPos = regexp.MustCompile(`^(?:vet: )?\.{0,2}/?[^\s:]*\.go:\d+(?::\d+)?: `)
+	// The go command's own complaints: "go: go.mod file not found ...",
+	// and those of go run and go build that name no file.
+	reGoCmd = regexp.MustCompile(`(?m)^(?:go: (.*)|(?:package \S+ is not a main package|no Go files in \S+|package \S+ is not in std\b.*|directory \S+ outside (?:main module|modules listed in go.work).*|cannot find package \S+.*))$`)
+)
+
+func goTestOutput(out string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		if reGoPkg.MatchString(l) || reGoFail.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// readGoTest reads go test's output: the failing tests of each failing
+// package, each test's first line of output, and whether a package did
+// not build or set up ("[build failed]", "[setup failed]"; a failing vet
+// check is a build failure). A test's output is the lines indented under
+// its "--- FAIL" line, or with -v under its "=== RUN" line.
+func readGoTest(out string) ToolReading {
+	t := ToolReading{Tools: []string{"go test"}}
+	type failed struct {
+		name  string
+		depth int
+	}
+	var pending []failed        // the failing tests of the package whose result is still to come
+	msgs := map[string]string{} // a test's first line of output, by name
+	qualified := map[string]string{}
+	current := "" // the test whose output the lines are (-v)
+	last := -1    // the "--- FAIL" line of pending whose output follows
+	inBlock := false
+	var blockErr []string // the lines of a "# pkg" block: a build's errors
+	lastLine := ""        // the last line of the package's own output
+	for _, l := range strings.Split(out, "\n") {
+		trimmed := strings.TrimSpace(l)
+		if m := reGoRun.FindStringSubmatch(l); m != nil {
+			current, last, inBlock = m[1], -1, false
+			continue
+		}
+		if m := reGoFail.FindStringSubmatch(l); m != nil {
+			pending = append(pending, failed{name: m[2], depth: len(m[1])})
+			last, inBlock = len(pending)-1, false
+			continue
+		}
+		if m := reGoPkg.FindStringSubmatch(l); m != nil {
+			pkg := m[2]
+			if m[1] == "FAIL" {
+				switch m[3] {
+				case "build", "setup":
+					ph := NotBuilt
+					if m[3] == "setup" && (len(blockErr) == 0 || !reGoPos.MatchString(blockErr[0])) {
+						ph = NotSetUp // not a syntax error in the code: the tool's
+					}
+					if ph > t.Phase || t.Message == "" {
+						t.Message = firstOf(blockErr, l)
+					}
+					t.Phase = max(t.Phase, ph)
+					t.Failed = append(t.Failed, pkg)
+				default:
+					for _, f := range pending {
+						q := pkg + " " + f.name
+						t.Failed = append(t.Failed, q)
+						qualified[q] = f.name
+					}
+					if len(pending) == 0 {
+						t.Failed = append(t.Failed, pkg)
+						msgs[pkg], qualified[pkg] = lastLine, pkg
+					}
+				}
+			}
+			pending, current, last, inBlock, blockErr, lastLine = nil, "", -1, false, nil, ""
+			continue
+		}
+		if strings.HasPrefix(l, "# ") {
+			inBlock, blockErr = true, nil
+			continue
+		}
+		if trimmed == "" {
+			continue
+		}
+		if inBlock && !strings.HasPrefix(l, "\t") {
+			blockErr = append(blockErr, trimmed)
+			continue
+		}
+		if !strings.HasPrefix(l, "    ") || strings.HasPrefix(trimmed, "--- ") || strings.HasPrefix(trimmed, "=== ") {
+			if !strings.HasPrefix(l, "\t") && !strings.HasPrefix(l, " ") {
+				lastLine = trimmed
+			}
+			continue
+		}
+		switch {
+		case last >= 0 && len(l)-len(strings.TrimLeft(l, " ")) > pending[last].depth:
+			if msgs[pending[last].name] == "" {
+				msgs[pending[last].name] = trimmed
+			}
+		case current != "" && last < 0:
+			if msgs[current] == "" {
+				msgs[current] = trimmed
+			}
+		}
+	}
+	// The message of tests that ran is the first failing test's (by
+	// name) that said something; a build or setup failure's error came
+	// first.
+	if t.Phase == Ran {
+		slices.Sort(t.Failed)
+		for _, f := range t.Failed {
+			if m := msgs[qualified[f]]; m != "" {
+				t.Message = m
+				break
+			}
+		}
+	}
+	return t
+}
+
+// testName is a Go test's name in Failed without its package, or "".
+func testName(failed string) string {
+	if strings.HasPrefix(failed, "make ") || strings.HasPrefix(failed, "error ") {
+		return ""
+	}
+	if i := strings.IndexByte(failed, ' '); i >= 0 {
+		return failed[i+1:]
+	}
+	return ""
+}
+
+func firstOf(lines []string, otherwise string) string {
+	if len(lines) > 0 {
+		return lines[0]
+	}
+	return otherwise
+}
+
+// readGoBuild reads the go command's output other than go test's: a
+// build's errors under a "# pkg" header (go build, go run), go vet's
+// findings (positions in Go files with no header: what go vet found, not
+// a build failure) and its failures to type-check ("vet: ..."), and the
+// go command's own complaints ("go: ...").
+func readGoBuild(out string) ToolReading {
+	lines := strings.Split(out, "\n")
+	header, vet := false, false
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "# ["):
+			vet = true // go vet's header of a package's findings
+		case strings.HasPrefix(l, "# "):
+			header = true
+		case !reGoPos.MatchString(l):
+		case strings.HasPrefix(l, "vet: "):
+			return ToolReading{Tools: []string{"go vet"}, Phase: NotBuilt, Message: strings.TrimPrefix(l, "vet: ")}
+		case header && !vet:
+			return ToolReading{Tools: []string{"go build"}, Phase: NotBuilt, Message: l}
+		default:
+			return ToolReading{Tools: []string{"go vet"}, Phase: Ran, Message: l}
+		}
+	}
+	for _, m := range reGoCmd.FindAllStringSubmatch(out, -1) {
+		if strings.HasPrefix(m[1], "downloading ") || strings.HasPrefix(m[1], "finding ") || strings.HasPrefix(m[1], "extracting ") || strings.HasPrefix(m[1], "warning: ") {
+			continue
+		}
+		return ToolReading{Tools: []string{"go"}, Phase: NotSetUp, Message: strings.TrimSpace(m[0])}
+	}
+	return ToolReading{}
+}
+
+var (
+	// cargo's and rustc's lines.
+	reCargo        = regexp.MustCompile(`(?m)^(test result: FAILED|error(\[E\d+\])?: |error: could not compile|---- \S+ stdout ----|\s+Running (unittests|tests/))`)
+	reCargoFailed  = regexp.MustCompile(`(?m)^test (\S+) \.\.\. FAILED$`)
+	reRustError    = regexp.MustCompile(`(?m)^error(?:\[E\d+\])?: (.*)$`)
+	reRustSection  = regexp.MustCompile(`(?m)^---- (\S+) stdout ----$`)
+	reRustPanicked = regexp.MustCompile(`(?m)^thread '[^']*'(?: \(\d+\))? panicked at [^\n]*:\n(.*)$`)
+)
+
+// readCargo reads cargo test's and cargo build's output: compile errors,
+// and the failing tests with their panic messages.
+func readCargo(out string) ToolReading {
+	t := ToolReading{Tools: []string{"cargo"}}
+	if strings.Contains(out, "error: could not compile") || strings.Contains(out, "error[E") {
+		t.Phase = NotBuilt
+		if m := reRustError.FindStringSubmatch(out); m != nil {
+			t.Message = "error: " + m[1]
+		}
+		return t
+	}
+	for _, m := range reCargoFailed.FindAllStringSubmatch(out, -1) {
+		t.Failed = append(t.Failed, m[1])
+	}
+	if loc := reRustSection.FindStringIndex(out); loc != nil {
+		if m := reRustPanicked.FindStringSubmatch(out[loc[1]:]); m != nil {
+			t.Message = strings.TrimSpace(m[1])
+		}
+	}
+	if len(t.Failed) == 0 {
+		if m := reRustError.FindStringSubmatch(out); m != nil {
+			t.Phase, t.Message = NotSetUp, "error: "+m[1]
+		}
+	}
+	return t
+}
+
+var (
+	rePytest           = regexp.MustCompile(`(?m)^(=+ (test session starts|FAILURES|ERRORS|short test summary info) =+|FAILED \S+::|ERROR \S+|!+ Interrupted: )`)
+	rePytestFailed     = regexp.MustCompile(`(?m)^FAILED (\S+)(?: - (.*))?$`)
+	rePytestError      = regexp.MustCompile(`(?m)^ERROR (\S+)(?: - (.*))?$`)
+	rePytestE          = regexp.MustCompile(`(?m)^E\s+(\S.*)$`)
+	rePytestNotFound   = regexp.MustCompile(`(?m)^ERROR: (.*)$`)
+	rePytestCollecting = regexp.MustCompile(`(?m)^_+ ERROR collecting (\S+) _+$`)
+)
+
+// readPytest reads pytest's output: the failing tests of its short
+// summary and their messages, collection errors (the code did not
+// import), and its usage errors.
+func readPytest(out string) ToolReading {
+	t := ToolReading{Tools: []string{"pytest"}}
+	if m := rePytestNotFound.FindStringSubmatch(out); m != nil {
+		t.Phase, t.Message = NotSetUp, "ERROR: "+m[1]
+		return t
+	}
+	if rePytestCollecting.MatchString(out) || strings.Contains(out, "error during collection") || strings.Contains(out, "errors during collection") {
+		t.Phase = NotBuilt
+		if m := rePytestE.FindAllStringSubmatch(out, -1); m != nil {
+			t.Message = m[len(m)-1][1]
+		} else if m := rePytestCollecting.FindStringSubmatch(out); m != nil {
+			t.Message = "ERROR collecting " + m[1]
+		}
+		return t
+	}
+	for _, m := range rePytestFailed.FindAllStringSubmatch(out, -1) {
+		t.Failed = append(t.Failed, m[1])
+		if t.Message == "" {
+			t.Message = m[2]
+		}
+	}
+	for _, m := range rePytestError.FindAllStringSubmatch(out, -1) {
+		t.Failed = append(t.Failed, "error "+m[1])
+		if t.Message == "" {
+			t.Message = m[2]
+		}
+	}
+	return t
+}
+
+var (
+	// GNU make's failing recipe: "make: *** [Makefile:5: check] Error 1",
+	// "make[1]: *** [check] Error 2".
+	reMakeFailed = regexp.MustCompile(`(?m)^g?make(?:\[\d+\])?: \*\*\* \[(?:[^\]:]*:\d+: )?([^\]]+)\] (?:Error \d+|Segmentation fault.*|Killed.*)`)
+	// make's own complaints: "make: *** No rule to make target 'check'.  Stop."
+	reMakeStop = regexp.MustCompile(`(?m)^g?make(?:\[\d+\])?: \*\*\* (.*)\.  Stop\.$`)
+)
+
+// readMake reads make's output: the targets whose recipes failed, and
+// make's own complaints (no such target, no makefile).
+func readMake(out string) ToolReading {
+	if m := reMakeStop.FindStringSubmatch(out); m != nil {
+		return ToolReading{Tools: []string{"make"}, Phase: NotSetUp, Message: "make: " + m[1]}
+	}
+	ms := reMakeFailed.FindAllStringSubmatch(out, -1)
+	if ms == nil {
+		return ToolReading{}
+	}
+	t := ToolReading{Tools: []string{"make"}, Message: strings.TrimSpace(ms[0][0])}
+	for _, m := range ms {
+		t.Failed = append(t.Failed, "make "+m[1])
+	}
+	return t
+}
+
+var (
+	// A compiler's error: "x.c:2:77: error: ‘m’ undeclared", javac's
+	// "X.java:3: error: ...", tsc's "x.ts(3,5): error TS2304: ...".
+	reCompilerError = regexp.MustCompile(`(?m)^\S+?(?::\d+(?::\d+)?:|\(\d+,\d+\):) (?:fatal )?error(?: TS\d+)?: .*$`)
+	// A link error: "collect2: error: ld returned 1 exit status".
+	reLinkError = regexp.MustCompile(`(?m)^(?:collect2|ld|/usr/bin/ld)(?:\.\S+)?: (?:error: )?.*(?:undefined reference|ld returned \d+ exit status|cannot find -l).*$`)
+)
+
+// readCompiler reads a C, C++, Java or TypeScript compiler's errors.
+func readCompiler(out string) ToolReading {
+	if m := reCompilerError.FindString(out); m != "" {
+		return ToolReading{Tools: []string{"compiler"}, Phase: NotBuilt, Message: strings.TrimSpace(m)}
+	}
+	if m := reLinkError.FindString(out); m != "" {
+		return ToolReading{Tools: []string{"linker"}, Phase: NotBuilt, Message: strings.TrimSpace(m)}
+	}
+	return ToolReading{}
+}
