@@ -47,6 +47,12 @@ type Workload struct {
 	Files int
 	// Size is the size of the largest candidate in bytes.
 	Size int
+	// Inputs are the paths of the candidate's files as the user gave
+	// them (the inputs, and files given with them): a test command that
+	// names one of them reads the candidate by its file name, so it runs
+	// in the private work directory that holds the candidate under that
+	// name (the C-Reduce convention) rather than where wynot was started.
+	Inputs []string
 }
 
 // Flags are the flags every command shares: how to test, and where
@@ -226,7 +232,7 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 		limitMemory(work.Size)
 		var s *Session
 		s, err = Open(Config{Command: c.Name, Test: inv.Test, Output: inv.Output, Jobs: f.Jobs,
-			InPlace: work.InPlace, Files: work.Files, Size: work.Size, Fake: env.Fake, Executor: exec})
+			InPlace: work.InPlace, Files: work.Files, Size: work.Size, Inputs: work.Inputs, Fake: env.Fake, Executor: exec})
 		if err == nil {
 			err = s.checkExecutor(ctx)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +24,7 @@ const (
 // what it does, and calibrates the timeout. It returns the error a
 // command should exit with when the failure does not reproduce.
 func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what string) error {
+	s.origWhat = what
 	s.tester.Command.Timeout = s.settings.Timeout
 	if s.settings.Timeout == 0 {
 		s.tester.Command.Timeout = calibrationLimit
@@ -67,6 +69,10 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 			return r, InputError("the %s did not finish within %s; give --timeout D (if the hang is the failure, timeouts then count as failures)", what, calibrationLimit)
 		}
 		return r, nil
+	}
+	var before runner.Footprint
+	if s.here != "" {
+		before = runner.TakeFootprint(s.here)
 	}
 	var runs []runner.Run
 	for range 2 {
@@ -192,8 +198,28 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 		defer s.noteFlaky(fmt.Sprintf("the %s failed in %d of %d runs", what, fails, len(runs)))
 	}
 	runs[0], runs[ref] = runs[ref], runs[0]
+	if o, ok := oracle.(*runner.SignatureOracle); ok && o.Want.Phase == runner.NotSetUp {
+		// The tool never got to the code: that is how the command fails
+		// where it runs, not a failure of what it tests.
+		return NotReproduced("the %s fails before anything is built or tested: %s could not start on it (%s). That is how the command fails %s, not a failure of the program; run it there by hand, or, if this is the failure you are after, state it with --fail-on REGEX.\nThe run: %s",
+			what, o.Want.Tool, o.Want.Message, s.where(), runs[0].Explain())
+	}
 	s.tester.Oracle = oracle
 	s.Original = runs[0]
+	// Said once for every command: what the failure is, and how a run
+	// is told to be it.
+	s.Say("the %s fails: %s", what, s.Signature())
+	s.Say("a run counts as this failure %s", s.failureRule(what))
+	if s.here != "" {
+		s.checkWrites(before)
+	}
+	if _, ok := oracle.(*runner.SignatureOracle); ok && s.exitOnly() {
+		if t := tail(runs[0], outputTail); t != "" {
+			s.Say("the %s's output ends:\n%s", what, strings.TrimRight(t, "\n"))
+		} else {
+			s.Say("the %s printed nothing", what)
+		}
+	}
 	if s.settings.Timeout == 0 {
 		d := max(runs[0].Duration, runs[1].Duration) * 10
 		s.tester.Command.Timeout = min(max(d, time.Second), 300*time.Second).Round(100 * time.Millisecond)
@@ -206,6 +232,39 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 	// The search's first question is the original again: answer it.
 	_, detail, _ := oracle.Classify(runs[0])
 	return s.tester.Seed(orig, dd.Fail, detail)
+}
+
+// checkWrites compares the directory the tests run in, where wynot was
+// started, with what it held before the original's runs: a test that
+// writes there would step on another one running at the same time, so
+// the tests then run one at a time, as they would in the user's shell.
+func (s *Session) checkWrites(before runner.Footprint) {
+	changed := before.Changed(runner.TakeFootprint(s.here))
+	if len(changed) == 0 {
+		return
+	}
+	shown := changed
+	if len(shown) > 3 {
+		shown = append(shown[:3:3], fmt.Sprintf("and %d more", len(changed)-3))
+	}
+	if s.Jobs > 1 {
+		s.Jobs = 1
+		s.Say("the test writes into %s, where it runs (%s): its tests run one at a time, so that no two write there at once (a --test SCRIPT runs in a private directory instead)", s.here, strings.Join(shown, ", "))
+		return
+	}
+	s.Say("the test writes into %s, where it runs (%s)", s.here, strings.Join(shown, ", "))
+}
+
+// where says where the tests run, for messages about a test that cannot
+// work there.
+func (s *Session) where() string {
+	if d := s.tester.Command.Dir; d != "" {
+		return "in " + d
+	}
+	if s.tester.InPlace {
+		return "in the current directory"
+	}
+	return "in a private work directory (" + s.tester.Root() + "/w0)"
 }
 
 // Oracle is what tells the outcome of a run, as the check of the

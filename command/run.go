@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -52,6 +53,13 @@ type Begin struct {
 	Unit string
 	// Algorithm names the search for the summary ("ddmin", "dd", ...).
 	Algorithm string
+	// Empty, when set, is the smallest candidate the search could reach
+	// (the empty input, the command without arguments) and EmptyWhat
+	// names it: it is tested before the search, and when it fails as the
+	// original does the test cannot tell inputs apart and the run stops
+	// (ExitIndistinct) instead of calling it a result.
+	Empty     *runner.Candidate
+	EmptyWhat string
 }
 
 // Found is what a search found.
@@ -131,15 +139,18 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		flaky := s.flakiness()
 		// A result is called minimal only when the search certified it,
 		// it behaved the same when run again, and, once the test showed
-		// itself flaky, its removals were rechecked.
+		// itself flaky, its removals were rechecked; and neither when a
+		// caveat says its failure may not be the original's.
+		caveats := s.caveatList()
 		minimal := found.Minimal && err == nil && !interrupted && notMinimal == "" && confirmed &&
-			(flaky == "" || len(found.Removals) > 0)
-		s.fill(sum, minimal, confirmed, interrupted)
+			(flaky == "" || len(found.Removals) > 0) && len(caveats) == 0
+		s.fill(sum, minimal, confirmed && len(caveats) == 0, interrupted)
+		sum.Caveats = caveats
 		c := job.Close(sum, End{Minimal: minimal, Confirmed: confirmed, Interrupted: interrupted})
 		s.Progress.Close()
 		page = c.Page
 		if (err == nil || interrupted) && !s.Quiet {
-			s.tell(c, notMinimal)
+			s.tell(c, notMinimal, caveats)
 		}
 		switch {
 		case interrupted && ExitCode(err) != ExitInterrupted || interrupted && errors.Is(err, context.Canceled):
@@ -152,6 +163,8 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		case err != nil:
 		case c.Err != nil:
 			err = c.Err
+		case len(caveats) > 0:
+			err = Unverified("the result is not certified: it may fail another way than the %s (above)", s.origWhat)
 		case !confirmed && s.undecidedWhy() != "":
 			err = Unverified("the result is not certified: %s; the test is flaky (%s)", s.undecidedWhy(), flaky)
 		case !confirmed:
@@ -187,6 +200,11 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 			return page, err
 		}
 	}
+	if b.Empty != nil {
+		if err := s.checkEmpty(ctx, *b.Empty, b.EmptyWhat); err != nil {
+			return page, err
+		}
+	}
 	s.StartProgress(b.Size, b.Unit)
 	searched = true
 	for k := 1; ; k++ {
@@ -200,8 +218,16 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		confirmLoose := s.settings.Repeat == 0 && s.flakiness() == ""
 		confirmed = found.Verified
 		if len(found.Confirm) > 0 {
-			if confirmed, _, err = s.Confirm(ctx, found.Confirm...); err != nil {
+			var runs []runner.Run
+			if confirmed, runs, err = s.Confirm(ctx, found.Confirm...); err != nil {
 				return page, err
+			}
+			for i, c := range found.Confirm {
+				if c.Want == dd.Fail && i < len(runs) {
+					if why := s.FailsOtherwise(c.What, runs[i]); why != "" {
+						s.Caveat(why)
+					}
+				}
 			}
 			r, ok := job.(Restarter)
 			if !confirmed && ok && k < maxSearches && s.settings.Repeat == 0 && s.undecidedWhy() == "" {
@@ -273,12 +299,15 @@ func (s *Session) fill(sum *report.Summary, minimal, confirmed, interrupted bool
 	sum.Seconds = time.Since(s.start).Seconds()
 }
 
-// tell writes the closing lines.
-func (s *Session) tell(c Closing, notMinimal string) {
+// tell writes the closing lines; caveats come first, before any claim.
+func (s *Session) tell(c Closing, notMinimal string, caveats []string) {
 	say := func(lines []string) {
 		for _, l := range lines {
 			fmt.Fprintf(s.Stderr, "wynot: %s\n", l)
 		}
+	}
+	for _, cv := range caveats {
+		say([]string{"caution: " + cv})
 	}
 	say(c.Head)
 	fmt.Fprint(s.Stderr, c.Text)

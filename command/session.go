@@ -84,6 +84,9 @@ type Output struct {
 	Report *report.Recorder
 }
 
+// logTail is how many lines of each test's output the test log shows.
+const logTail = 3
+
 // AutoRepeat is how many times each test runs under --repeat auto once
 // the test has shown itself flaky, and how many times the final result is
 // confirmed.
@@ -105,6 +108,9 @@ type Config struct {
 	// Size is the size of the largest candidate in bytes, which decides
 	// where work directories go (runner.WorkDirParent).
 	Size int
+	// Inputs are the paths of a candidate's files as the user gave them
+	// (Workload.Inputs).
+	Inputs []string
 	// Fake, if set, stands in for every run of the test: it sees the
 	// work directory prepared as for a real run and returns what the
 	// run did. It lets command logic be tested without processes.
@@ -149,6 +155,16 @@ type Session struct {
 	agreed int
 	// undecided says why a certifying decision ran out of runs ("").
 	undecided string
+	// caveats say why the result may not be what it seems (Caveat).
+	caveats []string
+	// origWhat names the failing original ("original input", "new
+	// version"), as the check of the original was told.
+	origWhat string
+	// here is the directory the tests run in when it is where wynot was
+	// started (a command that gets its candidate by {} or on standard
+	// input), or "": whether the test writes there is checked on the
+	// original's runs.
+	here      string
 	cancel    context.CancelFunc
 	eventBase int    // test numbers of earlier searches, for the events file
 	doing     string // what the run does before its search, for an interruption
@@ -227,11 +243,26 @@ func Open(cfg Config) (*Session, error) {
 		// The test runs where the user is: its arguments stay as given.
 		cmd.Argv = t.Argv
 		cmd.Stdin = !cfg.InPlace && cfg.Files == 1 && !hasPlaceholder(t.Argv)
+	case here(t.Argv, cfg):
+		// A command that gets the candidate by {} or on its standard
+		// input runs where wynot was started, as the user's shell runs
+		// it: go run ./cmd/x, make check, ./scripts/t.sh work as typed.
+		// Whether it writes there is checked on the original's runs.
+		dir, err := os.Getwd()
+		if err != nil {
+			return nil, InputError("the current directory: %v", err)
+		}
+		cmd.Argv, cmd.Dir = t.Argv, dir
+		cmd.Stdin = !hasPlaceholder(t.Argv)
+		s.here = dir
 	default:
 		cmd.Argv = absolutePaths(t.Argv)
 		cmd.Stdin = !cfg.InPlace && cfg.Files == 1 && !hasPlaceholder(t.Argv)
 	}
-	cmd.Env, cmd.Dir, cmd.Input, cmd.Persistent = t.Env, t.Dir, t.Input, t.Persistent
+	cmd.Env, cmd.Input, cmd.Persistent = t.Env, t.Input, t.Persistent
+	if t.Dir != "" {
+		cmd.Dir = t.Dir
+	}
 	tester, err := runner.NewTester(cmd, nil, s.Jobs, runner.WorkDirParent(cfg.Size))
 	if err != nil {
 		return nil, err
@@ -288,6 +319,50 @@ func (s *Session) checkExecutor(ctx context.Context) error {
 		fmt.Fprintf(s.Stderr, "wynot: tests run on %s, %d at a time\n", s.tester.Executor, s.Jobs)
 	}
 	return nil
+}
+
+// here reports whether a test command runs where wynot was started: a
+// command after "--" (not a --test script) testing a single file, which
+// it gets by {} or on its standard input, not by its own file name.
+// Tests of argument lists run there already (InPlace); tests of trees
+// and of several files run in the work directory, which holds them.
+func here(argv []string, cfg Config) bool {
+	if cfg.InPlace || cfg.Files != 1 || len(argv) == 0 || cfg.Executor != nil {
+		return false
+	}
+	return !namesInput(argv[1:], cfg.Inputs)
+}
+
+// namesInput reports whether an argument names one of the inputs by its
+// path or its file name (also as a flag's value: --file=bug.c), so that
+// the command reads the candidate by its name.
+func namesInput(args, inputs []string) bool {
+	for _, a := range args {
+		if strings.Contains(a, runner.Placeholder) {
+			continue
+		}
+		if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
+			a = v
+		}
+		for _, in := range inputs {
+			if a == in || a == filepath.Base(in) || filepath.Clean(a) == filepath.Clean(in) {
+				return true
+			}
+			if sameFile(a, in) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sameFile(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 // absolutePaths makes relative paths in a command absolute, since tests
@@ -378,6 +453,9 @@ func (s *Session) onTest(t runner.Test) {
 		}
 		if s.TestLog != nil {
 			s.TestLog.Test(s.stats.Runs, renderCandidate(t.Candidate), t.Outcome, t.Detail)
+			if tl := tail(t.Run, logTail); tl != "" {
+				s.TestLog.Printf("%s", tl)
+			}
 		}
 	}
 	s.mu.Unlock()

@@ -121,7 +121,12 @@ func TestRun(t *testing.T) {
 	if sum.Checks != 1+minAgreed || int(tg.runs.Load()) != sum.Tests || sum.Tests != sum.Runs+sum.Checks || sum.Runs != sum.Outcomes.Pass+sum.Outcomes.Fail+sum.Outcomes.Unresolved {
 		t.Errorf("%d runs; summary: %d tests, %d runs, %d checks, outcomes %+v", tg.runs.Load(), sum.Tests, sum.Runs, sum.Checks, sum.Outcomes)
 	}
-	want := "wynot: reduced to \"bd\"\nwynot: minimal true\nwynot: done\n"
+	// What the failure is and how it is told is said once, before the
+	// search: at --precision exit, with the end of the original's output.
+	want := "wynot: the original input fails: exit status 2: panic: boom\n" +
+		"wynot: a run counts as this failure when it ends with exit status 2 (--precision exit: its message is not compared); a run that fails otherwise is unresolved\n" +
+		"wynot: the original input's output ends:\n    | panic: boom\n    | \n    | goroutine 1 [running]:\n    | main.main()\n" +
+		"wynot: reduced to \"bd\"\nwynot: minimal true\nwynot: done\n"
 	if stderr != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
 	}

@@ -285,29 +285,33 @@ type Summary struct {
 	// Tests is every run of the test: Runs, the tests of candidates
 	// during the search (the outcome totals add up to them), and Checks,
 	// the runs of the original and of the results.
-	Tests          int         `json:"tests"`
-	Runs           int         `json:"runs"`
-	Checks         int         `json:"checks"`
-	CacheHits      int         `json:"cache_hits"`
-	Predicted      int         `json:"predicted,omitempty"`
-	Flaky          int         `json:"flaky,omitempty"`
-	Outcomes       Outcomes    `json:"outcomes"`
-	SizeBefore     int         `json:"size_before"`
-	SizeAfter      int         `json:"size_after"`
-	Unit           string      `json:"unit"` // what the sizes count: bytes, arguments, changes, ...
-	ElementsBefore int         `json:"elements_before"`
-	ElementsAfter  int         `json:"elements_after"`
-	Granularity    string      `json:"granularity"`
-	Minimal        bool        `json:"minimal"`
-	Confirmed      bool        `json:"confirmed"`
-	Interrupted    bool        `json:"interrupted,omitempty"`
-	Seconds        float64     `json:"seconds"`
-	Signature      string      `json:"signature,omitempty"`
-	Result         string      `json:"result"`
-	Files          []string    `json:"files,omitempty"`
-	Passes         []PassStats `json:"passes,omitempty"`
-	Diff           string      `json:"diff,omitempty"`      // the failure-inducing difference (isolate, changes)
-	Formatted      []string    `json:"formatted,omitempty"` // results printed by their language's formatter (gofmt) at the end
+	Tests          int      `json:"tests"`
+	Runs           int      `json:"runs"`
+	Checks         int      `json:"checks"`
+	CacheHits      int      `json:"cache_hits"`
+	Predicted      int      `json:"predicted,omitempty"`
+	Flaky          int      `json:"flaky,omitempty"`
+	Outcomes       Outcomes `json:"outcomes"`
+	SizeBefore     int      `json:"size_before"`
+	SizeAfter      int      `json:"size_after"`
+	Unit           string   `json:"unit"` // what the sizes count: bytes, arguments, changes, ...
+	ElementsBefore int      `json:"elements_before"`
+	ElementsAfter  int      `json:"elements_after"`
+	Granularity    string   `json:"granularity"`
+	Minimal        bool     `json:"minimal"`
+	Confirmed      bool     `json:"confirmed"`
+	// Caveats say why the result may not be what it seems (its failure
+	// may differ from the original's); a result with caveats is neither
+	// minimal nor confirmed.
+	Caveats     []string    `json:"caveats,omitempty"`
+	Interrupted bool        `json:"interrupted,omitempty"`
+	Seconds     float64     `json:"seconds"`
+	Signature   string      `json:"signature,omitempty"`
+	Result      string      `json:"result"`
+	Files       []string    `json:"files,omitempty"`
+	Passes      []PassStats `json:"passes,omitempty"`
+	Diff        string      `json:"diff,omitempty"`      // the failure-inducing difference (isolate, changes)
+	Formatted   []string    `json:"formatted,omitempty"` // results printed by their language's formatter (gofmt) at the end
 
 	// Detail is the command's own part of the summary: a struct (or a
 	// pointer to one) that encoding/json writes as an object. The JSON

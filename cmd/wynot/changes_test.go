@@ -787,21 +787,29 @@ func TestChangesTwoCauses(t *testing.T) {
 	}
 }
 
-// TestChangesFailsDifferently: with a test script, any exit status from 1
-// to 127 is a failure. The smallest patch makes the old version fail with
-// other output than the new version; wynot reports it, and says so.
+// TestChangesFailsDifferently: the test exits 1 on any failure and
+// prints what failed; its output names no failure wynot can read, so the
+// exit status is all that tells failures apart. The smallest patch makes
+// the old version fail with other output than the new version: wynot
+// shows it, but says first that it may be another failure, calls it
+// neither confirmed nor 1-minimal, says so in the JSON summary, and
+// exits 3.
 func TestChangesFailsDifferently(t *testing.T) {
 	t.Parallel()
 	dir, script := textTrees(t, map[int]string{5: "BUG", 15: "MORE"},
 		"grep -q BUG a.txt || exit 0\nif grep -q MORE a.txt; then echo 'broken: the whole release'; else echo 'broken: half of it'; fi\nexit 1\n")
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "old", "new", "--", script, "{}")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	if r.code != 3 {
+		t.Fatalf("exit %d, want 3\n%s", r.code, r.stderr)
 	}
 	s := r.summary(t)
-	want := `note: it fails differently from the new version, whose output ends "broken: the whole release", where with these changes it ends "broken: half of it"`
-	if len(s.Hunks) != 1 || !strings.Contains(strings.Join(s.Verdict, "\n"), want) {
-		t.Errorf("result %v, verdict %q", s.Hunks, s.Verdict)
+	want := `its output ends "broken: half of it", where the new version's ends "broken: the whole release"`
+	if len(s.Hunks) != 1 || len(s.Caveats) != 1 || !strings.Contains(s.Caveats[0], want) || s.Minimal || s.Confirmed {
+		t.Errorf("result %v, caveats %q, minimal %v, confirmed %v", s.Hunks, s.Caveats, s.Minimal, s.Confirmed)
+	}
+	caution, claim := strings.Index(r.stderr, "caution: "), strings.Index(r.stderr, "the failure is caused by")
+	if caution < 0 || claim < 0 || caution > claim || strings.Contains(r.stderr, "1-minimal") {
+		t.Errorf("the caution must come before any claim, and no 1-minimality be claimed:\n%s", r.stderr)
 	}
 }
 

@@ -72,7 +72,10 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		if len(r.Paths) > 0 && !r.Git {
 			return nil, none, command.UsageError("--paths is for --git")
 		}
-		inv.Test.ExitStatus = inv.Test.FailOn == nil && !inv.IsSet("precision")
+		// A command's failure is what its output shows, as for every
+		// command; its exit status alone, by the git bisect convention,
+		// only when asked for with --convention.
+		inv.Test.ExitStatus = inv.IsSet("convention") && inv.Test.FailOn == nil && inv.Test.Script == ""
 		r.Old, r.New = inv.Args[0], inv.Args[1]
 		r.Test, r.Out, r.Output = inv.Test, inv.Output, inv.Flags.Output
 		return r.job(ctx)

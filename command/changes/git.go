@@ -417,7 +417,7 @@ func (g *gitSearch) bisect(ctx context.Context, from string, commits []commit, f
 	if presumed {
 		s.Say("%s between %s and %s", report.Plural(len(commits), "commit"), fromName, toName)
 	} else {
-		s.Say("%s between %s and %s; %s fails, %s passes (failure: %s)", report.Plural(len(commits), "commit"), fromName, toName, toName, fromName, s.Signature())
+		s.Say("%s between %s and %s; %s fails, %s passes", report.Plural(len(commits), "commit"), fromName, toName, toName, fromName)
 	}
 	if s.TestLog != nil {
 		s.TestLog.Printf("Pass commits: %s\n", report.Plural(len(commits), "commit"))

@@ -124,6 +124,9 @@ func (e *search) Search(ctx context.Context, s *command.Session) (command.Found,
 	f := command.Found{Kept: "the changes found so far are shown"}
 	if e.res != nil {
 		f.Minimal, f.Verified = e.res.minimal, e.res.verified
+		if e.res.verified && e.res.differs != "" {
+			s.Caveat(e.res.differs)
+		}
 	}
 	return f, err
 }
@@ -385,7 +388,7 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 	s := e.s
 	e.changes = set.Len()
 	s.StartProgress(set.Len(), "changes")
-	s.Say("%s between the versions; the new version fails, the old one passes (failure: %s)", report.Plural(set.Len(), "change"), s.Signature())
+	s.Say("%s between the versions; the new version fails, the old one passes", report.Plural(set.Len(), "change"))
 
 	hl := e.level("hunks", "change", set, base)
 	res := outcome{lv: hl, hunks: hl}

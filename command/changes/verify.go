@@ -35,20 +35,11 @@ func (e *search) confirm(ctx context.Context, lv *level, c []int) ([]int, runner
 	return patch, runs[0], ok, nil
 }
 
-// differs compares how a run of a patch fails with how the new version
-// failed, when the test's exit status is all the oracle reads (a script,
-// or the bisect convention): a different last line of output suggests a
-// different failure, which the exit status cannot tell apart. It returns
-// "" when they agree, or when the oracle compares failures itself.
+// differs says how a run of a patch fails otherwise than the new
+// version did, when the oracle reads only the exit status
+// (command.Session.FailsOtherwise), or "".
 func (e *search) differs(run runner.Run) string {
-	if _, ok := e.s.Oracle().(*runner.ScriptOracle); !ok {
-		return ""
-	}
-	want, got := runner.FailureLine(e.s.Original), runner.FailureLine(run)
-	if want == got {
-		return ""
-	}
-	return fmt.Sprintf("note: it fails differently from the new version, whose output ends %q, where with these changes it ends %q; if that is another failure, state the failure with --fail-on REGEX", want, got)
+	return e.s.FailsOtherwise("the old version with these changes applied", run)
 }
 
 // complement tests the new version without the hunks of the verified
@@ -375,9 +366,6 @@ func (e *search) verdict(res outcome, interrupted, minimal bool) []string {
 		v = append(v, "with these changes applied the old version fails, also when run again; the result is not certified minimal: "+res.notChecked)
 	default:
 		v = append(v, "with these changes applied the old version fails, also when run again; the result is not certified minimal")
-	}
-	if res.differs != "" {
-		v = append(v, res.differs)
 	}
 	if res.needed > 0 {
 		v = append(v, fmt.Sprintf("%s of these %s the others need to build (added by failure resolution)", report.Plural(res.needed, res.lv.unit), map[bool]string{true: "is one", false: "are ones"}[res.needed == 1]))

@@ -173,9 +173,6 @@ func (f *fuzzer) Restart() error {
 
 // Search reduces the values and writes the result beside the entry.
 func (f *fuzzer) Search(ctx context.Context, s *command.Session) (command.Found, error) {
-	if f.s == nil {
-		s.Say("the corpus entry %s fails: %s", f.path, s.Signature())
-	}
 	f.s = s
 	minimal, err := f.reduce(ctx)
 	if f.out == "" {

@@ -269,12 +269,8 @@ func (iso *isolator) Restart() error {
 // Search runs the passes from coarse to fine and writes the results.
 func (iso *isolator) Search(ctx context.Context, s *command.Session) (command.Found, error) {
 	iso.s = s
-	what := "failing input"
-	if iso.Args {
-		what = "failing command"
-	}
 	if !iso.searched {
-		s.Say("the %s fails: %s; %s passes", what, s.Signature(), iso.passName)
+		s.Say("%s passes", iso.passName)
 	}
 	iso.searched = true
 	minimal := true

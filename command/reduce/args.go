@@ -31,7 +31,8 @@ func (ar *argReducer) pick(c dd.Config) []string {
 
 // Begin starts from the whole argument list.
 func (ar *argReducer) Begin() command.Begin {
-	return command.Begin{Failing: runner.Candidate{Args: ar.args}, What: "original command", Size: len(ar.args), Unit: "arguments", Algorithm: "ddmin"}
+	return command.Begin{Failing: runner.Candidate{Args: ar.args}, What: "original command", Size: len(ar.args), Unit: "arguments", Algorithm: "ddmin",
+		Empty: &runner.Candidate{Args: []string{}}, EmptyWhat: "the command without arguments"}
 }
 
 // Search runs ddmin over the arguments; the shortest failing list so

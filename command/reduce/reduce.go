@@ -201,7 +201,28 @@ func (rd *reducer) what() string {
 
 // Begin starts from the inputs as they are.
 func (rd *reducer) Begin() command.Begin {
-	return command.Begin{Failing: rd.candidate(-1, nil), What: rd.what(), Size: rd.size(), Algorithm: "ddmin"}
+	return command.Begin{Failing: rd.candidate(-1, nil), What: rd.what(), Size: rd.size(), Algorithm: "ddmin",
+		Empty: rd.empty(), EmptyWhat: "the empty " + map[bool]string{true: "tree", false: "input"}[rd.tree != nil]}
+}
+
+// empty is the smallest candidate a reduction could reach: every input
+// empty, or for a tree every file removed (the files given with --with
+// stay as they are).
+func (rd *reducer) empty() *runner.Candidate {
+	var c runner.Candidate
+	if rd.tree != nil {
+		gone := map[int]bool{}
+		for i := range rd.ins {
+			gone[i] = true
+		}
+		c = rd.treeCandidate(nil, gone)
+	} else {
+		for _, in := range rd.ins {
+			c.Files = append(c.Files, runner.File{Name: in.Name})
+		}
+		c.Files = append(c.Files, rd.with...)
+	}
+	return &c
 }
 
 // Search keeps the originals and runs the rounds of passes until none
@@ -219,7 +240,6 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 	defer rd.res.DropBackups()
 	if !rd.searched { // the inputs are the originals
 		rd.elements0 = rd.elements()
-		s.Say("the %s fails: %s", rd.what(), s.Signature())
 		s.Say("reducing %s, %s at a time, %s per test at most", report.Plural(rd.size(), "byte"),
 			report.Plural(s.Jobs, "test"), s.Timeout())
 	}

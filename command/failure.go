@@ -1,0 +1,160 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/runner"
+)
+
+// ExitIndistinct is the exit status of a run whose test cannot tell the
+// failing input from an empty one (Begin.Empty fails as the original
+// does): there is nothing to search, and a result would claim more than
+// any test showed.
+const ExitIndistinct = 4
+
+// Indistinct says the test fails on the smallest candidate as on the
+// original (exit status 4).
+func Indistinct(format string, args ...any) error {
+	return &ExitError{ExitIndistinct, fmt.Errorf(format, args...)}
+}
+
+// outputTail is how many lines of a run's output wynot shows where the
+// output is the only evidence of how the run failed.
+const outputTail = 8
+
+// failureRule says how the oracle tells the failure, after "a run
+// counts as this failure": what it reads of a run, and what it takes for
+// another failure. what names the failing original.
+func (s *Session) failureRule(what string) string {
+	switch o := s.tester.Oracle.(type) {
+	case *runner.RegexOracle:
+		return fmt.Sprintf("when its output matches %q (--fail-on)", o.Re)
+	case *runner.OutputOracle:
+		return "when it reproduces the " + what + "'s " + o.Observe.String()
+	case *runner.ScriptOracle:
+		if s.settings.Script == "" {
+			return fmt.Sprintf("by the command's exit status alone, as the %s convention reads it (--convention): its output is not read, so a run that fails another way with the same exit status counts too", o.Convention)
+		}
+		return fmt.Sprintf("when %s says so by its exit status (%s convention)", s.settings.Script, o.Convention)
+	case *runner.SignatureOracle:
+		w := o.Want
+		same := ""
+		switch {
+		case w.Message == "":
+		case o.Precision == runner.Exit:
+			same = " (--precision exit: its message is not compared)"
+		case o.Precision >= runner.Stack && len(w.Frames) > 0:
+			same = fmt.Sprintf(" and the same message and top stack frames (--precision %s)", o.Precision)
+		default:
+			same = " and the same message (numbers, addresses and paths aside)"
+		}
+		switch {
+		case w.Phase == runner.NotBuilt:
+			return fmt.Sprintf("when it does not build either, as %s reports it%s; a run that builds, or fails to build another way, is not this failure", w.Tool, same)
+		case len(w.Failed) > 0:
+			list, verb := runner.FailedList(w.Failed), "fails"
+			if strings.Contains(list, ", ") || strings.Contains(list, " and ") {
+				verb = "fail"
+			}
+			return fmt.Sprintf("when %s %s, and nothing else, as %s reports it%s; a run whose code does not build, or in which other tests fail, is unresolved", list, verb, w.Tool, same)
+		case w.Message != "":
+			return fmt.Sprintf("when it ends with %s%s; a run that fails otherwise is unresolved", w.Ending, same)
+		case w.Tool != "":
+			return fmt.Sprintf("when it ends with %s and gets as far, as %s reports it: its output names no more of the failure; state the failure with --fail-on REGEX if another failure could end the same way", w.Ending, w.Tool)
+		}
+		return fmt.Sprintf("when it ends with %s: the %s's output names no failure wynot can read, so the exit status is all that tells it; state the failure with --fail-on REGEX if another failure could end the same way", w.Ending, what)
+	}
+	return ""
+}
+
+// exitOnly reports whether the oracle tells failures apart by the exit
+// status alone (a command or a git bisect script whose output names no
+// failure wynot can read): then a result whose output ends otherwise than
+// the original's may be another failure. A C-Reduce script decides
+// itself what is interesting.
+func (s *Session) exitOnly() bool {
+	switch o := s.tester.Oracle.(type) {
+	case *runner.ScriptOracle:
+		return o.Convention == runner.Bisect
+	case *runner.SignatureOracle:
+		return o.Want.Message == "" && len(o.Want.Failed) == 0 || o.Precision == runner.Exit
+	}
+	return false
+}
+
+// Caveat records a reason why the result may not be what it seems (its
+// failure differs from the original's): the closing lines say it before
+// any claim, the JSON summary carries it, and the result is then called
+// neither confirmed nor 1-minimal (exit status 3).
+func (s *Session) Caveat(why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.caveats {
+		if c == why {
+			return
+		}
+	}
+	s.caveats = append(s.caveats, why)
+}
+
+func (s *Session) caveatList() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.caveats...)
+}
+
+// FailsOtherwise says how a run of a result (what names it) that failed
+// ends its output otherwise than the original's did, while the oracle
+// reads only the exit status: the same exit status may be another
+// failure. It returns "" when they agree, or when the oracle compares
+// failures itself. The text is a caveat (Caveat).
+func (s *Session) FailsOtherwise(what string, r runner.Run) string {
+	if !s.exitOnly() {
+		return ""
+	}
+	want, got := runner.FailureLine(s.Original), runner.FailureLine(r)
+	if want == got {
+		return ""
+	}
+	return fmt.Sprintf("%s may fail another way than the %s: its output ends %q, where the %s's ends %q, and the exit status cannot tell failures apart; state the failure with --fail-on REGEX (a line of the %s's output that names it)",
+		what, s.origWhat, got, s.origWhat, want, s.origWhat)
+}
+
+// checkEmpty tests the smallest candidate before the search: when it
+// fails as the original does, twice, the test cannot tell inputs apart
+// (it always fails, it runs where it cannot work, or the failure needs
+// no input), and the run stops with the original's output.
+func (s *Session) checkEmpty(ctx context.Context, c runner.Candidate, what string) error {
+	s.setDoing("running the test on %s", what)
+	rec, err := s.TestOne(ctx, "empty", c)
+	if err != nil || rec.Outcome != dd.Fail {
+		return err
+	}
+	v, err := s.decide(ctx, c, 1, what)
+	if err != nil || v.Outcome != dd.Fail {
+		return err
+	}
+	return Indistinct("%s fails as the %s does (%s): the test cannot tell them apart, so there is nothing to search for; the test always fails, or fails for a reason that is not in its input (it cannot work where it runs), or the failure needs no input at all. The %s's run, %s.\nRun the test by hand on %s to see what it does, or state the failure with --fail-on REGEX (for a --test script, make it tell this failure from others)",
+		what, s.origWhat, rec.Detail, s.origWhat, s.Original.Explain(), what)
+}
+
+// tail is the end of a run's output for the test log: its last lines,
+// each after "    | ", or "" when it printed nothing.
+func tail(r runner.Run, n int) string {
+	out := r.Stderr
+	if len(strings.TrimSpace(string(out))) == 0 {
+		out = r.Stdout
+	}
+	s := strings.TrimRight(string(out), "\n")
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return "    | " + strings.Join(lines, "\n    | ") + "\n"
+}
