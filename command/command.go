@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -203,8 +204,21 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 		fmt.Fprint(env.Stdout, env.Help(c.Section))
 		return ExitOK
 	}
-	if err != nil {
-		return c.usageError(err, env.Stderr)
+	if err != nil && (argv != nil || commandStart(pos) < 0) {
+		return c.usageError(suggestFlag(fs, err), env.Stderr)
+	}
+	// A test command typed without the "--" before it: its words are
+	// taken for inputs, and its flags for wynot's.
+	if argv == nil && f.Script == "" {
+		if i := commandStart(pos); i >= 0 {
+			// The command is every word from its start on, flags too.
+			cmd := strings.Join(pos[i:], " ")
+			if k := slices.Index(own, pos[i]); k >= 0 {
+				cmd = strings.Join(own[k:], " ")
+			}
+			return c.usageError(fmt.Errorf("no test command: did you forget the -- before it? %q looks like the start of a command, not an input (wynot %s [flags] %s -- %s)",
+				cmd, c.Name, strings.Join(pos[:i], " "), cmd), env.Stderr)
+		}
 	}
 	inv := &Invocation{Args: pos, Argv: argv, Flags: &f, fs: fs}
 	defer func() {
@@ -405,6 +419,115 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
+// commandStart returns the index of the first positional argument that
+// starts a test command given without the "--" before it: {} in it, or
+// the name of a program on $PATH that is no file here. -1 when there is
+// none. The first argument is always taken for an input.
+func commandStart(pos []string) int {
+	for i := 1; i < len(pos); i++ {
+		a := pos[i]
+		if strings.Contains(a, "{}") {
+			// The command starts before the {}: at a program, else at
+			// the word before it if that is no file.
+			for j := 1; j < i; j++ {
+				if onPath(pos[j]) || executable(pos[j]) {
+					return j
+				}
+			}
+			if _, err := os.Stat(pos[i-1]); err != nil && i > 1 {
+				return i - 1
+			}
+			return i
+		}
+		if onPath(a) {
+			return i
+		}
+	}
+	return -1
+}
+
+// onPath reports whether name is no file or directory here but a program
+// on $PATH.
+func onPath(name string) bool {
+	if name == "" || strings.ContainsRune(name, '/') {
+		return false
+	}
+	if _, err := os.Stat(name); err == nil {
+		return false
+	}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && !st.IsDir() && st.Mode().Perm()&0o111 != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// executable reports whether name is an executable file here.
+func executable(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && !st.IsDir() && st.Mode().Perm()&0o111 != 0
+}
+
+// flagAliases are the names other tools and habit give wynot's flags.
+var flagAliases = map[string]string{
+	"output": "o", "out": "o", "jobs": "j", "n": "j", "parallel": "j", "parallelism": "j", "threads": "j",
+	"verbose": "v", "quiet": "q", "silent": "q", "script": "test", "interesting": "test", "interestingness-test": "test",
+	"time-limit": "timeout", "cache-file": "cache", "regex": "fail-on", "fail": "fail-on", "match": "fail-on", "html": "report",
+}
+
+// suggestFlag adds to the flag package's "flag provided but not defined"
+// the flag the user may have meant: a known alias, or a flag whose name
+// is one or two edits away or starts the same way.
+func suggestFlag(fs *flag.FlagSet, err error) error {
+	var name string
+	if n, _ := fmt.Sscanf(err.Error(), "flag provided but not defined: %s", &name); n != 1 {
+		return err
+	}
+	name = strings.TrimLeft(name, "-")
+	best, dist := "", 3
+	if a, ok := flagAliases[name]; ok && fs.Lookup(a) != nil {
+		best, dist = a, 0
+	}
+	fs.VisitAll(func(f *flag.Flag) {
+		if d := editDistance(name, f.Name); d < dist || d == dist && best != "" && f.Name < best {
+			best, dist = f.Name, d
+		}
+		if dist > 0 && len(name) >= 3 && strings.HasPrefix(f.Name, name) {
+			best, dist = f.Name, 1
+		}
+	})
+	if best == "" {
+		return fmt.Errorf("unknown flag --%s", name)
+	}
+	dash := "--"
+	if len(best) == 1 {
+		dash = "-"
+	}
+	return fmt.Errorf("unknown flag --%s; did you mean %s%s (%s)?", name, dash, best, fs.Lookup(best).Usage)
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
 // splitCommand separates wynot's arguments from the test command after "--".
 func splitCommand(args []string) (own, cmd []string) {
 	for i, a := range args {
@@ -416,7 +539,8 @@ func splitCommand(args []string) (own, cmd []string) {
 }
 
 // parseInterleaved parses flags anywhere among the positional arguments.
-// "-j4" is read as "-j 4", as make and C-Reduce users write it.
+// "-j4" is read as "-j 4", as make and C-Reduce users write it. On an
+// error it returns the positional arguments read before it.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	args = append([]string(nil), args...)
 	for i, a := range args {
@@ -427,7 +551,7 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			return pos, err
 		}
 		if fs.NArg() == 0 {
 			return pos, nil

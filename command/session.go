@@ -233,7 +233,10 @@ func Open(cfg Config) (*Session, error) {
 		if err != nil {
 			return nil, InputError("test script: %v", err)
 		}
-		if st.IsDir() || st.Mode().Perm()&0o111 == 0 {
+		switch {
+		case st.IsDir():
+			return nil, InputError("test script %s is a directory: --test takes an executable script, run on each candidate, whose exit status says whether the candidate fails (%s convention); to run a command, give it after -- instead", t.Script, t.Convention)
+		case st.Mode().Perm()&0o111 == 0:
 			return nil, InputError("test script %s is not executable (chmod +x it)", t.Script)
 		}
 		cmd.Argv = []string{abs}

@@ -262,3 +262,35 @@ func TestFlagMessage(t *testing.T) {
 		t.Error("other flag errors are not left alone")
 	}
 }
+
+// TestHere: a command that gets a single candidate by {} or on standard
+// input runs where wynot was started; one that names its input, a tree
+// or several files, argument lists and remote executors do not.
+func TestHere(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("bug.c", []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	one := Config{Files: 1, Inputs: []string{"bug.c"}}
+	for _, c := range []struct {
+		argv []string
+		cfg  Config
+		want bool
+	}{
+		{[]string{"go", "run", "./cmd/x"}, one, true},
+		{[]string{"go", "run", "./cmd/x", "{}"}, one, true},
+		{[]string{"gcc", "-c", "bug.c"}, one, false},
+		{[]string{"gcc", "-c", "./bug.c"}, one, false},
+		{[]string{"tool", "--file=bug.c"}, one, false},
+		{[]string{"gcc", "-c", filepath.Join(dir, "bug.c")}, one, false},
+		{[]string{"bug.c"}, one, true}, // the program itself is no input
+		{[]string{"make"}, Config{Files: 2, Inputs: []string{"a", "b"}}, false},
+		{[]string{"make"}, Config{Files: 0}, false},
+		{[]string{"cc"}, Config{Files: 1, InPlace: true}, false},
+	} {
+		if got := here(c.argv, c.cfg); got != c.want {
+			t.Errorf("here(%q, %+v) = %v, want %v", c.argv, c.cfg, got, c.want)
+		}
+	}
+}

@@ -68,8 +68,11 @@ func (r *Fuzz) job(ctx context.Context, inv *command.Invocation) (command.Job, c
 		return nil, none, command.InputError("%q is not the name of a fuzz target (FuzzXxx)", r.Target)
 	}
 	st, err := os.Stat(r.Package)
-	if err != nil || !st.IsDir() {
+	switch {
+	case err != nil:
 		return nil, none, command.InputError("the package directory %s does not exist", r.Package)
+	case !st.IsDir():
+		return nil, none, command.InputError("%s is a file, not a package directory: give the directory that holds the package's tests (%s)", r.Package, filepath.Dir(r.Package))
 	}
 	dir := filepath.Join(r.Package, "testdata", "fuzz", r.Target)
 	entry, err := r.pickEntry(dir)
