@@ -102,7 +102,7 @@ var (
 	reGoPos = regexp.MustCompile(`^(?:vet: )?\.{0,2}/?[^\s:]*\.go:\d+(?::\d+)?: `)
 	// The go command's own complaints: "go: go.mod file not found ...",
 	// and those of go run and go build that name no file.
-	reGoCmd = regexp.MustCompile(`(?m)^(?:go: (.*)|(?:package \S+ is not a main package|no Go files in \S+|package \S+ is not in std\b.*|directory \S+ outside (?:main module|modules listed in go.work).*|cannot find package \S+.*))$`)
+	reGoCmd = regexp.MustCompile(`(?m)^(?:go: (.*)|(?:package \S+ is not a main package|no Go files in \S+|package \S+ is not in std\b.*|directory \S+ outside (?:main module|modules listed in go.work).*|cannot find package \S+.*|stat \S+: directory not found|main module \(\S+\) does not contain package \S+))$`)
 )
 
 func goTestOutput(out string) bool {
