@@ -21,7 +21,13 @@ import (
 // commit is one commit of the history searched.
 type commit struct {
 	hash, subject string
+	author, date  string // "Name <email>", and the author date in strict ISO 8601
 	parents       []string
+}
+
+// info is the commit as the summary shows it in full.
+func (c commit) info() *GitCommit {
+	return &GitCommit{Hash: c.hash, Subject: c.subject, Author: c.author, Date: c.date}
 }
 
 func (c commit) String() string { return c.hash[:min(12, len(c.hash))] + " " + c.subject }
@@ -150,6 +156,7 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 		if good == bad {
 			return command.InputError("%s and %s are the same commit", r.Old, r.New)
 		}
+		revs := &Revisions{Good: Revision{Name: r.Old, Hash: good}, Bad: Revision{Name: r.New, Hash: bad}}
 		goodWhat, goodName, notes := "the good revision "+r.Old, r.Old, []string(nil)
 		if _, err := runner.Git(ctx, top, "merge-base", "--is-ancestor", good, bad); err != nil {
 			if !runner.GitSaysNo(err) {
@@ -176,7 +183,7 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 			}
 			goodWhat, goodName = fmt.Sprintf("the merge base %s of %s and %s", bases[0][:12], r.Old, r.New), bases[0][:12]
 			notes = append(notes, fmt.Sprintf("%s (%s) is not an ancestor of %s: the search starts at their merge base %s, which passes (git bisect starts there too); %s itself is not tested", r.Old, good[:12], r.New, bases[0][:12], r.Old))
-			good = bases[0]
+			good, revs.MergeBase = bases[0], bases[0]
 		}
 		commits, err := firstParents(ctx, top, good, bad)
 		if err != nil {
@@ -190,7 +197,7 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 			return err
 		}
 		e := &search{Changes: r, ws: filetree.NewWorkspaces(goodTree)}
-		e.detail.Commits = len(commits)
+		e.detail.Commits, e.detail.Revisions = len(commits), revs
 		badFiles, err := h.diff(ctx, good, bad)
 		if err != nil {
 			return err
@@ -257,7 +264,10 @@ func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 		commits, from, lo, hi = sub, base, slo, shi
 	}
 	culprit := commits[hi]
-	e.detail.Commit = culprit.String()
+	e.detail.Commit, e.detail.Culprit = culprit.String(), culprit.info()
+	for _, c := range commits[lo:hi] {
+		e.detail.Untested = append(e.detail.Untested, c.String())
+	}
 	if lo == hi {
 		s.Say("the failure-inducing commit is %s", culprit)
 	} else {
@@ -332,14 +342,14 @@ func runsGoTest(t command.Test) bool {
 // firstParents lists the commits from good (excluded) to bad on bad's
 // first-parent line, oldest first.
 func firstParents(ctx context.Context, dir, good, bad string) ([]commit, error) {
-	out, err := runner.Git(ctx, dir, "log", "--first-parent", "--reverse", "--format=%H%x00%P%x00%s", good+".."+bad)
+	out, err := runner.Git(ctx, dir, "log", "--first-parent", "--reverse", "--format=%H%x00%P%x00%an <%ae>%x00%aI%x00%s", good+".."+bad)
 	if err != nil {
 		return nil, command.InputError("%v", err)
 	}
 	var commits []commit
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if f := strings.SplitN(l, "\x00", 3); len(f) == 3 {
-			commits = append(commits, commit{hash: f[0], parents: strings.Fields(f[1]), subject: f[2]})
+		if f := strings.SplitN(l, "\x00", 5); len(f) == 5 {
+			commits = append(commits, commit{hash: f[0], parents: strings.Fields(f[1]), author: f[2], date: f[3], subject: f[4]})
 		}
 	}
 	return commits, nil
@@ -393,7 +403,18 @@ func (g *gitSearch) bisect(ctx context.Context, from string, commits []commit, f
 	if err != nil {
 		return 0, 0, false, "", err
 	}
+	// What the search does is kept for the summary and the report.
+	line := Bisection{From: fromName, To: toName, Commits: len(commits), Branch: presumed}
+	for _, w := range skip {
+		if w == "" {
+			line.Candidates++
+		}
+	}
+	g.detail.Bisection = append(g.detail.Bisection, line)
+	at := len(g.detail.Bisection) - 1
+	bi := func() *Bisection { return &g.detail.Bisection[at] }
 	if len(commits) == 1 && !presumed {
+		bi().Found = commits[0].String()
 		return 0, 0, true, "", nil
 	}
 	sp := newSpan(len(commits), func(k int) bool { return skip[k-1] == "" }, !presumed)
@@ -449,10 +470,32 @@ func (g *gitSearch) bisect(ctx context.Context, from string, commits []commit, f
 			}
 			return 0, 0, false, "", err
 		}
-		if !sp.record(p, rec.Outcome) {
-			return 0, 0, false, fmt.Sprintf("%s gives %s", label, rec.Outcome), nil
+		held := sp.record(p, rec.Outcome)
+		step := BisectStep{Revision: revOf(p), At: p, Outcome: rec.Outcome.String(), Detail: rec.Detail, Cached: rec.Cached}
+		if p > 0 {
+			step.Subject = commits[p-1].subject
+		}
+		step.Left = sp.hi - sp.lo
+		for k := sp.lo + 1; k <= sp.hi; k++ {
+			if skip[k-1] == "" {
+				step.Candidates++
+			}
+		}
+		if step.Left > 0 {
+			step.First, step.Last = commits[sp.lo].String(), commits[sp.hi-1].String()
+		}
+		bi().Steps = append(bi().Steps, step)
+		if !held {
+			why := fmt.Sprintf("%s gives %s", label, rec.Outcome)
+			bi().Note = why
+			return 0, 0, false, why, nil
 		}
 		s.Progress.Update(func(ps *report.Status) { ps.Size = sp.hi - sp.lo })
+	}
+	if sp.hi-sp.lo == 1 {
+		bi().Found = commits[sp.hi-1].String()
+	} else {
+		bi().Found = fmt.Sprintf("one of the %d commits from %s to %s", sp.hi-sp.lo, commits[sp.lo], commits[sp.hi-1])
 	}
 	return sp.lo, sp.hi - 1, true, "", nil
 }
