@@ -399,7 +399,7 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 	if res == nil {
 		// The search ended with an error before it found anything.
 		sum.Detail = d
-		return command.Closing{Page: func() report.Page { return report.Page{Rows: d.Rows()} }}
+		return command.Closing{Page: func() report.Page { return report.Page{Rows: d.Rows(), Sections: d.Sections()} }}
 	}
 	sum.SizeAfter, sum.ElementsAfter = len(res.patch), len(res.patch)
 	sum.Granularity = res.lv.name
@@ -424,7 +424,7 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 	d.Verdict = e.verdict(*res, end.Interrupted, end.Minimal)
 	sum.Detail = d
 
-	c := command.Closing{Page: func() report.Page { return report.Page{Rows: d.Rows()} }}
+	c := command.Closing{Page: func() report.Page { return report.Page{Rows: d.Rows(), Sections: d.Sections()} }}
 	extra := ""
 	if sum.Predicted > 0 {
 		extra += fmt.Sprintf(", %d predicted", sum.Predicted)
@@ -448,7 +448,7 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 	if sum.Diff != "" {
 		c.Head = append(c.Head, fmt.Sprintf("the failure-inducing changes, as a patch to %s:", e.oldName))
 		c.Text = report.ShowDiff(e.patch)
-		c.Page = func() report.Page { return report.Page{Diff: e.patch, Rows: d.Rows()} }
+		c.Page = func() report.Page { return report.Page{Diff: e.patch, Rows: d.Rows(), Sections: d.Sections()} }
 	}
 	c.Verdict = d.Verdict
 	if e.Output != "" && sum.Diff != "" {
