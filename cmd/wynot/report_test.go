@@ -87,8 +87,19 @@ func TestReportFitsWidth(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
+	if scroll, client := pageWidth(t, browser, dir, "rep/index.html"); scroll > client {
+		t.Errorf("the report is %d pixels wide in a %d-pixel window: it scrolls sideways", scroll, client)
+	}
+}
+
+// pageWidth measures the page at dir/page (a path relative to dir) in a
+// 1400-pixel frame in a headless Chromium: how wide it is (scroll) and
+// how wide the frame shows it (client). The page itself has no script;
+// a page around it measures it.
+func pageWidth(t *testing.T, browser, dir, page string) (scroll, client int) {
+	t.Helper()
 	write(t, filepath.Join(dir, "measure.html"), []byte(`<!DOCTYPE html><html><head><title>-</title></head><body>
-<iframe id=f src="rep/index.html" width=1400 height=900></iframe>
+<iframe id=f src="`+page+`" width=1400 height=900></iframe>
 <script>
 document.getElementById('f').onload = function() {
   var d = this.contentDocument.documentElement;
@@ -103,7 +114,6 @@ document.getElementById('f').onload = function() {
 	if err != nil {
 		t.Fatalf("chromium: %v", err)
 	}
-	var scroll, client int
 	i := bytes.Index(out, []byte("<title>scroll="))
 	if i < 0 {
 		t.Fatalf("no measurement in the page:\n%.2000s", out)
@@ -111,20 +121,27 @@ document.getElementById('f').onload = function() {
 	if _, err := fmt.Sscanf(string(out[i:]), "<title>scroll=%d client=%d", &scroll, &client); err != nil {
 		t.Fatal(err)
 	}
-	if scroll > client {
-		t.Errorf("the report is %d pixels wide in a %d-pixel window: it scrolls sideways", scroll, client)
-	}
+	return scroll, client
 }
 
 // chromium returns the path of a Chromium to check the report in, or
 // skips the test.
 func chromium(t *testing.T) string {
 	t.Helper()
+	if p := findChromium(); p != "" {
+		return p
+	}
+	t.Skip("no Chromium installed (Debian: apt-get install chromium): the report is not checked in a browser")
+	return ""
+}
+
+// findChromium returns the path of a Chromium, or "" when none is
+// installed.
+func findChromium() string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	t.Skip("no Chromium installed (Debian: apt-get install chromium): the report is not checked in a browser")
 	return ""
 }
