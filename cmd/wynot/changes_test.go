@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wynot/wynot/command/changes"
 	"github.com/wynot/wynot/internal/fixtures"
 )
 
@@ -358,13 +359,22 @@ func TestChangesGitMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := mergeTest(t)
-	r := wynotRun(t, dir, nil, "changes", "--json", "-j2", "--git", good, bad, "--", script, "{}")
+	r := wynotRun(t, dir, nil, "changes", "--json", "-j2", "--report", "rep", "--git", good, bad, "--", script, "{}")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	s := r.summary(t)
 	if !strings.HasPrefix(s.Commit, culprit[:12]) {
 		t.Errorf("commit %q, want %s (b2)\n%s", s.Commit, culprit[:12], r.stderr)
+	}
+	// Two bisections: the first-parent line, which names the merge, then
+	// its merged branch, which names b2.
+	if len(s.Bisection) != 2 || s.Bisection[0].Branch || !strings.Contains(s.Bisection[0].Found, "merge topic") ||
+		!s.Bisection[1].Branch || !strings.HasPrefix(s.Bisection[1].Found, culprit[:12]) || s.Culprit == nil || s.Culprit.Hash != culprit {
+		t.Errorf("bisection %+v, culprit %+v", s.Bisection, s.Culprit)
+	}
+	if page := string(read(t, filepath.Join(dir, "rep", "index.html"))); !strings.Contains(page, "The failure-inducing commit is a merge: its merged branch") || !strings.Contains(page, culprit) {
+		t.Errorf("the report does not show the search of the merged branch")
 	}
 	if len(s.Hunks) != 1 || !strings.Contains(s.Diff, "+a 10 BUG") || !s.Confirmed {
 		t.Errorf("result %v, confirmed %v\n%s", s.Hunks, s.Confirmed, s.Diff)
@@ -428,6 +438,9 @@ func TestChangesGitBranches(t *testing.T) {
 	}
 	if s.Commits != 6 {
 		t.Errorf("%d commits searched, want the 6 after the merge base", s.Commits)
+	}
+	if s.Revisions == nil || s.Revisions.MergeBase != base || s.Revisions.Good.Name != "v1.0.1" || s.Revisions.Bad.Name != "v1.1.0" {
+		t.Errorf("revisions %+v, want the merge base %s", s.Revisions, base)
 	}
 	// The merge base fails: nothing to search on the bad side.
 	must(fixtures.Git(dir, "checkout", "-q", "-b", "old", base))
@@ -731,6 +744,155 @@ func TestChangesGitSkip(t *testing.T) {
 	}
 	if !s.Confirmed || !strings.Contains(s.Diff, "+BUG") || strings.Contains(s.Diff, "BROKEN") {
 		t.Errorf("confirmed %v\n%s", s.Confirmed, s.Diff)
+	}
+}
+
+// TestChangesGitReport: the HTML report of a --git run names the
+// revisions, the failure-inducing commit (full hash, subject, author,
+// date), the commits passed over (one that changes only documentation,
+// one whose revision does not build: exit status 125) and each revision
+// the bisection tested, with its outcome and what it left, before the
+// search over the commit's changes; --json has the same.
+func TestChangesGitReport(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if _, err := fixtures.Git(dir, "init", "-q", "-b", "main"); err != nil {
+		t.Fatal(err)
+	}
+	commit := func(msg string, files map[string]string, by ...string) string {
+		t.Helper()
+		if err := fixtures.WriteFiles(dir, files); err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"commit", "-q", "-m", msg}, by...)
+		if _, err := fixtures.Git(dir, "add", "-A"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fixtures.Git(dir, args...); err != nil {
+			t.Fatal(err)
+		}
+		h, err := fixtures.Git(dir, "rev-parse", "HEAD")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	items := ""
+	good := commit("base", map[string]string{"a.txt": "ok\n", "items.txt": "", "README.md": "# demo\n"})
+	if _, err := fixtures.Git(dir, "tag", "v1"); err != nil {
+		t.Fatal(err)
+	}
+	hashes := map[string]string{}
+	for i := 1; i <= 12; i++ {
+		files := map[string]string{}
+		msg := fmt.Sprintf("add item %d", i)
+		var by []string
+		switch i {
+		case 3:
+			files["README.md"] = "# demo\n\nMore words.\n"
+			msg = "docs: more words"
+		case 6:
+			files["build.txt"] = "BROKEN\n"
+			msg = "build: half a rewrite"
+		case 7:
+			files["build.txt"] = "fixed\n"
+			msg = "build: the rewrite finished"
+		case 9:
+			files["a.txt"] = "ok\nBUG\n"
+			// A subject longer than the page is wide.
+			msg = "parse: treat <none> & empty alike, " + strings.Repeat("and more words ", 20) + strings.Repeat("x", 200)
+			by = []string{"--author=Ada Lovelace <ada@example.com>", "--date=2021-03-04T05:06:07+01:00"}
+		default:
+			items += fmt.Sprintf("item %d\n", i)
+			files["items.txt"] = items
+		}
+		hashes[msg] = commit(msg, files, by...)
+	}
+	if _, err := fixtures.Git(dir, "tag", "v2"); err != nil {
+		t.Fatal(err)
+	}
+	var culprit string
+	for msg, h := range hashes {
+		if strings.HasPrefix(msg, "parse: ") {
+			culprit = h
+		}
+	}
+	docs, broken := hashes["docs: more words"], hashes["build: half a rewrite"]
+	script := mergeTest(t)
+	r := wynotRun(t, dir, nil, "changes", "--json", "-v", "-j1", "--report", "rep", "--git", "v1", "v2", "--", script, "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if s.Culprit == nil || s.Culprit.Hash != culprit || s.Culprit.Author != "Ada Lovelace <ada@example.com>" || s.Culprit.Date != "2021-03-04T05:06:07+01:00" {
+		t.Errorf("culprit %+v, want %s by Ada Lovelace\n%s", s.Culprit, culprit, r.stderr)
+	}
+	if s.Revisions == nil || s.Revisions.Good != (changes.Revision{Name: "v1", Hash: good}) || s.Revisions.Bad.Name != "v2" || s.Revisions.MergeBase != "" {
+		t.Errorf("revisions %+v", s.Revisions)
+	}
+	// The bisection: one line, its steps the revisions the test log shows
+	// tested, in order; the culprit's revision fails and leaves it alone.
+	if len(s.Bisection) != 1 {
+		t.Fatalf("bisection %+v", s.Bisection)
+	}
+	line := s.Bisection[0]
+	logged := regexp.MustCompile(`Test #\d+ ([0-9a-f]{12}) \(\d+ of 12 commits\): (PASS|FAIL|UNRESOLVED)`).FindAllStringSubmatch(r.stderr, -1)
+	if line.Commits != 12 || line.Candidates != 11 || len(line.Steps) != len(logged) || len(logged) < 3 {
+		t.Fatalf("line %+v, tests logged %q\n%s", line, logged, r.stderr)
+	}
+	unresolved := false
+	for i, st := range line.Steps {
+		if st.Revision[:12] != logged[i][1] || st.Outcome != logged[i][2] {
+			t.Errorf("step %d: %s %s, the log says %s %s", i+1, st.Revision[:12], st.Outcome, logged[i][1], logged[i][2])
+		}
+		if st.Revision == broken && st.Outcome == "UNRESOLVED" {
+			unresolved = true
+		}
+	}
+	last := line.Steps[len(line.Steps)-1]
+	if last.Revision != culprit || last.Outcome != "FAIL" || last.Left != 1 || !strings.HasPrefix(last.First, culprit[:12]) {
+		t.Errorf("last step %+v, want the culprit failing, alone left", last)
+	}
+	if !unresolved {
+		t.Errorf("the revision that does not build (%s) was not tested: steps %+v", broken[:12], line.Steps)
+	}
+	if len(s.SkippedCommits) != 1 || !strings.HasPrefix(s.SkippedCommits[0].Commit, docs[:12]) {
+		t.Errorf("skipped %+v, want the documentation commit %s", s.SkippedCommits, docs[:12])
+	}
+
+	page := string(read(t, filepath.Join(dir, "rep", "index.html")))
+	for _, want := range []string{
+		"<h2>Revisions</h2>", good[:12], "v2",
+		"<h2>Failure-inducing commit</h2>", culprit, "parse: treat &lt;none&gt; &amp; empty alike, and more words",
+		"Ada Lovelace &lt;ada@example.com&gt;", "2021-03-04T05:06:07+01:00",
+		"<h2>Commits passed over</h2>", docs[:12] + " docs: more words", "not a candidate: it changes only documentation",
+		broken[:12] + " build: half a rewrite", "exit status 125",
+		"<h2>Bisection</h2>",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	// Each step is a row, in order, colored by its outcome.
+	at := strings.Index(page, "<h2>Bisection</h2>")
+	for i, st := range line.Steps {
+		row := fmt.Sprintf("<tr class=%q><td class=n>%d</td><td class=s title=\"%s", st.Outcome, i+1, st.Revision[:12])
+		k := strings.Index(page[max(at, 0):], row)
+		if k < 0 {
+			t.Errorf("no row %q for step %d after the last", row, i+1)
+			continue
+		}
+		at += k
+	}
+	// The commits come before the search over the culprit's changes.
+	if c, tests := strings.Index(page, "<h2>Failure-inducing commit</h2>"), strings.Index(page, "<h2>Tests</h2>"); c < 0 || tests < 0 || c > tests {
+		t.Errorf("the commit at %d, the tests at %d", c, tests)
+	}
+	// Long subjects are cut or wrapped: the page does not scroll sideways.
+	if browser := findChromium(); browser != "" {
+		if scroll, client := pageWidth(t, browser, dir, "rep/index.html"); scroll > client {
+			t.Errorf("the report is %d pixels wide in a %d-pixel window: it scrolls sideways", scroll, client)
+		}
 	}
 }
 
