@@ -558,6 +558,12 @@ does not pass, the merge's own changes are searched. Then the hunks of
 the failure-inducing commit. The repository is only read (git ls-tree,
 diff and cat-file): its worktree, index and refs stay as they are. A
 worktree with uncommitted changes is refused unless --allow-dirty.
+With --report, the page shows before the search over the hunks the
+revisions (as given and as resolved, and the merge base the search
+started from), the failure-inducing commit (hash, subject, author,
+date), the commits passed over and why, and each revision the bisection
+tested, in order, with its outcome and the commits it left; --json has
+the same ("revisions", "culprit", "untested", "bisection").
 
 The result is a patch that applies to the old version (git apply, or
 patch -p1), printed and, with -o FILE, written to FILE. Every patch
