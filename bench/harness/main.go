@@ -158,6 +158,7 @@ func main() {
 	casesFlag := flag.String("cases", "", "cases to run (default all)")
 	jobsFlag := flag.String("jobs", "1,2", "parallel test settings")
 	limit := flag.Duration("timeout", 10*time.Minute, "time limit per reduction")
+	wynotFlag := flag.String("wynot", "", "the wynot binary to measure (default: build ./cmd/wynot)")
 	out := flag.String("out", "bench/RESULTS.md", "markdown file to write")
 	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
 	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, executors, syntax) and replace them in the existing file")
@@ -177,7 +178,7 @@ func main() {
 	defer os.RemoveAll(work)
 	bin := filepath.Join(work, "bin")
 	check(os.Mkdir(bin, 0o755))
-	build(root, bin)
+	build(root, bin, *wynotFlag, true)
 
 	if !filepath.IsAbs(*perses) {
 		*perses = filepath.Join(root, *perses)
@@ -464,7 +465,9 @@ func median(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
-func build(root, bin string) {
+// build puts wynot into bin: the binary named by wynot (linked), or
+// ./cmd/wynot built; with progs, the cases' programs too.
+func build(root, bin, wynot string, progs bool) {
 	run := func(dir string, args ...string) {
 		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Dir = dir
@@ -472,7 +475,19 @@ func build(root, bin string) {
 			fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
-	run(root, "go", "build", "-o", filepath.Join(bin, "wynot"), "./cmd/wynot")
+	if wynot != "" {
+		abs, err := filepath.Abs(wynot)
+		check(err)
+		if _, err := os.Stat(abs); err != nil {
+			fatalf("-wynot: %v", err)
+		}
+		check(os.Symlink(abs, filepath.Join(bin, "wynot")))
+	} else {
+		run(root, "go", "build", "-o", filepath.Join(bin, "wynot"), "./cmd/wynot")
+	}
+	if !progs {
+		return
+	}
 	for _, p := range []string{"mystery", "flex", "cc"} {
 		run(root, "go", "build", "-o", filepath.Join(bin, p), "./testdata/progs/"+p)
 	}
