@@ -12,6 +12,7 @@
 //	go run ./bench/harness -only syntax         # source code: syntax trees against text and peers
 //	go run ./bench/harness -only regressions -baseline 085d027   # real regressions, against an earlier wynot and git bisect
 //	go run ./bench/harness -only regressions -gitonly -baseline main -out /tmp/git.md   # only --git against git bisect, before and after
+//	go run ./bench/harness -only typed -wynot /tmp/wynot -jobs 2   # commands as people type them: right, refused or wrong
 //
 // Peers are looked up on $PATH (Debian: apt-get install creduce cvise delta)
 // and skipped with a note when missing.
@@ -156,12 +157,13 @@ type row struct {
 func main() {
 	toolsFlag := flag.String("tools", "wynot,creduce,cvise,delta", "tools to run")
 	casesFlag := flag.String("cases", "", "cases to run (default all)")
-	jobsFlag := flag.String("jobs", "1,2", "parallel test settings")
-	limit := flag.Duration("timeout", 10*time.Minute, "time limit per reduction")
+	jobsFlag := flag.String("jobs", "1,2", "parallel test settings (typed section: wynot -j, the last of them)")
+	limit := flag.Duration("timeout", 10*time.Minute, "time limit per reduction (typed section: per case, default 3m)")
 	wynotFlag := flag.String("wynot", "", "the wynot binary to measure (default: build ./cmd/wynot)")
+	typedLog := flag.String("typedlog", "", "typed section: keep wynot's standard output and error of each case in this directory")
 	out := flag.String("out", "bench/RESULTS.md", "markdown file to write")
 	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
-	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, executors, syntax) and replace them in the existing file")
+	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, executors, syntax, typed) and replace them in the existing file")
 	baseline := flag.String("baseline", "", "a git revision of wynot to measure beside this one (regressions section)")
 	configsFlag := flag.String("configs", "", "regressions section: the wynot configurations to run (files, dd, ddplus, ddmin; default all)")
 	gitOnly := flag.Bool("gitonly", false, "regressions section: only wynot changes --git against git bisect run (and -baseline beside it)")
@@ -178,7 +180,18 @@ func main() {
 	defer os.RemoveAll(work)
 	bin := filepath.Join(work, "bin")
 	check(os.Mkdir(bin, 0o755))
-	build(root, bin, *wynotFlag, true)
+	// The typed section needs wynot only; the others, the cases'
+	// programs too.
+	build(root, bin, *wynotFlag, *only != "typed")
+	limitSet := false
+	flag.Visit(func(f *flag.Flag) { limitSet = limitSet || f.Name == "timeout" })
+	typedLimit := 3 * time.Minute
+	if limitSet {
+		typedLimit = *limit
+	}
+	jobList := strings.Split(*jobsFlag, ",")
+	typedJobs, err := strconv.Atoi(jobList[len(jobList)-1])
+	check(err)
 
 	if !filepath.IsAbs(*perses) {
 		*perses = filepath.Join(root, *perses)
@@ -212,6 +225,8 @@ func main() {
 				part.WriteString(executors(work, bin))
 			case "syntax":
 				part.WriteString(syntaxSection(root, work, bin, *toolsFlag, *casesFlag, *perses, *limit))
+			case "typed":
+				part.WriteString(typedSection(work, filepath.Join(bin, "wynot"), *casesFlag, *typedLog, typedJobs, typedLimit))
 			default:
 				fatalf("unknown section %q", sec)
 			}
@@ -233,6 +248,7 @@ func main() {
 	md.WriteString(regressionsSection(root, work, bin, *baseline, "", "", false, *limit))
 	md.WriteString(fuzzSection(work, bin))
 	md.WriteString(syntaxSection(root, work, bin, *toolsFlag, *casesFlag, *perses, *limit))
+	md.WriteString(typedSection(work, filepath.Join(bin, "wynot"), "", *typedLog, typedJobs, typedLimit))
 	md.WriteString(overhead(work, bin))
 	check(os.WriteFile(path, []byte(md.String()), 0o644))
 	fmt.Println("wrote", *out)
