@@ -81,13 +81,50 @@ func readTools(out string) ToolReading {
 		add(readCargo(out))
 	case rePytest.MatchString(out):
 		add(readPytest(out))
+	case reUnittest.MatchString(out):
+		add(readUnittest(out))
 	default:
 		add(readGoBuild(out))
 		add(readCompiler(out))
 	}
+	// Where no tool says more of the failure than that it failed (make's
+	// own line, or no tool at all), the lines of the output that state a
+	// failure are its message: a check that prints "FAIL: mean(3) = 0"
+	// fails otherwise than one that prints two such lines.
+	if t.Message == "" || t.Tool() == "make" {
+		if m := failureLines(out); m != "" {
+			t.Message = m
+		}
+	}
 	slices.Sort(t.Failed)
 	t.Failed = slices.Compact(t.Failed)
 	return t
+}
+
+// reFailureLine is a line that states a failure in words a program or
+// script prints when it fails: FAIL, ERROR, error:, fatal, assertion,
+// exception, abort.
+var reFailureLine = regexp.MustCompile(`(?i)(^|[^a-z])(fail(ed|ure|s)?|errors?|fatal|assert(ion)?(error)?|exception|abort(ed)?)([^a-z]|$)`)
+
+// maxFailureLines bounds the lines failureLines keeps.
+const maxFailureLines = 5
+
+// failureLines returns the distinct lines of out that state a failure
+// (reFailureLine), but make's own, in order, at most maxFailureLines,
+// joined by "; "; "" when there are none.
+func failureLines(out string) string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || reMakeFailed.MatchString(l) || !reFailureLine.MatchString(l) || slices.Contains(lines, l) {
+			continue
+		}
+		lines = append(lines, l)
+		if len(lines) == maxFailureLines {
+			break
+		}
+	}
+	return strings.Join(lines, "; ")
 }
 
 var (
@@ -339,6 +376,47 @@ func readPytest(out string) ToolReading {
 		t.Failed = append(t.Failed, "error "+m[1])
 		if t.Message == "" {
 			t.Message = m[2]
+		}
+	}
+	return t
+}
+
+var (
+	// Python's unittest: "Ran 2 tests in 0.000s".
+	reUnittest = regexp.MustCompile(`(?m)^Ran \d+ tests? in \S+$`)
+	// A failing test: "FAIL: test_x (module.Class.test_x)".
+	reUnittestFailed = regexp.MustCompile(`(?m)^(FAIL|ERROR): (\S+)(?: \(([^)]*)\))?$`)
+	// A Python exception's line, the last of a traceback.
+	rePyLast = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Failure)(?::.*)?)$`)
+)
+
+// readUnittest reads Python unittest's output: the failing tests and the
+// exception of the first; a test module that could not be imported
+// (unittest.loader._FailedTest) did not build.
+func readUnittest(out string) ToolReading {
+	t := ToolReading{Tools: []string{"unittest"}}
+	blocks := strings.Split(out, "\n======================================================================\n")
+	for _, b := range blocks[1:] {
+		m := reUnittestFailed.FindStringSubmatch(b)
+		if m == nil {
+			continue
+		}
+		name := m[2]
+		if m[3] != "" {
+			name = m[3]
+		}
+		msg := ""
+		if e := rePyLast.FindAllString(b, -1); e != nil {
+			msg = e[len(e)-1]
+		}
+		if strings.Contains(name, "unittest.loader.") || strings.Contains(name, "ModuleImportFailure") {
+			// The module's import failed: its last exception says why.
+			t.Phase, t.Message = NotBuilt, msg
+			continue
+		}
+		t.Failed = append(t.Failed, name)
+		if t.Message == "" && t.Phase == Ran {
+			t.Message = msg
 		}
 	}
 	return t
