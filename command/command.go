@@ -48,6 +48,14 @@ type Workload struct {
 	Files int
 	// Size is the size of the largest candidate in bytes.
 	Size int
+	// Tree, for candidates that are trees, is the directory whose layout
+	// they have (the repository's top, the new version's directory) and
+	// InTree says whether a path relative to it is in them: a relative
+	// path of the test command that names such a path names the
+	// candidate's own copy, and is made relative to the candidate tree,
+	// where the test runs; other relative paths are made absolute.
+	Tree   []string
+	InTree func(rel string) bool
 	// Inputs are the paths of the candidate's files as the user gave
 	// them (the inputs, and files given with them): a test command that
 	// names one of them reads the candidate by its file name, so it runs
@@ -246,7 +254,8 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 		limitMemory(work.Size)
 		var s *Session
 		s, err = Open(Config{Command: c.Name, Test: inv.Test, Output: inv.Output, Jobs: f.Jobs,
-			InPlace: work.InPlace, Files: work.Files, Size: work.Size, Inputs: work.Inputs, Fake: env.Fake, Executor: exec})
+			InPlace: work.InPlace, Files: work.Files, Size: work.Size, Inputs: work.Inputs,
+			Tree: work.Tree, InTree: work.InTree, Fake: env.Fake, Executor: exec})
 		if err == nil {
 			err = s.checkExecutor(ctx)
 		}

@@ -111,6 +111,10 @@ type Config struct {
 	// Inputs are the paths of a candidate's files as the user gave them
 	// (Workload.Inputs).
 	Inputs []string
+	// Tree and InTree say which relative paths of the test command name
+	// a path of the candidate trees (Workload.Tree).
+	Tree   []string
+	InTree func(rel string) bool
 	// Fake, if set, stands in for every run of the test: it sees the
 	// work directory prepared as for a real run and returns what the
 	// run did. It lets command logic be tested without processes.
@@ -259,7 +263,7 @@ func Open(cfg Config) (*Session, error) {
 		cmd.Stdin = !hasPlaceholder(t.Argv)
 		s.here = dir
 	default:
-		cmd.Argv = absolutePaths(t.Argv)
+		cmd.Argv = absolutePaths(t.Argv, cfg.Tree, cfg.InTree)
 		cmd.Stdin = !cfg.InPlace && cfg.Files == 1 && !hasPlaceholder(t.Argv)
 	}
 	cmd.Env, cmd.Input, cmd.Persistent = t.Env, t.Input, t.Persistent
@@ -370,8 +374,12 @@ func sameFile(a, b string) bool {
 
 // absolutePaths makes relative paths in a command absolute, since tests
 // run in another directory: the program if it is named with a "/"
-// ("./prog"), and arguments with a "/" that name existing files.
-func absolutePaths(argv []string) []string {
+// ("./prog"), and arguments with a "/" that name existing files. A path
+// into one of the directories of tree whose candidates hold it too
+// (inTree) is made relative to that directory instead, with a "./":
+// the test runs at the root of the candidate tree, and the path names
+// the candidate's copy (go test ./pkg typed in the repository).
+func absolutePaths(argv []string, tree []string, inTree func(string) bool) []string {
 	out := append([]string(nil), argv...)
 	for i, a := range out {
 		if !strings.Contains(a, "/") || filepath.IsAbs(a) || strings.Contains(a, runner.Placeholder) || strings.HasPrefix(a, "-") {
@@ -380,8 +388,26 @@ func absolutePaths(argv []string) []string {
 		if _, err := os.Stat(a); err != nil && i > 0 {
 			continue
 		}
-		if abs, err := filepath.Abs(a); err == nil {
-			out[i] = abs
+		abs, err := filepath.Abs(a)
+		if err != nil {
+			continue
+		}
+		out[i] = abs
+		for _, root := range tree {
+			root, err := filepath.Abs(root)
+			if err != nil {
+				continue
+			}
+			rel, err := filepath.Rel(root, abs)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || inTree == nil || !inTree(filepath.ToSlash(rel)) {
+				continue
+			}
+			if rel == "." {
+				out[i] = "."
+			} else {
+				out[i] = "./" + filepath.ToSlash(rel)
+			}
+			break
 		}
 	}
 	return out

@@ -195,7 +195,27 @@ func (r *Changes) dirJob() (command.Job, command.Workload, error) {
 	e.begin = command.Begin{Failing: e.hunkCandidate(set, base, dd.All(set.Len())), What: "new version",
 		Passing: &pass, PassingWhat: "the old version"}
 	e.run = func(ctx context.Context) error { return e.hunks(ctx, set, base, r.Old) }
-	return e, workload(old, nw), nil
+	wl := workload(old, nw)
+	wl.Tree, wl.InTree = []string{r.New, r.Old}, inTrees(old, nw)
+	return e, wl, nil
+}
+
+// inTrees says whether a path (a file or a directory, relative to the
+// trees' roots) is in one of the trees.
+func inTrees(trees ...*codediff.Tree) func(string) bool {
+	return func(rel string) bool {
+		for _, t := range trees {
+			if _, ok := t.Files[rel]; ok {
+				return true
+			}
+			for p := range t.Files {
+				if strings.HasPrefix(p, rel+"/") {
+					return true
+				}
+			}
+		}
+		return false
+	}
 }
 
 // workload says how the tests run: in work directories sized for the

@@ -115,7 +115,8 @@ func (h *history) diff(ctx context.Context, from, to string) (map[string]*codedi
 // commit(s).
 func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, error) {
 	var g *gitSearch
-	var goodTree *codediff.Tree
+	var goodTree, badTree *codediff.Tree
+	var top string
 	err := func() error {
 		dir := r.Repo
 		if dir == "" {
@@ -125,7 +126,7 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 		if err != nil {
 			return command.InputError("%s is not in a git repository: %v", dir, err)
 		}
-		top := strings.TrimSpace(string(out))
+		top = strings.TrimSpace(string(out))
 		if !r.AllowDirty {
 			st, err := runner.Git(ctx, top, "--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
 			if err != nil {
@@ -202,7 +203,8 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 		if err != nil {
 			return err
 		}
-		reads := codediff.NewReads(r.Paths, runsGoTest(r.Test), goodTree, &codediff.Tree{Files: badFiles})
+		badTree = &codediff.Tree{Files: badFiles}
+		reads := codediff.NewReads(r.Paths, runsGoTest(r.Test), goodTree, badTree)
 		g = &gitSearch{search: e, h: h, top: top, good: good, goodWhat: goodWhat, goodName: goodName, reads: reads, notes: notes}
 		failC, err := g.candidate(ctx, bad, "BAD "+bad[:12])
 		if err != nil {
@@ -219,7 +221,9 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 	if err != nil {
 		return nil, command.Workload{}, err
 	}
-	return g.search, workload(goodTree), nil
+	wl := workload(goodTree)
+	wl.Tree, wl.InTree = []string{top}, inTrees(goodTree, badTree)
+	return g.search, wl, nil
 }
 
 // run finds the failure-inducing commit among commits and then the

@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -112,6 +113,11 @@ func (r *Reduction) job(ctx context.Context) (command.Job, command.Workload, err
 		}
 		ins, t, err = r.openTree(ctx, r.Files[0])
 		wl.Files = 0
+		// go test ./pkg typed in the tree tests the candidate's ./pkg.
+		wl.Tree = []string{r.Files[0]}
+		wl.InTree = func(rel string) bool {
+			return slices.ContainsFunc(ins, func(in *input) bool { return in.Name == rel || strings.HasPrefix(in.Name, rel+"/") })
+		}
 	} else {
 		ins, err = r.openInputs()
 	}
