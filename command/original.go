@@ -163,7 +163,11 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 			case s.settings.FailOn != nil:
 				return NotReproduced("the %s does not fail: its output does not match %q; it ended with %s%s", what, s.settings.FailOn, r.Explain(), hint)
 			case s.settings.Script != "":
-				return NotReproduced("the %s is not reproduced by %s (%s convention): %s%s", what, s.settings.Script, s.settings.Convention, r.Explain(), hint)
+				conv := ""
+				if s.settings.Convention == runner.CReduce && r.Exit > 0 && r.Exit != 125 && !r.TimedOut {
+					conv = "\n(by the creduce convention, a script says that its candidate fails by exiting 0; one that exits non-zero on a failure follows git bisect's: give --convention bisect)"
+				}
+				return NotReproduced("the %s is not reproduced by %s (%s convention): %s%s%s", what, s.settings.Script, s.settings.Convention, r.Explain(), conv, hint)
 			case s.settings.ExitStatus:
 				return NotReproduced("the %s does not fail by the %s convention: %s%s", what, s.settings.Convention, r.Explain(), hint)
 			}
