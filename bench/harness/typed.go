@@ -134,7 +134,7 @@ func classify(c typedCase, r typedRun, a typedAnswer) verdict {
 		switch {
 		case msg == "":
 			return verdict{"wrong", fmt.Sprintf("unclear: exit status %d without a message", r.code)}
-		case r.code > 3 || strings.Contains(r.stderr, "goroutine ") || strings.HasPrefix(msg, "panic:"):
+		case r.code > 4 || strings.Contains(r.stderr, "goroutine ") || strings.HasPrefix(msg, "panic:"):
 			return verdict{"wrong", fmt.Sprintf("unclear: exit status %d: %s", r.code, msg)}
 		case c.refusal != nil && !c.refusal.MatchString(all):
 			return verdict{"wrong", "unclear: " + msg}

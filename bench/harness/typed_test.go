@@ -57,6 +57,7 @@ func TestClassify(t *testing.T) {
 		{"reduce no result file", reduce, typedRun{summary: &typedSummary{}}, typedAnswer{err: errString("no result: open g.out: no such file")}, "wrong", "no result"},
 		{"always fails answered", always, typedRun{summary: &typedSummary{Minimal: true, Confirmed: true}}, typedAnswer{}, "wrong", "answered: a result of 0 bytes, called 1-minimal and confirmed"},
 		{"always fails refused", always, typedRun{code: 2, stderr: "wynot: the original input fails: exit status 1\nwynot: the empty input fails too (exit status 1): the failure does not depend on the input; state it with --fail-on REGEX\n"}, typedAnswer{}, "refused", "the empty input fails too"},
+		{"always fails, refused: no input tells it", always, typedRun{code: 4, stderr: "wynot: the empty input fails as the original input does: the test always fails\n"}, typedAnswer{}, "refused", "the empty input fails as the original input does: the test always fails"},
 		{"always fails, unclear", always, typedRun{code: 2, stderr: "wynot: something went wrong\n"}, typedAnswer{}, "wrong", "unclear: something went wrong"},
 	} {
 		v := classify(tc.c, tc.r, tc.a)
