@@ -133,12 +133,12 @@ func typedCases() []typedCase {
 			trigger: regexp.MustCompile(`"price":\s*"`),
 		},
 		{
-			name:    "reduce-relative-script",
-			about:   "a repository with `scripts/t.sh`, which runs `python3 tools/checkports.py` (a path relative to the repository) on standard input; the checker raises on a port above 65535 in a config of 50 services.",
-			args:    []string{"reduce", "-o", "p.out", "ports.conf", "--", "./scripts/t.sh"},
-			setup:   portsRepo,
-			sig:     pythonSig,
-			want:    "ValueError: port out of range: N",
+			name:  "reduce-relative-script",
+			about: "a repository with `scripts/t.sh`, which runs `python3 tools/checkports.py` (a path relative to the repository) on standard input; the checker raises on a port above 65535 in a config of 50 services.",
+			args:  []string{"reduce", "-o", "p.out", "ports.conf", "--", "./scripts/t.sh"},
+			setup: portsRepo,
+			sig:   pythonSig,
+			want:  "ValueError: port out of range: N",
 			// The failure is the checker's ValueError for a port out of
 			// range, numbers aside: 0 is out of range as 99999 is.
 			trigger: regexp.MustCompile(`(?m)=\s*(0+|\d{6,}|6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})\s*$`),
