@@ -704,7 +704,7 @@ func TestBadInput(t *testing.T) {
 		{"typecheck without Go", []string{"reduce", "--typecheck", "ok", "--", prog("mystery"), "{}"}, 1, "--typecheck applies to inputs that parse in a language with checks beyond parsing"},
 		{"missing --with", []string{"reduce", "--with", "nosuch", "ok.go", "--", "false"}, 1, "--with nosuch: no such file or directory"},
 		{"--with clash", []string{"reduce", "--with", "ok.go", "ok.go", "--", "false"}, 1, "--with ok.go has the name of the input ok.go"},
-		{"bad flag", []string{"reduce", "--frobnicate", "ok"}, 1, "flag provided but not defined"},
+		{"bad flag", []string{"reduce", "--frobnicate", "ok"}, 1, "unknown flag --frobnicate"},
 		{"unknown command", []string{"frobnicate"}, 1, "unknown command"},
 	} {
 		r := wynotRun(t, dir, nil, c.args...)
