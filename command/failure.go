@@ -31,14 +31,14 @@ const outputTail = 8
 func (s *Session) failureRule(what string) string {
 	switch o := s.tester.Oracle.(type) {
 	case *runner.RegexOracle:
-		return fmt.Sprintf("when its output matches %q (--fail-on)", o.Re)
+		return fmt.Sprintf("its output matches %q (--fail-on)", o.Re)
 	case *runner.OutputOracle:
 		return "when it reproduces the " + what + "'s " + o.Observe.String()
 	case *runner.ScriptOracle:
 		if s.settings.Script == "" {
-			return fmt.Sprintf("by the command's exit status alone, as the %s convention reads it (--convention): its output is not read, so a run that fails another way with the same exit status counts too", o.Convention)
+			return fmt.Sprintf("by the command's exit status alone, as the %s convention reads it (--convention; its output is not read)", o.Convention)
 		}
-		return fmt.Sprintf("when %s says so by its exit status (%s convention)", s.settings.Script, o.Convention)
+		return fmt.Sprintf("by the exit status of %s (%s convention)", s.settings.Script, o.Convention)
 	case *runner.SignatureOracle:
 		w := o.Want
 		same := ""

@@ -211,16 +211,28 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 	s.tester.Oracle = oracle
 	s.Original = runs[0]
 	// Said once for every command: what the failure is, and how a run
-	// is told to be it.
-	s.Say("the %s fails: %s", what, s.Signature())
-	s.Say("a run counts as this failure %s", s.failureRule(what))
+	// is told to be it (the oracle of a signature only: a script, a
+	// --fail-on and the reproduction of a run's output say it
+	// themselves), with the end of the output where the exit status is
+	// all that tells it.
+	switch oracle.(type) {
+	case *runner.SignatureOracle:
+		s.Say("the %s fails: %s", what, s.Signature())
+		s.Say("a run counts as this failure %s", s.failureRule(what))
+	case *runner.ScriptOracle:
+		s.Say("the %s fails: %s, %s", what, s.failureRule(what), runs[0].Describe())
+	case *runner.RegexOracle:
+		s.Say("the %s fails: %s", what, s.failureRule(what))
+	}
 	if s.here != "" {
 		s.checkWrites(before)
 	}
-	if _, ok := oracle.(*runner.SignatureOracle); ok && s.exitOnly() {
-		if t := tail(runs[0], outputTail); t != "" {
+	if s.exitOnly() {
+		_, script := oracle.(*runner.ScriptOracle)
+		switch t := tail(runs[0], outputTail); {
+		case t != "":
 			s.Say("the %s's output ends:\n%s", what, strings.TrimRight(t, "\n"))
-		} else {
+		case !script:
 			s.Say("the %s printed nothing", what)
 		}
 	}

@@ -334,8 +334,8 @@ func (s *Session) checkExecutor(ctx context.Context) error {
 // Tests of argument lists run there already (InPlace); tests of trees
 // and of several files run in the work directory, which holds them.
 func here(argv []string, cfg Config) bool {
-	if cfg.InPlace || cfg.Files != 1 || len(argv) == 0 || cfg.Executor != nil {
-		return false
+	if cfg.InPlace || cfg.Files != 1 || len(cfg.Inputs) > cfg.Files || len(argv) == 0 || cfg.Executor != nil {
+		return false // no single file, or files given beside it (--with)
 	}
 	return !namesInput(argv[1:], cfg.Inputs)
 }

@@ -286,6 +286,7 @@ func TestHere(t *testing.T) {
 		{[]string{"gcc", "-c", filepath.Join(dir, "bug.c")}, one, false},
 		{[]string{"bug.c"}, one, true}, // the program itself is no input
 		{[]string{"make"}, Config{Files: 2, Inputs: []string{"a", "b"}}, false},
+		{[]string{"go", "run", "."}, Config{Files: 1, Inputs: []string{"bug.c", "main.go"}}, false}, // --with main.go
 		{[]string{"make"}, Config{Files: 0}, false},
 		{[]string{"cc"}, Config{Files: 1, InPlace: true}, false},
 	} {

@@ -152,7 +152,7 @@ func (r *Isolation) job() (command.Job, command.Workload, error) {
 	iso := &isolator{Isolation: r, name: filepath.Base(r.Failing), alg: alg,
 		pass: pass, fail: fail, pass0: pass, fail0: fail, size0: len(fail), outDir: outDir, passName: passName}
 	iso.chooseNames()
-	return iso, command.Workload{InPlace: r.Args, Files: 1, Size: max(len(pass), len(fail))}, nil
+	return iso, command.Workload{InPlace: r.Args, Files: 1, Size: max(len(pass), len(fail)), Inputs: []string{r.Failing}}, nil
 }
 
 // readInput reads an input; it need not be a regular file.

@@ -131,6 +131,9 @@ func (r *Reduction) job(ctx context.Context) (command.Job, command.Workload, err
 	for _, in := range ins {
 		wl.Size += in.Size
 	}
+	if t == nil {
+		wl.Inputs = append(append(wl.Inputs, r.Files...), r.With...)
+	}
 	return newReducer(r, ins, with, t), wl, nil
 }
 
