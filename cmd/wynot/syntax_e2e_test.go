@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/syntax"
 	"github.com/wynot/wynot/domain/syntax/golang"
-	"github.com/wynot/wynot/domain/syntax/treesitter"
 	"github.com/wynot/wynot/runner"
 )
 
@@ -268,11 +268,7 @@ func TestLongReduceCppRust(t *testing.T) {
 // checkParses checks that a result parses by the grammar of lang.
 func checkParses(t *testing.T, lang string, data []byte) {
 	t.Helper()
-	g, err := treesitter.Lookup(lang)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := g.Check(data); err != nil {
+	if _, err := syntax.New(lang, data, false); err != nil {
 		t.Errorf("result %v", err)
 	}
 }

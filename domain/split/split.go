@@ -55,7 +55,7 @@ func (sp Split) MarshalText() ([]byte, error) { return []byte(sp.String()), nil 
 // UnmarshalText reads a split as --split names it.
 func (sp *Split) UnmarshalText(b []byte) error {
 	if lang, ok := strings.CutPrefix(string(b), "tree:"); ok {
-		if _, err := treesitter.Lookup(lang); err != nil {
+		if err := treesitter.Known(lang); err != nil {
 			return err
 		}
 		*sp = Split{Tree, lang}
@@ -63,8 +63,11 @@ func (sp *Split) UnmarshalText(b []byte) error {
 	}
 	k, err := enum.Parse[Kind](names, string(b))
 	if err != nil || k == Tree {
-		return fmt.Errorf("want one of %s, or tree:LANG with LANG one of %s", strings.Join(names[:3], ", ")+", "+strings.Join(names[4:], ", "),
-			strings.Join(treesitter.Names(), ", "))
+		want := strings.Join(names[:3], ", ") + ", " + strings.Join(names[4:], ", ")
+		if len(treesitter.Names()) == 0 {
+			return fmt.Errorf("want one of %s (no tree:LANG: %s)", want, treesitter.NoCgo)
+		}
+		return fmt.Errorf("want one of %s, or tree:LANG with LANG one of %s", want, strings.Join(treesitter.Names(), ", "))
 	}
 	*sp = Split{Kind: k}
 	return nil
@@ -85,6 +88,16 @@ func (sp Split) LangOf(name string) string {
 		return syntax.LangOf(name)
 	}
 	return ""
+}
+
+// Absent is the language this wynot lacks (syntax.Absent) that an
+// input or a tree's file called name would be reduced in under auto:
+// it is reduced as text instead.
+func (sp Split) Absent(name string) (syntax.Absent, bool) {
+	if sp.Kind != Auto {
+		return syntax.Absent{}, false
+	}
+	return syntax.AbsentOf(name)
 }
 
 // TreeLangOf is the language a file of a directory is reduced in: under

@@ -5,7 +5,12 @@ import (
 	"testing"
 
 	_ "github.com/wynot/wynot/domain/syntax/all" // the languages LangOf finds by extension
+	"github.com/wynot/wynot/domain/syntax/treesitter"
 )
+
+// grammars says whether this build has the tree-sitter grammars (they
+// need cgo).
+var grammars = len(treesitter.Names()) > 0
 
 func TestSplit(t *testing.T) {
 	for _, c := range []struct {
@@ -13,18 +18,29 @@ func TestSplit(t *testing.T) {
 		want    Split
 		lang    string // the language of an input named x.c
 		treeGo  string // the language of a tree's file x.go
+		absent  string // the language x.c would be in, which this wynot lacks
 		wantErr string
+		// noCgo is what the build without cgo says instead: its error,
+		// or "text" when it reduces x.c as text for want of C.
+		noCgo string
 	}{
-		{text: "auto", want: Split{Kind: Auto}, lang: "c", treeGo: "go"},
+		{text: "auto", want: Split{Kind: Auto}, lang: "c", treeGo: "go", noCgo: "text"},
 		{text: "text", want: Split{Kind: Text}},
 		{text: "go", want: Split{Kind: Go}, lang: "go", treeGo: "go"},
-		{text: "tree:python", want: Split{Tree, "python"}, lang: "python"},
+		{text: "tree:python", want: Split{Tree, "python"}, lang: "python",
+			noCgo: `no grammar for "python": this wynot was built without cgo, which the tree-sitter grammars need; --split auto reduces its files as text`},
 		{text: "lines", want: Split{Kind: Lines}},
 		{text: "bytes", want: Split{Kind: Bytes}},
 		{text: "tree:cobol", wantErr: `no grammar for "cobol"`},
 		{text: "tree:LANG", wantErr: `no grammar for "LANG"`},
-		{text: "words", wantErr: "want one of auto, text, go, lines, brackets, tokens, runes, bytes, or tree:LANG"},
+		{text: "words", wantErr: "want one of auto, text, go, lines, brackets, tokens, runes, bytes, or tree:LANG with LANG one of c, ",
+			noCgo: "want one of auto, text, go, lines, brackets, tokens, runes, bytes (no tree:LANG: this wynot was built without cgo, which the tree-sitter grammars need)"},
 	} {
+		if !grammars && c.noCgo == "text" {
+			c.lang, c.absent = "", "c"
+		} else if !grammars && c.noCgo != "" {
+			c.wantErr = c.noCgo
+		}
 		var sp Split
 		err := sp.UnmarshalText([]byte(c.text))
 		if c.wantErr != "" {
@@ -45,6 +61,9 @@ func TestSplit(t *testing.T) {
 		}
 		if got := sp.TreeLangOf("d/x.go"); got != c.treeGo {
 			t.Errorf("%s: the language of a tree's d/x.go is %q, want %q", c.text, got, c.treeGo)
+		}
+		if a, ok := sp.Absent("x.c"); a.Name != c.absent || ok != (c.absent != "") {
+			t.Errorf("%s: x.c is in the absent language %+v, %v; want %q", c.text, a, ok, c.absent)
 		}
 	}
 }

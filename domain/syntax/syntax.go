@@ -4,7 +4,10 @@
 // language is a value (Language): Go from package golang (through go/ast
 // and go/types), the others from package treesitter (through tree-sitter
 // grammars). A language's package registers it (Register); whoever
-// reduces in it imports that package.
+// reduces in it imports that package. A language this wynot was built
+// without (the tree-sitter grammars need cgo) is registered absent
+// instead (RegisterAbsent): its files are reduced as text, and the
+// reduction says why.
 package syntax
 
 import (
@@ -134,16 +137,23 @@ type Tree interface {
 var (
 	mu        sync.Mutex
 	languages []Language
+	absent    []Absent
 )
 
 // Register adds a language to the table; its package does so when
-// loaded. A name registered twice is a mistake.
+// loaded. A name registered twice, or also absent (RegisterAbsent), is
+// a mistake.
 func Register(l Language) {
 	mu.Lock()
 	defer mu.Unlock()
 	for _, o := range languages {
 		if o.Name() == l.Name() {
 			panic("syntax: language " + l.Name() + " registered twice")
+		}
+	}
+	for _, a := range absent {
+		if a.Name == l.Name() {
+			panic("syntax: language " + l.Name() + " registered and absent")
 		}
 	}
 	i, _ := slices.BinarySearchFunc(languages, l.Name(), func(o Language, name string) int { return strings.Compare(o.Name(), name) })
@@ -174,6 +184,67 @@ func Trees(d Dir, parsed func(lang string) bool) (trees []Tree, byLang map[strin
 		}
 	}
 	return trees, byLang, notes
+}
+
+// Absent is a language wynot knows of but this build of it lacks (a
+// tree-sitter grammar, which needs cgo): it is in no table, and its
+// files are reduced as text, with a note that says why (Note).
+type Absent struct {
+	Name  string // as --split would name it: "c"
+	Title string // as it is written: "C"
+	// Exts are the file name extensions --split auto would pick it by,
+	// with the dot; none for a language whose files are text unless
+	// asked for (HTML).
+	Exts []string
+	Why  string // why this wynot lacks it
+}
+
+// Note says what becomes of the language's files, and why: "C is
+// reduced as text: this wynot was built without cgo, …".
+func (a Absent) Note() string { return a.Title + " is reduced as text: " + a.Why }
+
+// RegisterAbsent adds a language this wynot lacks to the list of those
+// it knows of (Absents); the package that would register it does so
+// when loaded. A name registered twice, or also in the table, is a
+// mistake.
+func RegisterAbsent(a Absent) {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, o := range languages {
+		if o.Name() == a.Name {
+			panic("syntax: language " + a.Name + " registered and absent")
+		}
+	}
+	for _, o := range absent {
+		if o.Name == a.Name {
+			panic("syntax: language " + a.Name + " registered absent twice")
+		}
+	}
+	i, _ := slices.BinarySearchFunc(absent, a.Name, func(o Absent, name string) int { return strings.Compare(o.Name, name) })
+	absent = slices.Insert(absent, i, a)
+}
+
+// Absents lists the languages this wynot knows of but lacks, by name.
+func Absents() []Absent {
+	mu.Lock()
+	defer mu.Unlock()
+	return slices.Clone(absent)
+}
+
+// AbsentOf finds the language this wynot lacks that a file called name
+// would be reduced in by its extension, when no language of the table
+// takes it.
+func AbsentOf(name string) (Absent, bool) {
+	if LangOf(name) != "" {
+		return Absent{}, false
+	}
+	ext := filepath.Ext(strings.ToLower(filepath.Base(name)))
+	for _, a := range Absents() {
+		if slices.Contains(a.Exts, ext) {
+			return a, true
+		}
+	}
+	return Absent{}, false
 }
 
 // Names lists the languages' names.

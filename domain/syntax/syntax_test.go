@@ -11,9 +11,13 @@ import (
 	"github.com/wynot/wynot/domain/syntax/treesitter"
 )
 
+// grammars says whether this build has the tree-sitter grammars (they
+// need cgo): without them, only Go is in the table.
+var grammars = len(treesitter.Names()) > 0
+
 // TestTable: the table holds Go and every tree-sitter grammar (Go's
 // grammar gives way to package golang), each once, and picks a file's
-// language by its name.
+// language by its name; without cgo, only Go.
 func TestTable(t *testing.T) {
 	names := syntax.Names()
 	want := []string{"go"}
@@ -32,6 +36,9 @@ func TestTable(t *testing.T) {
 		{"page.html", ""}, // lenient: text unless asked for
 		{"go.mod", ""}, {"notes.txt", ""}, {"Makefile", ""},
 	} {
+		if !grammars && c.lang != "go" {
+			c.lang = ""
+		}
 		if got := syntax.LangOf(c.name); got != c.lang {
 			t.Errorf("LangOf(%s) = %q, want %q", c.name, got, c.lang)
 		}
@@ -42,7 +49,11 @@ func TestTable(t *testing.T) {
 			t.Errorf("Lookup(%s) = %v, %v", n, l, err)
 		}
 	}
-	if _, err := syntax.Lookup("cobol"); err == nil || !strings.Contains(err.Error(), "known: c, cpp, go, html, java, javascript, json, python, rust, tsx, typescript)") {
+	known := "known: c, cpp, go, html, java, javascript, json, python, rust, tsx, typescript)"
+	if !grammars {
+		known = "known: go)"
+	}
+	if _, err := syntax.Lookup("cobol"); err == nil || !strings.Contains(err.Error(), known) {
 		t.Errorf("Lookup(cobol): %v", err)
 	}
 	if l, _ := syntax.Lookup("go"); l != (golang.Language{}) {
@@ -72,6 +83,10 @@ func TestNew(t *testing.T) {
 		{"json", "{\"a\": [1, 2]}\n", "{\"a\": [1, 2}\n", false},
 		{"python", "def f():\n    return 1\n", "def f(:\n", false},
 	} {
+		if !grammars && c.lang != "go" {
+			t.Logf("%s: not in the table: %s", c.lang, treesitter.NoCgo)
+			continue
+		}
 		syn, err := syntax.New(c.lang, []byte(c.good), true)
 		if err != nil {
 			t.Errorf("%s: %v", c.lang, err)
@@ -93,4 +108,52 @@ func TestNew(t *testing.T) {
 	if _, ok := syntax.Predicts(errors.New("does not parse")); ok {
 		t.Error("a plain error is a prediction")
 	}
+}
+
+// TestAbsent: each built-in grammar's language is in the table or, in a
+// wynot built without cgo, absent from it: its files (by the extensions
+// auto would pick it by) are then in no language, and the note says
+// why. A name both in the table and absent is a mistake.
+func TestAbsent(t *testing.T) {
+	var absent []string
+	for _, a := range syntax.Absents() {
+		absent = append(absent, a.Name)
+		if _, err := syntax.Lookup(a.Name); err == nil {
+			t.Errorf("%s is in the table and absent", a.Name)
+		}
+	}
+	if grammars && len(absent) > 0 {
+		t.Errorf("with the grammars, %v are absent", absent)
+	}
+	all := slices.Sorted(slices.Values(append(syntax.Names(), absent...)))
+	if want := []string{"c", "cpp", "go", "html", "java", "javascript", "json", "python", "rust", "tsx", "typescript"}; !slices.Equal(all, want) {
+		t.Errorf("the table and the absent languages are %v, want %v", all, want)
+	}
+	for _, c := range []struct{ name, absent string }{
+		{"bug.c", "c"}, {"dir/X.HPP", "cpp"}, {"p.py", "python"},
+		{"main.go", ""}, {"page.html", ""}, {"notes.txt", ""},
+	} {
+		if grammars {
+			c.absent = ""
+		}
+		a, ok := syntax.AbsentOf(c.name)
+		if a.Name != c.absent || ok != (c.absent != "") {
+			t.Errorf("AbsentOf(%s) = %+v, %v; want %q", c.name, a, ok, c.absent)
+		}
+	}
+	if a, ok := syntax.AbsentOf("bug.c"); ok && (a.Title != "C" || a.Why != treesitter.NoCgo) {
+		t.Errorf("C is absent as %+v", a)
+	}
+	a := syntax.Absent{Name: "c", Title: "C", Why: treesitter.NoCgo}
+	if want := "C is reduced as text: this wynot was built without cgo, which the tree-sitter grammars need"; a.Note() != want {
+		t.Errorf("note %q, want %q", a.Note(), want)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("registering go absent did not panic: it is in the table")
+			}
+		}()
+		syntax.RegisterAbsent(syntax.Absent{Name: "go"})
+	}()
 }

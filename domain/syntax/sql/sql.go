@@ -1,3 +1,5 @@
+//go:build cgo
+
 // Package sql reduces SQL scripts (files named *.sql) as syntax trees of
 // the tree-sitter SQL grammar, with the passes of package treesitter
 // (hierarchical delta debugging, Misherghi and Su 2006) and one of its

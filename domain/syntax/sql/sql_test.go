@@ -1,3 +1,5 @@
+//go:build cgo
+
 package sql
 
 import (
@@ -7,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,6 +46,14 @@ func TestTable(t *testing.T) {
 		}
 	}()
 	treesitter.Add(&treesitter.Grammar{Name: "sql"})
+}
+
+// TestAbsent: a wynot built without cgo knows SQL by the name and
+// extensions of its grammar.
+func TestAbsent(t *testing.T) {
+	if absent.Name != Grammar.Name || !slices.Equal(absent.Exts, Grammar.Exts) || absent.Title == "" || absent.Why == "" {
+		t.Errorf("SQL is absent as %+v; its grammar is %s for %v", absent, Grammar.Name, Grammar.Exts)
+	}
 }
 
 // predictCases: an original script and a candidate of it; missing is

@@ -1,3 +1,5 @@
+//go:build cgo
+
 // Package treesitter reduces inputs as the syntax trees of their language's
 // tree-sitter grammar (hierarchical delta debugging, Misherghi and Su
 // 2006, as the Debugging Book's "Reducing Syntax Trees" background
@@ -122,6 +124,13 @@ func Lookup(name string) (*Grammar, error) {
 		}
 	}
 	return nil, fmt.Errorf("no grammar for %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Known checks that there is a grammar called name: nil, or an error
+// that names the grammars there are (without cgo: why there are none).
+func Known(name string) error {
+	_, err := Lookup(name)
+	return err
 }
 
 // ByExtension names the language of a file name extension (".c"), or "".

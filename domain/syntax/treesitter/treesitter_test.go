@@ -1,3 +1,5 @@
+//go:build cgo
+
 package treesitter
 
 import (
@@ -8,6 +10,7 @@ import (
 
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/syntax"
 )
 
 // samples are small programs in each language, each with a marker that
@@ -378,5 +381,34 @@ func TestParamChanges(t *testing.T) {
 		if !slices.Contains(got, c.want) {
 			t.Errorf("%s: the candidates removing a parameter are %q, want among them %q", c.lang, got, c.want)
 		}
+	}
+}
+
+// TestAbsent: a wynot built without cgo knows the languages of the
+// built-in grammars (builtins) by the names and extensions they have
+// here, but HTML's, which auto never picks (and Go's, which package
+// golang reduces).
+func TestAbsent(t *testing.T) {
+	var names []string
+	for _, g := range grammars {
+		if g.Name == "go" {
+			continue
+		}
+		names = append(names, g.Name)
+		i := slices.IndexFunc(builtins, func(a syntax.Absent) bool { return a.Name == g.Name })
+		if i < 0 {
+			t.Errorf("%s: not among the absent languages", g.Name)
+			continue
+		}
+		exts := g.Exts
+		if g.Lenient {
+			exts = nil
+		}
+		if a := builtins[i]; !slices.Equal(a.Exts, exts) || a.Title == "" {
+			t.Errorf("%s: absent as %+v, want the extensions %v and a title", g.Name, a, exts)
+		}
+	}
+	if len(builtins) != len(names) {
+		t.Errorf("%d absent languages, want %d (%v)", len(builtins), len(names), names)
 	}
 }
