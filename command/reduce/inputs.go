@@ -46,6 +46,7 @@ func (r *Reduction) openInputs() ([]*input, error) {
 		return nil, command.InputError("%v", err)
 	}
 	var ins []*input
+	var absent absentLangs
 	for _, e := range es {
 		in := &input{Entry: e}
 		if r.Split.Kind == split.Runes && !utf8.Valid(e.Data) {
@@ -59,9 +60,12 @@ func (r *Reduction) openInputs() ([]*input, error) {
 			case err != nil:
 				say(r.Out, "input %s %v; reducing it as text", e.Path, err)
 			}
+		} else if a, ok := r.Split.Absent(e.Path); ok {
+			absent.add(a, e.Path)
 		}
 		ins = append(ins, in)
 	}
+	absent.say(r.Out)
 	if r.typeCheckAsked && !slices.ContainsFunc(ins, typed) {
 		return nil, command.InputError("--typecheck applies to inputs that parse in a language with checks beyond parsing (Go's types, SQL's tables); none of the inputs is one")
 	}
@@ -96,6 +100,32 @@ func (r *Reduction) destinations(ins []*input) error {
 		say(r.Out, "%s", n)
 	}
 	return nil
+}
+
+// absentLangs are the inputs in languages this wynot lacks
+// (split.Split.Absent), by language, so that each is named once.
+type absentLangs struct {
+	langs []syntax.Absent
+	files map[string][]string // by language
+}
+
+func (al *absentLangs) add(a syntax.Absent, name string) {
+	if al.files == nil {
+		al.files = map[string][]string{}
+	}
+	if _, ok := al.files[a.Name]; !ok {
+		al.langs = append(al.langs, a)
+	}
+	al.files[a.Name] = append(al.files[a.Name], name)
+}
+
+// say says once of each language that its files are reduced as text,
+// and why: "C is reduced as text: this wynot was built without cgo, …
+// (bug.c)".
+func (al *absentLangs) say(o command.Output) {
+	for _, a := range al.langs {
+		say(o, "%s (%s)", a.Note(), command.List(al.files[a.Name], 5))
+	}
 }
 
 // say writes a message line before the session opens (unless quiet).

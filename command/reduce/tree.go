@@ -52,6 +52,7 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 	t := &dirTree{ws: filetree.NewWorkspaces(res.Base()), result: res}
 	var ins []*input
 	var unparsed []string
+	var absent absentLangs
 	for _, e := range es {
 		in := &input{Entry: e}
 		switch {
@@ -67,6 +68,8 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 				if err := r.parse(in, lang); err != nil {
 					unparsed = append(unparsed, e.Name)
 				}
+			} else if a, ok := r.Split.Absent(e.Name); ok {
+				absent.add(a, e.Name)
 			}
 		}
 		ins = append(ins, in)
@@ -78,6 +81,7 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 	if len(unparsed) > 0 {
 		say(r.Out, "%s in %s do not parse in their language (%s): they are reduced as text", report.Plural(len(unparsed), "file"), p, command.List(unparsed, 5))
 	}
+	absent.say(r.Out)
 	return ins, t, nil
 }
 
