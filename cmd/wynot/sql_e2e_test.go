@@ -39,6 +39,7 @@ SELECT title FROM album WHERE id IN ((SELECT album_id FROM sale)) ORDER BY title
 // sqlite3: long (WYNOT_LONG_TESTS=1).
 func TestLongReduceSQLite(t *testing.T) {
 	long(t)
+	needGrammars(t)
 	if _, err := exec.LookPath("sqlite3"); err != nil {
 		t.Skip("sqlite3 is not installed (apt-get install sqlite3)")
 	}

@@ -96,6 +96,7 @@ func TestLongReduceGoMarkup(t *testing.T) {
 // tree-sitter syntax trees (chosen by extension under --split auto) with
 // a real test; the results are well-formed, fail alike, and are smaller.
 func TestReduceTreeSitter(t *testing.T) {
+	needGrammars(t)
 	t.Parallel()
 	cases := []struct {
 		file, lang string
@@ -214,6 +215,7 @@ func main() {
 // trees, chosen by extension; the results parse and still fail.
 func TestLongReduceCppRust(t *testing.T) {
 	long(t)
+	needGrammars(t)
 	t.Parallel()
 	cases := []struct {
 		file, lang, script string
