@@ -127,9 +127,12 @@ predicted unresolved without a test, as Go candidates with new type
 errors are: once three such candidates were run and did not fail
 (--typecheck=false: run them all). Built-in tables, tables the script
 never creates, and names of common table expressions and aliases are
-never taken for missing. --split text is auto without syntax trees;
---split lines, tokens, brackets, runes (characters) or bytes uses one
-kind of piece only.
+never taken for missing. The tree-sitter grammars are C code that cgo
+builds: a wynot built without cgo (CGO_ENABLED=0) has none of them; it
+reduces files in their languages as text, says so, and refuses
+--split tree:LANG. wynot version lists the languages a wynot has.
+--split text is auto without syntax trees; --split lines, tokens,
+brackets, runes (characters) or bytes uses one kind of piece only.
 
 --with FILE copies FILE unchanged into every test's directory, beside the
 candidate: the test file of a package, a header, a main.go.

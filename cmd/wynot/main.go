@@ -14,6 +14,7 @@ import (
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/command/all"
+	"github.com/wynot/wynot/command/reduce"
 )
 
 //go:embed doc.go
@@ -55,6 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return command.ExitOK
 	case "version", "--version":
 		fmt.Fprintln(stdout, "wynot", version())
+		fmt.Fprintln(stdout, reduce.Languages())
 		return command.ExitOK
 	}
 	c := all.Lookup(args[0])

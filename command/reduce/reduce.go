@@ -53,6 +53,26 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	}
 }
 
+// Languages says, for wynot version, which languages inputs are reduced
+// in as syntax trees, and which ones this wynot lacks (syntax.Absent)
+// and reduces as text, and why: "languages: go; as text: c, cpp, …
+// (this wynot was built without cgo, …)".
+func Languages() string {
+	s := "languages: " + strings.Join(syntax.Names(), ", ")
+	var why []string
+	byWhy := map[string][]string{}
+	for _, a := range syntax.Absents() {
+		if _, ok := byWhy[a.Why]; !ok {
+			why = append(why, a.Why)
+		}
+		byWhy[a.Why] = append(byWhy[a.Why], a.Name)
+	}
+	for _, w := range why {
+		s += fmt.Sprintf("; as text: %s (%s)", strings.Join(byWhy[w], ", "), w)
+	}
+	return s
+}
+
 // Reduction is wynot reduce: it simplifies failing input files (or, with
 // Args, the argument list of the failing command) to a 1-minimal one.
 type Reduction struct {
