@@ -49,20 +49,55 @@ code) makes the failure go away. It uses ddmin (Zeller and Hildebrandt,
 	wynot reduce [flags] --argv -- CMD ARG...
 
 The test is either a command after "--" or a script. A command is run
-directly, never through a shell (write sh -c '...' for one), in a private
-directory that holds the candidate files under their own names; every
-"{}" in its arguments is replaced by the candidate's path, and with one
-FILE and no "{}" the candidate comes on standard input.
+directly, never through a shell (write sh -c '...' for one). Every "{}"
+in its arguments is replaced by the candidate's path, and with one FILE
+and no "{}" the candidate comes on standard input; such a command runs
+where wynot was started, as your shell would run it, so "go run
+./cmd/x", "make check" or "./scripts/t.sh" work as typed. A command that
+names the input by its file name (gcc -c bug.c), one that tests several
+files, and a --test script run instead in a private directory that
+holds the candidate files under their own names. A test that writes
+into the directory it runs in (seen on the original's runs) runs its
+tests one at a time there, so that no two write at once.
 
-wynot first runs the command twice on the original input and records
-how it fails: its exit status or signal, and the failure message in its
-output (a Go panic or fatal error with the top stack frames, a sanitizer
-report, an assertion, an internal compiler error, a Python exception). A
-candidate that fails the same way fails; one that exits with status 0
-passes; anything else (another failure, a timeout) is unresolved and
-treated as not failing. --precision says what "the same way" means:
+How wynot tells the failure: it first runs the command twice on the
+original input and records how it fails, and says so before it searches.
+That is how the run ended (exit status or signal) and what its output
+says of the failure:
 
-	exit     the same exit status or signal
+	- the output of the tools it knows: go test's failing tests and
+	  subtests, each with its first line of output (a package that does
+	  not build, "[build failed]" for a vet check or a compile error,
+	  "[setup failed]", is not a test failing); go build, go run and go
+	  vet (a compile error, a vet finding, "vet: ..." for code that does
+	  not type-check); the go command's own complaints ("go: go.mod file
+	  not found", no such package); cargo (a compile error, the failing
+	  tests and their panics); pytest and Python's unittest (the failing
+	  tests; a collection or import error is code that does not build);
+	  make (the targets whose recipes failed); a C, C++, Java or
+	  TypeScript compiler's error;
+	- a crash report: a Go panic or fatal error with the top stack
+	  frames, a Rust panic, a sanitizer report, an assertion, an internal
+	  compiler error, a Python exception;
+	- otherwise the lines of the output that state a failure (FAIL,
+	  error, fatal, assertion, exception, abort), at most five.
+
+A candidate fails when it fails the same way: the same ending, as far
+(a run that does not build is never the same failure as one whose tests
+ran and failed, though go test exits 1 either way), the same tests or
+targets failing, and the same message. One that exits with status 0
+passes; anything else (another failure, a build that fails, a timeout)
+is unresolved and treated as not failing. An original that fails before
+anything is built or tested (the tool cannot start: no go.mod, no such
+package, no such make target) is refused with its output: that is how
+the command fails where it runs, not a failure of the program. When the
+output names no failure at all, the exit status is all that tells it:
+wynot shows the end of the original's output, and a result whose output
+ends otherwise is reported with a caution first, not certified (exit
+status 3). --precision says how closely messages are compared:
+
+	exit     the same exit status or signal (and how far the run got,
+	         and which tests failed), no message
 	message  also the same failure message, with numbers, addresses and
 	         paths ignored (the default): "index out of range [19] with
 	         length 11" matches "index out of range [2] with length 1"
@@ -70,6 +105,12 @@ treated as not failing. --precision says what "the same way" means:
 	exact    message and frames compared literally
 
 --fail-on REGEX states the failure instead: output matching REGEX fails.
+
+Before the search, the test runs on the empty input: when that fails
+the same way too, twice, the test cannot tell inputs apart (it always
+fails, it cannot work where it runs, or the failure needs no input), and
+wynot stops with the original's output and exit status 4 instead of
+answering with an empty result.
 
 A script (--test SCRIPT) is run in the candidate's directory, as with
 C-Reduce and C-Vise, so their test scripts work unchanged: exit status 0
@@ -317,7 +358,8 @@ Flags:
 	                    (for a DIR: a new or empty directory)
 	--argv              reduce the command's arguments instead of files
 	--json              print a JSON summary on standard output
-	--log FILE          write the test log to FILE ("Test #12 ...: FAIL (...)")
+	--log FILE          write the test log to FILE ("Test #12 ...: FAIL (...)",
+	                    and the last lines of each test's output)
 	-v                  write the test log to standard error
 	--events FILE       write one JSON line per test to FILE
 	--report DIR        write DIR/index.html: a self-contained page of the
@@ -338,16 +380,20 @@ The JSON summary (--json) counts "tests", every run of the test, as
 "size_after" count its "unit" (bytes, arguments, or changes).
 
 Exit status: 0 when a result was found, 1 on a usage or input error, 2
-when the original input does not fail (or not reproducibly), 3 when the
-test is flaky and the result could not be certified: it was not
-confirmed to fail again, a result with one change less still fails, or
-the answers flip too often to decide either within 200 runs (the result
-is kept, and the closing lines say what holds), 130 when interrupted.
+when the original input does not fail (or not reproducibly, or fails
+before anything is built or tested), 3 when the result could not be
+certified: the test is flaky and the result was not confirmed to fail
+again, a result with one change less still fails, or the answers flip
+too often to decide either within 200 runs; or the result may fail
+another way than the original (a caution says why; --json has it in
+"caveats") (the result is kept, and the closing lines say what holds), 4
+when the empty input fails as the original does, 130 when interrupted.
 
 Example: a program crashes on a large HTML page.
 
 	$ wynot reduce page.html -- ./printer
 	wynot: the original input fails: exit status 2: panic: assignment to entry in nil map [main.layoutSelect < main.layout < main.main]
+	wynot: a run counts as this failure when it ends with exit status 2 and the same message (numbers, addresses and paths aside); a run that fails otherwise is unresolved
 	wynot: reducing 43625 bytes, 2 tests at a time, 1s per test at most
 	wynot: reduced page.html from 43625 bytes to 8 bytes (0.018%) in 72 tests, 0.2s
 	wynot: the result is 1-minimal: removing any single one of its characters, or any single replacement of a word, number, string or bracket group by a smaller one, makes the failure go away
@@ -454,11 +500,17 @@ directory wynot was started in, $HOME, /tmp, a database) cannot be
 undone: a test that keeps state there may answer differently for the
 same candidate, which wynot can only notice as flakiness.
 
-CMD's exit status reads as for git bisect run: 0 passes, 125 is
-unresolved (say, it does not build: write "go build ./... || exit 125"),
-1 to 127 fail, 128 and above abort the search. With --precision or
---fail-on, the failure is matched as in reduce instead, and a clean exit
-passes.
+CMD's failure is told as in reduce: what the new version shows. With
+"go test ./...", the failure is the tests that fail and their messages,
+so a configuration whose code does not build, or in which other tests
+fail, is unresolved, never the failure; with "make check", the check
+target failing with the same failure lines; a clean exit passes. The
+command runs at the top of each candidate tree, and a relative path in
+it that names a file or directory of the trees (go test ./pkg, typed in
+the repository) names the candidate's copy. --convention bisect reads
+only CMD's exit status, as git bisect run does: 0 passes, 125 is
+unresolved, 1 to 127 fail, 128 and above abort the search. A --test
+script is read so by default.
 
 Changes that need each other are tried together. For Go source, wynot
 works out from the code (go/types) which changes need which: a new
@@ -582,10 +634,12 @@ failure has another cause is not known, and the verdict says so). The
 closing lines (and "verdict" in --json, word for word) say what was
 verified, what resolution added, and when the failure has more than one
 cause: another failing configuration disjoint from the patch, or the new
-version still failing without it. When the test is a script whose exit
-status is all wynot reads, and the patch's output ends differently from
-the new version's, it says so: that may be another failure, which
---fail-on REGEX would tell apart.
+version still failing without it. When the exit status is all wynot
+reads (a script, or output that names no failure), and the patch's
+output ends differently from the new version's, it says so first, as a
+caution: that may be another failure, which --fail-on REGEX would tell
+apart; the patch is then called neither verified nor 1-minimal, and
+wynot exits 3.
 
 Flags are those of reduce (without --split, --argv), and:
 
@@ -602,13 +656,16 @@ Flags are those of reduce (without --split, --argv), and:
 	--no-refine         report hunks; do not split them into single lines
 	--no-predict        build every configuration, also one whose Go code
 	                    does not type-check
-	--convention C      bisect (default for changes) or creduce
+	--convention C      bisect (default for --test, and with it CMD's exit
+	                    status alone) or creduce
 	-o FILE             write the failure-inducing patch to FILE
 
 Exit status: 0 when the changes were found and verified, 1 on a usage or
-input error, 2 when the new version does not fail or the old one does
-not pass, 3 when the search ended but no patch failed again when run
-again (a flaky test), 130 when interrupted.
+input error, 2 when the new version does not fail (or fails before
+anything is built or tested) or the old one does not pass, 3 when the
+search ended but no patch failed again when run again (a flaky test), or
+the patch may fail another way than the new version (a caution says
+why), 130 when interrupted.
 
 # Fuzz
 
