@@ -215,14 +215,18 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 	// --fail-on and the reproduction of a run's output say it
 	// themselves), with the end of the output where the exit status is
 	// all that tells it.
+	verb := "fails"
+	if strings.HasSuffix(what, "inputs") {
+		verb = "fail"
+	}
 	switch oracle.(type) {
 	case *runner.SignatureOracle:
-		s.Say("the %s fails: %s", what, s.Signature())
+		s.Say("the %s %s: %s", what, verb, s.Signature())
 		s.Say("a run counts as this failure %s", s.failureRule(what))
 	case *runner.ScriptOracle:
-		s.Say("the %s fails: %s, %s", what, s.failureRule(what), runs[0].Describe())
+		s.Say("the %s %s: %s, %s", what, verb, s.failureRule(what), runs[0].Describe())
 	case *runner.RegexOracle:
-		s.Say("the %s fails: %s", what, s.failureRule(what))
+		s.Say("the %s %s: %s", what, verb, s.failureRule(what))
 	}
 	if s.here != "" {
 		s.checkWrites(before)
