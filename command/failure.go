@@ -36,9 +36,9 @@ func (s *Session) failureRule(what string) string {
 		return "when it reproduces the " + what + "'s " + o.Observe.String()
 	case *runner.ScriptOracle:
 		if s.settings.Script == "" {
-			return fmt.Sprintf("by the command's exit status alone, as the %s convention reads it (--convention; its output is not read)", o.Convention)
+			return fmt.Sprintf("the command ends with %s, read by the %s convention (--convention: its output is not read)", s.Original.Describe(), o.Convention)
 		}
-		return fmt.Sprintf("by the exit status of %s (%s convention)", s.settings.Script, o.Convention)
+		return fmt.Sprintf("%s ends with %s, read by the %s convention", s.settings.Script, s.Original.Describe(), o.Convention)
 	case *runner.SignatureOracle:
 		w := o.Want
 		same := ""

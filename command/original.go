@@ -224,7 +224,7 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 		s.Say("the %s %s: %s", what, verb, s.Signature())
 		s.Say("a run counts as this failure %s", s.failureRule(what))
 	case *runner.ScriptOracle:
-		s.Say("the %s %s: %s, %s", what, verb, s.failureRule(what), runs[0].Describe())
+		s.Say("the %s %s: %s", what, verb, s.failureRule(what))
 	case *runner.RegexOracle:
 		s.Say("the %s %s: %s", what, verb, s.failureRule(what))
 	}
