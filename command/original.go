@@ -89,7 +89,7 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 		case s.settings.Reproduce != nil:
 			return &runner.OutputOracle{Observe: *s.settings.Reproduce, Want: runs[0]}, nil
 		case s.settings.FailOn != nil:
-			return &runner.RegexOracle{Re: s.settings.FailOn, Pass: s.settings.PassOn}, nil
+			return &runner.RegexOracle{Re: s.settings.FailOn, Pass: s.settings.PassOn, Phase: runner.Extract(runs[0]).Phase}, nil
 		case s.settings.Script != "" || s.settings.ExitStatus:
 			return &runner.ScriptOracle{Convention: s.settings.Convention}, nil
 		}

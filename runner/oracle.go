@@ -50,19 +50,32 @@ func (o *SignatureOracle) Key() string {
 // output and error) matches Re fails; a clean exit without a match passes;
 // anything else is unresolved.
 //
+// The regular expression only narrows the failure: a run that matches
+// but got less far than the original (Phase: it did not build, or its
+// tool could not start on it, as the tools' output tells) is unresolved,
+// so that --fail-on FAIL does not take go test's "FAIL pkg [build
+// failed]" for a failing test.
+//
 // With Pass set, the passing behavior is stated too: a run whose output
 // matches Pass (and not Re) passes, whatever its exit, and one that
 // matches neither is unresolved.
 type RegexOracle struct {
-	Re   *regexp.Regexp
-	Pass *regexp.Regexp
+	Re    *regexp.Regexp
+	Pass  *regexp.Regexp
+	Phase Phase // how far the original got
 }
 
 func (o *RegexOracle) Classify(r Run) (dd.Outcome, string, error) {
-	if m := o.Re.Find(r.Stderr); m != nil {
-		return dd.Fail, string(m), nil
+	m := o.Re.Find(r.Stderr)
+	if m == nil {
+		m = o.Re.Find(r.Stdout)
 	}
-	if m := o.Re.Find(r.Stdout); m != nil {
+	if m != nil {
+		if !r.Clean() {
+			if s := Extract(r); s.Phase != o.Phase {
+				return dd.Unresolved, s.String(), nil
+			}
+		}
 		return dd.Fail, string(m), nil
 	}
 	if o.Pass != nil {
@@ -78,10 +91,14 @@ func (o *RegexOracle) Classify(r Run) (dd.Outcome, string, error) {
 }
 
 func (o *RegexOracle) Key() string {
+	k := "regex " + o.Re.String()
 	if o.Pass != nil {
-		return "regex " + o.Re.String() + " pass " + o.Pass.String()
+		k += " pass " + o.Pass.String()
 	}
-	return "regex " + o.Re.String()
+	if o.Phase != Ran {
+		k += " " + o.Phase.String()
+	}
+	return k
 }
 
 // Convention is how a test script's exit status reads.

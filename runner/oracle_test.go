@@ -99,3 +99,25 @@ func TestTwoReferences(t *testing.T) {
 		t.Error("the passing reference is not part of the oracle's key")
 	}
 }
+
+// TestRegexOracleNarrows: --fail-on only narrows the failure: go test's
+// "FAIL ... [build failed]" matches FAIL, but a package that does not
+// build is not a test that fails.
+func TestRegexOracleNarrows(t *testing.T) {
+	o := &RegexOracle{Re: regexp.MustCompile(`FAIL`)}
+	failing := Run{Exit: 1, Stdout: []byte("--- FAIL: TestMax (0.00s)\n    stats_test.go:7: Max = 0, want -1\nFAIL\nFAIL\texample.com/stats\t0.004s\nFAIL\n")}
+	broken := Run{Exit: 1, Stdout: []byte("# example.com/stats [example.com/stats.test]\n./stats.go:7:10: undefined: m\nFAIL\texample.com/stats [build failed]\nFAIL\n")}
+	for _, c := range []struct {
+		r    Run
+		want dd.Outcome
+	}{{failing, dd.Fail}, {broken, dd.Unresolved}, {Run{}, dd.Pass}} {
+		if got, detail, _ := o.Classify(c.r); got != c.want {
+			t.Errorf("%q: %s (%s), want %s", c.r.Stdout, got, detail, c.want)
+		}
+	}
+	// Hunting the build failure itself, the original did not build.
+	o.Phase = NotBuilt
+	if got, _, _ := o.Classify(broken); got != dd.Fail {
+		t.Errorf("a build failure hunted by --fail-on: %s", got)
+	}
+}
