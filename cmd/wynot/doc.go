@@ -105,6 +105,10 @@ status 3). --precision says how closely messages are compared:
 	exact    message and frames compared literally
 
 --fail-on REGEX states the failure instead: output matching REGEX fails.
+It only narrows the failure: a run that matches but gets less far than
+the original (it does not build, where the original's tests ran) is
+unresolved, so that --fail-on FAIL does not take go test's "FAIL pkg
+[build failed]" for a failing test.
 
 Before the search, the test runs on the empty input: when that fails
 the same way too, twice, the test cannot tell inputs apart (it always
