@@ -41,27 +41,31 @@ func (s *Session) failureRule(what string) string {
 		return fmt.Sprintf("%s ends with %s, read by the %s convention", s.settings.Script, s.Original.Describe(), o.Convention)
 	case *runner.SignatureOracle:
 		w := o.Want
-		same := ""
+		same := "" // after "and" or "with"
 		switch {
 		case w.Message == "":
 		case o.Precision == runner.Exit:
 			same = " (--precision exit: its message is not compared)"
 		case o.Precision >= runner.Stack && len(w.Frames) > 0:
-			same = fmt.Sprintf(" and the same message and top stack frames (--precision %s)", o.Precision)
+			same = fmt.Sprintf(" the same message and top stack frames (--precision %s)", o.Precision)
 		default:
-			same = " and the same message (numbers, addresses and paths aside)"
+			same = " the same message (numbers, addresses and paths aside)"
+		}
+		with, and := same, same
+		if strings.HasPrefix(same, " the") {
+			with, and = " with"+same, " and"+same
 		}
 		switch {
 		case w.Phase == runner.NotBuilt:
-			return fmt.Sprintf("when it does not build either, as %s reports it%s; a run that builds, or fails to build another way, is not this failure", w.Tool, same)
+			return fmt.Sprintf("when it does not build either%s, as %s reports it; a run that builds, or fails to build another way, is not this failure", with, w.Tool)
 		case len(w.Failed) > 0:
 			list, verb := runner.FailedList(w.Failed), "fails"
 			if strings.Contains(list, ", ") || strings.Contains(list, " and ") {
 				verb = "fail"
 			}
-			return fmt.Sprintf("when %s %s, and nothing else, as %s reports it%s; a run whose code does not build, or in which other tests fail, is unresolved", list, verb, w.Tool, same)
+			return fmt.Sprintf("when %s %s%s and nothing else fails, as %s reports it; a run whose code does not build, or in which other tests fail, is unresolved", list, verb, with, w.Tool)
 		case w.Message != "":
-			return fmt.Sprintf("when it ends with %s%s; a run that fails otherwise is unresolved", w.Ending, same)
+			return fmt.Sprintf("when it ends with %s%s; a run that fails otherwise is unresolved", w.Ending, and)
 		case w.Tool != "":
 			return fmt.Sprintf("when it ends with %s and gets as far, as %s reports it: its output names no more of the failure; state the failure with --fail-on REGEX if another failure could end the same way", w.Ending, w.Tool)
 		}
