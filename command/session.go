@@ -341,26 +341,38 @@ func here(argv []string, cfg Config) bool {
 }
 
 // namesInput reports whether an argument names one of the inputs by its
-// path or its file name (also as a flag's value: --file=bug.c), so that
-// the command reads the candidate by its name.
+// path or its file name (also as a flag's value, --file=bug.c, or as a
+// word of a shell command, sh -c 'parser bug.c'), so that the command
+// reads the candidate by its name.
 func namesInput(args, inputs []string) bool {
-	for _, a := range args {
-		if strings.Contains(a, runner.Placeholder) {
-			continue
-		}
-		if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
-			a = v
-		}
-		for _, in := range inputs {
-			if a == in || a == filepath.Base(in) || filepath.Clean(a) == filepath.Clean(in) {
-				return true
+	for _, arg := range args {
+		words := strings.FieldsFunc(arg, shellSeparator)
+		for _, a := range words {
+			if strings.Contains(a, runner.Placeholder) {
+				continue
 			}
-			if sameFile(a, in) {
-				return true
+			if _, v, ok := strings.Cut(a, "="); ok {
+				a = v
+			}
+			for _, in := range inputs {
+				// A word of a longer command names a file only with a
+				// dot or a slash in it (bug.c, not "test" in "make test").
+				if len(words) > 1 && !strings.ContainsAny(filepath.Base(in), ".") && !strings.Contains(a, "/") {
+					continue
+				}
+				if a == in || a == filepath.Base(in) || filepath.Clean(a) == filepath.Clean(in) || sameFile(a, in) {
+					return true
+				}
 			}
 		}
 	}
 	return false
+}
+
+// shellSeparator reports whether r separates the words of a shell
+// command that could name a file.
+func shellSeparator(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || strings.ContainsRune(";|&<>()'\"`$", r)
 }
 
 func sameFile(a, b string) bool {

@@ -283,6 +283,11 @@ func TestHere(t *testing.T) {
 		{[]string{"gcc", "-c", "bug.c"}, one, false},
 		{[]string{"gcc", "-c", "./bug.c"}, one, false},
 		{[]string{"tool", "--file=bug.c"}, one, false},
+		{[]string{"sh", "-c", "parser bug.c && exit 1"}, one, false},
+		{[]string{"sh", "-c", "parser < bug.c | grep -q x"}, one, false},
+		{[]string{"sh", "-c", "parser {} | grep -q bug"}, one, true},
+		{[]string{"sh", "-c", "make test"}, Config{Files: 1, Inputs: []string{"test"}}, true},
+		{[]string{"./check", "test"}, Config{Files: 1, Inputs: []string{"test"}}, false},
 		{[]string{"gcc", "-c", filepath.Join(dir, "bug.c")}, one, false},
 		{[]string{"bug.c"}, one, true}, // the program itself is no input
 		{[]string{"make"}, Config{Files: 2, Inputs: []string{"a", "b"}}, false},
