@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/wynot/wynot/runner"
 )
 
 // The check of a reported patch by brute force: the harness takes the
@@ -19,7 +22,11 @@ import (
 // tree per change, and runs the case's test on each. The patch is
 // 1-minimal at the printed granularity when the patch itself fails and
 // none of these trees does (a tree that does not build, exit 125, shows
-// nothing either way). Nothing of it is taken from wynot's claim.
+// nothing either way). A run fails when it fails as the new version
+// does: the same exit status and the same failure as its output tells
+// it (runner.Signature at --precision message, the definition wynot
+// searches by: a client that no longer compiles is another failure than
+// the regression it reports). Nothing of it is taken from wynot's claim.
 
 // editLine is one line of a printed diff: a deletion of old line at
 // (1-based), or an insertion standing after the first at old lines.
@@ -274,14 +281,27 @@ func applyWithout(old, dst string, files []*fileDiff, own []map[int][]int, skip 
 // each tree it built (the same patch is reported by several runs).
 type minimalChecker struct {
 	mu   sync.Mutex
-	seen map[[32]byte]int // exit status by the case and the tree's changed files
+	seen map[[32]byte]runner.Run // the run by the case and the tree's changed files
+}
+
+// outcome is a run's outcome against the new version's failure: 0
+// passes, 1 fails as the new version does, 2 does not build or fails
+// another way.
+func outcome(r, failing runner.Run) int {
+	switch {
+	case r.Exit == 0:
+		return 0
+	case runner.Extract(r).Same(runner.Extract(failing), runner.Message):
+		return 1
+	}
+	return 2
 }
 
 // check runs the case's test on old with the patch, and with each of its
 // changes left out, two at a time, and says what it found: "yes (p pass,
 // u do not build)", "no: k of n removals still fail", or why it could
 // not check.
-func (mc *minimalChecker) check(work, old, test, name string, s changesSummary) string {
+func (mc *minimalChecker) check(work, old, nw, test, name string, s changesSummary) string {
 	if s.Diff == "" || len(s.Hunks) == 0 {
 		return "—"
 	}
@@ -293,6 +313,37 @@ func (mc *minimalChecker) check(work, old, test, name string, s changesSummary) 
 	if err == nil {
 		own, err = attribute(files, s.Hunks)
 	}
+	if err != nil {
+		fmt.Printf("minimality of %s not checked: %v\n", name, err)
+		return "not checked"
+	}
+	// exec runs the test on tree; key identifies the tree for the cache.
+	exec1 := func(tree string, key [32]byte) (runner.Run, error) {
+		mc.mu.Lock()
+		if r, ok := mc.seen[key]; ok {
+			mc.mu.Unlock()
+			return r, nil
+		}
+		mc.mu.Unlock()
+		cmd := exec.Command(test, name, tree)
+		cmd.Env = os.Environ()
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := cmd.ProcessState.ExitCode()
+		if code < 0 {
+			return runner.Run{}, err
+		}
+		r := runner.Run{Exit: code, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
+		mc.mu.Lock()
+		if mc.seen == nil {
+			mc.seen = map[[32]byte]runner.Run{}
+		}
+		mc.seen[key] = r
+		mc.mu.Unlock()
+		return r, nil
+	}
+	failing, err := exec1(nw, sha256.Sum256([]byte(test+"\x00"+name+"\x00new\x00"+nw)))
 	if err != nil {
 		fmt.Printf("minimality of %s not checked: %v\n", name, err)
 		return "not checked"
@@ -319,26 +370,11 @@ func (mc *minimalChecker) check(work, old, test, name string, s changesSummary) 
 		}
 		var key [32]byte
 		copy(key[:], h.Sum(nil))
-		mc.mu.Lock()
-		if code, ok := mc.seen[key]; ok {
-			mc.mu.Unlock()
-			return code, nil
-		}
-		mc.mu.Unlock()
-		cmd := exec.Command(test, name, tree)
-		cmd.Env = os.Environ()
-		err = cmd.Run()
-		code := cmd.ProcessState.ExitCode()
-		if code < 0 {
+		r, err := exec1(tree, key)
+		if err != nil {
 			return 0, err
 		}
-		mc.mu.Lock()
-		if mc.seen == nil {
-			mc.seen = map[[32]byte]int{}
-		}
-		mc.seen[key] = code
-		mc.mu.Unlock()
-		return code, nil
+		return outcome(r, failing), nil
 	}
 	all, err := run(-1)
 	if err != nil {
@@ -346,7 +382,7 @@ func (mc *minimalChecker) check(work, old, test, name string, s changesSummary) 
 		return "not checked"
 	}
 	if all != 1 {
-		return fmt.Sprintf("no: the patch itself exits %d", all)
+		return fmt.Sprintf("no: the patch itself does not fail as the new version does (%s)", map[int]string{0: "it passes", 2: "it fails otherwise"}[all])
 	}
 	codes := make([]int, len(s.Hunks))
 	errs := make([]error, len(s.Hunks))

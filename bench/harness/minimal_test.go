@@ -144,6 +144,15 @@ func TestMinimalChecker(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(old, "a.txt"), oldTree.Files["a.txt"].Data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	nw := filepath.Join(dir, "new")
+	if err := os.MkdirAll(nw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, f := range newTree.Files {
+		if err := os.WriteFile(filepath.Join(nw, p), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	set := codediff.Compare(oldTree, newTree, 3)
 	patch := []int{0, 1}
 	s := changesSummary{Diff: set.Patch(patch)}
@@ -151,13 +160,16 @@ func TestMinimalChecker(t *testing.T) {
 		s.Hunks = append(s.Hunks, set.Changes[i].String())
 	}
 	// "needs-new" fails with the NEW line; "always" fails whatever the
-	// tree; "needs-b" fails with b.txt, and does not build without NEW.
+	// tree; "needs-b" fails with b.txt, and does not build without NEW;
+	// "otherwise" fails with both, and fails another way (exit 1 all
+	// the same) with NEW alone.
 	test := filepath.Join(dir, "test.sh")
 	script := `#!/bin/sh
 case "$1" in
 needs-new) grep -q NEW "$2/a.txt" && exit 1; exit 0 ;;
 always) exit 1 ;;
 needs-b) grep -q NEW "$2/a.txt" || exit 125; [ -f "$2/b.txt" ] && exit 1; exit 0 ;;
+otherwise) grep -q NEW "$2/a.txt" || exit 0; [ -f "$2/b.txt" ] && { echo "FAIL: round trip"; exit 1; }; echo "error: undefined: B"; exit 1 ;;
 esac
 exit 2
 `
@@ -169,8 +181,9 @@ exit 2
 		{"needs-new", "no: 1 of 2 removals fail"},
 		{"always", "no: 2 of 2 removals fail"},
 		{"needs-b", "yes (1 pass, 1 do not build)"},
+		{"otherwise", "yes (1 pass, 1 do not build)"},
 	} {
-		if got := mc.check(dir, old, test, c.name, s); got != c.want {
+		if got := mc.check(dir, old, nw, test, c.name, s); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}

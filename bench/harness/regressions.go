@@ -109,7 +109,7 @@ func regressionsSection(root, work, bin, baseline, casesFlag, configsFlag string
 	if gitOnly {
 		configs = nil
 	}
-	b.WriteString("`minimal` is checked by the harness, by brute force: it takes the printed diff apart into the changes wynot names (hunks or line edits), applies all of them to the old version but one, for each, and runs the test: `yes` when the patch fails and none of these does (`pass` and `do not build` count the removals' outcomes), `no` when some still fail.\n\n")
+	b.WriteString("`minimal` is checked by the harness, by brute force: it takes the printed diff apart into the changes wynot names (hunks or line edits), applies all of them to the old version but one, for each, and runs the test: `yes` when the patch fails as the new version does and none of these does (`pass` and `do not build` count the removals' outcomes; a removal that fails another way, say the client no longer compiles where the new version's round trip fails, counts as not building: wynot's definition of the same failure, runner.Signature at --precision message), `no` when some still fail.\n\n")
 	b.WriteString("| case | hunks | wynot | tests | unresolved | seconds | confirmed | culprit | result | minimal |\n|---|---:|---|---:|---:|---:|---|---|---|---|\n")
 	var mc minimalChecker
 	type tally struct{ right, minimal, cases, tests, unresolved int }
@@ -139,7 +139,7 @@ func regressionsSection(root, work, bin, baseline, casesFlag, configsFlag string
 			if !done {
 				res, confirmed, culprit, secs = "cut off", "—", "—", "> "+fmt.Sprintf("%.0f", el)
 			} else {
-				minimal = mc.check(work, filepath.Join(dir, "old"), test, c.name, s)
+				minimal = mc.check(work, filepath.Join(dir, "old"), filepath.Join(dir, "new"), test, c.name, s)
 			}
 			fmt.Fprintf(&b, "| %s | %d | %s | %d | %d | %s | %s | %s | %s | %s |\n", c.name, s.Before, cf.label, tests, s.Outcomes.Unresolved, secs, confirmed, culprit, res, minimal)
 			tl := tallies[cf.label]
