@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -59,6 +60,9 @@ func (t ToolReading) Tool() string { return strings.Join(t.Tools, ", ") }
 // standard output together) by the tools it recognizes. The zero
 // reading means no tool was recognized.
 func readTools(out string) ToolReading {
+	if text, ok := fromGoTestJSON(out); ok {
+		out = text
+	}
 	var t ToolReading
 	add := func(r ToolReading) {
 		if len(r.Tools) == 0 {
@@ -141,6 +145,31 @@ var (
 	// and those of go run and go build that name no file.
 	reGoCmd = regexp.MustCompile(`(?m)^(?:go: (.*)|(?:package \S+ is not a main package|no Go files in \S+|package \S+ is not in std\b.*|directory \S+ outside (?:main module|modules listed in go.work).*|cannot find package \S+.*|stat \S+: directory not found|main module \(\S+\) does not contain package \S+))$`)
 )
+
+// fromGoTestJSON returns go test -json's output as go test -v prints it:
+// the Output of its events, in order (test2json's "output" and the
+// build's "build-output"). ok is false when out holds no such event.
+func fromGoTestJSON(out string) (text string, ok bool) {
+	var b strings.Builder
+	for _, l := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(l, "{") || !strings.Contains(l, `"Action"`) {
+			if !ok || strings.TrimSpace(l) == "" {
+				continue
+			}
+			b.WriteString(l + "\n") // stderr between the events
+			continue
+		}
+		var e struct{ Action, Output string }
+		if json.Unmarshal([]byte(l), &e) != nil || e.Action == "" {
+			continue
+		}
+		ok = true
+		if e.Action == "output" || e.Action == "build-output" {
+			b.WriteString(e.Output)
+		}
+	}
+	return b.String(), ok
+}
 
 func goTestOutput(out string) bool {
 	for _, l := range strings.Split(out, "\n") {
