@@ -39,6 +39,9 @@ type typedCase struct {
 	// path is a directory of the case put first on $PATH: a tool the
 	// user has installed.
 	path string
+	// requires are the programs the case needs on $PATH (cargo, pytest,
+	// cc): without one, the case is skipped, not measured.
+	requires []string
 	// verify is the test the harness runs to check an answer, in the
 	// case's directory (reduce) or the tree (changes); default: the
 	// command after "--" in args.
@@ -119,7 +122,7 @@ type typedAnswer struct {
 
 // verdict is a case's outcome and its note.
 type verdict struct {
-	outcome string // right, refused, wrong (or error: the harness failed)
+	outcome string // right, refused, wrong (or skipped: a tool it needs is missing; error: the harness failed)
 	note    string
 }
 
@@ -543,6 +546,17 @@ func runVerify(c typedCase, caseDir, dir, work string, input []byte) (string, er
 	return c.sig(code, out), nil
 }
 
+// missingTools are the programs of c.requires not found on $PATH.
+func missingTools(c typedCase) []string {
+	var missing []string
+	for _, t := range c.requires {
+		if _, err := exec.LookPath(t); err != nil {
+			missing = append(missing, t)
+		}
+	}
+	return missing
+}
+
 // lookPathIn finds an executable name in the directories of path.
 func lookPathIn(name, path string) string {
 	for _, d := range filepath.SplitList(path) {
@@ -594,6 +608,10 @@ func runTyped(c typedCase, work, wynot, logDir string, jobs int, limit time.Dura
 	row := typedRow{c: c, tests: "—"}
 	fail := func(err error) typedRow {
 		row.v = verdict{"error", "harness: " + err.Error()}
+		return row
+	}
+	if missing := missingTools(c); missing != nil {
+		row.v = verdict{"skipped", "not measured: no " + strings.Join(missing, ", no ") + " on $PATH"}
 		return row
 	}
 	base, err := os.MkdirTemp(work, c.name+"-")
@@ -858,7 +876,7 @@ func typedTable(rows []typedRow, describe string, jobs int, limit time.Duration)
 	var b strings.Builder
 	b.WriteString("## Tests as people type them\n\n")
 	fmt.Fprintf(&b, "wynot measured: %s.\n\n", describe)
-	fmt.Fprintf(&b, "Each case is a small repository or input with a planted defect, written by the harness into a temporary directory (`bench/harness/typed_cases.go`); wynot is started in that directory with the command line a user types there (the harness adds only `--json -j %d`), and cut off after %v. The harness then checks the answer by running the case's test itself, as the user means it (in the repository, on the input): **right** is exit status 0 and, for `changes`, the culprit commit named, the planted defect's line in the patch, and the old version with the patch failing as the new version does (the same failing test, vet finding, check or output: not a build break); for `reduce`, a result that holds the planted trigger and fails the same way as the original (the same panic or exception, numbers aside). **refused** is a non-zero exit status with a message, whose first line is quoted. **wrong** is exit status 0 with an answer that is not right, or a refusal without a message or with an unclear one (for the tests that fail whatever the input, one that does not say so), or no end in time. A test that fails whatever the input can only be refused.\n\n", jobs, limit)
+	fmt.Fprintf(&b, "Each case is a small repository or input with a planted defect, written by the harness into a temporary directory (`bench/harness/typed_cases.go`); wynot is started in that directory with the command line a user types there (the harness adds only `--json -j %d`), and cut off after %v. The harness then checks the answer by running the case's test itself, as the user means it (in the repository, on the input): **right** is exit status 0 and, for `changes`, the culprit commit named, the planted defect's line in the patch, and the old version with the patch failing as the new version does (the same failing test, vet finding, check or output: not a build break); for `reduce`, a result that holds the planted trigger and fails the same way as the original (the same panic or exception, numbers aside). **refused** is a non-zero exit status with a message, whose first line is quoted. **wrong** is exit status 0 with an answer that is not right, or a refusal without a message or with an unclear one (for the tests that fail whatever the input, one that does not say so), or no end in time. A test that fails whatever the input can only be refused. A case whose tools (cargo, pytest, cc) are not installed is **skipped**.\n\n", jobs, limit)
 	count := map[string]int{}
 	for _, r := range rows {
 		fmt.Fprintf(&b, "- **%s**: %s\n", r.c.name, r.c.about)
@@ -873,6 +891,9 @@ func typedTable(rows []typedRow, describe string, jobs int, limit time.Duration)
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.1f | %s |\n", r.c.name, mdCode("wynot "+shellJoin(r.c.args)), r.v.outcome, code, r.tests, r.seconds, mdEscape(r.v.note))
 	}
 	fmt.Fprintf(&b, "\nIn all: %d right, %d refused, %d wrong", count["right"], count["refused"], count["wrong"])
+	if count["skipped"] > 0 {
+		fmt.Fprintf(&b, ", %d skipped (a tool they need is not installed)", count["skipped"])
+	}
 	if count["error"] > 0 {
 		fmt.Fprintf(&b, ", %d not measured (the harness failed)", count["error"])
 	}

@@ -127,6 +127,10 @@ func TestTypedCases(t *testing.T) {
 			t.Errorf("%s: no trigger or no -o", c.name)
 		}
 	}
+	missing := typedCase{name: "missing", args: []string{"changes", "old", "new", "--", "no-such-tool"}, requires: []string{"sh", "no-such-tool"}}
+	if r := runTyped(missing, t.TempDir(), "wynot", "", 1, time.Second); r.v.outcome != "skipped" || !strings.Contains(r.v.note, "no no-such-tool on $PATH") {
+		t.Errorf("a case without its tool: %s (%s), want skipped", r.v.outcome, r.v.note)
+	}
 	if len(names) < 12 {
 		t.Errorf("%d cases, want at least 12", len(names))
 	}
