@@ -405,6 +405,80 @@ func unittestSig(code int, out string) string {
 	return strings.Join(slices.Compact(names), ", ")
 }
 
+var (
+	cargoNotBuilt = regexp.MustCompile(`(?m)^error\[E\d+\]: |^error: could not compile`)
+	cargoFail     = regexp.MustCompile(`(?m)^---- (\S+) stdout ----$`)
+)
+
+// cargoTestSig: the failing tests of cargo test, or "build failed".
+func cargoTestSig(code int, out string) string {
+	if code == 0 {
+		return ""
+	}
+	if cargoNotBuilt.MatchString(out) {
+		return "build failed"
+	}
+	var names []string
+	for _, m := range cargoFail.FindAllStringSubmatch(out, -1) {
+		names = append(names, m[1])
+	}
+	if len(names) == 0 {
+		return failedLine(code, out)
+	}
+	sort.Strings(names)
+	return "failed: " + strings.Join(slices.Compact(names), ", ")
+}
+
+var pytestFailed = regexp.MustCompile(`(?m)^FAILED (\S+)`)
+
+// pytestSig: the failing tests of pytest, or "collection error" when a
+// test module did not import.
+func pytestSig(code int, out string) string {
+	if code == 0 {
+		return ""
+	}
+	if strings.Contains(out, "during collection") {
+		return "collection error"
+	}
+	var names []string
+	for _, m := range pytestFailed.FindAllStringSubmatch(out, -1) {
+		names = append(names, m[1])
+	}
+	if len(names) == 0 {
+		return failedLine(code, out)
+	}
+	sort.Strings(names)
+	return "FAILED " + strings.Join(slices.Compact(names), ", ")
+}
+
+// compileError is a C compiler's or the linker's error.
+var compileError = regexp.MustCompile(`(?m)^\S+:\d+:\d+: (fatal )?error: |undefined reference to |^collect2: error: `)
+
+// ccCheckSig: the FAIL lines of a C program's self-test, or "build
+// failed" when the compiler or the linker failed before it ran.
+func ccCheckSig(code int, out string) string {
+	if code == 0 {
+		return ""
+	}
+	if compileError.MatchString(out) {
+		return "build failed"
+	}
+	return makeCheckSig(code, out)
+}
+
+var rustPanic = regexp.MustCompile(`(?m)^thread '[^']*'(?: \(\d+\))? panicked at [^\n]*:\n(.*)$`)
+
+// rustPanicSig: the panic message of a Rust program.
+func rustPanicSig(code int, out string) string {
+	if code == 0 {
+		return ""
+	}
+	if m := rustPanic.FindStringSubmatch(out); m != nil {
+		return "panicked: " + digits.ReplaceAllString(strings.TrimSpace(m[1]), "N")
+	}
+	return failedLine(code, out)
+}
+
 var goPanic = regexp.MustCompile(`(?m)^panic: .*$`)
 
 // goPanicSig: the panic message of a Go program.

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -98,9 +101,43 @@ func TestSignatures(t *testing.T) {
 		{"exit", exitSig, 1, "", "exit 1"},
 		{"greet", greetSig, 0, "Hello World!\n", "prints Hello World!"},
 		{"greet passes", greetSig, 0, "Hello, World!\n", ""},
+		{"cargo test fails", cargoTestSig, 101, "running 9 tests\ntest tests::max_negative ... FAILED\n\nfailures:\n\n---- tests::max_negative stdout ----\n\nthread 'tests::max_negative' (23126) panicked at src/lib.rs:43:9:\nassertion `left == right` failed\n\nfailures:\n    tests::max_negative\n\ntest result: FAILED. 8 passed; 1 failed\n\nerror: test failed, to rerun pass `--lib`\n", "failed: tests::max_negative"},
+		{"cc link error", ccCheckSig, 1, "t.c: In function 'expect':\nt.c:9:20: warning: implicit declaration of function 'duration_seconds'\n/usr/bin/ld: /tmp/cc7xQ2.o: in function `expect':\nt.c:(.text+0x18): undefined reference to `duration_seconds'\ncollect2: error: ld returned 1 exit status\n", "build failed"},
+		{"cc self-test", ccCheckSig, 1, "FAIL: duration_seconds(\"-5m\") = -300, want -1\n", `FAIL: duration_seconds("-Nm") = -N, want -N`},
 	} {
 		if got := tc.sig(tc.code, tc.out); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestToolSignatures reads the real outputs of failing runs that the
+// runner's tests keep (runner/testdata/tools) as the cases' tests do.
+func TestToolSignatures(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		sig  func(int, string) string
+		want string
+	}{
+		{"cargo-build", cargoTestSig, "build failed"},
+		{"cargo-fail", cargoTestSig, "failed: tests::test_mx"},
+		{"cargo-run-panic", rustPanicSig, "panicked: index out of bounds: the len is N but the index is N"},
+		{"pytest-fail", pytestSig, "FAILED test_mylib.py::test_mx"},
+		{"pytest-q", pytestSig, "collection error"},
+		{"pytest-collect", pytestSig, "collection error"},
+		{"make-build", ccCheckSig, "build failed"},
+	} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "runner", "testdata", "tools", tc.file+".out"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, out, _ := strings.Cut(string(data), "\n")
+		code, err := strconv.Atoi(strings.TrimPrefix(first, "# exit status "))
+		if err != nil {
+			t.Fatalf("%s: first line %q", tc.file, first)
+		}
+		if got := tc.sig(code, out); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.file, got, tc.want)
 		}
 	}
 }
