@@ -321,9 +321,9 @@ func oneMinimalClaim(res outcome) string {
 	case n:
 		return "the changes are 1-minimal: with " + unit + " removed, the old version passes"
 	case 0:
-		return "the changes are 1-minimal as far as can be tested: with " + unit + " removed, the old version does not build (UNRESOLVED, which shows nothing either way" + checked + ")"
+		return "the changes are 1-minimal as far as can be tested: with " + unit + " removed, the old version does not build or fails another way (UNRESOLVED, which shows nothing either way" + checked + ")"
 	}
-	return fmt.Sprintf("the changes are 1-minimal as far as can be tested: with %s removed, the old version passes (%d of them) or does not build (%d: UNRESOLVED, which shows nothing either way%s)", unit, passed, n-passed, checked)
+	return fmt.Sprintf("the changes are 1-minimal as far as can be tested: with %s removed, the old version passes (%d of them) or does not build or fails another way (%d: UNRESOLVED, which shows nothing either way%s)", unit, passed, n-passed, checked)
 }
 
 // singleLines reports whether every change of c replaces at most one
