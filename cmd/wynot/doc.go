@@ -65,27 +65,27 @@ original input and records how it fails, and says so before it searches.
 That is how the run ended (exit status or signal) and what its output
 says of the failure:
 
-	- the output of the tools it knows: go test's failing tests and
-	  subtests, each with its first line of output (a package that does
-	  not build, "[build failed]" for a vet check or a compile error,
-	  "[setup failed]", is not a test failing); go build, go run and go
-	  vet (a compile error, a vet finding, "vet: ..." for code that does
-	  not type-check); the go command's own complaints ("go: go.mod file
-	  not found", no such package); cargo (a compile error, the failing
-	  tests and their panics); pytest and Python's unittest (the failing
-	  tests; a collection or import error is code that does not build);
-	  make (the targets whose recipes failed); a C, C++, Java or
-	  TypeScript compiler's error;
-	- a crash report: a Go panic or fatal error with the top stack
-	  frames, a Rust panic, a sanitizer report, an assertion, an internal
-	  compiler error, a Python exception;
-	- otherwise the lines of the output that state a failure (FAIL,
-	  error, fatal, assertion, exception, abort), at most five.
+  - the output of the tools it knows: go test's failing tests and
+    subtests, each with its first line of output (a package that does
+    not build, "[build failed]" for a vet check or a compile error,
+    "[setup failed]", is not a test failing); go build, go run and go
+    vet (a compile error, a vet finding, "vet: ..." for code that does
+    not type-check); the go command's own complaints ("go: go.mod file
+    not found", no such package); cargo (a compile error, the failing
+    tests and their panics); pytest and Python's unittest (the failing
+    tests; a collection or import error is code that does not build);
+    make (the targets whose recipes failed); a C, C++, Java or
+    TypeScript compiler's error;
+  - a crash report: a Go panic or fatal error with the top stack
+    frames, a Rust panic, a sanitizer report, an assertion, an internal
+    compiler error, a Python exception;
+  - otherwise the lines of the output that state a failure (FAIL,
+    error, fatal, assertion, exception, abort), at most five.
 
-A candidate fails when it fails the same way: the same ending, as far
-(a run that does not build is never the same failure as one whose tests
-ran and failed, though go test exits 1 either way), the same tests or
-targets failing, and the same message. One that exits with status 0
+A candidate fails when it fails the same way: it ends the same way,
+gets as far (a run that does not build is never the same failure as one
+whose tests ran and failed, though go test exits 1 either way), and the
+same tests or targets fail with the same message. One that exits with status 0
 passes; anything else (another failure, a build that fails, a timeout)
 is unresolved and treated as not failing. An original that fails before
 anything is built or tested (the tool cannot start: no go.mod, no such

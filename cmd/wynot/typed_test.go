@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wynot/wynot/internal/fixtures"
 )
 
 // End-to-end tests of the commands people type first, on real processes:
@@ -15,18 +17,14 @@ import (
 // always fails. Each failed before wynot read go's output, ran a test
 // command where it was typed and tested the empty input first.
 
-// gitIn runs git in dir, as a user with a fixed name and clock.
+// gitIn runs git in dir (fixtures.Git), failing the test on an error.
 func gitIn(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t",
-		"GIT_COMMITTER_EMAIL=t@example.com", "GIT_AUTHOR_DATE=2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2026-01-02T03:04:05Z")
-	out, err := cmd.CombinedOutput()
+	out, err := fixtures.Git(dir, args...)
 	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		t.Fatal(err)
 	}
-	return string(out)
+	return out
 }
 
 // statsHistory makes a Go module with a test of Max on negative numbers
@@ -36,13 +34,9 @@ func gitIn(t *testing.T, dir string, args ...string) string {
 func statsHistory(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/stats\n\ngo 1.22\n"))
-	write(t, filepath.Join(dir, "stats.go"), []byte(`package stats
-
-// Max returns the largest of xs.
-func Max(xs []int) int {
-	m := xs[0]
-	for _, x := range xs[1:] {
+	loop := "m := xs[0]\n\tfor _, x := range xs[1:] {"
+	src := func(loop string, notes int) string {
+		s := "package stats\n\n// Max returns the largest of xs.\nfunc Max(xs []int) int {\n\t" + loop + `
 		if x > m {
 			m = x
 		}
@@ -58,8 +52,16 @@ func Sum(xs []int) int {
 	}
 	return s
 }
-`))
-	write(t, filepath.Join(dir, "stats_test.go"), []byte(`package stats
+`
+		for i := 1; i <= notes; i++ {
+			s += fmt.Sprintf("\n// note %d\n", i)
+		}
+		return s
+	}
+	files := map[string]string{
+		"go.mod":   "module example.com/stats\n\ngo 1.22\n",
+		"stats.go": src(loop, 0),
+		"stats_test.go": `package stats
 
 import "testing"
 
@@ -74,23 +76,24 @@ func TestSum(t *testing.T) {
 		t.Fatalf("Sum = %d", got)
 	}
 }
-`))
+`,
+	}
 	gitIn(t, dir, "init", "-q", "-b", "main")
-	gitIn(t, dir, "add", "-A")
-	gitIn(t, dir, "commit", "-qm", "stats: Max and Sum")
+	commit := func(msg string) {
+		t.Helper()
+		if _, err := fixtures.Commit(dir, msg, files); err != nil {
+			t.Fatal(err)
+		}
+	}
+	commit("stats: Max and Sum")
 	gitIn(t, dir, "tag", "v0.1")
 	for i := 1; i <= 20; i++ {
-		p := filepath.Join(dir, "stats.go")
-		src := read(t, p)
 		msg := fmt.Sprintf("stats: note %d", i)
 		if i == 10 {
-			src = bytes.Replace(src, []byte("m := xs[0]\n\tfor _, x := range xs[1:] {"), []byte("m := 0\n\tfor _, x := range xs {"), 1)
-			msg = "stats: simplify Max"
-		} else {
-			src = append(src, fmt.Sprintf("\n// note %d\n", i)...)
+			loop, msg = "m := 0\n\tfor _, x := range xs {", "stats: simplify Max"
 		}
-		write(t, p, src)
-		gitIn(t, dir, "commit", "-qam", msg)
+		files = map[string]string{"stats.go": src(loop, i)}
+		commit(msg)
 	}
 	gitIn(t, dir, "tag", "v0.2")
 	return dir
