@@ -308,7 +308,7 @@ func buildBaseline(root, work, rev string) string {
 }
 
 // ddplusNote reads the totals of the regressions section.
-const ddplusNote = "Where ddplus does not name the culprit, its patch is smaller and verified, but it breaks the client another way (a deleted `case` line, a regular expression cut in half): a test script's exit status cannot tell failures apart, and wynot says so (\"it fails differently from the new version ...\"). dd is the default: right on every case with the fewest builds.\n"
+const ddplusNote = "Where ddplus does not name the culprit, its patch is smaller and verified, and fails as the new version does: the failure is read from the test script's output, so a patch that breaks the client another way (it no longer compiles) is not taken for it. dd is the default.\n"
 
 // skippedCommit is a commit wynot changes --git did not take for a
 // candidate, and why.
