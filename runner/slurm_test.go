@@ -207,7 +207,7 @@ func TestSlurmStopCancelsStep(t *testing.T) {
 	if err != nil || !r.TimedOut || r.Lost != "" {
 		t.Errorf("timeout: %+v %v", r, err)
 	}
-	if left := slurmtest.Steps(t, s.JobID); left != "" {
+	if left := slurmtest.StepsLeft(t, s.JobID); left != "" {
 		t.Errorf("steps left after a timeout: %s", left)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -216,7 +216,7 @@ func TestSlurmStopCancelsStep(t *testing.T) {
 	if r, err := s.Execute(ctx, p); err != context.Canceled || r.Signal != syscall.SIGKILL {
 		t.Errorf("cancelled: %+v %v", r, err)
 	}
-	if left := slurmtest.Steps(t, s.JobID); left != "" {
+	if left := slurmtest.StepsLeft(t, s.JobID); left != "" {
 		t.Errorf("steps left after cancellation: %s", left)
 	}
 	if d := time.Since(start); d > 30*time.Second {
@@ -314,7 +314,7 @@ func TestSlurmSlots(t *testing.T) {
 		t.Errorf("cannot start: %v", err)
 	}
 	s.Close()
-	if left := slurmtest.Steps(t, s.JobID); left != "" {
+	if left := slurmtest.StepsLeft(t, s.JobID); left != "" {
 		t.Errorf("steps left after Close: %s", left)
 	}
 }

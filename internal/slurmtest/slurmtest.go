@@ -60,6 +60,21 @@ func Steps(t testing.TB, job string) string {
 	return strings.TrimSpace(string(out))
 }
 
+// StepsLeft lists the job steps still in job after waiting up to 10 s
+// for them to end: Slurm lists a cancelled step until its node reports
+// it ended, a moment after srun has returned on a busy machine.
+func StepsLeft(t testing.TB, job string) string {
+	t.Helper()
+	var left string
+	for range 100 {
+		if left = Steps(t, job); left == "" {
+			return ""
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return left
+}
+
 // Jobs lists the jobs named name that are still running or pending,
 // after waiting up to 10 s for them to end.
 func Jobs(t testing.TB, name string) string {
