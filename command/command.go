@@ -251,6 +251,9 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 		exec, err = inv.executor(ctx, inv.Say)
 	}
 	if err == nil {
+		err = inv.sandbox(ctx, inv.Say)
+	}
+	if err == nil {
 		limitMemory(work.Size)
 		var s *Session
 		s, err = Open(Config{Command: c.Name, Test: inv.Test, Output: inv.Output, Jobs: f.Jobs,

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -30,6 +31,12 @@ type ExecFlags struct {
 	// RemoteQueueTimeout bounds the time remote tests wait in the
 	// service's queue while none executes; zero for no bound.
 	RemoteQueueTimeout time.Duration
+	// Sandbox confines each local test (runner.Sandbox): it writes only
+	// its work directory and SandboxWrite, does not see the home
+	// directory, and reaches the network only with SandboxNet.
+	Sandbox      bool
+	SandboxWrite listFlag
+	SandboxNet   bool
 }
 
 // listFlag is a flag that may be given several times.
@@ -49,6 +56,9 @@ func (e *ExecFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&e.RemoteCredentials, "remote-credentials", "", "file holding a token sent as \"authorization: Bearer TOKEN\" to the remote service")
 	fs.Var(&e.Platform, "platform", "KEY=VALUE platform property a remote worker must have (repeatable)")
 	fs.DurationVar(&e.RemoteQueueTimeout, "remote-queue-timeout", remote.QueueTimeout, "how long remote tests may wait in the service's queue while none of them executes (its workers gone?) before wynot gives up, keeping its best result; 0 waits without bound")
+	fs.BoolVar(&e.Sandbox, "sandbox", false, "confine each test (Linux, bubblewrap): it writes only its private directory, does not see your home directory, and reaches no network")
+	fs.Var(&e.SandboxWrite, "sandbox-write", "with --sandbox: a directory the tests may write too, e.g. $(go env GOCACHE) (repeatable)")
+	fs.BoolVar(&e.SandboxNet, "sandbox-net", false, "with --sandbox: leave the network reachable")
 	fs.Var(&e.RemoteEnv, "remote-env", "KEY=VALUE, or KEY for wynot's own value, set in every remote test's environment (repeatable; a remote test gets only PATH and what the test sets otherwise)")
 }
 
@@ -89,6 +99,33 @@ func (inv *Invocation) checkExecFlags() error {
 			return fmt.Errorf("--%s applies to --exec reapi://HOST:PORT", name)
 		}
 	}
+	for _, name := range []string{"sandbox-write", "sandbox-net"} {
+		if inv.IsSet(name) && !inv.Flags.Sandbox {
+			return fmt.Errorf("--%s applies to --sandbox", name)
+		}
+	}
+	if inv.Flags.Sandbox && kind != "local" {
+		return fmt.Errorf("--sandbox confines tests on this machine; with --exec %s they run elsewhere (a remote action runs in its own sandbox already)", kind)
+	}
+	return nil
+}
+
+// sandbox sets up the sandbox --sandbox asks for; where tests cannot be
+// confined here, it says why and the tests run as they would without.
+func (inv *Invocation) sandbox(ctx context.Context, say func(string, ...any)) error {
+	if !inv.Flags.Sandbox {
+		return nil
+	}
+	sb, err := runner.NewSandbox(ctx, inv.Flags.SandboxWrite, inv.Flags.SandboxNet)
+	switch {
+	case errors.Is(err, runner.ErrNoSandbox):
+		say("--sandbox: %v; the tests run unconfined", err)
+		return nil
+	case err != nil:
+		return InputError("%v", err)
+	}
+	inv.Test.Sandbox = sb
+	say("each test runs %s", sb)
 	return nil
 }
 

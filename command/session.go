@@ -70,6 +70,8 @@ type Test struct {
 	// it each test (runner.Command.Persistent): a debugger that would
 	// spend most of a test starting.
 	Persistent bool
+	// Sandbox, when set, confines each test (--sandbox).
+	Sandbox *runner.Sandbox
 }
 
 // Output says where messages go.
@@ -266,7 +268,7 @@ func Open(cfg Config) (*Session, error) {
 		cmd.Argv = absolutePaths(t.Argv, cfg.Tree, cfg.InTree)
 		cmd.Stdin = !cfg.InPlace && cfg.Files == 1 && !hasPlaceholder(t.Argv)
 	}
-	cmd.Env, cmd.Input, cmd.Persistent = t.Env, t.Input, t.Persistent
+	cmd.Env, cmd.Input, cmd.Persistent, cmd.Sandbox = t.Env, t.Input, t.Persistent, t.Sandbox
 	if t.Dir != "" {
 		cmd.Dir = t.Dir
 	}

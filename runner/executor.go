@@ -125,6 +125,9 @@ func (c *Command) process(dir string, files []File) Process {
 	if c.Dir != "" {
 		p.Dir = c.Dir
 	}
+	if c.Sandbox != nil {
+		p = c.Sandbox.Wrap(p)
+	}
 	return p
 }
 

@@ -56,6 +56,8 @@ type Command struct {
 	// instead of starting a process per test. Stdin, Input and "{}" do
 	// not apply: the process is told where the candidate's first file is.
 	Persistent bool
+	// Sandbox, when set, confines each test (local tests only).
+	Sandbox *Sandbox
 }
 
 // Run is what one run of a test did.

@@ -60,6 +60,17 @@ holds the candidate files under their own names. A test that writes
 into the directory it runs in (seen on the original's runs) runs its
 tests one at a time there, so that no two write at once.
 
+--sandbox confines each test (Linux, with Debian's bubblewrap): it can
+write only its private directory and the directories given with
+--sandbox-write (say $(go env GOCACHE), to keep Go's build cache warm),
+sees an empty /tmp and an empty home directory (the directory it runs in
+and the programs it names stay readable), and reaches no network
+(--sandbox-net leaves it). Where tests cannot be confined (no
+bubblewrap, no namespaces to make), wynot says so and runs them
+unconfined. It is off by default: tests commonly write caches into the
+home directory, which the sandbox hides; turn it on for a test you do
+not trust to stay in its place.
+
 How wynot tells the failure: it first runs the command twice on the
 original input and records how it fails, and says so before it searches.
 That is how the run ended (exit status or signal) and what its output
@@ -377,6 +388,8 @@ Flags:
 	                    --srun-args, --slurm-steps, --remote-input,
 	                    --remote-header, --remote-credentials, --remote-env,
 	                    --remote-queue-timeout and --platform
+	--sandbox           confine each test (see above), with --sandbox-write
+	                    DIR (repeatable) and --sandbox-net
 
 The JSON summary (--json) counts "tests", every run of the test, as
 "runs", the tests of candidates (its "outcomes" add up to them), and
