@@ -170,6 +170,19 @@ type Invocation struct {
 
 	fs       *flag.FlagSet
 	cleanups []func()
+	// whole are the words after the first "--", as a test command
+	// reads them (CommandOnly).
+	whole []string
+}
+
+// CommandOnly reads the command line as one that gives no inputs: every
+// word after the first "--" is the test command's, a "--" among them
+// too (wynot reduce --argv -- cargo run -- x), and none is an input.
+func (inv *Invocation) CommandOnly() {
+	if inv.whole != nil {
+		inv.Args, inv.Argv = nil, inv.whole
+		inv.Test.Argv = inv.whole
+	}
 }
 
 // IsSet reports whether the flag was given on the command line.
@@ -212,6 +225,10 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 		fmt.Fprint(env.Stdout, env.Help(c.Section))
 		return ExitOK
 	}
+	whole := argv // the words after the first "--"
+	if err == nil {
+		pos, argv = endOfFlags(pos, argv)
+	}
 	if err != nil && (argv != nil || commandStart(pos) < 0) {
 		return c.usageError(suggestFlag(fs, err), env.Stderr)
 	}
@@ -228,7 +245,7 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 				cmd, c.Name, strings.Join(pos[:i], " "), cmd), env.Stderr)
 		}
 	}
-	inv := &Invocation{Args: pos, Argv: argv, Flags: &f, fs: fs}
+	inv := &Invocation{Args: pos, Argv: argv, Flags: &f, fs: fs, whole: whole}
 	defer func() {
 		for i := len(inv.cleanups) - 1; i >= 0; i-- {
 			inv.cleanups[i]()
@@ -538,6 +555,21 @@ func editDistance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
+}
+
+// endOfFlags reads the first "--" as the end of wynot's flags, not as the
+// start of the test command, when a second "--" follows it and either no
+// input comes before it or the word after it starts with "-" (no test
+// command does): the words between the two are inputs, whatever they
+// start with (wynot reduce -- -n.txt -- CMD), and the command follows
+// the second. Otherwise the first "--" starts the command, which may
+// hold a "--" of its own (wynot reduce main.rs -- cargo run -- {}).
+func endOfFlags(pos, argv []string) (inputs, cmd []string) {
+	j := slices.Index(argv, "--")
+	if j < 0 || len(pos) > 0 && !strings.HasPrefix(argv[0], "-") {
+		return pos, argv
+	}
+	return append(slices.Clip(pos), argv[:j]...), argv[j+1:]
 }
 
 // splitCommand separates wynot's arguments from the test command after "--".

@@ -35,6 +35,17 @@ Run "wynot COMMAND --help" for the flags of a command, and "wynot help
 clusters" for running the tests on a Slurm cluster or a remote execution
 service.
 
+Flags may come anywhere before the "--" that starts the test command.
+An input whose name starts with "-" goes after a "--" of its own, before
+the command's: "wynot reduce -- -n.txt -- ./test {}" (or name it
+./-n.txt). The first "--" then ends wynot's flags, every word up to the
+second is an input, whatever it starts with, and the second starts the
+command. Two "--" read so when no input comes before the first, or when
+the word after the first starts with "-" (no command does); otherwise
+the first starts the command, as with one "--", and a "--" in the
+command is the command's own: "wynot reduce main.rs -- cargo run -- {}",
+"wynot reduce --argv -- cargo run -- x".
+
 # Reduce
 
 wynot reduce simplifies failing input files to a 1-minimal failing input:

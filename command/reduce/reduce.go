@@ -42,6 +42,10 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	fs.Func("with", "a `FILE` the test needs beside the candidate, copied unchanged into every test's directory (repeatable)",
 		func(s string) error { r.With = append(r.With, s); return nil })
 	return func(ctx context.Context, inv *command.Invocation) (command.Job, command.Workload, error) {
+		if r.Args {
+			// No inputs: a "--" after the first is the command's.
+			inv.CommandOnly()
+		}
 		if r.Args && !inv.IsSet("j") {
 			// Tests of --argv run in the current directory, where parallel
 			// runs of a compiler could overwrite each other's files.
