@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/wynot/wynot/keep"
 )
 
 // ShellQuote renders arguments as a shell would need them.
@@ -79,12 +81,17 @@ func ShellSplit(s string) ([]string, error) {
 	return words, nil
 }
 
-// List names up to n of the names, and how many more there are.
+// List names up to n of the names (file names, written as keep.Quote
+// writes them), and how many more there are.
 func List(names []string, n int) string {
-	if len(names) <= n {
-		return strings.Join(names, ", ")
+	quoted := make([]string, min(len(names), n))
+	for i := range quoted {
+		quoted[i] = keep.Quote(names[i])
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+	if len(names) <= n {
+		return strings.Join(quoted, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(quoted, ", "), len(names)-n)
 }
 
 // RestoredTrees are work trees put back to their candidate before every

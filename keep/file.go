@@ -65,7 +65,7 @@ func (f *File) Original() ([]byte, error) {
 			return data, nil
 		}
 	}
-	return nil, fmt.Errorf("the original of %s is no longer in %s: it changed during the run", f.Path, f.origAt)
+	return nil, fmt.Errorf("the original of %s is no longer in %s: it changed during the run", Quote(f.Path), Quote(f.origAt))
 }
 
 // Written says Dest holds a result of this run.
@@ -82,10 +82,10 @@ func Place(files []*File, output string) (notes []string, err error) {
 		isDir := err == nil && st.IsDir()
 		if len(files) > 1 && !isDir {
 			if err == nil {
-				return nil, fmt.Errorf("-o %s: with several inputs, -o names a directory", output)
+				return nil, fmt.Errorf("-o %s: with several inputs, -o names a directory", Quote(output))
 			}
 			if err := os.Mkdir(output, 0o755); err != nil {
-				return nil, fmt.Errorf("-o %s: %v", output, err)
+				return nil, fmt.Errorf("-o %s: %v", Quote(output), UnwrapPath(err))
 			}
 			isDir = true
 		}
@@ -95,7 +95,7 @@ func Place(files []*File, output string) (notes []string, err error) {
 				f.Dest = filepath.Join(output, f.Name)
 			}
 			if err := CheckWritable(filepath.Dir(f.Dest)); err != nil {
-				return nil, fmt.Errorf("cannot write the result to %s: %v", f.Dest, err)
+				return nil, fmt.Errorf("cannot write the result to %s: %v", Quote(f.Dest), UnwrapPath(err))
 			}
 			if same(f.Dest, f.Path) {
 				f.Dest = ""
@@ -110,13 +110,13 @@ func Place(files []*File, output string) (notes []string, err error) {
 			// /proc: never replaced, renamed or written next to.
 			f.Dest = FreePath(f.Name+".reduced", "")
 			if err := CheckWritable("."); err != nil {
-				return nil, fmt.Errorf("input %s is not a regular file, so its result goes to the current directory, which is not writable: %v; give -o", f.Path, err)
+				return nil, fmt.Errorf("input %s is not a regular file, so its result goes to the current directory, which is not writable: %v; give -o", Quote(f.Path), UnwrapPath(err))
 			}
-			notes = append(notes, fmt.Sprintf("input %s is not a regular file; it stays as it is, and the result goes to %s", f.Path, f.Dest))
+			notes = append(notes, fmt.Sprintf("input %s is not a regular file; it stays as it is, and the result goes to %s", Quote(f.Path), Quote(f.Dest)))
 		default:
 			f.Dest = f.Path
 			if err := CheckWritable(filepath.Dir(f.Path)); err != nil {
-				return nil, fmt.Errorf("cannot replace %s: %v; give -o", f.Path, err)
+				return nil, fmt.Errorf("cannot replace %s: %v; give -o", Quote(f.Path), UnwrapPath(err))
 			}
 			var note string
 			f.Backup, f.backupSum, note = backupFor(f)
@@ -141,10 +141,10 @@ func backupFor(f *File) (path, sum, note string) {
 		return base, f.Sum, ""
 	}
 	if lin, ok := readLineage(f.Path); ok && lin.Orig == Digest(old) && lin.Last == f.Sum {
-		return base, lin.Orig, fmt.Sprintf("%s holds the original of an interrupted reduction of %s; keeping it, and reducing %s as it is now", base, f.Path, f.Path)
+		return base, lin.Orig, fmt.Sprintf("%s holds the original of an interrupted reduction of %s; keeping it, and reducing %s as it is now", Quote(base), Quote(f.Path), Quote(f.Path))
 	}
 	p := FreePath(base, "")
-	return p, f.Sum, fmt.Sprintf("%s exists and is not the original of %s; the original will be kept in %s", base, f.Path, p)
+	return p, f.Sum, fmt.Sprintf("%s exists and is not the original of %s; the original will be kept in %s", Quote(base), Quote(f.Path), Quote(p))
 }
 
 // KeepOriginal writes the backup of an input replaced in place, unless
@@ -155,7 +155,7 @@ func (f *File) KeepOriginal() error {
 	if f.Backup != "" {
 		if _, err := os.Stat(f.Backup); err != nil {
 			if err := WriteAtomic(f.Backup, f.orig, f.Mode); err != nil {
-				return fmt.Errorf("cannot keep the original in %s: %v; give -o", f.Backup, err)
+				return fmt.Errorf("cannot keep the original in %s: %w; give -o", Quote(f.Backup), UnwrapPath(err))
 			}
 			f.madeBackup = true
 			writeLineage(f.Path, lineage{Orig: f.backupSum, Last: f.Sum})
@@ -186,14 +186,14 @@ func (f *File) DropBackup() {
 // lineage.
 func (f *File) Write(data []byte, sync bool) error {
 	if err := os.MkdirAll(filepath.Dir(f.Dest), 0o755); err != nil {
-		return fmt.Errorf("writing the result to %s: %w", f.Dest, err)
+		return fmt.Errorf("writing the result to %s: %w", Quote(f.Dest), UnwrapPath(err))
 	}
 	write := WriteAtomic
 	if !sync {
 		write = ReplaceFile
 	}
 	if err := write(f.Dest, data, f.Mode); err != nil {
-		return fmt.Errorf("writing the result to %s: %w", f.Dest, err)
+		return fmt.Errorf("writing the result to %s: %w", Quote(f.Dest), UnwrapPath(err))
 	}
 	f.written = data
 	if f.Backup != "" {

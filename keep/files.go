@@ -73,7 +73,7 @@ func CheckWritable(dir string) error {
 		return err
 	}
 	if !st.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
+		return fmt.Errorf("%s is not a directory", Quote(dir))
 	}
 	f, err := os.CreateTemp(dir, ".wynot-check-*")
 	if err != nil {
@@ -105,11 +105,17 @@ func Within(p, dir string) bool {
 }
 
 // UnwrapPath drops the operation from a file system error: "open x:
-// permission denied" reads better as "x: permission denied".
+// permission denied" reads better as "x: permission denied"; the path
+// is written as Quote writes it. The error it returns still wraps the
+// cause (errors.Is(err, syscall.ENOSPC)).
 func UnwrapPath(err error) error {
 	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return fmt.Errorf("%s: %w", Quote(pe.Path), pe.Err)
+	case errors.As(err, &le):
+		return fmt.Errorf("%s: %w", Quote(le.New), le.Err)
 	}
 	return err
 }

@@ -234,3 +234,25 @@ func TestTreeInPlace(t *testing.T) {
 		t.Fatalf("the next run: %v backup %q notes %q", err, again.Backup, notes)
 	}
 }
+
+func TestQuote(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"in.txt", "in.txt"},
+		{"dir/my file.txt", "dir/my file.txt"},
+		{"-n.txt", "-n.txt"},
+		{"données/été.txt", "données/été.txt"},
+		{`say "hi".txt`, `say "hi".txt`},
+		{"a\nb.txt", `"a\nb.txt"`},
+		{"tab\there", `"tab\there"`},
+		{"esc\x1b[31m", `"esc\x1b[31m"`},
+		{"bad\xff", `"bad\xff"`},
+		{" lead", `" lead"`},
+		{"trail ", `"trail "`},
+		{"nbsp\u00a0x", `"nbsp\u00a0x"`},
+		{"", `""`},
+	} {
+		if got := Quote(c.in); got != c.want {
+			t.Errorf("Quote(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}

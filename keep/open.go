@@ -19,21 +19,21 @@ func Read(paths []string) ([]*Entry, error) {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, fmt.Errorf("input %s: %v", p, errors.Unwrap(err))
+			return nil, fmt.Errorf("input %s: %v", Quote(p), errors.Unwrap(err))
 		}
 		if st.IsDir() {
-			return nil, fmt.Errorf("input %s is a directory; give files", p)
+			return nil, fmt.Errorf("input %s is a directory; give files", Quote(p))
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return nil, fmt.Errorf("input %s: %v", p, err)
+			return nil, fmt.Errorf("input %s: %v", Quote(p), UnwrapPath(err))
 		}
 		if len(data) == 0 {
-			return nil, fmt.Errorf("input %s is empty: nothing to reduce", p)
+			return nil, fmt.Errorf("input %s is empty: nothing to reduce", Quote(p))
 		}
 		name := filepath.Base(p)
 		if other, ok := names[name]; ok {
-			return nil, fmt.Errorf("inputs %s and %s have the same name; the test sees them side by side in one directory", other, p)
+			return nil, fmt.Errorf("inputs %s and %s have the same name; the test sees them side by side in one directory", Quote(other), Quote(p))
 		}
 		names[name] = p
 		es = append(es, &Entry{File: NewFile(p, name, data, st.Mode()), Data: data})
@@ -51,10 +51,10 @@ func Read(paths []string) ([]*Entry, error) {
 func OpenTree(p, output string) (*Tree, []*Entry, []string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("input %s: %v", p, err)
+		return nil, nil, nil, fmt.Errorf("input %s: %v", Quote(p), err)
 	}
 	if cwd, err := os.Getwd(); err == nil && Within(cwd, abs) && output == "" {
-		return nil, nil, nil, fmt.Errorf("input %s is the current directory, or holds it: reducing it in place would change the directory wynot runs in and put its copy of the original beside it; run wynot from outside the tree, or give -o DIR for the result", p)
+		return nil, nil, nil, fmt.Errorf("input %s is the current directory, or holds it: reducing it in place would change the directory wynot runs in and put its copy of the original beside it; run wynot from outside the tree, or give -o DIR for the result", Quote(p))
 	}
 	var notes []string
 	if note, err := FinishPending(p); err != nil {
@@ -64,14 +64,14 @@ func OpenTree(p, output string) (*Tree, []*Entry, []string, error) {
 	}
 	base, err := filetree.ReadTree(abs)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("reading the tree %s: %v", p, UnwrapPath(err))
+		return nil, nil, nil, fmt.Errorf("reading the tree %s: %v", Quote(p), UnwrapPath(err))
 	}
 	if len(base.Files) == 0 {
-		return nil, nil, nil, fmt.Errorf("input %s holds no files: nothing to reduce", p)
+		return nil, nil, nil, fmt.Errorf("input %s holds no files: nothing to reduce", Quote(p))
 	}
 	for _, vcs := range []string{".git", ".hg", ".svn"} {
 		if _, err := os.Lstat(filepath.Join(abs, vcs)); err == nil {
-			notes = append(notes, fmt.Sprintf("%s is left out of the tests and of the reduction", filepath.Join(p, vcs)))
+			notes = append(notes, fmt.Sprintf("%s is left out of the tests and of the reduction", Quote(filepath.Join(p, vcs))))
 		}
 	}
 	t, more, err := PlaceTree(p, abs, base, output)

@@ -191,23 +191,23 @@ func (r *Result) Where() []string {
 	if t := r.Tree; t != nil {
 		switch {
 		case !r.Changed() && t.Dest == t.Path:
-			return []string{fmt.Sprintf("%s is unchanged: nothing smaller fails", t.Path)}
+			return []string{fmt.Sprintf("%s is unchanged: nothing smaller fails", Quote(t.Path))}
 		case t.Backup != "":
-			return []string{fmt.Sprintf("%s now holds the result (%s); the original is in %s", t.Path, r.names(), t.Backup)}
+			return []string{fmt.Sprintf("%s now holds the result (%s); the original is in %s", Quote(t.Path), r.names(), Quote(t.Backup))}
 		}
-		return []string{fmt.Sprintf("result tree written to %s (%s)", t.Dest, r.names())}
+		return []string{fmt.Sprintf("result tree written to %s (%s)", Quote(t.Dest), r.names())}
 	}
 	var lines []string
 	for _, e := range r.Entries {
 		switch {
 		case !e.Written() && e.Dest == e.Path && e.Backup != "":
-			lines = append(lines, fmt.Sprintf("%s is unchanged: nothing smaller fails; the original is in %s", e.Path, e.Backup))
+			lines = append(lines, fmt.Sprintf("%s is unchanged: nothing smaller fails; the original is in %s", Quote(e.Path), Quote(e.Backup)))
 		case !e.Written() && e.Dest == e.Path:
-			lines = append(lines, fmt.Sprintf("%s is unchanged: nothing smaller fails", e.Path))
+			lines = append(lines, fmt.Sprintf("%s is unchanged: nothing smaller fails", Quote(e.Path)))
 		case e.Backup != "":
-			lines = append(lines, fmt.Sprintf("%s now holds the result; the original is in %s", e.Path, e.Backup))
+			lines = append(lines, fmt.Sprintf("%s now holds the result; the original is in %s", Quote(e.Path), Quote(e.Backup)))
 		default:
-			lines = append(lines, fmt.Sprintf("result written to %s", e.Dest))
+			lines = append(lines, fmt.Sprintf("result written to %s", Quote(e.Dest)))
 		}
 	}
 	return lines
@@ -218,7 +218,7 @@ func (r *Result) names() string {
 	var names []string
 	for _, e := range r.Entries {
 		if !e.Removed {
-			names = append(names, e.Name)
+			names = append(names, Quote(e.Name))
 		}
 	}
 	switch {

@@ -54,24 +54,24 @@ func PlaceTree(p, abs string, base *filetree.Tree, output string) (*Tree, []stri
 	if output != "" {
 		out, err := filepath.Abs(output)
 		if err != nil {
-			return nil, nil, fmt.Errorf("-o %s: %v", output, err)
+			return nil, nil, fmt.Errorf("-o %s: %v", Quote(output), err)
 		}
 		if Within(out, abs) || Within(abs, out) {
-			return nil, nil, fmt.Errorf("-o %s: the result tree must go outside the input tree %s", output, p)
+			return nil, nil, fmt.Errorf("-o %s: the result tree must go outside the input tree %s", Quote(output), Quote(p))
 		}
 		if names, err := os.ReadDir(out); err == nil && len(names) > 0 {
-			return nil, nil, fmt.Errorf("-o %s is a directory that is not empty: give a new one for the result tree", output)
+			return nil, nil, fmt.Errorf("-o %s is a directory that is not empty: give a new one for the result tree", Quote(output))
 		} else if err != nil && !os.IsNotExist(err) {
-			return nil, nil, fmt.Errorf("-o %s: %v", output, UnwrapPath(err))
+			return nil, nil, fmt.Errorf("-o %s: %v", Quote(output), UnwrapPath(err))
 		}
 		if err := CheckWritable(filepath.Dir(out)); err != nil {
-			return nil, nil, fmt.Errorf("cannot write the result tree to %s: %v", output, err)
+			return nil, nil, fmt.Errorf("cannot write the result tree to %s: %v", Quote(output), UnwrapPath(err))
 		}
 		t.Dest, t.origRoot = output, p
-		return t, nil, room(filepath.Dir(out), size, "-o "+output, "the result tree")
+		return t, nil, room(filepath.Dir(out), size, "-o "+Quote(output), "the result tree")
 	}
 	if err := CheckWritable(filepath.Dir(abs)); err != nil {
-		return nil, nil, fmt.Errorf("cannot keep the original beside %s: %v; give -o", p, err)
+		return nil, nil, fmt.Errorf("cannot keep the original beside %s: %v; give -o", Quote(p), UnwrapPath(err))
 	}
 	t.Dest = p
 	note := t.backupFor()
@@ -80,7 +80,7 @@ func PlaceTree(p, abs string, base *filetree.Tree, output string) (*Tree, []stri
 	if note != "" {
 		notes = append(notes, note)
 	}
-	return t, notes, room(filepath.Dir(abs), size, filepath.Dir(abs), "the copy of the original")
+	return t, notes, room(filepath.Dir(abs), size, Quote(filepath.Dir(abs)), "the copy of the original")
 }
 
 // backupFor chooses where the original of a tree replaced in place is
@@ -100,11 +100,11 @@ func (t *Tree) backupFor() string {
 	if old, err := filetree.ReadTree(base); err == nil {
 		if lin, ok := readLineage(dir); ok && lin.Orig == Sum(old.Files) && lin.Last == Sum(t.base.Files) {
 			t.continued = true
-			return fmt.Sprintf("%s holds the original of an interrupted reduction of %s; keeping it, and reducing %s as it is now", base, t.Path, t.Path)
+			return fmt.Sprintf("%s holds the original of an interrupted reduction of %s; keeping it, and reducing %s as it is now", Quote(base), Quote(t.Path), Quote(t.Path))
 		}
 	}
 	t.Backup = FreePath(base, "")
-	return fmt.Sprintf("%s exists and is not the original of %s; the original will be kept in %s", base, t.Path, t.Backup)
+	return fmt.Sprintf("%s exists and is not the original of %s; the original will be kept in %s", Quote(base), Quote(t.Path), Quote(t.Backup))
 }
 
 // room checks that size bytes fit into dir.
@@ -131,28 +131,28 @@ func (t *Tree) KeepOriginal(files []*File, now map[string]*filetree.File) error 
 		parent := filepath.Dir(strings.TrimSuffix(t.Backup, "/"))
 		tmp, err := os.MkdirTemp(parent, "."+filepath.Base(t.Backup)+".")
 		if err != nil {
-			return fmt.Errorf("cannot keep the original in %s: %v; give -o", t.Backup, err)
+			return fmt.Errorf("cannot keep the original in %s: %w; give -o", Quote(t.Backup), UnwrapPath(err))
 		}
 		if st, err := os.Stat(t.Path); err == nil {
 			os.Chmod(tmp, st.Mode().Perm())
 		}
 		if _, err := filetree.NewWorkspace(tmp, t.base); err != nil {
 			os.RemoveAll(tmp)
-			return fmt.Errorf("cannot keep the original in %s: %v; give -o", t.Backup, UnwrapPath(err))
+			return fmt.Errorf("cannot keep the original in %s: %w; give -o", Quote(t.Backup), UnwrapPath(err))
 		}
 		if err := os.Rename(tmp, t.Backup); err != nil {
 			os.RemoveAll(tmp)
-			return fmt.Errorf("cannot keep the original in %s: %v; give -o", t.Backup, err)
+			return fmt.Errorf("cannot keep the original in %s: %w; give -o", Quote(t.Backup), UnwrapPath(err))
 		}
 		t.madeBackup = true
 	}
 	t.Record(now)
 	if t.Backup == "" && !t.made {
 		if err := os.MkdirAll(t.Dest, 0o755); err != nil {
-			return fmt.Errorf("-o %s: %v", t.Dest, UnwrapPath(err))
+			return fmt.Errorf("-o %s: %w", Quote(t.Dest), UnwrapPath(err))
 		}
 		if _, err := filetree.NewWorkspace(t.Dest, t.base); err != nil {
-			return fmt.Errorf("writing the result tree to %s: %v", t.Dest, UnwrapPath(err))
+			return fmt.Errorf("writing the result tree to %s: %w", Quote(t.Dest), UnwrapPath(err))
 		}
 		t.made = true
 		for _, f := range files {
@@ -219,7 +219,7 @@ func (t *Tree) Link(f *File, target string) error {
 // empty (the tree's directory synced to the disk when sync is set).
 func (t *Tree) Remove(f *File, sync bool) error {
 	if err := os.Remove(f.Dest); err != nil && !os.IsNotExist(err) {
-		return fmt.Errorf("removing %s from the result tree: %w", f.Dest, err)
+		return fmt.Errorf("removing %s from the result tree: %w", Quote(f.Dest), UnwrapPath(err))
 	}
 	root := filepath.Clean(t.Dest)
 	removeEmptyParents(f.Dest, root)
@@ -261,7 +261,7 @@ func (t *Tree) Journal(cs []Change, write func() error) error {
 			err = WriteAtomic(PendingPath(t.Dest), data, 0o600)
 		}
 		if err != nil {
-			return fmt.Errorf("writing %s: %w", PendingPath(t.Dest), err)
+			return fmt.Errorf("writing %s: %w", Quote(PendingPath(t.Dest)), UnwrapPath(err))
 		}
 	}
 	if err := write(); err != nil {
@@ -287,29 +287,29 @@ func FinishPending(dir string) (string, error) {
 		err = json.Unmarshal(data, &cs)
 	}
 	if err != nil {
-		return "", fmt.Errorf("%s holds the last change of an interrupted reduction of %s, which cannot be read (%v): remove it, or restore %s from %s.orig", p, dir, err, dir, strings.TrimSuffix(dir, "/"))
+		return "", fmt.Errorf("%s holds the last change of an interrupted reduction of %s, which cannot be read (%v): remove it, or restore %s from %s", Quote(p), Quote(dir), err, Quote(dir), Quote(strings.TrimSuffix(dir, "/")+".orig"))
 	}
 	for _, c := range cs {
 		dest := filepath.Join(dir, filepath.FromSlash(c.Name))
 		if !filepath.IsLocal(filepath.FromSlash(c.Name)) {
-			return "", fmt.Errorf("%s names %s, outside %s: remove it", p, c.Name, dir)
+			return "", fmt.Errorf("%s names %s, outside %s: remove it", Quote(p), Quote(c.Name), Quote(dir))
 		}
 		if c.Removed {
 			if err := os.Remove(dest); err != nil && !os.IsNotExist(err) {
-				return "", fmt.Errorf("finishing the change in %s: %v", p, UnwrapPath(err))
+				return "", fmt.Errorf("finishing the change in %s: %v", Quote(p), UnwrapPath(err))
 			}
 			removeEmptyParents(dest, dir)
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-			return "", fmt.Errorf("finishing the change in %s: %v", p, UnwrapPath(err))
+			return "", fmt.Errorf("finishing the change in %s: %v", Quote(p), UnwrapPath(err))
 		}
 		if err := WriteAtomic(dest, c.Data, c.Mode); err != nil {
-			return "", fmt.Errorf("finishing the change in %s: %v", p, UnwrapPath(err))
+			return "", fmt.Errorf("finishing the change in %s: %v", Quote(p), UnwrapPath(err))
 		}
 	}
 	if err := os.Remove(p); err != nil {
-		return "", fmt.Errorf("removing %s: %v", p, err)
+		return "", fmt.Errorf("removing %s: %v", Quote(p), UnwrapPath(err))
 	}
-	return fmt.Sprintf("%s held the last change of an interrupted reduction of %s, which was killed while writing it: the change is now written", p, dir), nil
+	return fmt.Sprintf("%s held the last change of an interrupted reduction of %s, which was killed while writing it: the change is now written", Quote(p), Quote(dir)), nil
 }

@@ -46,6 +46,11 @@ the first starts the command, as with one "--", and a "--" in the
 command is the command's own: "wynot reduce main.rs -- cargo run -- {}",
 "wynot reduce --argv -- cargo run -- x".
 
+Messages write a file's name as it is, unless it holds a newline,
+another control character or bytes that are not UTF-8, or begins or
+ends with a space: then it is quoted as in Go ("a\nb.txt"), so that
+every message stays one line and names the file exactly.
+
 # Reduce
 
 wynot reduce simplifies failing input files to a 1-minimal failing input:

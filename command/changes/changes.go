@@ -146,10 +146,10 @@ type Changes struct {
 func (r *Changes) job(ctx context.Context) (command.Job, command.Workload, error) {
 	if r.Output != "" {
 		if st, err := os.Stat(r.Output); err == nil && st.IsDir() {
-			return nil, command.Workload{}, command.InputError("-o %s is a directory; give a file for the patch", r.Output)
+			return nil, command.Workload{}, command.InputError("-o %s is a directory; give a file for the patch", keep.Quote(r.Output))
 		}
 		if err := keep.CheckWritable(filepath.Dir(r.Output)); err != nil {
-			return nil, command.Workload{}, command.InputError("-o %s: %v", r.Output, err)
+			return nil, command.Workload{}, command.InputError("-o %s: %v", keep.Quote(r.Output), keep.UnwrapPath(err))
 		}
 	}
 	if r.Git {
@@ -162,10 +162,10 @@ func (r *Changes) job(ctx context.Context) (command.Job, command.Workload, error
 func readDir(dir, what string) (*codediff.Tree, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
-		return nil, command.InputError("the %s version %s: %v", what, dir, errors.Unwrap(err))
+		return nil, command.InputError("the %s version %s: %v", what, keep.Quote(dir), errors.Unwrap(err))
 	}
 	if !st.IsDir() {
-		return nil, command.InputError("the %s version %s is not a directory", what, dir)
+		return nil, command.InputError("the %s version %s is not a directory", what, keep.Quote(dir))
 	}
 	t, err := filetree.ReadTree(dir)
 	if err != nil {

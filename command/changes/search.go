@@ -475,7 +475,7 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 	patch := res.lv.set.Patch(res.patch)
 	if e.Output != "" && len(res.patch) > 0 && (res.verified || interrupted) {
 		if werr := keep.WriteAtomic(e.Output, []byte(patch), 0o644); werr != nil {
-			return fmt.Errorf("writing %s: %w", e.Output, werr)
+			return fmt.Errorf("writing %s: %w", keep.Quote(e.Output), keep.UnwrapPath(werr))
 		}
 	}
 	res.minimal = res.verified && res.removals != nil && res.removals.Done && !interrupted

@@ -10,6 +10,7 @@ import (
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/codediff"
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -452,7 +453,7 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 	}
 	c.Verdict = d.Verdict
 	if e.Output != "" && sum.Diff != "" {
-		c.Tail = []string{"patch written to " + e.Output}
+		c.Tail = []string{"patch written to " + keep.Quote(e.Output)}
 	}
 	if !res.verified && !end.Interrupted {
 		c.Err = command.Unverified("no failure-inducing changes could be verified")

@@ -124,7 +124,7 @@ func (r *Isolation) job() (command.Job, command.Workload, error) {
 		return nil, command.Workload{}, err
 	}
 	if len(fail) == 0 {
-		return nil, command.Workload{}, command.InputError("the failing input %s is empty: there is no difference to isolate", r.Failing)
+		return nil, command.Workload{}, command.InputError("the failing input %s is empty: there is no difference to isolate", keep.Quote(r.Failing))
 	}
 	var pass []byte
 	passName := "the empty input"
@@ -159,14 +159,14 @@ func (r *Isolation) job() (command.Job, command.Workload, error) {
 func readInput(path, what string) ([]byte, bool, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, false, command.InputError("%s %s: %v", what, path, errors.Unwrap(err))
+		return nil, false, command.InputError("%s %s: %v", what, keep.Quote(path), errors.Unwrap(err))
 	}
 	if st.IsDir() {
-		return nil, false, command.InputError("%s %s is a directory; give a file", what, path)
+		return nil, false, command.InputError("%s %s is a directory; give a file", what, keep.Quote(path))
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, false, command.InputError("%s %s: %v", what, path, err)
+		return nil, false, command.InputError("%s %s: %v", what, keep.Quote(path), keep.UnwrapPath(err))
 	}
 	return data, st.Mode().IsRegular(), nil
 }
@@ -180,7 +180,7 @@ func (r *Isolation) resultDir(failReg bool) (string, error) {
 		st, err := os.Stat(dir)
 		if err != nil || !st.IsDir() {
 			if err := os.Mkdir(dir, 0o755); err != nil {
-				return "", command.InputError("-o %s: %v", dir, err)
+				return "", command.InputError("-o %s: %v", keep.Quote(dir), keep.UnwrapPath(err))
 			}
 		}
 	case failReg:
@@ -189,7 +189,7 @@ func (r *Isolation) resultDir(failReg bool) (string, error) {
 		dir = "."
 	}
 	if err := keep.CheckWritable(dir); err != nil {
-		return "", command.InputError("cannot write the results to %s: %v; give -o DIR", dir, err)
+		return "", command.InputError("cannot write the results to %s: %v; give -o DIR", keep.Quote(dir), keep.UnwrapPath(err))
 	}
 	return dir, nil
 }
@@ -365,11 +365,11 @@ func (iso *isolator) chooseNames() {
 
 func (iso *isolator) write() error {
 	if err := keep.WriteAtomic(iso.passPath(), iso.pass, 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", iso.passPath(), err)
+		return fmt.Errorf("writing %s: %w", keep.Quote(iso.passPath()), keep.UnwrapPath(err))
 	}
 	if !iso.Maximize {
 		if err := keep.WriteAtomic(iso.failPath(), iso.fail, 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", iso.failPath(), err)
+			return fmt.Errorf("writing %s: %w", keep.Quote(iso.failPath()), keep.UnwrapPath(err))
 		}
 	}
 	return nil
@@ -401,10 +401,10 @@ func (iso *isolator) Close(sum *report.Summary, end command.End) command.Closing
 		c.Page = func() report.Page { return report.Page{Result: string(iso.fail), Diff: diff} }
 	}
 	if iso.Maximize {
-		c.Head = []string{fmt.Sprintf("the largest passing part of %s has %s of %s (%s), found in %s, %.1fs", iso.Failing,
+		c.Head = []string{fmt.Sprintf("the largest passing part of %s has %s of %s (%s), found in %s, %.1fs", keep.Quote(iso.Failing),
 			report.Plural(len(iso.pass), "byte"), report.Plural(len(iso.fail), "byte"),
 			report.Percent(100*float64(len(iso.pass))/float64(max(len(iso.fail), 1))), report.Plural(sum.Tests, "test"), sum.Seconds)}
-		c.Tail = []string{"result written to " + iso.passPath()}
+		c.Tail = []string{"result written to " + keep.Quote(iso.passPath())}
 	} else {
 		c.Head = []string{fmt.Sprintf("isolated a difference of %s in %s, %.1fs; the common context is %s",
 			report.Plural(sum.ElementsAfter, unitWord(iso.finest)), report.Plural(sum.Tests, "test"), sum.Seconds,
@@ -416,7 +416,7 @@ func (iso *isolator) Close(sum *report.Summary, end command.End) command.Closing
 		} else {
 			c.Text = report.ShowDiff(sum.Diff)
 		}
-		c.Tail = []string{fmt.Sprintf("results written to %s (passes) and %s (fails)", iso.passPath(), iso.failPath())}
+		c.Tail = []string{fmt.Sprintf("results written to %s (passes) and %s (fails)", keep.Quote(iso.passPath()), keep.Quote(iso.failPath()))}
 	}
 	switch {
 	case end.Interrupted:

@@ -8,6 +8,7 @@ import (
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/split"
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
 )
 
@@ -16,11 +17,11 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	rd.summarize(sum)
 	c := command.Closing{Page: rd.page, Tail: rd.res.Where()}
 	pct := report.Percent(100 * float64(sum.SizeAfter) / float64(max(sum.SizeBefore, 1)))
-	what, kind := rd.ins[0].Path, "input"
+	what, kind := keep.Quote(rd.ins[0].Path), "input"
 	sizes := fmt.Sprintf("from %s to %s (%s)", report.Plural(sum.SizeBefore, "byte"), report.Plural(sum.SizeAfter, "byte"), pct)
 	switch {
 	case rd.tree != nil:
-		what, kind, sum.Result = rd.tree.result.Path, "tree", rd.tree.result.Dest
+		what, kind, sum.Result = keep.Quote(rd.tree.result.Path), "tree", rd.tree.result.Dest
 		sizes = fmt.Sprintf("from %s (%s) to %s (%s, %s)", report.Plural(len(rd.ins), "file"), report.Plural(sum.SizeBefore, "byte"),
 			report.Plural(rd.present(), "file"), report.Plural(sum.SizeAfter, "byte"), pct)
 	case len(rd.ins) > 1:

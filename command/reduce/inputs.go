@@ -22,15 +22,15 @@ func (r *Reduction) readWith(ins []*input, tree bool) ([]runner.File, error) {
 	for _, p := range r.With {
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return nil, command.InputError("--with %s: %v", p, errors.Unwrap(err))
+			return nil, command.InputError("--with %s: %v", keep.Quote(p), errors.Unwrap(err))
 		}
 		name := filepath.Base(p)
 		for _, in := range ins {
 			switch {
 			case in.Name == name && tree:
-				return nil, command.InputError("--with %s has the name of %s in the tree; the test sees them in one directory", name, name)
+				return nil, command.InputError("--with %s has the name of %s in the tree; the test sees them in one directory", keep.Quote(name), keep.Quote(name))
 			case in.Name == name:
-				return nil, command.InputError("--with %s has the name of the input %s; the test sees them side by side in one directory", p, in.Path)
+				return nil, command.InputError("--with %s has the name of the input %s; the test sees them side by side in one directory", keep.Quote(p), keep.Quote(in.Path))
 			}
 		}
 		fs = append(fs, runner.File{Name: name, Data: data})
@@ -50,15 +50,15 @@ func (r *Reduction) openInputs() ([]*input, error) {
 	for _, e := range es {
 		in := &input{Entry: e}
 		if r.Split.Kind == split.Runes && !utf8.Valid(e.Data) {
-			return nil, command.InputError("input %s is not UTF-8 text, so it cannot be cut into runes; use --split bytes", e.Path)
+			return nil, command.InputError("input %s is not UTF-8 text, so it cannot be cut into runes; use --split bytes", keep.Quote(e.Path))
 		}
 		if lang := r.Split.LangOf(e.Path); lang != "" {
 			err := r.parse(in, lang)
 			switch {
 			case err != nil && r.Split.Syntactic():
-				return nil, command.InputError("input %s %v; reduce it with --split auto or lines", e.Path, err)
+				return nil, command.InputError("input %s %v; reduce it with --split auto or lines", keep.Quote(e.Path), err)
 			case err != nil:
-				say(r.Out, "input %s %v; reducing it as text", e.Path, err)
+				say(r.Out, "input %s %v; reducing it as text", keep.Quote(e.Path), err)
 			}
 		} else if a, ok := r.Split.Absent(e.Path); ok {
 			absent.add(a, e.Path)

@@ -133,7 +133,7 @@ func (r *Reduction) job(ctx context.Context) (command.Job, command.Workload, err
 	if st, serr := os.Stat(r.Files[0]); serr == nil && st.IsDir() {
 		// A directory: its files are reduced together.
 		if len(r.Files) > 1 {
-			return nil, command.Workload{}, command.InputError("input %s is a directory: give one directory, or files", r.Files[0])
+			return nil, command.Workload{}, command.InputError("input %s is a directory: give one directory, or files", keep.Quote(r.Files[0]))
 		}
 		ins, t, err = r.openTree(ctx, r.Files[0])
 		wl.Files = 0
@@ -362,7 +362,7 @@ func (rd *reducer) format(ctx context.Context) error {
 			return err
 		}
 		if rec.Outcome != dd.Fail {
-			rd.s.Say("the formatted form of %s does not fail (%s); keeping it unformatted", in.Name, rec.Outcome)
+			rd.s.Say("the formatted form of %s does not fail (%s); keeping it unformatted", keep.Quote(in.Name), rec.Outcome)
 			continue
 		}
 		rd.mu.Lock()

@@ -59,7 +59,7 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 		case e.Link != "":
 			in.whole = true
 			if filetree.Escapes(e.Name, e.Link) {
-				say(r.Out, "%s is a symbolic link to %s, outside the tree: it is not followed, and every test gets the link as it is", in.Path, e.Link)
+				say(r.Out, "%s is a symbolic link to %s, outside the tree: it is not followed, and every test gets the link as it is", keep.Quote(in.Path), keep.Quote(e.Link))
 			}
 		case filetree.Binary(e.Data) || len(e.Data) == 0:
 			in.whole = true // removed as a whole, never cut
@@ -79,7 +79,7 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 	}
 	r.treeLangs(ctx, t, ins)
 	if len(unparsed) > 0 {
-		say(r.Out, "%s in %s do not parse in their language (%s): they are reduced as text", report.Plural(len(unparsed), "file"), p, command.List(unparsed, 5))
+		say(r.Out, "%s in %s do not parse in their language (%s): they are reduced as text", report.Plural(len(unparsed), "file"), keep.Quote(p), command.List(unparsed, 5))
 	}
 	absent.say(r.Out)
 	return ins, t, nil
