@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
 )
 
@@ -47,18 +48,7 @@ func noRoom(parent string) string {
 }
 
 // size writes a number of bytes for people: 512 bytes, 2.0 MiB.
-func size(n uint64) string {
-	const unit = 1 << 10
-	if n < unit {
-		return report.Plural(int(n), "byte")
-	}
-	div, exp := uint64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
-}
+func size(n uint64) string { return keep.HumanSize(n) }
 
 // RoomHint names a full file system as the cause of err, an error of
 // preparing the work directory dir (a slot in the directory of a run's
@@ -74,10 +64,12 @@ func RoomHint(err error, dir string) error {
 // roomCause names a full file system as the cause of err when runs of
 // the test ran out of room (runner.Tester.OutOfRoom) or err is ENOSPC
 // (writing a candidate), keeping err's exit status; it returns err as it
-// is otherwise.
+// is otherwise, and when a write beside the inputs or at -o found its
+// own file system full (keep.NoRoomError): that one is named already.
 func (s *Session) roomCause(err error) error {
 	var nr *NoRoomError
-	if err == nil || s.tester == nil || errors.As(err, &nr) || s.tester.OutOfRoom() == 0 && !errors.Is(err, syscall.ENOSPC) {
+	var kr *keep.NoRoomError
+	if err == nil || s.tester == nil || errors.As(err, &nr) || errors.As(err, &kr) || s.tester.OutOfRoom() == 0 && !errors.Is(err, syscall.ENOSPC) {
 		return err
 	}
 	e := &NoRoomError{Parent: filepath.Dir(s.tester.Root()), Runs: s.tester.OutOfRoom(), Err: err}

@@ -44,6 +44,18 @@ type File struct {
 	madeBackup bool
 	backupSum  string // the digest of what Backup holds
 	written    []byte // what Dest holds now (nil: untouched)
+	// of names the file system Dest is on, for a write that finds it
+	// full (NoRoomError.Of): "the input FILE", "-o PATH", "the current
+	// directory"; "" is the input's.
+	of string
+}
+
+// fsOf names the file system of Dest (NoRoomError.Of).
+func (f *File) fsOf() string {
+	if f.of == "" {
+		return "the input " + Quote(f.Path)
+	}
+	return f.of
 }
 
 // NewFile is the input at path, called name, with its original data.
@@ -90,7 +102,7 @@ func Place(files []*File, output string) (notes []string, err error) {
 			isDir = true
 		}
 		for _, f := range files {
-			f.Dest = output
+			f.Dest, f.of = output, "-o "+Quote(output)
 			if isDir {
 				f.Dest = filepath.Join(output, f.Name)
 			}
@@ -98,7 +110,7 @@ func Place(files []*File, output string) (notes []string, err error) {
 				return nil, fmt.Errorf("cannot write the result to %s: %v", Quote(f.Dest), UnwrapPath(err))
 			}
 			if same(f.Dest, f.Path) {
-				f.Dest = ""
+				f.Dest, f.of = "", ""
 			}
 		}
 	}
@@ -108,7 +120,7 @@ func Place(files []*File, output string) (notes []string, err error) {
 		case !Replaceable(f.Path):
 			// A symbolic link, a device, a pipe, anything under /dev or
 			// /proc: never replaced, renamed or written next to.
-			f.Dest = FreePath(f.Name+".reduced", "")
+			f.Dest, f.of = FreePath(f.Name+".reduced", ""), "the current directory"
 			if err := CheckWritable("."); err != nil {
 				return nil, fmt.Errorf("input %s is not a regular file, so its result goes to the current directory, which is not writable: %v; give -o", Quote(f.Path), UnwrapPath(err))
 			}
@@ -155,6 +167,9 @@ func (f *File) KeepOriginal() error {
 	if f.Backup != "" {
 		if _, err := os.Stat(f.Backup); err != nil {
 			if err := WriteAtomic(f.Backup, f.orig, f.Mode); err != nil {
+				if Full(err) {
+					return noRoom(err, "the input "+Quote(f.Path), filepath.Dir(f.Backup), "the copy of the original to "+Quote(f.Backup), true)
+				}
 				return fmt.Errorf("cannot keep the original in %s: %w; give -o", Quote(f.Backup), UnwrapPath(err))
 			}
 			f.madeBackup = true
@@ -186,18 +201,27 @@ func (f *File) DropBackup() {
 // lineage.
 func (f *File) Write(data []byte, sync bool) error {
 	if err := os.MkdirAll(filepath.Dir(f.Dest), 0o755); err != nil {
-		return fmt.Errorf("writing the result to %s: %w", Quote(f.Dest), UnwrapPath(err))
+		return f.writeError(err)
 	}
 	write := WriteAtomic
 	if !sync {
 		write = ReplaceFile
 	}
 	if err := write(f.Dest, data, f.Mode); err != nil {
-		return fmt.Errorf("writing the result to %s: %w", Quote(f.Dest), UnwrapPath(err))
+		return f.writeError(err)
 	}
 	f.written = data
 	if f.Backup != "" {
 		writeLineage(f.Path, lineage{Orig: f.backupSum, Last: Digest(data)})
 	}
 	return nil
+}
+
+// writeError is the error of writing the result to Dest: a NoRoomError
+// that names Dest's file system when it is full.
+func (f *File) writeError(err error) error {
+	if Full(err) {
+		return noRoom(err, f.fsOf(), filepath.Dir(f.Dest), "the result to "+Quote(f.Dest), f.Dest == f.Path)
+	}
+	return fmt.Errorf("writing the result to %s: %w", Quote(f.Dest), UnwrapPath(err))
 }

@@ -2,9 +2,12 @@ package keep
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/wynot/wynot/domain/filetree"
@@ -254,5 +257,34 @@ func TestQuote(t *testing.T) {
 		if got := Quote(c.in); got != c.want {
 			t.Errorf("Quote(%q) = %s, want %s", c.in, got, c.want)
 		}
+	}
+}
+
+// A write that finds its file system full names that file system (whose
+// it is, where, its size) and what to do; other errors stay as they are.
+func TestNoRoom(t *testing.T) {
+	dir := t.TempDir()
+	full := &os.PathError{Op: "write", Path: filepath.Join(dir, ".in.txt.wynot-1"), Err: syscall.ENOSPC}
+	err := noRoom(full, "the input in.txt", dir, "the result to in.txt", true)
+	var nr *NoRoomError
+	if !errors.As(err, &nr) || !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("noRoom = %#v", err)
+	}
+	want := "no space left on device on the file system of the input in.txt (in " + dir + ", a file system of "
+	if msg := err.Error(); !strings.HasPrefix(msg, want) ||
+		!strings.HasSuffix(msg, " free), writing the result to in.txt: make room there, or give -o a path on a file system with more room, which leaves the input as it is") {
+		t.Errorf("message %q", msg)
+	}
+	if again := noRoom(err, "x", dir, "y", false); again != err {
+		t.Errorf("noRoom twice: %v", again)
+	}
+	quota := NoRoom(fmt.Errorf("write: %w", syscall.EDQUOT), "-o out.diff", filepath.Join(dir, "out.diff"), "the patch")
+	if msg := quota.Error(); !strings.HasPrefix(msg, "disk quota exceeded on the file system of -o out.diff (in ") ||
+		!strings.Contains(msg, "writing the patch to "+filepath.Join(dir, "out.diff")+": make room there") || strings.Contains(msg, "leaves the input") {
+		t.Errorf("message %q", msg)
+	}
+	other := errors.New("permission denied")
+	if got := NoRoom(other, "-o x", "x", "y"); got != other {
+		t.Errorf("NoRoom(other) = %v", got)
 	}
 }

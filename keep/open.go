@@ -83,7 +83,7 @@ func OpenTree(p, output string) (*Tree, []*Entry, []string, error) {
 	for _, rel := range base.Paths() {
 		f := base.Files[rel]
 		e := &Entry{File: NewFile(filepath.Join(p, filepath.FromSlash(rel)), rel, f.Data, f.Mode), Data: f.Data, Link: f.Link}
-		e.Dest = filepath.Join(t.Dest, filepath.FromSlash(rel))
+		e.Dest, e.of = filepath.Join(t.Dest, filepath.FromSlash(rel)), t.of
 		es = append(es, e)
 	}
 	return t, es, notes, nil

@@ -34,6 +34,9 @@ type Tree struct {
 	// reduction of this tree, which this run goes on with: it is kept
 	// whatever happens.
 	continued bool
+	// of names the file system of Dest, for a write that finds it full
+	// (NoRoomError.Of): "the input tree DIR", "-o OUT".
+	of string
 }
 
 // Sum is the digest of a tree's files.
@@ -67,13 +70,13 @@ func PlaceTree(p, abs string, base *filetree.Tree, output string) (*Tree, []stri
 		if err := CheckWritable(filepath.Dir(out)); err != nil {
 			return nil, nil, fmt.Errorf("cannot write the result tree to %s: %v", Quote(output), UnwrapPath(err))
 		}
-		t.Dest, t.origRoot = output, p
+		t.Dest, t.origRoot, t.of = output, p, "-o "+Quote(output)
 		return t, nil, room(filepath.Dir(out), size, "-o "+Quote(output), "the result tree")
 	}
 	if err := CheckWritable(filepath.Dir(abs)); err != nil {
 		return nil, nil, fmt.Errorf("cannot keep the original beside %s: %v; give -o", Quote(p), UnwrapPath(err))
 	}
-	t.Dest = p
+	t.Dest, t.of = p, "the input tree "+Quote(p)
 	note := t.backupFor()
 	t.origRoot = t.Backup
 	var notes []string
@@ -131,6 +134,9 @@ func (t *Tree) KeepOriginal(files []*File, now map[string]*filetree.File) error 
 		parent := filepath.Dir(strings.TrimSuffix(t.Backup, "/"))
 		tmp, err := os.MkdirTemp(parent, "."+filepath.Base(t.Backup)+".")
 		if err != nil {
+			if Full(err) {
+				return noRoom(err, t.of, parent, "the copy of the original to "+Quote(t.Backup), true)
+			}
 			return fmt.Errorf("cannot keep the original in %s: %w; give -o", Quote(t.Backup), UnwrapPath(err))
 		}
 		if st, err := os.Stat(t.Path); err == nil {
@@ -138,6 +144,9 @@ func (t *Tree) KeepOriginal(files []*File, now map[string]*filetree.File) error 
 		}
 		if _, err := filetree.NewWorkspace(tmp, t.base); err != nil {
 			os.RemoveAll(tmp)
+			if Full(err) {
+				return noRoom(err, t.of, parent, "the copy of the original to "+Quote(t.Backup), true)
+			}
 			return fmt.Errorf("cannot keep the original in %s: %w; give -o", Quote(t.Backup), UnwrapPath(err))
 		}
 		if err := os.Rename(tmp, t.Backup); err != nil {
@@ -149,9 +158,15 @@ func (t *Tree) KeepOriginal(files []*File, now map[string]*filetree.File) error 
 	t.Record(now)
 	if t.Backup == "" && !t.made {
 		if err := os.MkdirAll(t.Dest, 0o755); err != nil {
+			if Full(err) {
+				return noRoom(err, t.of, t.Dest, "the result tree", false)
+			}
 			return fmt.Errorf("-o %s: %w", Quote(t.Dest), UnwrapPath(err))
 		}
 		if _, err := filetree.NewWorkspace(t.Dest, t.base); err != nil {
+			if Full(err) {
+				return noRoom(err, t.of, t.Dest, "the result tree", false)
+			}
 			return fmt.Errorf("writing the result tree to %s: %w", Quote(t.Dest), UnwrapPath(err))
 		}
 		t.made = true
@@ -259,6 +274,9 @@ func (t *Tree) Journal(cs []Change, write func() error) error {
 		data, err := json.Marshal(cs)
 		if err == nil {
 			err = WriteAtomic(PendingPath(t.Dest), data, 0o600)
+		}
+		if Full(err) {
+			return noRoom(err, t.of, filepath.Dir(PendingPath(t.Dest)), "the record of a change to the tree, "+Quote(PendingPath(t.Dest)), true)
 		}
 		if err != nil {
 			return fmt.Errorf("writing %s: %w", Quote(PendingPath(t.Dest)), UnwrapPath(err))

@@ -290,7 +290,12 @@ WYNOT_TMPDIR (else /dev/shm or the system's temporary directory). When
 that file system fills up (a candidate cannot be written, or a test
 fails saying "No space left on device" or finding it full), wynot says
 so, naming the directory, rather than call the test flaky: set
-WYNOT_TMPDIR to a directory on a file system with more room. Each test
+WYNOT_TMPDIR to a directory on a file system with more room. A write
+beside an input (FILE.orig, a result replacing FILE, DIR.orig,
+DIR.wynot-pending) or at -o that finds its own file system full names
+that one instead, the input's or the output's, and its free space: make
+room there, or give -o a path on a file system with more room; the
+input stays as it was, or holds the last result written. Each test
 is killed with its whole process group after --timeout (default: ten
 times the original run, at least 1s, at most 300s; a --timeout under
 100ms is refused, in every command, as too short to run a test); a test

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,5 +53,51 @@ func TestReduceNewlineName(t *testing.T) {
 	}
 	if got := string(read(t, in)); got != "()" {
 		t.Errorf("the input holds %q, want ()", got)
+	}
+}
+
+// TestReduceNoRoomBesideInput: a write beside the input (its copy in
+// FILE.orig, or a smaller result replacing it) or at -o that finds its
+// file system full names that file system and what to do, not the work
+// directories' (WYNOT_TMPDIR, elsewhere and with room); the input stays
+// intact. The small file system is a tmpfs of 64 KiB.
+func TestReduceNoRoomBesideInput(t *testing.T) {
+	t.Parallel()
+	lines := func(n int) []byte { return []byte(strings.Repeat("abcdefghijklmno\n", n) + "()\n") }
+	for _, c := range []struct {
+		name  string
+		input []byte // the input, on the small file system unless -o is
+		out   bool   // -o onto the small file system, the input elsewhere
+		want  string
+	}{
+		// 26 KB, and as much in m3.txt.orig: the first smaller result
+		// (half of it) finds no room.
+		{"the result", lines(1625), false, "no space left on device on the file system of the input m3.txt (in SMALL, a file system of 64.0 KiB, "},
+		// 40 KB: its copy in m3.txt.orig does not fit.
+		{"the original's copy", lines(2500), false, "no space left on device on the file system of the input m3.txt (in SMALL, a file system of 64.0 KiB, "},
+		// 140 KB elsewhere: its first smaller result (half of it) does
+		// not fit into -o.
+		{"-o", lines(8750), true, "no space left on device on the file system of -o SMALL/out.txt (in SMALL, a file system of 64.0 KiB, "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			small, dir, tmp := tmpfsOf(t, "64k"), t.TempDir(), t.TempDir()
+			in, args := filepath.Join(small, "m3.txt"), []string{"reduce", "-j", "2", "--split", "lines", "m3.txt"}
+			if c.out {
+				in = filepath.Join(dir, "m3.txt")
+				args = append(args, "-o", filepath.Join(small, "out.txt"))
+			}
+			write(t, in, c.input)
+			r := wynotRun(t, filepath.Dir(in), []string{"WYNOT_TMPDIR=" + tmp}, append(args, "--", prog("mystery"), "{}")...)
+			want := strings.ReplaceAll(c.want, "SMALL", small)
+			if r.code != 1 || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "WYNOT_TMPDIR") {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and %q, and no word of WYNOT_TMPDIR", r.code, r.stderr, want)
+			}
+			if !strings.Contains(r.stderr, "make room there, or give -o a path on a file system with more room") {
+				t.Errorf("no advice:\n%s", r.stderr)
+			}
+			if got := read(t, in); !bytes.Equal(got, c.input) && !(c.name == "the result" && len(got) < len(c.input)) {
+				t.Errorf("the input changed to %d bytes", len(got))
+			}
+		})
 	}
 }

@@ -227,8 +227,15 @@ exit 2
 // mounting is not permitted.
 func smallFS(t *testing.T) string {
 	t.Helper()
+	return tmpfsOf(t, "2m")
+}
+
+// tmpfsOf mounts a tmpfs of size (as mount -o size= takes it) for the
+// test, or skips it where mounting is not permitted.
+func tmpfsOf(t *testing.T, size string) string {
+	t.Helper()
 	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dir).CombinedOutput(); err != nil {
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
 	}
 	t.Cleanup(func() { exec.Command("umount", dir).Run() })

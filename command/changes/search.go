@@ -475,6 +475,9 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 	patch := res.lv.set.Patch(res.patch)
 	if e.Output != "" && len(res.patch) > 0 && (res.verified || interrupted) {
 		if werr := keep.WriteAtomic(e.Output, []byte(patch), 0o644); werr != nil {
+			if keep.Full(werr) {
+				return keep.NoRoom(werr, "-o "+keep.Quote(e.Output), e.Output, "the patch")
+			}
 			return fmt.Errorf("writing %s: %w", keep.Quote(e.Output), keep.UnwrapPath(werr))
 		}
 	}

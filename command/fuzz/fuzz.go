@@ -183,6 +183,9 @@ func (f *fuzzer) Search(ctx context.Context, s *command.Session) (command.Found,
 	}
 	if werr := keep.WriteAtomic(f.out, corpus.Format(f.values), 0o644); werr != nil && err == nil {
 		err = werr
+		if keep.Full(werr) {
+			err = keep.NoRoom(werr, "the corpus "+keep.Quote(f.dir), f.out, "the smallest entry")
+		}
 	}
 	return command.Found{Minimal: minimal, Kept: "the smallest failing entry so far is written",
 		Confirm: []command.Check{{Candidate: f.candidate(f.values), Want: dd.Fail, What: "the result"}}}, err

@@ -364,12 +364,21 @@ func (iso *isolator) chooseNames() {
 }
 
 func (iso *isolator) write() error {
-	if err := keep.WriteAtomic(iso.passPath(), iso.pass, 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", keep.Quote(iso.passPath()), keep.UnwrapPath(err))
+	paths, data := []string{iso.passPath(), iso.failPath()}, [][]byte{iso.pass, iso.fail}
+	if iso.Maximize {
+		paths = paths[:1]
 	}
-	if !iso.Maximize {
-		if err := keep.WriteAtomic(iso.failPath(), iso.fail, 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", keep.Quote(iso.failPath()), keep.UnwrapPath(err))
+	for i, p := range paths {
+		err := keep.WriteAtomic(p, data[i], 0o644)
+		switch {
+		case keep.Full(err) && iso.Output != "":
+			return keep.NoRoom(err, "-o "+keep.Quote(iso.Output), p, "a result")
+		case keep.Full(err) && iso.outDir == ".":
+			return keep.NoRoom(err, "the current directory", p, "a result")
+		case keep.Full(err):
+			return keep.NoRoom(err, "the failing input "+keep.Quote(iso.Failing), p, "a result")
+		case err != nil:
+			return fmt.Errorf("writing %s: %w", keep.Quote(p), keep.UnwrapPath(err))
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ package reduce
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -268,7 +269,7 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 		command.WatchTree(s, rd.tree.ws)
 	}
 	if err := rd.res.KeepOriginals(); err != nil {
-		return found, command.InputError("%v", err)
+		return command.Found{}, command.InputError("%w", err) // nothing was written
 	}
 	defer rd.res.DropBackups()
 	if !rd.searched { // the inputs are the originals
@@ -288,6 +289,9 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 		if werr := rd.flush(in); werr != nil && err == nil {
 			err = werr
 		}
+	}
+	if nr := (*keep.NoRoomError)(nil); errors.As(err, &nr) && !slices.ContainsFunc(rd.ins, func(in *input) bool { return in.Written() }) {
+		found.Kept = "" // no result could be written: the inputs are as they were
 	}
 	found.Minimal = certified
 	// What to confirm is the result as it is now, after the search.

@@ -191,9 +191,12 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 	}
 	if t.Output != "" {
 		if err := keep.WriteAtomic(t.Output, []byte(text), 0o644); err != nil {
-			c.Err = command.InputError("writing %s: %v", t.Output, err)
+			c.Err = command.InputError("writing %s: %v", keep.Quote(t.Output), keep.UnwrapPath(err))
+			if keep.Full(err) {
+				c.Err = command.InputError("%w", keep.NoRoom(err, "-o "+keep.Quote(t.Output), t.Output, "the slice"))
+			}
 		} else {
-			c.Tail = append(c.Tail, "the slice is in "+t.Output)
+			c.Tail = append(c.Tail, "the slice is in "+keep.Quote(t.Output))
 		}
 	}
 	return c
