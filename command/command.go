@@ -261,6 +261,11 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 	}
 	sum := &report.Summary{Command: c.Name}
 	job, work, err := maker(ctx, inv)
+	if err == nil && ctx.Err() != nil {
+		// Interrupted while the job was made: nothing to open a
+		// session for.
+		err = ctx.Err()
+	}
 	var page func() report.Page
 	var exec runner.Executor
 	doing := "" // what the session did before its search, if it opened

@@ -265,8 +265,9 @@ checks pass (and removed again if nothing smaller fails); FILE is
 replaced, atomically, by every smaller failing input found, so a run
 that stops for any reason (Ctrl-C, exit status 130, even SIGKILL) leaves
 the best result so far and a valid file. Interrupted before the search
-starts (while the original runs), wynot says what it was doing and that
-nothing was changed: no input is written and no FILE.orig made. An
+starts (while it parses and type-checks the inputs, or the original
+runs), wynot ends at once, says what it was doing and that nothing was
+changed: no input is written and no FILE.orig made. An
 existing FILE.orig is kept as the original only when it is one of an
 interrupted reduction of this very file (wynot remembers what it wrote,
 in the user's cache directory); otherwise the original goes to the first

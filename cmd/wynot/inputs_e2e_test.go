@@ -2,9 +2,14 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestReduceDashName: an input whose name starts with "-" is given after
@@ -100,4 +105,62 @@ func TestReduceNoRoomBesideInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReduceInterruptWhilePreparing: SIGINT 0.3 s into a reduction of a
+// Go tree, while wynot type-checks it (a file that imports the whole
+// standard library, typed from source: seconds of work) or runs go list
+// -export (with a build cache of its own, which has nothing built yet),
+// ends wynot as quickly as later, with exit status 130, and says nothing
+// of what the interruption cut short ("go list -export failed (.:
+// context canceled)").
+func TestReduceInterruptWhilePreparing(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command("go", "list", "-f", "{{if not .Incomplete}}{{.ImportPath}}{{end}}", "std").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	skip := regexp.MustCompile(`internal|vendor|^cmd/|^runtime/(cgo|race|msan|asan)$|^plugin$|^unsafe$|^builtin$|^syscall/js$|^testing/synctest$|^crypto/fips|^simd|^fmt$`)
+	var src strings.Builder
+	src.WriteString("package main\n\nimport (\n\t\"fmt\"\n")
+	for _, p := range strings.Fields(string(out)) {
+		if !skip.MatchString(p) {
+			src.WriteString("\t_ \"" + p + "\"\n")
+		}
+	}
+	src.WriteString(")\n\nfunc main() {\n\tfmt.Printf(\"%d\\n\", \"x\")\n}\n")
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "m")
+	write(t, filepath.Join(tree, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"))
+	write(t, filepath.Join(tree, "main.go"), []byte(src.String()))
+	cmd := exec.Command(wynotBin, "reduce", "-j", "2", "--fail-on", "format %d has arg", "m", "--", "go", "vet", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOCACHE="+t.TempDir(), "GOWORK=off", "GOFLAGS=", "GOTOOLCHAIN=local")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	sent := time.Now()
+	err = cmd.Wait()
+	took := time.Since(sent)
+	code := -1
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if code != 130 || took > 1500*time.Millisecond {
+		t.Errorf("exit %d %s after SIGINT, want 130 within 1.5s; stderr:\n%s", code, took.Round(time.Millisecond), errb.String())
+	}
+	if strings.Contains(errb.String(), "context canceled") || !strings.Contains(errb.String(), "interrupted while") {
+		t.Errorf("stderr:\n%s", errb.String())
+	}
+	if _, err := os.Stat(tree + ".orig"); err == nil {
+		t.Error("m.orig was made")
+	}
+	t.Logf("%s after SIGINT: %s", took.Round(time.Millisecond), errb.String())
 }

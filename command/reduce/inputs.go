@@ -1,6 +1,7 @@
 package reduce
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -39,8 +40,9 @@ func (r *Reduction) readWith(ins []*input, tree bool) ([]runner.File, error) {
 }
 
 // openInputs reads the inputs (keep.Read) and decides where their
-// results go; it writes FILE.orig for inputs reduced in place.
-func (r *Reduction) openInputs() ([]*input, error) {
+// results go. Parsing an input (type-checking Go) is cut short when ctx
+// ends.
+func (r *Reduction) openInputs(ctx context.Context) ([]*input, error) {
 	es, err := keep.Read(r.Files)
 	if err != nil {
 		return nil, command.InputError("%v", err)
@@ -53,7 +55,10 @@ func (r *Reduction) openInputs() ([]*input, error) {
 			return nil, command.InputError("input %s is not UTF-8 text, so it cannot be cut into runes; use --split bytes", keep.Quote(e.Path))
 		}
 		if lang := r.Split.LangOf(e.Path); lang != "" {
-			err := r.parse(in, lang)
+			var err error
+			if perr := prepare(ctx, func() { err = r.parse(in, lang) }); perr != nil {
+				return nil, perr
+			}
 			switch {
 			case err != nil && r.Split.Syntactic():
 				return nil, command.InputError("input %s %v; reduce it with --split auto or lines", keep.Quote(e.Path), err)

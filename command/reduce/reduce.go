@@ -144,7 +144,7 @@ func (r *Reduction) job(ctx context.Context) (command.Job, command.Workload, err
 			return slices.ContainsFunc(ins, func(in *input) bool { return in.Name == rel || strings.HasPrefix(in.Name, rel+"/") })
 		}
 	} else {
-		ins, err = r.openInputs()
+		ins, err = r.openInputs(ctx)
 	}
 	if err != nil {
 		return nil, command.Workload{}, err

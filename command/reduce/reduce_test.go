@@ -131,3 +131,26 @@ func TestSameLengthReplacement(t *testing.T) {
 		t.Errorf("stderr:\n%s", stderr.String())
 	}
 }
+
+// prepare returns as soon as its context ends, without waiting for the
+// work it was given, and runs none once it has.
+func TestPrepareInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	release := make(chan struct{})
+	defer close(release)
+	started := make(chan struct{})
+	errc := make(chan error, 1)
+	go func() { errc <- prepare(ctx, func() { close(started); <-release }) }()
+	<-started
+	cancel()
+	if err := <-errc; err != context.Canceled {
+		t.Errorf("prepare = %v, want context.Canceled", err)
+	}
+	ran := false
+	if err := prepare(ctx, func() { ran = true }); err != context.Canceled || ran {
+		t.Errorf("prepare after the end = %v (ran %v)", err, ran)
+	}
+	if err := prepare(context.Background(), func() { ran = true }); err != nil || !ran {
+		t.Errorf("prepare = %v (ran %v)", err, ran)
+	}
+}

@@ -53,31 +53,44 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 	var ins []*input
 	var unparsed []string
 	var absent absentLangs
-	for _, e := range es {
-		in := &input{Entry: e}
-		switch {
-		case e.Link != "":
-			in.whole = true
-			if filetree.Escapes(e.Name, e.Link) {
-				say(r.Out, "%s is a symbolic link to %s, outside the tree: it is not followed, and every test gets the link as it is", keep.Quote(in.Path), keep.Quote(e.Link))
-			}
-		case filetree.Binary(e.Data) || len(e.Data) == 0:
-			in.whole = true // removed as a whole, never cut
-		default:
-			if lang := r.Split.TreeLangOf(e.Name); lang != "" {
-				if err := r.parse(in, lang); err != nil {
-					unparsed = append(unparsed, e.Name)
+	notes = nil
+	// Parsing and type-checking a large tree takes seconds: an
+	// interruption does not wait for it.
+	err = prepare(ctx, func() {
+		for _, e := range es {
+			in := &input{Entry: e}
+			switch {
+			case e.Link != "":
+				in.whole = true
+				if filetree.Escapes(e.Name, e.Link) {
+					notes = append(notes, fmt.Sprintf("%s is a symbolic link to %s, outside the tree: it is not followed, and every test gets the link as it is", keep.Quote(in.Path), keep.Quote(e.Link)))
 				}
-			} else if a, ok := r.Split.Absent(e.Name); ok {
-				absent.add(a, e.Name)
+			case filetree.Binary(e.Data) || len(e.Data) == 0:
+				in.whole = true // removed as a whole, never cut
+			default:
+				if lang := r.Split.TreeLangOf(e.Name); lang != "" {
+					if err := r.parse(in, lang); err != nil {
+						unparsed = append(unparsed, e.Name)
+					}
+				} else if a, ok := r.Split.Absent(e.Name); ok {
+					absent.add(a, e.Name)
+				}
 			}
+			ins = append(ins, in)
 		}
-		ins = append(ins, in)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, n := range notes {
+		say(r.Out, "%s", n)
 	}
 	if err := r.room(t); err != nil {
 		return nil, nil, err
 	}
-	r.treeLangs(ctx, t, ins)
+	if err := r.treeLangs(ctx, t, ins); err != nil {
+		return nil, nil, err
+	}
 	if len(unparsed) > 0 {
 		say(r.Out, "%s in %s do not parse in their language (%s): they are reduced as text", report.Plural(len(unparsed), "file"), keep.Quote(p), command.List(unparsed, 5))
 	}
@@ -87,8 +100,10 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 
 // treeLangs asks each language of the table for its view of the tree
 // (syntax.Language.Tree), handing it the tree's files and a way to run
-// what it needs to learn its context, and says what it notes.
-func (r *Reduction) treeLangs(ctx context.Context, t *dirTree, ins []*input) {
+// what it needs to learn its context, and says what it notes. When ctx
+// ends meanwhile it returns ctx's error at once, and says nothing of
+// what the interruption cut short (go list -export killed).
+func (r *Reduction) treeLangs(ctx context.Context, t *dirTree, ins []*input) error {
 	files := map[string][]byte{}
 	for rel, f := range t.result.Base().Files {
 		if f.Link == "" {
@@ -100,13 +115,49 @@ func (r *Reduction) treeLangs(ctx context.Context, t *dirTree, ins []*input) {
 		c := runner.Command{Argv: argv, Timeout: 5 * time.Minute}
 		return c.Output(ctx)
 	}
+	var langs []syntax.Tree
+	var byLang map[string]syntax.Tree
 	var notes []string
-	t.langs, t.byLang, notes = syntax.Trees(syntax.Dir{Root: abs, Files: files, TypeCheck: r.TypeCheck, Exec: exec},
-		func(lang string) bool {
-			return slices.ContainsFunc(ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == lang })
-		})
+	err := prepare(ctx, func() {
+		langs, byLang, notes = syntax.Trees(syntax.Dir{Root: abs, Files: files, TypeCheck: r.TypeCheck, Exec: exec},
+			func(lang string) bool {
+				return slices.ContainsFunc(ins, func(in *input) bool { return in.syn != nil && in.syn.Lang == lang })
+			})
+	})
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return err
+	}
+	t.langs, t.byLang = langs, byLang
 	for _, n := range notes {
 		say(r.Out, "%s", n)
+	}
+	return nil
+}
+
+// prepare runs f, which works out what the reduction needs from the
+// inputs (parsing, type checks, what a language learns by running
+// something through the runner, which ctx stops) and changes nothing
+// but what it hands back; it returns as soon as ctx ends, with ctx's
+// error, without waiting for f, whose work the interrupted run drops:
+// an interruption while a large tree is type-checked ends wynot at
+// once rather than seconds later.
+func prepare(ctx context.Context, f func()) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
