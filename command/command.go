@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -194,6 +195,23 @@ func (inv *Invocation) IsSet(name string) bool {
 
 // Defer runs f when the command ends.
 func (inv *Invocation) Defer(f func()) { inv.cleanups = append(inv.cleanups, f) }
+
+// Lock locks what the command uses, its inputs and where it writes,
+// until it ends (keep.Lock): when another live run of wynot holds one of
+// them in a way that conflicts, this one stops at once with a message
+// that names that run (exit status 1); what a run that was killed held
+// is taken over, as it says. A Maker locks before it reads anything.
+func (inv *Invocation) Lock(uses []keep.Use) error {
+	l, notes, err := keep.Lock(uses)
+	if err != nil {
+		return InputError("%w", err)
+	}
+	for _, n := range notes {
+		inv.Say("%s", n)
+	}
+	inv.Defer(l.Release)
+	return nil
+}
 
 // Say writes a message line before the session opens (unless quiet).
 func (inv *Invocation) Say(format string, args ...any) {

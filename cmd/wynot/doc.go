@@ -278,6 +278,28 @@ pipe, anything under /dev or /proc) is never replaced or written next
 to; its result goes to -o or to NAME.reduced (or NAME.reduced.N) in the
 current directory.
 
+One run at a time changes an input. Before it reads anything, a run
+locks what it uses: an input it reduces in place (a FILE; a DIR and
+everything in it) and -o, which it writes; an input whose result goes
+to -o, which it only reads. Any number of runs may read an input; a run
+that would change what a live run uses, or read what one changes,
+stops at once (exit status 1) with a message that names that run, its
+PID, when it started and its command line ("in.txt is in use by another
+run of wynot (PID 4242, started 2025-06-01 14:02:11: wynot reduce in.txt
+-- ./t.sh), which reduces in.txt in place"): wait for it to end, or stop
+it. So two runs with -o to different outputs go on side by side, and
+two runs in place on one file, a file and the DIR that holds it, or one
+in place and one with -o do not. Paths are compared with symbolic links
+resolved. The locks are kept in the user's cache directory
+(wynot/runs, beside what wynot remembers of interrupted reductions),
+not beside the inputs: each live run keeps a small record there locked
+(flock), and the kernel lets go of that lock when the run's process
+ends, however it ends. So a run killed with SIGKILL leaves nothing that
+stops the next one: the next run on its input says that it takes over
+what the killed run held, naming it, and goes on with the interrupted
+reduction. Where wynot has no cache directory it can write, runs are
+not locked.
+
 With --argv, the arguments of the command are reduced instead: which of
 them are needed for the failure. The command then runs in the current
 directory, one test at a time unless -j is given.
@@ -651,7 +673,11 @@ needs them; when the head does not fail on its own or the merge base
 does not pass, the merge's own changes are searched. Then the hunks of
 the failure-inducing commit. The repository is only read (git ls-tree,
 diff and cat-file): its worktree, index and refs stay as they are. A
-worktree with uncommitted changes is refused unless --allow-dirty.
+worktree with uncommitted changes is refused unless --allow-dirty. A
+run locks (as reduce does) OLD_DIR and NEW_DIR, which it reads, and -o
+FILE, which it writes; with --git it locks nothing of the repository:
+it reads only git's objects, which no run changes, so bisections of one
+repository, and reductions of its files in place, run side by side.
 With --report, the page shows before the search over the hunks the
 revisions (as given and as resolved, and the merge base the search
 started from), the failure-inducing commit (hash, subject, author,

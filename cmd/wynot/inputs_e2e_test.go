@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,4 +164,114 @@ func TestReduceInterruptWhilePreparing(t *testing.T) {
 		t.Error("m.orig was made")
 	}
 	t.Logf("%s after SIGINT: %s", took.Round(time.Millisecond), errb.String())
+}
+
+// lockInput is an input of 960 bytes that slow fails on.
+var lockInput = []byte(strings.Repeat("abcdefgh", 40) + "(" + strings.Repeat("ijklmnop", 40) + ")" + strings.Repeat("qrstuvwx", 40))
+
+// startHolder starts wynot reducing dir/in in place with a slow test,
+// and waits until it keeps the original in in.orig (it holds its lock
+// by then). env is added to the environment.
+func startHolder(t *testing.T, dir string, env []string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	write(t, filepath.Join(dir, "in"), lockInput)
+	cmd := exec.Command(wynotBin, "reduce", "-j", "2", "--split", "runes", "in", "--", prog("slow"), "{}")
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "SLEEP=50ms"), env...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	waitUntil(t, cmd, "the original kept in in.orig", func() bool { _, err := os.Stat(filepath.Join(dir, "in.orig")); return err == nil })
+	return cmd, &errb
+}
+
+// started matches how a run's start is written.
+var started = `started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: wynot reduce -j 2 --split runes in -- \S+/slow \{\}\)`
+
+// TestReduceSecondRunStopped: while a run reduces a file in place, a
+// second run on it, in place or with -o (which reads it), stops at once
+// with exit status 1 and a message that names the first run by its PID,
+// its start and its command line; it changes nothing. Runs with -o to
+// different outputs only read the input: they go on side by side.
+func TestReduceSecondRunStopped(t *testing.T) {
+	t.Parallel()
+	dir, tmp := t.TempDir(), t.TempDir()
+	env := []string{"XDG_CACHE_HOME=" + t.TempDir(), "WYNOT_TMPDIR=" + tmp}
+	holder, holderErr := startHolder(t, dir, env)
+	for _, args := range [][]string{{"in"}, {"-o", "out", "in"}} {
+		t0 := time.Now()
+		r := wynotRun(t, dir, env, append(append([]string{"reduce"}, args...), "--", prog("mystery"), "{}")...)
+		want := regexp.MustCompile(fmt.Sprintf(`^wynot: in is in use by another run of wynot \(PID %d, %s, which reduces in in place: wait for that run to end, or stop it\n$`,
+			holder.Process.Pid, started))
+		if r.code != 1 || !want.MatchString(r.stderr) {
+			t.Errorf("%q: exit %d, stderr:\n%s\nwant exit 1 and %s", args, r.code, r.stderr, want)
+		}
+		if took := time.Since(t0); took > 5*time.Second {
+			t.Errorf("%q: stopped after %s", args, took)
+		}
+	}
+	for _, name := range []string{"in.orig.1", "out"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s was made", name)
+		}
+	}
+	holder.Process.Signal(syscall.SIGINT)
+	if err := holder.Wait(); err == nil || holder.ProcessState.ExitCode() != 130 {
+		t.Errorf("the first run: %v\n%s", err, holderErr)
+	}
+
+	// Two runs with -o to different outputs read the input side by side.
+	other := t.TempDir()
+	write(t, filepath.Join(other, "in"), lockInput)
+	slow := append(append(os.Environ(), "SLEEP=50ms"), env...)
+	first := exec.Command(wynotBin, "reduce", "-q", "-j", "1", "-o", "out1", "in", "--", prog("slow"), "{}")
+	first.Dir, first.Env = other, slow
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, first, "a first result in out1", func() bool { _, err := os.Stat(filepath.Join(other, "out1")); return err == nil })
+	r := wynotRun(t, other, env, "reduce", "-q", "-o", "out2", "in", "--", prog("mystery"), "{}")
+	if r.code != 0 || string(read(t, filepath.Join(other, "out2"))) != "()" {
+		t.Errorf("a second run with -o elsewhere: exit %d\n%s", r.code, r.stderr)
+	}
+	if err := first.Wait(); err != nil || string(read(t, filepath.Join(other, "out1"))) != "()" {
+		t.Errorf("the first run with -o: %v", err)
+	}
+}
+
+// TestReduceStaleLockTakenOver: a run killed with SIGKILL lets go of its
+// lock with its process; the next run on the input says that it takes
+// over what the killed run held (naming it), and goes on with the
+// interrupted reduction to a correct result.
+func TestReduceStaleLockTakenOver(t *testing.T) {
+	t.Parallel()
+	dir, tmp, cache := t.TempDir(), t.TempDir(), t.TempDir()
+	env := []string{"XDG_CACHE_HOME=" + cache, "WYNOT_TMPDIR=" + tmp}
+	holder, _ := startHolder(t, dir, env)
+	in := filepath.Join(dir, "in")
+	waitUntil(t, holder, "a first reduction", func() bool { b, _ := os.ReadFile(in); return len(b) > 0 && len(b) < len(lockInput) })
+	holder.Process.Signal(syscall.SIGKILL)
+	holder.Wait()
+	r := wynotRun(t, dir, env, "reduce", "in", "--", prog("mystery"), "{}")
+	want := regexp.MustCompile(fmt.Sprintf(`(?m)^wynot: in was held by a run of wynot that ended without letting go of it \(PID %d, %s: taking it over$`, holder.Process.Pid, started))
+	if r.code != 0 || !want.MatchString(r.stderr) || !strings.Contains(r.stderr, "in.orig holds the original of an interrupted reduction of in") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 0 and %s", r.code, r.stderr, want)
+	}
+	if got := string(read(t, in)); got != "()" {
+		t.Errorf("in holds %q", got)
+	}
+	if !bytes.Equal(read(t, in+".orig"), lockInput) {
+		t.Error("in.orig changed")
+	}
+	if left, _ := filepath.Glob(filepath.Join(cache, "wynot", "runs", "*.json")); len(left) > 0 {
+		t.Errorf("records left: %v", left)
+	}
 }

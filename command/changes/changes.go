@@ -78,6 +78,9 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		inv.Test.ExitStatus = inv.IsSet("convention") && inv.Test.FailOn == nil && inv.Test.Script == ""
 		r.Old, r.New = inv.Args[0], inv.Args[1]
 		r.Test, r.Out, r.Output = inv.Test, inv.Output, inv.Flags.Output
+		if err := inv.Lock(r.uses()); err != nil {
+			return nil, none, err
+		}
 		return r.job(ctx)
 	}
 }
@@ -140,6 +143,24 @@ type Changes struct {
 	NoRefine  bool   // stop at hunks; do not split them into single lines
 	NoPredict bool   // build every configuration, even one that does not type-check
 	Output    string // -o: write the failure-inducing patch here
+}
+
+// uses are what the run reads and writes, for its lock
+// (command.Invocation.Lock): the two versions' directories it reads,
+// and the patch it writes (-o). A repository (--git) is not locked: the
+// run reads only its objects, never its worktree, index or refs, which
+// no run of wynot changes; other runs on it, and reductions of its
+// files in place, go on side by side.
+func (r *Changes) uses() []keep.Use {
+	var us []keep.Use
+	if !r.Git {
+		us = append(us, keep.Use{Path: r.Old, Doing: "reads the old version " + keep.Quote(r.Old)},
+			keep.Use{Path: r.New, Doing: "reads the new version " + keep.Quote(r.New)})
+	}
+	if r.Output != "" {
+		us = append(us, keep.Use{Path: r.Output, Write: true, Doing: "writes its patch to " + keep.Quote(r.Output) + " (-o)"})
+	}
+	return us
 }
 
 // job checks the command line, reads the versions and makes the job.

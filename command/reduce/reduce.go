@@ -54,6 +54,9 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		}
 		r.Files, r.Test, r.Out, r.Output, r.jobs = inv.Args, inv.Test, inv.Output, inv.Flags.Output, inv.Flags.Jobs
 		r.typeCheckAsked = inv.IsSet("typecheck") && r.TypeCheck
+		if err := inv.Lock(r.uses()); err != nil {
+			return nil, command.Workload{}, err
+		}
 		return r.job(ctx)
 	}
 }
@@ -101,6 +104,32 @@ type Reduction struct {
 	// Variant is the test order of ddmin.
 	Variant dd.Variant
 	jobs    int // tests at once, for the room a directory's copies need
+}
+
+// uses are what the reduction reads and writes, for its lock
+// (command.Invocation.Lock): an input it reduces in place, a file or a
+// tree, it writes; one whose result goes elsewhere it only reads; -o it
+// writes.
+func (r *Reduction) uses() []keep.Use {
+	var us []keep.Use
+	for _, p := range r.Files {
+		st, err := os.Stat(p)
+		tree := err == nil && st.IsDir()
+		switch {
+		case tree && r.Output == "":
+			us = append(us, keep.Use{Path: p, Write: true, Doing: "reduces the tree " + keep.Quote(p) + " in place"})
+		case tree:
+			us = append(us, keep.Use{Path: p, Doing: "reads the tree " + keep.Quote(p)})
+		case r.Output == "" && keep.Replaceable(p):
+			us = append(us, keep.Use{Path: p, Write: true, Doing: "reduces " + keep.Quote(p) + " in place"})
+		default:
+			us = append(us, keep.Use{Path: p, Doing: "reads " + keep.Quote(p)})
+		}
+	}
+	if r.Output != "" {
+		us = append(us, keep.Use{Path: r.Output, Write: true, Doing: "writes its result to " + keep.Quote(r.Output) + " (-o)"})
+	}
+	return us
 }
 
 // input is one file being reduced: where its result goes, its original
