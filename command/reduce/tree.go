@@ -53,7 +53,7 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 	var ins []*input
 	var unparsed []string
 	var absent absentLangs
-	notes = nil
+	var links []string // what to say of links out of the tree
 	// Parsing and type-checking a large tree takes seconds: an
 	// interruption does not wait for it.
 	err = prepare(ctx, func() {
@@ -63,7 +63,7 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 			case e.Link != "":
 				in.whole = true
 				if filetree.Escapes(e.Name, e.Link) {
-					notes = append(notes, fmt.Sprintf("%s is a symbolic link to %s, outside the tree: it is not followed, and every test gets the link as it is", keep.Quote(in.Path), keep.Quote(e.Link)))
+					links = append(links, fmt.Sprintf("%s is a symbolic link to %s, outside the tree: it is not followed, and every test gets the link as it is", keep.Quote(in.Path), keep.Quote(e.Link)))
 				}
 			case filetree.Binary(e.Data) || len(e.Data) == 0:
 				in.whole = true // removed as a whole, never cut
@@ -82,7 +82,7 @@ func (r *Reduction) openTree(ctx context.Context, p string) ([]*input, *dirTree,
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, n := range notes {
+	for _, n := range links {
 		say(r.Out, "%s", n)
 	}
 	if err := r.room(t); err != nil {
