@@ -275,3 +275,41 @@ func TestReduceStaleLockTakenOver(t *testing.T) {
 		t.Errorf("records left: %v", left)
 	}
 }
+
+// TestChangesGitSecondRunStopped: one search of a repository's history
+// at a time: while changes --git runs on a repository, a second one on it
+// stops at once and names the first; a reduction in place of a file of
+// its checkout goes on beside it (the search reads only git's data).
+func TestChangesGitSecondRunStopped(t *testing.T) {
+	t.Parallel()
+	dir := statsHistory(t)
+	cache := t.TempDir()
+	env := []string{"XDG_CACHE_HOME=" + cache}
+	first := exec.Command(wynotBin, "changes", "-q", "--git", "v0.1", "v0.2", "--", "sh", "-c", "sleep 5; exit 1")
+	first.Dir, first.Env = dir, append(os.Environ(), env...)
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if first.ProcessState == nil {
+			first.Process.Kill()
+			first.Wait()
+		}
+	})
+	waitUntil(t, first, "the first run's record", func() bool {
+		m, _ := filepath.Glob(filepath.Join(cache, "wynot", "runs", "*.json"))
+		return len(m) > 0
+	})
+	r := wynotRun(t, dir, env, "changes", "--git", "v0.1", "v0.2", "--", "go", "test", "./...")
+	want := fmt.Sprintf("is in use by another run of wynot (PID %d", first.Process.Pid)
+	if r.code != 1 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "which searches the history of the repository") {
+		t.Errorf("a second --git: exit %d\n%s", r.code, r.stderr)
+	}
+	write(t, filepath.Join(dir, "notes.txt"), []byte("a\nNEEDLE\nb\n"))
+	r = wynotRun(t, dir, env, "reduce", "-q", "notes.txt", "--", "sh", "-c", "! grep -q NEEDLE {}")
+	if r.code != 0 || string(read(t, filepath.Join(dir, "notes.txt"))) != "NEEDLE" {
+		t.Errorf("a reduction in the checkout: exit %d\n%s", r.code, r.stderr)
+	}
+	first.Process.Signal(syscall.SIGINT)
+	first.Wait()
+}

@@ -156,11 +156,39 @@ func (r *Changes) uses() []keep.Use {
 	if !r.Git {
 		us = append(us, keep.Use{Path: r.Old, Doing: "reads the old version " + keep.Quote(r.Old)},
 			keep.Use{Path: r.New, Doing: "reads the new version " + keep.Quote(r.New)})
+	} else if g := gitDir(r.Repo); g != "" {
+		// One search of a repository's history at a time: the
+		// repository's git data, not its worktree, so that reducing a
+		// file of the checkout in place goes on beside it.
+		us = append(us, keep.Use{Path: g, Write: true, Doing: "searches the history of the repository " + keep.Quote(filepath.Dir(g)) + " (--git)"})
 	}
 	if r.Output != "" {
 		us = append(us, keep.Use{Path: r.Output, Write: true, Doing: "writes its patch to " + keep.Quote(r.Output) + " (-o)"})
 	}
 	return us
+}
+
+// gitDir is the .git of the repository that holds dir ("" for the
+// current directory), or "" when there is none.
+func gitDir(dir string) string {
+	if dir == "" {
+		dir = "."
+	}
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		g := filepath.Join(d, ".git")
+		if _, err := os.Lstat(g); err == nil {
+			return g
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
 }
 
 // job checks the command line, reads the versions and makes the job.
