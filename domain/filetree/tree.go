@@ -127,3 +127,38 @@ func Hash(f *File) [32]byte {
 	h.Sum(k[:0])
 	return k
 }
+
+// WriteTree writes the files of t into dir, which must exist and hold
+// none of them, making their directories; progress, when not nil, is
+// called after each file with how many of how many are written.
+func WriteTree(dir string, t *Tree, progress func(done, total int)) error {
+	made := map[string]bool{".": true}
+	paths := t.Paths()
+	for i, p := range paths {
+		if err := writeNew(dir, p, t.Files[p], made); err != nil {
+			return err
+		}
+		if progress != nil {
+			progress(i+1, len(paths))
+		}
+	}
+	return nil
+}
+
+// writeNew writes f at the path p of dir, where nothing is, making its
+// directory unless made says it is there (and noting it there).
+func writeNew(dir, p string, f *File, made map[string]bool) error {
+	full := filepath.Join(dir, filepath.FromSlash(p))
+	if d := path.Dir(p); !made[d] {
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		for ; !made[d]; d = path.Dir(d) {
+			made[d] = true
+		}
+	}
+	if f.Link != "" {
+		return os.Symlink(f.Link, full)
+	}
+	return os.WriteFile(full, f.Data, f.Mode.Perm())
+}
