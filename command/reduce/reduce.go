@@ -262,6 +262,7 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 	if rd.tree != nil {
 		found.Kept = "the smallest failing tree so far is kept"
 		command.WatchTree(s, rd.tree.ws)
+		rd.tree.result.Progress = rd.writing
 	}
 	if err := rd.res.KeepOriginals(); err != nil {
 		return found, command.InputError("%v", err)
@@ -498,6 +499,19 @@ func (rd *reducer) flush(in *input) error {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
 	return rd.res.Flush(in.Entry)
+}
+
+// writing shows, on the progress line, how far a write of many files
+// of a tree (keep.Tree.Progress) has got.
+func (rd *reducer) writing(what string, done, total int) {
+	if done%256 != 0 && done != total {
+		return
+	}
+	doing := ""
+	if done < total {
+		doing = fmt.Sprintf("%s: %d of %s", what, done, report.Plural(total, "file"))
+	}
+	rd.s.Progress.Update(func(st *report.Status) { st.Doing = doing })
 }
 
 // commitLocked writes the inputs in changed, a smaller failing result
