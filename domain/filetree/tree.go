@@ -135,7 +135,18 @@ func WriteTree(dir string, t *Tree, progress func(done, total int)) error {
 	made := map[string]bool{".": true}
 	paths := t.Paths()
 	for i, p := range paths {
-		if err := writeNew(dir, p, t.Files[p], made); err != nil {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := mkdirFor(full, p, made); err != nil {
+			return err
+		}
+		f := t.Files[p]
+		var err error
+		if f.Link != "" {
+			err = os.Symlink(f.Link, full)
+		} else {
+			err = os.WriteFile(full, f.Data, f.Mode.Perm())
+		}
+		if err != nil {
 			return err
 		}
 		if progress != nil {
@@ -143,22 +154,4 @@ func WriteTree(dir string, t *Tree, progress func(done, total int)) error {
 		}
 	}
 	return nil
-}
-
-// writeNew writes f at the path p of dir, where nothing is, making its
-// directory unless made says it is there (and noting it there).
-func writeNew(dir, p string, f *File, made map[string]bool) error {
-	full := filepath.Join(dir, filepath.FromSlash(p))
-	if d := path.Dir(p); !made[d] {
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return err
-		}
-		for ; !made[d]; d = path.Dir(d) {
-			made[d] = true
-		}
-	}
-	if f.Link != "" {
-		return os.Symlink(f.Link, full)
-	}
-	return os.WriteFile(full, f.Data, f.Mode.Perm())
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"sync"
 
@@ -45,14 +46,29 @@ type Workspace struct {
 	// noRestore skips Restore (for measuring what it costs); fresh says
 	// no test ran yet.
 	noRestore, fresh bool
+	// watch reports the entries of the tree's directories that changed
+	// since the last Sync, so that Restore looks at those only; nil
+	// before the first Sync, or where it cannot (noWatch: not a local
+	// file system, inotify out of instances or watches), and then
+	// Restore walks the tree.
+	watch   *watcher
+	noWatch bool
+	// walks counts the Restores that walked the whole tree, looked the
+	// entries they all looked at.
+	walks, looked int
 }
 
 // NewWorkspace copies base into dir, which must exist and be empty.
 func NewWorkspace(dir string, base *Tree) (*Workspace, error) {
-	w := &Workspace{Dir: dir, base: base, cur: map[string]*File{}, stamps: map[string]stamp{},
+	w := &Workspace{Dir: dir, base: base, cur: map[string]*File{}, stamps: make(map[string]stamp, len(base.Files)),
 		dirs: map[string]int{".": 0}, mark: filepath.Clean(dir) + ".wynot-mark", restored: map[string]int{}, fresh: true}
+	made := map[string]bool{".": true}
 	for _, p := range base.Paths() {
-		if err := w.write(p, base.Files[p]); err != nil {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := mkdirFor(full, p, made); err != nil {
+			return nil, err
+		}
+		if err := w.put(p, full, base.Files[p]); err != nil {
 			return nil, err
 		}
 	}
@@ -109,9 +125,48 @@ func (w *Workspace) Sync(content map[string]*File) (int, error) {
 			}
 		}
 	}
+	w.watchTest()
 	w.touchMark()
 	w.fresh = false
 	return n, nil
+}
+
+// watchTest starts watching the tree's directories for what the next
+// test changes, or forgets what the watch reported of this Sync's own
+// writes.
+func (w *Workspace) watchTest() {
+	switch {
+	case w.noRestore || w.noWatch:
+	case w.watch == nil:
+		w.rewatch()
+	default:
+		w.watch.read(w.isDir)
+	}
+}
+
+// rewatch watches the tree's directories afresh.
+func (w *Workspace) rewatch() {
+	if w.watch != nil {
+		w.watch.close()
+		w.watch = nil
+	}
+	dirs := make([]string, 0, len(w.dirs))
+	for d := range w.dirs {
+		dirs = append(dirs, d)
+	}
+	x, err := newWatcher(w.Dir, dirs)
+	if err != nil {
+		w.noWatch = true
+		return
+	}
+	w.watch = x
+	runtime.AddCleanup(w, func(x *watcher) { x.close() }, x)
+}
+
+// isDir says p is a directory of the tree.
+func (w *Workspace) isDir(p string) bool {
+	_, ok := w.dirs[p]
+	return ok
 }
 
 // write makes path p hold f, or not exist if f is nil, and records it.
@@ -136,6 +191,13 @@ func (w *Workspace) write(p string, f *File) error {
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 		return err
 	}
+	return w.put(p, full, f)
+}
+
+// put writes f at full (path p), where nothing is, in a directory that
+// exists, and records it; a directory that now holds a file of the tree
+// for the first time is watched.
+func (w *Workspace) put(p, full string, f *File) error {
 	var err error
 	if f.Link != "" {
 		err = os.Symlink(f.Link, full)
@@ -151,10 +213,32 @@ func (w *Workspace) write(p string, f *File) error {
 	}
 	w.stamps[p] = st
 	for d := path.Dir(p); ; d = path.Dir(d) {
-		w.dirs[d]++
+		if w.dirs[d]++; w.dirs[d] == 1 && w.watch != nil {
+			if w.watch.add(w.Dir, d) != nil {
+				// Out of watches: walk the tree from the next test on.
+				w.watch.close()
+				w.watch, w.noWatch = nil, true
+			}
+		}
 		if d == "." {
 			break
 		}
+	}
+	return nil
+}
+
+// mkdirFor makes the directory of the file at full (path p), unless
+// made says it is there, and notes it and the directories above it.
+func mkdirFor(full, p string, made map[string]bool) error {
+	d := path.Dir(p)
+	if made[d] {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return err
+	}
+	for ; !made[d]; d = path.Dir(d) {
+		made[d] = true
 	}
 	return nil
 }
@@ -195,6 +279,15 @@ func (w *Workspace) touchMark() {
 // just before the test; otherwise its content is compared.
 func (w *Workspace) Restore() ([]string, error) {
 	markTime, haveMark := statCtime(w.mark)
+	if w.watch != nil {
+		if paths, complete := w.watch.read(w.isDir); complete {
+			return w.restorePaths(paths, markTime, haveMark)
+		}
+		// Events were lost, or a directory of the tree changed: walk,
+		// and watch the directories as they are then.
+		defer w.rewatch()
+	}
+	w.walks++
 	var changed []string
 	seen := 0 // files of the tree found
 	var walk func(rel string) error
@@ -243,6 +336,7 @@ func (w *Workspace) Restore() ([]string, error) {
 				continue
 			}
 			seen++
+			w.looked++
 			now, err := stampAt(fd, e.Name())
 			if err != nil {
 				return &fs.PathError{Op: "lstat", Path: fp, Err: err}
@@ -273,6 +367,51 @@ func (w *Workspace) Restore() ([]string, error) {
 				return changed, err
 			}
 			changed = append(changed, p)
+		}
+	}
+	sort.Strings(changed)
+	for _, p := range changed {
+		w.restored[p]++
+	}
+	return changed, nil
+}
+
+// restorePaths is Restore where a watch of the tree's directories
+// (watcher) reported every entry that changed since the last Sync: only
+// those are looked at, each as Restore's walk looks at an entry.
+func (w *Workspace) restorePaths(paths map[string]bool, markTime timespec, haveMark bool) ([]string, error) {
+	var changed []string
+	for p := range paths {
+		full := filepath.Join(w.Dir, filepath.FromSlash(p))
+		f := w.want(p)
+		w.looked++
+		now, err := lstamp(full)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if f == nil {
+				continue // made and removed again by the test
+			}
+			// Removed by the test.
+			if err := w.write(p, f); err != nil {
+				return changed, err
+			}
+			changed = append(changed, p)
+		case err != nil:
+			return changed, &fs.PathError{Op: "lstat", Path: full, Err: err}
+		case f == nil:
+			// Made by the test.
+			if err := removeAll(full); err != nil {
+				return changed, err
+			}
+			changed = append(changed, p)
+		default:
+			ok, err := w.check(p, full, f, now, markTime, haveMark)
+			if err != nil {
+				return changed, err
+			}
+			if !ok {
+				changed = append(changed, p)
+			}
 		}
 	}
 	sort.Strings(changed)
