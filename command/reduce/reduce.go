@@ -153,6 +153,8 @@ func (r *Reduction) job(ctx context.Context) (command.Job, command.Workload, err
 	}
 	if t == nil {
 		wl.Inputs = append(append(wl.Inputs, r.Files...), r.With...)
+	} else {
+		wl.Copies = t.ws
 	}
 	return newReducer(r, ins, with, t), wl, nil
 }

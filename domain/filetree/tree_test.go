@@ -33,8 +33,13 @@ func TestWorkspacesSync(t *testing.T) {
 	}}
 	ws := NewWorkspaces(base)
 	dir := t.TempDir()
+	var copied []string
+	ws.OnCopy(func(d string, done, total int) { copied = append(copied, fmt.Sprint(d == dir, done, total)) })
 	if err := ws.Sync(dir, map[string]*File{"a.txt": nil, "c.txt": {Data: []byte("c"), Mode: 0o600}}); err != nil {
 		t.Fatal(err)
+	}
+	if fmt.Sprint(copied) != "[true 2 2]" {
+		t.Errorf("the copy said %q", copied)
 	}
 	got, err := ReadTree(dir)
 	if err != nil {

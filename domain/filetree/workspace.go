@@ -60,16 +60,30 @@ type Workspace struct {
 
 // NewWorkspace copies base into dir, which must exist and be empty.
 func NewWorkspace(dir string, base *Tree) (*Workspace, error) {
+	return newWorkspace(dir, base, nil)
+}
+
+// copyEvery is how many files a copy of a tree writes between two calls
+// of its progress function.
+const copyEvery = 1024
+
+// newWorkspace is NewWorkspace, calling progress (when not nil) every
+// copyEvery files and at the end with how many of how many it wrote.
+func newWorkspace(dir string, base *Tree, progress func(done, total int)) (*Workspace, error) {
 	w := &Workspace{Dir: dir, base: base, cur: map[string]*File{}, stamps: make(map[string]stamp, len(base.Files)),
 		dirs: map[string]int{".": 0}, mark: filepath.Clean(dir) + ".wynot-mark", restored: map[string]int{}, fresh: true}
 	made := map[string]bool{".": true}
-	for _, p := range base.Paths() {
+	paths := base.Paths()
+	for i, p := range paths {
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if err := mkdirFor(full, p, made); err != nil {
 			return nil, err
 		}
 		if err := w.put(p, full, base.Files[p]); err != nil {
 			return nil, err
+		}
+		if progress != nil && ((i+1)%copyEvery == 0 || i+1 == len(paths)) {
+			progress(i+1, len(paths))
 		}
 	}
 	return w, nil
@@ -491,6 +505,17 @@ type Workspaces struct {
 	// their trees (for measuring what undoing it costs).
 	NoRestore bool
 	onRestore func(changed []string)
+	onCopy    func(dir string, done, total int)
+}
+
+// OnCopy makes f be called while a work directory dir gets its copy of
+// the tree, every thousand files or so and at the end, with how many of
+// how many files are written: a copy of a large tree takes seconds.
+// Calls may come from several goroutines at once.
+func (w *Workspaces) OnCopy(f func(dir string, done, total int)) {
+	w.mu.Lock()
+	w.onCopy = f
+	w.mu.Unlock()
 }
 
 // OnRestore makes f be called after every Sync that undid what a test
@@ -518,8 +543,15 @@ func (w *Workspaces) Sync(dir string, content map[string]*File) error {
 	ws, ok := w.ws[dir]
 	w.mu.Unlock()
 	if !ok {
+		w.mu.Lock()
+		onCopy := w.onCopy
+		w.mu.Unlock()
+		var progress func(done, total int)
+		if onCopy != nil {
+			progress = func(done, total int) { onCopy(dir, done, total) }
+		}
 		var err error
-		if ws, err = NewWorkspace(dir, w.base); err != nil {
+		if ws, err = newWorkspace(dir, w.base, progress); err != nil {
 			return fmt.Errorf("copying the tree into a work directory: %w", err)
 		}
 		ws.noRestore = w.NoRestore
