@@ -108,17 +108,17 @@ func fileOf(e *Entry) *filetree.File {
 
 // next is the digest of what the tree will hold once the entries in
 // changed are written (what it holds when it is not tracked).
-func (t *Tree) next(changed []*Entry) treeSum {
+func (t *Tree) next(changed []*Entry) filetree.Digest {
 	next := t.sum
 	if !t.tracked {
 		return next
 	}
 	for _, e := range changed {
 		if k, ok := t.sums[e.Name]; ok {
-			next.sub(k)
+			next.Sub(k)
 		}
 		if f := fileOf(e); f != nil {
-			next.add(fileSum(e.Name, f))
+			next.Add(fileSum(e.Name, f))
 		}
 	}
 	return next

@@ -37,7 +37,7 @@ type Tree struct {
 	// sum is the digest of what DIR holds (Sum), and sums each file's
 	// part of it, kept up to date file by file as changes are written
 	// (tracked), once DIR is replaced in place.
-	sum     treeSum
+	sum     filetree.Digest
 	sums    map[string][32]byte
 	tracked bool
 
@@ -199,11 +199,11 @@ func (t *Tree) track(now map[string]*filetree.File) {
 	if !t.recording() {
 		return
 	}
-	t.sum, t.sums, t.tracked = treeSum{}, make(map[string][32]byte, len(now)), true
+	t.sum, t.sums, t.tracked = filetree.Digest{}, make(map[string][32]byte, len(now)), true
 	for name, f := range now {
 		k := fileSum(name, f)
 		t.sums[name] = k
-		t.sum.add(k)
+		t.sum.Add(k)
 	}
 }
 
@@ -214,13 +214,13 @@ func (t *Tree) set(name string, f *filetree.File) {
 		return
 	}
 	if k, ok := t.sums[name]; ok {
-		t.sum.sub(k)
+		t.sum.Sub(k)
 		delete(t.sums, name)
 	}
 	if f != nil {
 		k := fileSum(name, f)
 		t.sums[name] = k
-		t.sum.add(k)
+		t.sum.Add(k)
 	}
 }
 

@@ -274,20 +274,8 @@ func TestRestoreRandom(t *testing.T) {
 // putting back what a test changed looks at the entries it changed, not
 // at every file; elsewhere (or without inotify) it walks the tree.
 func TestRestoreCost(t *testing.T) {
-	base := &Tree{Files: map[string]*File{}}
-	for i := range 10000 {
-		base.Files[fmt.Sprintf("d%03d/f%02d.txt", i/100, i%100)] = &File{Data: []byte("x\n"), Mode: 0o644}
-	}
-	parent := t.TempDir()
-	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-		// Memory: 10,000 files on a busy disk take seconds.
-		p, err := os.MkdirTemp("/dev/shm", "wynot-filetree-test-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.RemoveAll(p) })
-		parent = p
-	}
+	base := bigTree(10000)
+	parent := memDir(t)
 	if !localFS(parent) {
 		t.Skipf("%s is not on a local file system", parent)
 	}
@@ -334,6 +322,69 @@ func TestRestoreCost(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "d005", "f01.txt"), []byte("w\n"), 0o644)
 	if _, err := w.Sync(nil); err != nil || !slices.Equal(w.last, []string{"d005/f01.txt"}) || w.walks != 1 || w.looked-looked > 1 {
 		t.Errorf("after the walk: %v, restored %q, %d walks, looked at %d", err, w.last, w.walks, w.looked-looked)
+	}
+}
+
+// bigTree is a tree of n files of 2 bytes, 100 to a directory.
+func bigTree(n int) *Tree {
+	base := &Tree{Files: map[string]*File{}}
+	for i := range n {
+		base.Files[fmt.Sprintf("d%03d/f%02d.txt", i/100, i%100)] = &File{Data: []byte("x\n"), Mode: 0o644}
+	}
+	return base
+}
+
+// memDir is a new directory in memory (/dev/shm) where there is one, as
+// work directories are: 10,000 files on a busy disk take seconds.
+func memDir(t *testing.T) string {
+	t.Helper()
+	if st, err := os.Stat("/dev/shm"); err != nil || !st.IsDir() {
+		return t.TempDir()
+	}
+	p, err := os.MkdirTemp("/dev/shm", "wynot-filetree-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(p) })
+	return p
+}
+
+// TestSyncOverCost: candidates of one layer that removes half of a tree
+// of 10,000 files, each with one file in place, are synced looking at
+// their deltas only; a new layer is synced once in full.
+func TestSyncOverCost(t *testing.T) {
+	base := bigTree(10000)
+	half := map[string]*File{}
+	for p := range base.Files {
+		if p < "d050" {
+			half[p] = nil
+		}
+	}
+	l := NewLayer(base, half)
+	w, err := NewWorkspace(memDir(t), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.SyncOver(l, nil); err != nil {
+		t.Fatal(err)
+	}
+	examined := w.examined
+	for i := range 10 {
+		delta := map[string]*File{fmt.Sprintf("d099/f%02d.txt", i): {Data: []byte("y\n"), Mode: 0o644}}
+		if n, err := w.SyncOver(l, delta); err != nil || n != 1+min(i, 1) {
+			t.Fatalf("candidate %d: %d written, %v", i, n, err)
+		}
+	}
+	if n := w.examined - examined; n > 20 {
+		t.Errorf("ten candidates of one file over a layer of 5,000 looked at %d paths", n)
+	}
+	// One improvement: a new layer, from which the next candidates go on.
+	l = l.With(map[string]*File{"d099/f00.txt": nil})
+	if _, err := w.SyncOver(l, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := ReadTree(w.Dir); len(got.Files) != 4999 {
+		t.Errorf("the new layer: %d files", len(got.Files))
 	}
 }
 

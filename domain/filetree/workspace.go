@@ -56,6 +56,11 @@ type Workspace struct {
 	// walks counts the Restores that walked the whole tree, looked the
 	// entries they all looked at.
 	walks, looked int
+	// layer and delta are the content of the last SyncOver; examined
+	// counts the paths Syncs looked at.
+	layer    *Layer
+	delta    map[string]*File
+	examined int
 }
 
 // NewWorkspace copies base into dir, which must exist and be empty.
@@ -103,6 +108,13 @@ func (w *Workspace) want(p string) *File {
 // last Sync changed is undone first (Restore). It returns how many files
 // it wrote or removed for the new content.
 func (w *Workspace) Sync(content map[string]*File) (int, error) {
+	return w.SyncOver(nil, content)
+}
+
+// SyncOver is Sync to the content of the layer l (nil: none) with delta
+// in place of its files. From one content to another of the same layer
+// it costs the two deltas, not the layer.
+func (w *Workspace) SyncOver(l *Layer, delta map[string]*File) (int, error) {
 	w.last = nil
 	if !w.noRestore && !w.fresh {
 		changed, err := w.Restore()
@@ -111,8 +123,19 @@ func (w *Workspace) Sync(content map[string]*File) (int, error) {
 		}
 		w.last = changed
 	}
+	target := func(p string) *File {
+		if f, ok := delta[p]; ok {
+			return f
+		}
+		if l != nil {
+			return l.file(nil, p)
+		}
+		return w.base.Files[p]
+	}
 	n := 0
-	put := func(p string, f *File) error {
+	put := func(p string) error {
+		w.examined++
+		f := target(p)
 		if Same(f, w.want(p)) {
 			return nil
 		}
@@ -127,18 +150,29 @@ func (w *Workspace) Sync(content map[string]*File) (int, error) {
 		n++
 		return nil
 	}
-	for p, f := range content {
-		if err := put(p, f); err != nil {
-			return n, err
-		}
-	}
-	for p := range w.cur {
-		if _, ok := content[p]; !ok {
-			if err := put(p, w.base.Files[p]); err != nil {
-				return n, err
+	var err error
+	each := func(paths map[string]*File) {
+		for p := range paths {
+			if err == nil {
+				err = put(p)
 			}
 		}
 	}
+	each(delta)
+	if l != nil && l == w.layer {
+		// The same layer: what differs is in the deltas.
+		each(w.delta)
+	} else {
+		if l != nil {
+			each(l.files)
+		}
+		each(w.cur)
+	}
+	if err != nil {
+		w.layer, w.delta = nil, nil // half there: the next Sync looks at every path it changed
+		return n, err
+	}
+	w.layer, w.delta = l, delta
 	w.watchTest()
 	w.touchMark()
 	w.fresh = false
@@ -539,6 +573,12 @@ func (w *Workspaces) Base() *Tree { return w.base }
 // with the files of content in place of the base's (Workspace.Sync),
 // after undoing what the last test in it changed.
 func (w *Workspaces) Sync(dir string, content map[string]*File) error {
+	return w.SyncOver(dir, nil, content)
+}
+
+// SyncOver is Sync to the content of the layer l with delta in place of
+// its files (Workspace.SyncOver).
+func (w *Workspaces) SyncOver(dir string, l *Layer, delta map[string]*File) error {
 	w.mu.Lock()
 	ws, ok := w.ws[dir]
 	w.mu.Unlock()
@@ -559,7 +599,7 @@ func (w *Workspaces) Sync(dir string, content map[string]*File) error {
 		w.ws[dir] = ws
 		w.mu.Unlock()
 	}
-	if _, err := ws.Sync(content); err != nil {
+	if _, err := ws.SyncOver(l, delta); err != nil {
 		return fmt.Errorf("writing a candidate tree: %w", err)
 	}
 	if len(ws.last) > 0 {
