@@ -196,6 +196,7 @@ func newReducer(r *Reduction, ins []*input, with []runner.File, t *dirTree) *red
 	}
 	if t != nil {
 		rd.res.Tree = t.result
+		rd.relayerAll()
 	}
 	return rd
 }
@@ -302,7 +303,9 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 func (rd *reducer) Restart() error {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
-	if err := rd.res.Restart(); err != nil {
+	err := rd.res.Restart()
+	rd.relayerAll()
+	if err != nil {
 		return err
 	}
 	size := rd.size()
@@ -366,6 +369,7 @@ func (rd *reducer) format(ctx context.Context) error {
 		}
 		rd.mu.Lock()
 		in.Data, in.Dirty = out, true
+		rd.relayer([]*input{in})
 		rd.mu.Unlock()
 		rd.formatted = append(rd.formatted, in.Dest)
 	}
@@ -525,6 +529,7 @@ func (rd *reducer) commitLocked(changed []*input) {
 	for i, in := range changed {
 		es[i] = in.Entry
 	}
+	rd.relayer(changed)
 	if err := rd.res.SaveTogether(es); err != nil {
 		rd.s.SetFatal(err)
 	}
