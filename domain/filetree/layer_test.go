@@ -47,24 +47,39 @@ func TestLayers(t *testing.T) {
 		}
 		return out
 	}
-	for round := range 10 {
+	// Layers remember three improvements, and merge their own files
+	// into a shared map from two on.
+	defer func(m, c int) { maxSteps, compactAt = m, c }(maxSteps, compactAt)
+	maxSteps, compactAt = 3, 2
+	for round := range 8 {
 		base := &Tree{Files: map[string]*File{}}
 		for _, n := range names[:5] {
 			if f := randFile(); f != nil {
 				base.Files[n] = f
 			}
 		}
-		dir := t.TempDir()
-		w, err := NewWorkspace(dir, base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l := NewLayer(base, randContent())
-		seen := map[string]string{} // identity → the tree's listing
-		for step := range 20 {
-			if rng.Intn(4) == 0 {
-				l = l.With(randContent())
+		// Two work directories, each synced in turn to a candidate over
+		// any layer made so far, as tests that run in parallel are.
+		var ws []*Workspace
+		for range 2 {
+			w, err := NewWorkspace(t.TempDir(), base)
+			if err != nil {
+				t.Fatal(err)
 			}
+			ws = append(ws, w)
+		}
+		ls := []*Layer{NewLayer(base, randContent())}
+		seen := map[string]string{} // identity → the tree's listing
+		for step := range 30 {
+			if rng.Intn(3) == 0 {
+				ls = append(ls, ls[len(ls)-1].With(randContent()))
+			}
+			if rng.Intn(8) == 0 {
+				ls = append(ls, NewLayer(base, randContent())) // a new line, as after a restart
+			}
+			l := ls[len(ls)-1-rng.Intn(min(len(ls), 6))]
+			w := ws[step%2]
+			dir := w.Dir
 			delta := randContent()
 			if _, err := w.SyncOver(l, delta); err != nil {
 				t.Fatalf("round %d step %d: %v", round, step, err)

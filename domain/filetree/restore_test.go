@@ -351,7 +351,8 @@ func memDir(t *testing.T) string {
 
 // TestSyncOverCost: candidates of one layer that removes half of a tree
 // of 10,000 files, each with one file in place, are synced looking at
-// their deltas only; a new layer is synced once in full.
+// their deltas only; the layer of the next improvement, at the paths it
+// changed; a layer of another line, in full.
 func TestSyncOverCost(t *testing.T) {
 	base := bigTree(10000)
 	half := map[string]*File{}
@@ -378,13 +379,28 @@ func TestSyncOverCost(t *testing.T) {
 	if n := w.examined - examined; n > 20 {
 		t.Errorf("ten candidates of one file over a layer of 5,000 looked at %d paths", n)
 	}
-	// One improvement: a new layer, from which the next candidates go on.
+	// One improvement: a new layer, reached through the paths it
+	// changed; a layer of another line (a restart) is synced in full.
 	l = l.With(map[string]*File{"d099/f00.txt": nil})
+	examined = w.examined
 	if _, err := w.SyncOver(l, nil); err != nil {
 		t.Fatal(err)
 	}
+	if n := w.examined - examined; n > 3 {
+		t.Errorf("the next layer looked at %d paths", n)
+	}
 	if got, _ := ReadTree(w.Dir); len(got.Files) != 4999 {
 		t.Errorf("the new layer: %d files", len(got.Files))
+	}
+	examined = w.examined
+	if _, err := w.SyncOver(NewLayer(base, nil), nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.examined - examined; n < 5000 {
+		t.Errorf("a layer of another line looked at %d paths", n)
+	}
+	if got, _ := ReadTree(w.Dir); len(got.Files) != 10000 {
+		t.Errorf("the original: %d files", len(got.Files))
 	}
 }
 

@@ -159,12 +159,27 @@ func (w *Workspace) SyncOver(l *Layer, delta map[string]*File) (int, error) {
 		}
 	}
 	each(delta)
-	if l != nil && l == w.layer {
-		// The same layer: what differs is in the deltas.
+	var steps []string
+	near := l != nil && w.layer != nil
+	if near && l != w.layer {
+		steps, near = between(l, w.layer)
+	}
+	if near {
+		// The same layer, or one of its line a few improvements away:
+		// what differs is in the deltas and those improvements.
 		each(w.delta)
+		for _, p := range steps {
+			if err == nil {
+				err = put(p)
+			}
+		}
 	} else {
 		if l != nil {
-			each(l.files)
+			for p := range l.files() {
+				if err == nil {
+					err = put(p)
+				}
+			}
 		}
 		each(w.cur)
 	}
