@@ -1,6 +1,7 @@
 package filetree
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -91,5 +92,25 @@ func TestWriteTree(t *testing.T) {
 	}
 	if fmt.Sprint(calls) != "[1 4 2 4 3 4 4 4]" {
 		t.Errorf("progress: %v", calls)
+	}
+}
+
+// TestReadTreeMany: a tree of many files, empty to 20 KB, read by
+// several goroutines, reads back as written.
+func TestReadTreeMany(t *testing.T) {
+	tr := &Tree{Files: map[string]*File{}}
+	for i := range 500 {
+		tr.Files[fmt.Sprintf("d%d/f%03d", i%7, i)] = &File{Data: bytes.Repeat([]byte{byte(i)}, (i*i*37)%20000), Mode: []fs.FileMode{0o644, 0o755, 0o600}[i%3]}
+	}
+	dir := t.TempDir()
+	if err := WriteTree(dir, tr, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(Identity(got.Files), Identity(tr.Files)) {
+		t.Errorf("read back %d files, not what was written", len(got.Files))
 	}
 }
