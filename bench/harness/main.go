@@ -13,7 +13,7 @@
 //	go run ./bench/harness -only regressions -baseline 085d027   # real regressions, against an earlier wynot and git bisect
 //	go run ./bench/harness -only regressions -gitonly -baseline main -out /tmp/git.md   # only --git against git bisect, before and after
 //	go run ./bench/harness -only typed -wynot /tmp/wynot -jobs 2   # commands as people type them: right, refused or wrong
-//	go run ./bench/harness -only scale -baseline /tmp/wynot-old     # trees of 1,000 to 100,000 files, against an earlier wynot
+//	go run ./bench/harness -only scale -baseline /tmp/wynot-old -scaledir /dev/shm   # trees of 1,000 to 100,000 files, against an earlier wynot
 //
 // Peers are looked up on $PATH (Debian: apt-get install creduce cvise delta)
 // and skipped with a note when missing.
@@ -169,6 +169,7 @@ func main() {
 	configsFlag := flag.String("configs", "", "regressions section: the wynot configurations to run (files, dd, ddplus, ddmin; default all)")
 	gitOnly := flag.Bool("gitonly", false, "regressions section: only wynot changes --git against git bisect run (and -baseline beside it)")
 	sizes := flag.String("sizes", "1000,10000,100000", "scale section: the numbers of files of the trees")
+	scaleDir := flag.String("scaledir", "", "scale section: where the trees go (default: the temporary directory)")
 	perses := flag.String("perses", "../shared/bench/perses-go", "the Perses Go benchmark folder, for the syntax section (skipped when missing)")
 	flag.Parse()
 
@@ -232,7 +233,7 @@ func main() {
 				if limitSet {
 					scaleLimit = *limit
 				}
-				part.WriteString(scaleSection(root, work, bin, *baseline, *sizes, scaleLimit))
+				part.WriteString(scaleSection(root, work, bin, *baseline, *sizes, *scaleDir, scaleLimit))
 			case "typed":
 				part.WriteString(typedSection(work, filepath.Join(bin, "wynot"), *casesFlag, *typedLog, typedJobs, typedLimit))
 			default:

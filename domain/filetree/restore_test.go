@@ -362,7 +362,9 @@ func TestSyncOverCost(t *testing.T) {
 		}
 	}
 	l := NewLayer(base, half)
-	w, err := NewWorkspace(memDir(t), base)
+	dir := filepath.Join(memDir(t), "w") // its mark goes beside it
+	os.Mkdir(dir, 0o700)
+	w, err := NewWorkspace(dir, base)
 	if err != nil {
 		t.Fatal(err)
 	}
