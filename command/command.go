@@ -63,6 +63,10 @@ type Workload struct {
 	// in the private work directory that holds the candidate under that
 	// name (the C-Reduce convention) rather than where wynot was started.
 	Inputs []string
+	// Copies, for candidates that are trees, are the work directories'
+	// copies of the tree (filetree.Workspaces): the session says how a
+	// copy that takes long goes.
+	Copies CopiedTrees
 }
 
 // Flags are the flags every command shares: how to test, and where
@@ -298,7 +302,7 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 		var s *Session
 		s, err = Open(Config{Command: c.Name, Test: inv.Test, Output: inv.Output, Jobs: f.Jobs,
 			InPlace: work.InPlace, Files: work.Files, Size: work.Size, Inputs: work.Inputs,
-			Tree: work.Tree, InTree: work.InTree, Fake: env.Fake, Executor: exec})
+			Tree: work.Tree, InTree: work.InTree, Fake: env.Fake, Executor: exec, Copies: work.Copies})
 		if err == nil {
 			err = s.checkExecutor(ctx)
 		}

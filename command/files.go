@@ -104,6 +104,14 @@ type RestoredTrees interface {
 	OnRestore(f func(changed []string))
 }
 
+// CopiedTrees are work directories each made as a copy of a tree
+// (filetree.Workspaces), which takes seconds for a large tree.
+type CopiedTrees interface {
+	// OnCopy makes f be called, from any goroutine, as the copy into
+	// the work directory dir goes: done of total files written.
+	OnCopy(f func(dir string, done, total int))
+}
+
 // WatchTree makes s say, the first time a test is found to have changed
 // the tree it runs in (ws's work directories), which paths it changed
 // and that they are put back before every test; earlier tests (of the

@@ -124,6 +124,8 @@ type Config struct {
 	// Executor, if set, runs the tests (a Slurm job step, a remote
 	// action); otherwise they run as local processes.
 	Executor runner.Executor
+	// Copies are the work directories' copies of a tree (Workload.Copies).
+	Copies CopiedTrees
 }
 
 // Session is what every command shares while it searches: the tester
@@ -174,6 +176,10 @@ type Session struct {
 	cancel    context.CancelFunc
 	eventBase int    // test numbers of earlier searches, for the events file
 	doing     string // what the run does before its search, for an interruption
+	// copyStart is when each work directory's copy of the tree began,
+	// copySaid when how it goes was said last (copying).
+	copyStart map[string]time.Time
+	copySaid  time.Time
 }
 
 // setDoing records what the run does before its search starts ("running
@@ -224,6 +230,9 @@ func Open(cfg Config) (*Session, error) {
 	s := &Session{settings: t, Output: out, Name: cfg.Command, Jobs: max(cfg.Jobs, 1), start: time.Now()}
 	if s.Stderr == nil {
 		s.Stderr = io.Discard
+	}
+	if cfg.Copies != nil {
+		cfg.Copies.OnCopy(s.copying)
 	}
 	cmd := runner.Command{Argv: t.Argv}
 	switch {
@@ -458,6 +467,36 @@ func (s *Session) StartProgress(size int, unit string) {
 	s.Progress.Update(func(st *report.Status) {
 		st.Command, st.SizeBefore, st.Size, st.Unit = s.Name, size, size, unit
 	})
+}
+
+// copySlow is how long a copy of a tree into a work directory goes on
+// before the session says how it goes, and then how often it says so.
+const copySlow = 2 * time.Second
+
+// copying says, every copySlow once a copy of a tree into the work
+// directory dir has taken that long, how many of its files are written.
+func (s *Session) copying(dir string, done, total int) {
+	now := time.Now()
+	s.mu.Lock()
+	if s.copyStart == nil {
+		s.copyStart = map[string]time.Time{}
+	}
+	start, ok := s.copyStart[dir]
+	if !ok {
+		start = now
+		s.copyStart[dir] = now
+	}
+	say := done < total && now.Sub(start) >= copySlow && now.Sub(s.copySaid) >= copySlow
+	if say {
+		s.copySaid = now
+	}
+	if done == total {
+		delete(s.copyStart, dir)
+	}
+	s.mu.Unlock()
+	if say {
+		s.Say("copying the tree into a work directory: %d of %s", done, report.Plural(total, "file"))
+	}
 }
 
 // Say writes a message line (unless quiet).

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/report"
@@ -298,5 +299,27 @@ func TestHere(t *testing.T) {
 		if got := here(c.argv, c.cfg); got != c.want {
 			t.Errorf("here(%q, %+v) = %v, want %v", c.argv, c.cfg, got, c.want)
 		}
+	}
+}
+
+// TestCopying: a copy of a tree into a work directory is said once it
+// has taken two seconds, then every two seconds, never once done.
+func TestCopying(t *testing.T) {
+	var b bytes.Buffer
+	s := &Session{Output: Output{Stderr: &b}}
+	s.copying("w1", 1024, 100000)
+	if b.Len() > 0 {
+		t.Fatalf("said at once: %q", b.String())
+	}
+	s.copyStart["w1"] = s.copyStart["w1"].Add(-3 * time.Second)
+	s.copying("w1", 2048, 100000)
+	s.copying("w1", 3072, 100000) // said two seconds ago
+	if got := b.String(); got != "wynot: copying the tree into a work directory: 2048 of 100000 files\n" {
+		t.Errorf("said %q", got)
+	}
+	s.copySaid = s.copySaid.Add(-3 * time.Second)
+	s.copying("w1", 100000, 100000)
+	if _, ok := s.copyStart["w1"]; ok || strings.Count(b.String(), "\n") != 1 {
+		t.Errorf("at the end: said %q", b.String())
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+
+	"github.com/wynot/wynot/domain/filetree"
 )
 
 // lineage is what wynot remembers of a file it reduces in place: the
@@ -19,6 +21,21 @@ import (
 type lineage struct {
 	Orig string `json:"orig"`
 	Last string `json:"last"`
+	// Next is, for a tree, the change being written when it is set:
+	// a run killed while writing it leaves the tree as Last or, once
+	// DIR.wynot-pending is finished, as Next.
+	Next string `json:"next,omitempty"`
+}
+
+// holds says the lineage is that of a tree whose original orig is kept,
+// and that now is what the run wrote to it last (or the change it was
+// writing); a lineage an earlier wynot recorded, with the digests of
+// whole trees, is recognized too.
+func (l lineage) holds(orig, now map[string]*filetree.File) bool {
+	if cur := Sum(now); l.Orig == Sum(orig) && (l.Last == cur || l.Next != "" && l.Next == cur) {
+		return true
+	}
+	return l.Orig == legacySum(orig) && l.Last == legacySum(now)
 }
 
 // Digest is the SHA-256 of data, in hex: how originals and results are

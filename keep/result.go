@@ -73,6 +73,15 @@ func (r *Result) DropBackups() {
 // the newest few), or removes it from the result tree, and records what
 // it wrote in the lineage of a tree replaced in place.
 func (r *Result) Save(e *Entry, sync bool) error {
+	if r.Tree == nil {
+		return r.write(e, sync)
+	}
+	return r.saveTree([]*Entry{e}, sync, false, "")
+}
+
+// write writes the entry (or removes it from the result tree), and
+// nothing else.
+func (r *Result) write(e *Entry, sync bool) error {
 	var err error
 	switch {
 	case r.Tree != nil && e.Removed:
@@ -86,9 +95,76 @@ func (r *Result) Save(e *Entry, sync bool) error {
 		return err
 	}
 	e.Dirty = false
-	if r.Tree != nil {
-		r.Tree.Record(r.Now())
+	return nil
+}
+
+// fileOf is what the result tree holds of the entry now (nil: nothing).
+func fileOf(e *Entry) *filetree.File {
+	if e.Removed {
+		return nil
 	}
+	return &filetree.File{Data: e.Data, Mode: e.Mode, Link: e.Link}
+}
+
+// next is the digest of what the tree will hold once the entries in
+// changed are written (what it holds when it is not tracked).
+func (t *Tree) next(changed []*Entry) filetree.Digest {
+	next := t.sum
+	if !t.tracked {
+		return next
+	}
+	for _, e := range changed {
+		if k, ok := t.sums[e.Name]; ok {
+			next.Sub(k)
+		}
+		if f := fileOf(e); f != nil {
+			next.Add(fileSum(e.Name, f))
+		}
+	}
+	return next
+}
+
+// saveTree writes entries of a tree changed at once, journaled when
+// journal is set (Tree.Journal), and records the change in the tree's
+// lineage: before the first file is written, as the change DIR may hold
+// next, and once all are, as what it holds. It costs the files changed:
+// their content is hashed into the tree's digest, the others are not
+// read. what names the write for Tree.Progress ("": the smaller tree).
+func (r *Result) saveTree(changed []*Entry, sync, journal bool, what string) error {
+	t := r.Tree
+	if what == "" {
+		what = "writing the smaller tree to " + t.Dest
+	}
+	if next := t.next(changed); t.tracked && next != t.sum {
+		t.Record(next.String())
+	}
+	progress := t.progress(what)
+	write := func() error {
+		for i, e := range changed {
+			if err := r.write(e, sync); err != nil {
+				return err
+			}
+			t.set(e.Name, fileOf(e))
+			if progress != nil {
+				progress(i+1, len(changed))
+			}
+		}
+		return nil
+	}
+	var err error
+	if journal {
+		cs := make([]Change, len(changed))
+		for i, e := range changed {
+			cs[i] = Change{Name: e.Name, Data: e.Data, Mode: e.Mode, Removed: e.Removed}
+		}
+		err = t.Journal(cs, write)
+	} else {
+		err = write()
+	}
+	if err != nil {
+		return err
+	}
+	t.Record("")
 	return nil
 }
 
@@ -105,51 +181,52 @@ func (r *Result) Flush(e *Entry) error {
 // SaveTogether writes entries changed at once (a change across a
 // package's files, files removed together); to a tree replaced in
 // place, as one journaled change (Tree.Journal), so that the tree never
-// stays half changed.
+// stays half changed. Its cost is that of the files changed, whatever
+// the size of the tree.
 func (r *Result) SaveTogether(changed []*Entry) error {
-	write := func() error {
+	if r.Tree == nil {
 		for _, e := range changed {
-			if err := r.Save(e, false); err != nil {
+			if err := r.write(e, false); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if r.Tree == nil {
-		return write()
-	}
-	cs := make([]Change, len(changed))
-	for i, e := range changed {
-		cs[i] = Change{Name: e.Name, Data: e.Data, Mode: e.Mode, Removed: e.Removed}
-	}
-	return r.Tree.Journal(cs, write)
+	return r.saveTree(changed, false, true, "")
 }
 
 // Restart goes back to the originals: every entry is the original again,
 // and what was written of it is written back.
 func (r *Result) Restart() error {
+	var changed []*Entry
 	for _, e := range r.Entries {
+		back := false
 		if e.Removed {
-			e.Removed, e.Dirty = false, true
-			if err := r.Save(e, false); err != nil {
+			e.Removed, e.Dirty, back = false, true, true
+		}
+		if !e.original() {
+			orig, err := e.Original()
+			if err != nil {
 				return err
 			}
+			e.Data, e.Dirty = orig, true
+			back = back || e.Written()
 		}
-		if e.original() {
-			continue
-		}
-		orig, err := e.Original()
-		if err != nil {
-			return err
-		}
-		e.Data, e.Dirty = orig, true
-		if e.Written() {
-			if err := r.Save(e, false); err != nil {
-				return err
-			}
+		if back {
+			changed = append(changed, e)
 		}
 	}
-	return nil
+	if r.Tree == nil {
+		for _, e := range changed {
+			if err := r.write(e, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// Not journaled: the journal would hold the whole original, which
+	// DIR.orig holds already.
+	return r.saveTree(changed, false, false, "restoring the original in "+r.Tree.Dest)
 }
 
 // original says the entry holds its original content.

@@ -156,3 +156,50 @@ func TestOpenRefusals(t *testing.T) {
 		t.Errorf("OpenTree(a): %v, %d entries, notes %q", err, len(es), notes)
 	}
 }
+
+// A run killed while it wrote a change of several files to a tree
+// replaced in place, after its journal and before its last file: the
+// next run finishes the change, and takes DIR.orig for the original
+// still, since the lineage named the change being written.
+func TestTreeKilledWriting(t *testing.T) {
+	inDir(t)
+	write(t, "tree/a.txt", "aaa\n")
+	write(t, "tree/b.txt", "bbb\n")
+	write(t, "tree/d/c.txt", "ccc\n")
+	r := treeResult(t)
+	if err := r.KeepOriginals(); err != nil {
+		t.Fatal(err)
+	}
+	a, c := r.Entries[0], r.Entries[2]
+	a.Data, a.Dirty = []byte("a\n"), true
+	c.Removed, c.Dirty = true, true
+	changed := []*Entry{a, c}
+	// What saveTree does, killed after the first file.
+	r.Tree.Record(r.Tree.next(changed).String())
+	cs := []Change{{Name: a.Name, Data: a.Data, Mode: a.Mode}, {Name: c.Name, Removed: true}}
+	err := r.Tree.Journal(cs, func() error {
+		if err := r.write(a, false); err != nil {
+			return err
+		}
+		return os.ErrClosed // killed
+	})
+	if err == nil {
+		t.Fatal("the journal finished")
+	}
+	if got := read(t, "tree/a.txt"); got != "a\n" {
+		t.Fatalf("a.txt holds %q", got)
+	}
+	tr, es, notes, err := OpenTree("tree", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 2 || !strings.Contains(notes[0], "the change is now written") || !strings.Contains(notes[1], "tree.orig holds the original of an interrupted reduction of tree") {
+		t.Errorf("the next run says %q", notes)
+	}
+	if tr.Backup != "tree.orig" || len(es) != 2 {
+		t.Errorf("the next run keeps the original in %q and reduces %d files", tr.Backup, len(es))
+	}
+	if _, err := os.Stat("tree/d"); !os.IsNotExist(err) {
+		t.Errorf("the removal was not finished: %v", err)
+	}
+}

@@ -37,11 +37,17 @@ type Tree struct {
 	// of names the file system of Dest, for a write that finds it full
 	// (NoRoomError.Of): "the input tree DIR", "-o OUT".
 	of string
-}
+	// sum is the digest of what DIR holds (Sum), and sums each file's
+	// part of it, kept up to date file by file as changes are written
+	// (tracked), once DIR is replaced in place.
+	sum     filetree.Digest
+	sums    map[string][32]byte
+	tracked bool
 
-// Sum is the digest of a tree's files.
-func Sum(files map[string]*filetree.File) string {
-	return Digest(filetree.Identity(files))
+	// Progress, when set, is told how far a write of many files has
+	// got: what is being written, and done of total files. It is called
+	// for every file; the caller decides how often to show it.
+	Progress func(what string, done, total int)
 }
 
 // PlaceTree decides where the result tree of the directory p (absolute:
@@ -101,8 +107,8 @@ func (t *Tree) backupFor() string {
 		return ""
 	}
 	if old, err := filetree.ReadTree(base); err == nil {
-		if lin, ok := readLineage(dir); ok && lin.Orig == Sum(old.Files) && lin.Last == Sum(t.base.Files) {
-			t.continued = true
+		if lin, ok := readLineage(dir); ok && lin.holds(old.Files, t.base.Files) {
+			t.continued, t.origSum = true, Sum(old.Files)
 			return fmt.Sprintf("%s holds the original of an interrupted reduction of %s; keeping it, and reducing %s as it is now", Quote(base), Quote(t.Path), Quote(t.Path))
 		}
 	}
@@ -142,7 +148,7 @@ func (t *Tree) KeepOriginal(files []*File, now map[string]*filetree.File) error 
 		if st, err := os.Stat(t.Path); err == nil {
 			os.Chmod(tmp, st.Mode().Perm())
 		}
-		if _, err := filetree.NewWorkspace(tmp, t.base); err != nil {
+		if err := filetree.WriteTree(tmp, t.base, t.progress("copying the original to "+t.Backup)); err != nil {
 			os.RemoveAll(tmp)
 			if Full(err) {
 				return noRoom(err, t.of, parent, "the copy of the original to "+Quote(t.Backup), true)
@@ -155,7 +161,8 @@ func (t *Tree) KeepOriginal(files []*File, now map[string]*filetree.File) error 
 		}
 		t.madeBackup = true
 	}
-	t.Record(now)
+	t.track(now)
+	t.Record("")
 	if t.Backup == "" && !t.made {
 		if err := os.MkdirAll(t.Dest, 0o755); err != nil {
 			if Full(err) {
@@ -163,7 +170,7 @@ func (t *Tree) KeepOriginal(files []*File, now map[string]*filetree.File) error 
 			}
 			return fmt.Errorf("-o %s: %w", Quote(t.Dest), UnwrapPath(err))
 		}
-		if _, err := filetree.NewWorkspace(t.Dest, t.base); err != nil {
+		if err := filetree.WriteTree(t.Dest, t.base, t.progress("copying the original to "+t.Dest)); err != nil {
 			if Full(err) {
 				return noRoom(err, t.of, t.Dest, "the result tree", false)
 			}
@@ -185,10 +192,60 @@ func (t *Tree) KeepOriginal(files []*File, now map[string]*filetree.File) error 
 	return nil
 }
 
+// progress is what tells Progress how a write of what goes (nil when
+// nothing is told).
+func (t *Tree) progress(what string) func(done, total int) {
+	if t.Progress == nil {
+		return nil
+	}
+	return func(done, total int) { t.Progress(what, done, total) }
+}
+
+// recording says the lineage of the tree is kept: it is replaced in
+// place, and its backup holds the original.
+func (t *Tree) recording() bool {
+	return t.Backup != "" && (t.madeBackup || t.continued)
+}
+
+// track starts keeping the digest of what DIR holds, now, up to date,
+// when the tree's lineage is recorded: each file is hashed once here,
+// and from then on only the files a change writes (set).
+func (t *Tree) track(now map[string]*filetree.File) {
+	if !t.recording() {
+		return
+	}
+	t.sum, t.sums, t.tracked = filetree.Digest{}, make(map[string][32]byte, len(now)), true
+	for name, f := range now {
+		k := fileSum(name, f)
+		t.sums[name] = k
+		t.sum.Add(k)
+	}
+}
+
+// set records that DIR holds f at name (nil: nothing), in the digest of
+// what it holds; it costs the file, not the tree.
+func (t *Tree) set(name string, f *filetree.File) {
+	if !t.tracked {
+		return
+	}
+	if k, ok := t.sums[name]; ok {
+		t.sum.Sub(k)
+		delete(t.sums, name)
+	}
+	if f != nil {
+		k := fileSum(name, f)
+		t.sums[name] = k
+		t.sum.Add(k)
+	}
+}
+
 // Record records, for a tree replaced in place, that its backup holds
-// the original and DIR now, what was written last.
-func (t *Tree) Record(now map[string]*filetree.File) {
-	if t.Backup == "" || !(t.madeBackup || t.continued) {
+// the original and DIR now what was written last; next, when not "",
+// is the digest of a change about to be written: DIR may then hold
+// either, so that a run killed while writing it is still recognized by
+// the next (with what DIR.wynot-pending finishes, DIR holds the change).
+func (t *Tree) Record(next string) {
+	if !t.recording() || !t.tracked {
 		return
 	}
 	if t.origSum == "" {
@@ -200,7 +257,7 @@ func (t *Tree) Record(now map[string]*filetree.File) {
 			t.origSum = Sum(t.base.Files)
 		}
 	}
-	writeLineage(strings.TrimSuffix(t.Path, "/"), lineage{Orig: t.origSum, Last: Sum(now)})
+	writeLineage(strings.TrimSuffix(t.Path, "/"), lineage{Orig: t.origSum, Last: t.sum.String(), Next: next})
 }
 
 // DropBackup removes the copy of the original when DIR was left as it

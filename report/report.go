@@ -35,6 +35,10 @@ type Status struct {
 	Outcomes    [3]int // runs by outcome: Unresolved, Pass, Fail
 	CacheHits   int
 	Unit        string // what Size counts: "bytes" (the default), "changes", "commits"
+	// Doing is what wynot does between tests that may take a while,
+	// as the line shows it ("writing the smaller tree to t: 4210 of
+	// 10000 files"); "" when nothing.
+	Doing string
 }
 
 // Progress draws a Status on a terminal as one line, redrawn ten times a
@@ -51,6 +55,9 @@ type Progress struct {
 	stop   chan struct{}
 	done   chan struct{}
 	closed bool
+	// last is when a plain line was written last; doing when
+	// Status.Doing was set (zero while it is "").
+	last, doing time.Time
 }
 
 // NewProgress starts a progress display on w; tty selects the redrawn
@@ -64,20 +71,48 @@ func NewProgress(w io.Writer, tty bool) *Progress {
 	return p
 }
 
+// doingAfter is how long something wynot does between tests (Doing)
+// goes on before a plain progress line says it, without waiting for
+// the next of every few seconds.
+const doingAfter = 2 * time.Second
+
 func (p *Progress) loop() {
 	defer close(p.done)
-	t := time.NewTicker(p.interval)
+	tick := p.interval
+	if !p.tty {
+		tick = time.Second / 2
+	}
+	t := time.NewTicker(tick)
 	defer t.Stop()
 	for {
 		select {
 		case <-p.stop:
 			return
-		case <-t.C:
+		case now := <-t.C:
 			p.mu.Lock()
-			p.draw()
+			if p.due(now) {
+				p.draw()
+			}
 			p.mu.Unlock()
 		}
 	}
+}
+
+// due says whether the line is drawn at now: always on a terminal; a
+// plain line every interval, or sooner (every doingAfter) while
+// something between tests takes long. Called with p.mu held.
+func (p *Progress) due(now time.Time) bool {
+	if p.tty {
+		return true
+	}
+	since := now.Sub(p.last)
+	if p.last.IsZero() {
+		since = now.Sub(p.start)
+	}
+	if since >= p.interval-time.Second/4 {
+		return true
+	}
+	return !p.doing.IsZero() && now.Sub(p.doing) >= doingAfter && since >= doingAfter
 }
 
 // Update changes the status under the display's lock.
@@ -86,7 +121,14 @@ func (p *Progress) Update(f func(*Status)) {
 		return
 	}
 	p.mu.Lock()
+	was := p.st.Doing
 	f(&p.st)
+	switch {
+	case p.st.Doing == "":
+		p.doing = time.Time{}
+	case was == "":
+		p.doing = time.Now()
+	}
 	p.mu.Unlock()
 }
 
@@ -120,6 +162,9 @@ func (p *Progress) line() string {
 			l += fmt.Sprintf(", n=%d", s.Granularity)
 		}
 	}
+	if s.Doing != "" {
+		l += " | " + s.Doing
+	}
 	if el < time.Minute {
 		el = el.Round(time.Second / 10)
 	} else {
@@ -138,6 +183,7 @@ func (p *Progress) draw() {
 		p.drawn = true
 	} else {
 		fmt.Fprintln(p.w, p.line())
+		p.last = time.Now()
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestDraw(t *testing.T) {
@@ -77,5 +78,35 @@ func TestSummaryDetail(t *testing.T) {
 		if _, err := json.Marshal(Summary{Detail: bad}); err == nil {
 			t.Errorf("a detail %#v is written without an error", bad)
 		}
+	}
+}
+
+// TestProgressDoing: a plain progress line comes every interval, and
+// sooner, every two seconds, while something between tests (Doing)
+// takes long; the line says what that is.
+func TestProgressDoing(t *testing.T) {
+	var b strings.Builder
+	t0 := time.Now()
+	p := &Progress{w: &b, interval: 5 * time.Second, start: t0}
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	if p.due(at(2.5)) || !p.due(at(5)) {
+		t.Errorf("without anything between tests: due at 2.5s %v, at 5s %v", p.due(at(2.5)), p.due(at(5)))
+	}
+	p.Update(func(st *Status) { st.Command, st.Doing = "reduce", "writing the smaller tree to t: 256 of 10000 files" })
+	p.doing = at(1)
+	if p.due(at(2.5)) || !p.due(at(3.1)) {
+		t.Errorf("while writing: due at 2.5s %v, at 3.1s %v", p.due(at(2.5)), p.due(at(3.1)))
+	}
+	p.draw()
+	p.last = at(3.1)
+	if !strings.Contains(b.String(), "| writing the smaller tree to t: 256 of 10000 files |") {
+		t.Errorf("the line: %q", b.String())
+	}
+	if p.due(at(4)) || !p.due(at(5.2)) {
+		t.Errorf("after a line at 3.1s: due at 4s %v, at 5.2s %v", p.due(at(4)), p.due(at(5.2)))
+	}
+	p.Update(func(st *Status) { st.Doing = "" })
+	if p.due(at(6)) || !p.doing.IsZero() {
+		t.Errorf("once written: due at 6s %v", p.due(at(6)))
 	}
 }

@@ -13,6 +13,7 @@
 //	go run ./bench/harness -only regressions -baseline 085d027   # real regressions, against an earlier wynot and git bisect
 //	go run ./bench/harness -only regressions -gitonly -baseline main -out /tmp/git.md   # only --git against git bisect, before and after
 //	go run ./bench/harness -only typed -wynot /tmp/wynot -jobs 2   # commands as people type them: right, refused or wrong
+//	go run ./bench/harness -only scale -baseline /tmp/wynot-old -scaledir /dev/shm   # trees of 1,000 to 100,000 files, against an earlier wynot
 //
 // Peers are looked up on $PATH (Debian: apt-get install creduce cvise delta)
 // and skipped with a note when missing.
@@ -163,10 +164,12 @@ func main() {
 	typedLog := flag.String("typedlog", "", "typed section: keep wynot's standard output and error of each case in this directory")
 	out := flag.String("out", "bench/RESULTS.md", "markdown file to write")
 	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
-	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, executors, syntax, typed) and replace them in the existing file")
-	baseline := flag.String("baseline", "", "a git revision of wynot to measure beside this one (regressions section)")
+	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, executors, syntax, typed, scale) and replace them in the existing file")
+	baseline := flag.String("baseline", "", "a git revision of wynot to measure beside this one (regressions and scale sections; scale also takes a built binary)")
 	configsFlag := flag.String("configs", "", "regressions section: the wynot configurations to run (files, dd, ddplus, ddmin; default all)")
 	gitOnly := flag.Bool("gitonly", false, "regressions section: only wynot changes --git against git bisect run (and -baseline beside it)")
+	sizes := flag.String("sizes", "1000,10000,100000", "scale section: the numbers of files of the trees")
+	scaleDir := flag.String("scaledir", "", "scale section: where the trees go (default: the temporary directory)")
 	perses := flag.String("perses", "../shared/bench/perses-go", "the Perses Go benchmark folder, for the syntax section (skipped when missing)")
 	flag.Parse()
 
@@ -182,7 +185,7 @@ func main() {
 	check(os.Mkdir(bin, 0o755))
 	// The typed section needs wynot only; the others, the cases'
 	// programs too.
-	build(root, bin, *wynotFlag, *only != "typed")
+	build(root, bin, *wynotFlag, *only != "typed" && *only != "scale")
 	limitSet := false
 	flag.Visit(func(f *flag.Flag) { limitSet = limitSet || f.Name == "timeout" })
 	typedLimit := 3 * time.Minute
@@ -225,6 +228,12 @@ func main() {
 				part.WriteString(executors(work, bin))
 			case "syntax":
 				part.WriteString(syntaxSection(root, work, bin, *toolsFlag, *casesFlag, *perses, *limit))
+			case "scale":
+				scaleLimit := 5 * time.Minute
+				if limitSet {
+					scaleLimit = *limit
+				}
+				part.WriteString(scaleSection(root, work, bin, *baseline, *sizes, *scaleDir, scaleLimit))
 			case "typed":
 				part.WriteString(typedSection(work, filepath.Join(bin, "wynot"), *casesFlag, *typedLog, typedJobs, typedLimit))
 			default:

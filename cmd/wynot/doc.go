@@ -554,12 +554,19 @@ make-style tools see the change), and a file it only touched gets its
 old times back. A test therefore never sees what an earlier test left,
 and a test that writes into its tree finds what the same test made clean
 finds; the first time a test is seen to write into its tree, wynot says
-which paths it changed. Finding that out costs a stat of every file of
-the tree per test (about 11 ms for 2,000 files on a 2-core virtual
-machine, see bench/RESULTS.md). What a test writes outside its tree (the
-directory wynot was started in, $HOME, /tmp, a database) cannot be
-undone: a test that keeps state there may answer differently for the
-same candidate, which wynot can only notice as flakiness.
+which paths it changed. Where the work directories are on a local file
+system (tmpfs, ext4, xfs, btrfs, overlayfs, f2fs), inotify tells wynot
+which entries of the tree's directories a test changed, and finding out
+costs what the test changed; a file changed only through a shared memory
+mapping, without a write, truncate or chmod, is then not noticed.
+Elsewhere (NFS, a shared file system of a cluster), when the kernel's
+queue of changes overflows, when a test removes, renames or chmods a
+directory of the tree, or when inotify is out of watches, it costs a
+stat of every file of the tree (about 11 ms for 2,000 files on a 2-core
+virtual machine, see bench/RESULTS.md). What a test writes outside its
+tree (the directory wynot was started in, $HOME, /tmp, a database)
+cannot be undone: a test that keeps state there may answer differently
+for the same candidate, which wynot can only notice as flakiness.
 
 CMD's failure is told as in reduce: what the new version shows. With
 "go test ./...", the failure is the tests that fail and their messages,

@@ -523,3 +523,115 @@ func main() {
 		t.Errorf("the result does not fail:\n%s", out)
 	}
 }
+
+// TestReduceTreeKilledWriting: wynot is killed (SIGKILL) while it writes
+// the first improvement of a tree of 2,000 files, half of them removed
+// at once, the moment its journal (DIR.wynot-pending) appears. The tree
+// then holds the original, or is on its way to the improvement with the
+// journal beside it; the next run finishes the journal, says so, goes on
+// with DIR.orig as the original (the lineage named the change being
+// written), and ends with the needle.
+func TestReduceTreeKilledWriting(t *testing.T) {
+	t.Parallel()
+	parent := t.TempDir()
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		// 4,000 files on a busy disk take seconds.
+		p, err := os.MkdirTemp("/dev/shm", "wynot-e2e-killed-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(p) })
+		parent = p
+	}
+	test := []string{"sh", "-c", "! grep -rqF NEEDLE ."}
+	for attempt := range 3 {
+		dir, tmp := filepath.Join(parent, fmt.Sprint(attempt)), t.TempDir()
+		tree := filepath.Join(dir, "in")
+		for i := range 2000 {
+			data := fmt.Sprintf("file %d\n", i)
+			if i == 1450 {
+				data += "NEEDLE\n"
+			}
+			write(t, filepath.Join(tree, fmt.Sprintf("d%02d/f%02d.txt", i/100, i%100)), []byte(data))
+		}
+		orig, err := filetree.ReadTree(tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := append(os.Environ(), "WYNOT_TMPDIR="+tmp)
+		cmd := exec.Command(wynotBin, append([]string{"reduce", "-j2", "in", "--"}, test...)...)
+		cmd.Dir, cmd.Env = dir, env
+		fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC)
+		if err != nil {
+			t.Skipf("no inotify: %v", err)
+		}
+		if _, err := syscall.InotifyAddWatch(fd, dir, syscall.IN_MOVED_TO|syscall.IN_CREATE); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		killed := make(chan bool, 1)
+		go func() {
+			// Kill at the journal's appearance (renamed into place).
+			buf := make([]byte, 4096)
+			for {
+				n, err := syscall.Read(fd, buf)
+				if err != nil || n <= 0 {
+					killed <- false
+					return
+				}
+				if bytes.Contains(buf[:n], []byte("in.wynot-pending\x00")) {
+					cmd.Process.Kill()
+					killed <- true
+					return
+				}
+			}
+		}()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+			syscall.Close(fd)
+			t.Fatalf("wynot ended without writing an improvement of several files")
+		case <-killed:
+			<-done
+			syscall.Close(fd)
+		}
+		got, err := filetree.ReadTree(tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, pending := os.Stat(filepath.Join(dir, "in.wynot-pending"))
+		midway := pending == nil
+		if !midway && len(got.Files) != 2000 && len(got.Files) != 1000 {
+			t.Fatalf("killed while writing: %d files in the tree, and no journal", len(got.Files))
+		}
+		sameTree(t, tree+".orig", orig)
+		t.Logf("killed with %d files in the tree, journal %v", len(got.Files), pending == nil)
+
+		r := wynotRun(t, dir, []string{"WYNOT_TMPDIR=" + tmp}, append([]string{"reduce", "-j2", "in", "--"}, test...)...)
+		if r.code != 0 {
+			t.Fatalf("the next run: exit %d\n%s", r.code, r.stderr)
+		}
+		if midway && !strings.Contains(r.stderr, "in.wynot-pending held the last change of an interrupted reduction of in, which was killed while writing it: the change is now written") {
+			t.Errorf("the next run does not say it finished the change:\n%s", r.stderr)
+		}
+		if !strings.Contains(r.stderr, "in.orig holds the original of an interrupted reduction of in; keeping it") {
+			t.Errorf("the next run does not go on with in.orig:\n%s", r.stderr)
+		}
+		sameTree(t, tree+".orig", orig)
+		if _, err := os.Stat(tree + ".orig.1"); err == nil {
+			t.Errorf("the next run kept another original in in.orig.1")
+		}
+		res, _ := filetree.ReadTree(tree)
+		if ps := res.Paths(); len(ps) != 1 || ps[0] != "d14/f50.txt" {
+			t.Errorf("the result: %v", ps)
+		}
+		if midway {
+			return
+		}
+		t.Logf("attempt %d: the kill came after the write", attempt)
+	}
+	t.Skip("the kill never came while the improvement was written")
+}

@@ -245,7 +245,7 @@ func (r *Changes) dirJob() (command.Job, command.Workload, error) {
 		Passing: &pass, PassingWhat: "the old version"}
 	e.run = func(ctx context.Context) error { return e.hunks(ctx, set, base, r.Old) }
 	wl := workload(old, nw)
-	wl.Tree, wl.InTree = []string{r.New, r.Old}, inTrees(old, nw)
+	wl.Tree, wl.InTree, wl.Copies = []string{r.New, r.Old}, inTrees(old, nw), e.ws
 	return e, wl, nil
 }
 

@@ -222,7 +222,7 @@ func (r *Changes) gitJob(ctx context.Context) (command.Job, command.Workload, er
 		return nil, command.Workload{}, err
 	}
 	wl := workload(goodTree)
-	wl.Tree, wl.InTree = []string{top}, inTrees(goodTree, badTree)
+	wl.Tree, wl.InTree, wl.Copies = []string{top}, inTrees(goodTree, badTree), g.ws
 	return g.search, wl, nil
 }
 

@@ -71,21 +71,34 @@ type search struct {
 	// start from a later one (the culprit's parent): the patch is then
 	// also tried on the good revision itself.
 	good string
+	// noLayer is the workspace base as a layer of nothing, which
+	// identifies candidates given as all they change (candidate).
+	noLayer *filetree.Layer
 }
 
 // candidate makes the candidate for a tree given as the workspace base
 // with content in place: identified by that content, labeled for the log.
 func (e *search) candidate(content map[string]*codediff.File, label string) runner.Candidate {
-	// Paths that hold what the base holds are left out, so that the
-	// same tree is always the same candidate.
-	for p, f := range content {
-		if filetree.Same(f, e.ws.Base().Files[p]) {
-			delete(content, p)
+	return e.candidateOver(nil, content, label)
+}
+
+// candidateOver is the candidate of the tree of the layer l (nil: the
+// workspace base) with delta in place: identified by the tree (the
+// digest of its files that differ from the base's, whatever layer it is
+// made over), which costs delta, not l.
+func (e *search) candidateOver(l *filetree.Layer, delta map[string]*codediff.File, label string) runner.Candidate {
+	id := l
+	if id == nil {
+		e.mu.Lock()
+		if e.noLayer == nil {
+			e.noLayer = filetree.NewLayer(e.ws.Base(), nil)
 		}
+		id = e.noLayer
+		e.mu.Unlock()
 	}
 	return runner.Candidate{
-		Files: []runner.File{{Name: "\x00tree", Data: filetree.Identity(content)}},
-		Setup: func(dir string) error { return command.RoomHint(e.ws.Sync(dir, content), dir) },
+		Files: []runner.File{{Name: "\x00tree", Data: id.Identity(delta)}},
+		Setup: func(dir string) error { return command.RoomHint(e.ws.SyncOver(dir, l, delta), dir) },
 		Label: label,
 	}
 }
@@ -95,6 +108,21 @@ func (e *search) candidate(content map[string]*codediff.File, label string) runn
 func (e *search) hunkCandidate(set *codediff.Set, base map[string]*codediff.File, c []int) runner.Candidate {
 	content := maps(base, set.Content(c))
 	return e.candidate(content, report.Draw(c, set.Len()))
+}
+
+// levelCandidate is the tree of the level's old version with the
+// changes c applied: the few files they change over the level's layer,
+// its old version, so that a test costs them, not what the old version
+// changed since the workspace base (--git: every commit from the good
+// revision to the culprit's parent).
+func (e *search) levelCandidate(lv *level, c []int) runner.Candidate {
+	lv.mu.Lock()
+	if lv.layer == nil {
+		lv.layer = filetree.NewLayer(e.ws.Base(), lv.base)
+	}
+	l := lv.layer
+	lv.mu.Unlock()
+	return e.candidateOver(l, lv.set.Content(c), report.Draw(c, lv.set.Len()))
 }
 
 // maps merges b over a.
@@ -143,7 +171,8 @@ type level struct {
 	check      *codediff.BuildCheck // nil with --no-predict
 
 	mu     sync.Mutex
-	failed []dd.Config // configurations that failed in a test, in the order they finished
+	failed []dd.Config     // configurations that failed in a test, in the order they finished
+	layer  *filetree.Layer // the old version over the workspace base, once made (levelCandidate)
 }
 
 // level makes a level of the search over set, whose old side is the
@@ -168,7 +197,7 @@ func (e *search) level(name, unit string, set *codediff.Set, base map[string]*co
 // outcome counts and the configuration that test ran: nil if c itself,
 // else the larger configuration, to which the outcome belongs.
 func (e *search) testWithResolution(ctx context.Context, lv *level, c dd.Config) (runner.Test, dd.Config, error) {
-	set, base := lv.set, lv.base
+	set := lv.set
 	cur := []int(c)
 	if lv.needs != nil {
 		// Static resolution first: what the changes need, known from the
@@ -222,7 +251,7 @@ func (e *search) testWithResolution(ctx context.Context, lv *level, c dd.Config)
 				return runner.Test{Outcome: dd.Unresolved, Predicted: true, Detail: "does not type-check: " + errs[0].Msg}, tested(), nil
 			}
 		}
-		rec, err := e.s.Test(ctx, e.hunkCandidate(set, base, cur))
+		rec, err := e.s.Test(ctx, e.levelCandidate(lv, cur))
 		if probe != nil && err == nil {
 			e.probeResult(lv, probe, rec, e.output(rec))
 		}

@@ -28,7 +28,7 @@ func (e *search) confirm(ctx context.Context, lv *level, c []int) ([]int, runner
 	if tested != nil {
 		patch = tested
 	}
-	ok, runs, err := e.s.Confirm(ctx, command.Check{Candidate: e.hunkCandidate(lv.set, lv.base, patch), Want: dd.Fail,
+	ok, runs, err := e.s.Confirm(ctx, command.Check{Candidate: e.levelCandidate(lv, patch), Want: dd.Fail,
 		What: "the old version with " + report.Plural(len(patch), lv.unit) + " applied"})
 	if err != nil {
 		return nil, runner.Run{}, false, err
@@ -59,7 +59,7 @@ func (e *search) complement(ctx context.Context, res outcome) (*dd.Outcome, erro
 			rest = append(rest, i)
 		}
 	}
-	rec, err := e.s.Test(ctx, e.hunkCandidate(res.hunks.set, res.hunks.base, rest))
+	rec, err := e.s.Test(ctx, e.levelCandidate(res.hunks, rest))
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 			e.s.Predict("does not type-check: " + errs[0].Msg)
 			return dd.Unresolved, nil
 		}
-		rec, err := e.s.Test(ctx, e.hunkCandidate(lv.set, lv.base, c))
+		rec, err := e.s.Test(ctx, e.levelCandidate(lv, c))
 		if len(errs) > 0 && err == nil {
 			e.probeResult(lv, buildDirs(errs), rec, e.output(rec))
 		}
@@ -151,7 +151,7 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 // does not, the patch stays and is not called minimal (ok false).
 func (e *search) leaveOut(ctx context.Context, res *outcome, kept []int, what string, one bool) (ok bool, err error) {
 	lv := res.lv
-	ok, runs, err := e.s.Confirm(ctx, command.Check{Candidate: e.hunkCandidate(lv.set, lv.base, kept), Want: dd.Fail,
+	ok, runs, err := e.s.Confirm(ctx, command.Check{Candidate: e.levelCandidate(lv, kept), Want: dd.Fail,
 		What: "the old version with " + report.Plural(len(kept), lv.unit) + " applied"})
 	if err != nil {
 		return false, err

@@ -187,6 +187,8 @@ func (r *Reduction) job(ctx context.Context) (command.Job, command.Workload, err
 	}
 	if t == nil {
 		wl.Inputs = append(append(wl.Inputs, r.Files...), r.With...)
+	} else {
+		wl.Copies = t.ws
 	}
 	return newReducer(r, ins, with, t), wl, nil
 }
@@ -228,6 +230,7 @@ func newReducer(r *Reduction, ins []*input, with []runner.File, t *dirTree) *red
 	}
 	if t != nil {
 		rd.res.Tree = t.result
+		rd.relayerAll()
 	}
 	return rd
 }
@@ -296,6 +299,7 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 	if rd.tree != nil {
 		found.Kept = "the smallest failing tree so far is kept"
 		command.WatchTree(s, rd.tree.ws)
+		rd.tree.result.Progress = rd.writing
 	}
 	if err := rd.res.KeepOriginals(); err != nil {
 		return command.Found{}, command.InputError("%w", err) // nothing was written
@@ -336,7 +340,9 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 func (rd *reducer) Restart() error {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
-	if err := rd.res.Restart(); err != nil {
+	err := rd.res.Restart()
+	rd.relayerAll()
+	if err != nil {
 		return err
 	}
 	size := rd.size()
@@ -400,6 +406,7 @@ func (rd *reducer) format(ctx context.Context) error {
 		}
 		rd.mu.Lock()
 		in.Data, in.Dirty = out, true
+		rd.relayer([]*input{in})
 		rd.mu.Unlock()
 		rd.formatted = append(rd.formatted, in.Dest)
 	}
@@ -537,6 +544,19 @@ func (rd *reducer) flush(in *input) error {
 	return rd.res.Flush(in.Entry)
 }
 
+// writing shows, on the progress line, how far a write of many files
+// of a tree (keep.Tree.Progress) has got.
+func (rd *reducer) writing(what string, done, total int) {
+	if done%256 != 0 && done != total {
+		return
+	}
+	doing := ""
+	if done < total {
+		doing = fmt.Sprintf("%s: %d of %s", what, done, report.Plural(total, "file"))
+	}
+	rd.s.Progress.Update(func(st *report.Status) { st.Doing = doing })
+}
+
 // commitLocked writes the inputs in changed, a smaller failing result
 // (in a tree, one that may change several files at once), as one change
 // (keep.Result.SaveTogether). The caller holds rd.mu and has set the
@@ -546,6 +566,7 @@ func (rd *reducer) commitLocked(changed []*input) {
 	for i, in := range changed {
 		es[i] = in.Entry
 	}
+	rd.relayer(changed)
 	if err := rd.res.SaveTogether(es); err != nil {
 		rd.s.SetFatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,6 +38,12 @@ type dirTree struct {
 	// standard library, go list -export).
 	langs  []syntax.Tree
 	byLang map[string]syntax.Tree
+	// layer is the smallest failing tree so far, over the original
+	// (with the files of --with), which every candidate is made over:
+	// a candidate is a few files in place of the layer's, so that it
+	// costs those, not the tree (filetree.Layer). A new one is made at
+	// every improvement (relayer); guarded by the reducer's mu.
+	layer *filetree.Layer
 }
 
 // openTree reads the directory p as the input of a reduction
@@ -190,43 +197,71 @@ func (r *Reduction) room(t *dirTree) error {
 
 // treeCandidate is the tree with the inputs in changed holding their
 // new data and the inputs in gone removed, besides those removed
-// already.
+// already: the layer of the smallest failing tree so far with those in
+// place, which costs them, not the tree.
 func (rd *reducer) treeCandidate(changes map[int][]byte, gone map[int]bool) runner.Candidate {
 	t := rd.tree
-	content := map[string]*filetree.File{}
-	present := 0
+	rd.mu.Lock()
+	layer := t.layer
+	rd.mu.Unlock()
+	delta := make(map[string]*filetree.File, len(changes)+len(gone))
 	var changed []string
-	for i, in := range rd.ins {
-		switch {
-		case in.Removed || gone[i]:
-			content[in.Name] = nil
-			continue
-		case in.Link != "":
-		default:
-			d, ok := changes[i]
-			if !ok {
-				d = in.Data
-			} else if !bytes.Equal(d, in.Data) {
-				changed = append(changed, in.Name)
-			}
-			if !bytes.Equal(d, t.result.Base().Files[in.Name].Data) {
-				content[in.Name] = &filetree.File{Data: d, Mode: in.Mode}
-			}
+	for _, i := range slices.Sorted(maps.Keys(changes)) {
+		in := rd.ins[i]
+		now := layer.File(in.Name)
+		if gone[i] || now == nil {
+			continue // removed: it stays so
 		}
-		present++
+		d := changes[i]
+		if !bytes.Equal(d, now.Data) {
+			changed = append(changed, in.Name)
+		}
+		delta[in.Name] = &filetree.File{Data: d, Mode: in.Mode}
 	}
-	for _, w := range rd.with {
-		content[w.Name] = &filetree.File{Data: w.Data, Mode: 0o644}
+	for i := range gone {
+		delta[rd.ins[i].Name] = nil
 	}
-	label := fmt.Sprintf("tree of %d of %s", present, report.Plural(len(rd.ins), "file"))
+	label := fmt.Sprintf("tree of %d of %s", layer.Present(delta), report.Plural(len(rd.ins), "file"))
 	if len(changed) > 0 {
 		label += ", " + command.List(changed, 3) + " changed"
 	}
 	return runner.Candidate{
-		Files: []runner.File{{Name: "\x00tree", Data: filetree.Identity(content)}},
-		Setup: func(dir string) error { return command.RoomHint(t.ws.Sync(dir, content), dir) },
+		Files: []runner.File{{Name: "\x00tree", Data: layer.Identity(delta)}},
+		Setup: func(dir string) error { return command.RoomHint(t.ws.SyncOver(dir, layer, delta), dir) },
 		Label: label,
 	}
+}
+
+// relayerAll makes the layer of the tree anew from every input as it is
+// now (at the start, after a restart), with the files of --with. The
+// caller holds rd.mu.
+func (rd *reducer) relayerAll() {
+	if rd.tree == nil {
+		return
+	}
+	with := map[string]*filetree.File{}
+	for _, w := range rd.with {
+		with[w.Name] = &filetree.File{Data: w.Data, Mode: 0o644}
+	}
+	rd.tree.layer = filetree.NewLayer(rd.tree.result.Base(), with)
+	rd.relayer(rd.ins)
+}
+
+// relayer makes the layer of the tree hold the inputs in changed as
+// they are now (removed, or their data). The caller holds rd.mu.
+func (rd *reducer) relayer(changed []*input) {
+	t := rd.tree
+	if t == nil || len(changed) == 0 {
+		return
+	}
+	delta := make(map[string]*filetree.File, len(changed))
+	for _, in := range changed {
+		delta[in.Name] = nil
+		if !in.Removed {
+			delta[in.Name] = &filetree.File{Data: in.Data, Mode: in.Mode, Link: in.Link}
+		}
+	}
+	t.layer = t.layer.With(delta)
 }
 
 // paths are the inputs' names, "" for those removed.

@@ -143,6 +143,13 @@ func TestRestore(t *testing.T) {
 		}, []string{"sub/", "sub/new.go"}},
 		{"hard link", func(d string) error { return os.Link(d+"/go.mod", d+"/go.mod.bak") }, []string{"go.mod.bak"}},
 	} {
+		// What changed only entries is put right from what the watch of
+		// the directories reported; a directory of the tree removed,
+		// replaced or made read-only takes a walk of the tree.
+		walks := 0
+		if strings.HasPrefix(c.name, "dir ") || strings.HasPrefix(c.name, "read-only dir") {
+			walks = 1
+		}
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			w, err := NewWorkspace(dir, base)
@@ -166,6 +173,9 @@ func TestRestore(t *testing.T) {
 			}
 			if !slices.Equal(changed, c.changed) {
 				t.Errorf("restored %q, want %q", changed, c.changed)
+			}
+			if localFS(dir) && w.walks != walks {
+				t.Errorf("%d walks of the tree, want %d", w.walks, walks)
 			}
 			if got := listing(t, dir); !slices.Equal(got, want) {
 				t.Errorf("after restoring:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -234,7 +244,7 @@ func TestRestoreRandom(t *testing.T) {
 			// The test writes into its tree.
 			for range rng.Intn(4) {
 				p := filepath.Join(dir, names[rng.Intn(len(names))]+[]string{"", ".new", "/x"}[rng.Intn(3)])
-				switch rng.Intn(4) {
+				switch rng.Intn(7) {
 				case 0:
 					os.RemoveAll(p)
 				case 1:
@@ -244,9 +254,155 @@ func TestRestoreRandom(t *testing.T) {
 					os.MkdirAll(p, 0o755)
 				case 3:
 					os.Chmod(p, 0o700)
+				case 4:
+					os.Rename(p, filepath.Join(dir, names[rng.Intn(len(names))]))
+				case 5:
+					if f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0); err == nil {
+						f.WriteString("z")
+						f.Close()
+					}
+				case 6:
+					later := time.Now().Add(time.Hour)
+					os.Chtimes(p, later, later)
 				}
 			}
 		}
+	}
+}
+
+// TestRestoreCost: in a tree of 10,000 files on a local file system,
+// putting back what a test changed looks at the entries it changed, not
+// at every file; elsewhere (or without inotify) it walks the tree.
+func TestRestoreCost(t *testing.T) {
+	base := bigTree(10000)
+	parent := memDir(t)
+	if !localFS(parent) {
+		t.Skipf("%s is not on a local file system", parent)
+	}
+	dir := filepath.Join(parent, "w")
+	os.Mkdir(dir, 0o700)
+	w, err := NewWorkspace(dir, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := map[string]*File{"d000/f00.txt": {Data: []byte("y\n"), Mode: 0o644}}
+	if _, err := w.Sync(one); err != nil {
+		t.Fatal(err)
+	}
+	if w.watch == nil {
+		t.Skip("no inotify here")
+	}
+	// The test writes one file and adds another.
+	if err := os.WriteFile(filepath.Join(dir, "d042", "f07.txt"), []byte("z\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "d099", "new.txt"), []byte("n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Sync(nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.last; !slices.Equal(got, []string{"d042/f07.txt", "d099/new.txt"}) {
+		t.Errorf("restored %q", got)
+	}
+	if w.walks != 0 || w.looked > 2 {
+		t.Errorf("putting back two files looked at %d entries in %d walks", w.looked, w.walks)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "d042", "f07.txt")); err != nil || string(data) != "x\n" {
+		t.Errorf("d042/f07.txt holds %q (%v)", data, err)
+	}
+	// A directory of the tree removed: a walk, then watched again.
+	if err := os.RemoveAll(filepath.Join(dir, "d005")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Sync(nil); err != nil || len(w.last) != 100 || w.walks != 1 {
+		t.Fatalf("after removing a directory: %v, restored %d, %d walks", err, len(w.last), w.walks)
+	}
+	looked := w.looked
+	os.WriteFile(filepath.Join(dir, "d005", "f01.txt"), []byte("w\n"), 0o644)
+	if _, err := w.Sync(nil); err != nil || !slices.Equal(w.last, []string{"d005/f01.txt"}) || w.walks != 1 || w.looked-looked > 1 {
+		t.Errorf("after the walk: %v, restored %q, %d walks, looked at %d", err, w.last, w.walks, w.looked-looked)
+	}
+}
+
+// bigTree is a tree of n files of 2 bytes, 100 to a directory.
+func bigTree(n int) *Tree {
+	base := &Tree{Files: map[string]*File{}}
+	for i := range n {
+		base.Files[fmt.Sprintf("d%03d/f%02d.txt", i/100, i%100)] = &File{Data: []byte("x\n"), Mode: 0o644}
+	}
+	return base
+}
+
+// memDir is a new directory in memory (/dev/shm) where there is one, as
+// work directories are: 10,000 files on a busy disk take seconds.
+func memDir(t *testing.T) string {
+	t.Helper()
+	if st, err := os.Stat("/dev/shm"); err != nil || !st.IsDir() {
+		return t.TempDir()
+	}
+	p, err := os.MkdirTemp("/dev/shm", "wynot-filetree-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(p) })
+	return p
+}
+
+// TestSyncOverCost: candidates of one layer that removes half of a tree
+// of 10,000 files, each with one file in place, are synced looking at
+// their deltas only; the layer of the next improvement, at the paths it
+// changed; a layer of another line, in full.
+func TestSyncOverCost(t *testing.T) {
+	base := bigTree(10000)
+	half := map[string]*File{}
+	for p := range base.Files {
+		if p < "d050" {
+			half[p] = nil
+		}
+	}
+	l := NewLayer(base, half)
+	dir := filepath.Join(memDir(t), "w") // its mark goes beside it
+	os.Mkdir(dir, 0o700)
+	w, err := NewWorkspace(dir, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.SyncOver(l, nil); err != nil {
+		t.Fatal(err)
+	}
+	examined := w.examined
+	for i := range 10 {
+		delta := map[string]*File{fmt.Sprintf("d099/f%02d.txt", i): {Data: []byte("y\n"), Mode: 0o644}}
+		if n, err := w.SyncOver(l, delta); err != nil || n != 1+min(i, 1) {
+			t.Fatalf("candidate %d: %d written, %v", i, n, err)
+		}
+	}
+	if n := w.examined - examined; n > 20 {
+		t.Errorf("ten candidates of one file over a layer of 5,000 looked at %d paths", n)
+	}
+	// One improvement: a new layer, reached through the paths it
+	// changed; a layer of another line (a restart) is synced in full.
+	l = l.With(map[string]*File{"d099/f00.txt": nil})
+	examined = w.examined
+	if _, err := w.SyncOver(l, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.examined - examined; n > 3 {
+		t.Errorf("the next layer looked at %d paths", n)
+	}
+	if got, _ := ReadTree(w.Dir); len(got.Files) != 4999 {
+		t.Errorf("the new layer: %d files", len(got.Files))
+	}
+	examined = w.examined
+	if _, err := w.SyncOver(NewLayer(base, nil), nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.examined - examined; n < 5000 {
+		t.Errorf("a layer of another line looked at %d paths", n)
+	}
+	if got, _ := ReadTree(w.Dir); len(got.Files) != 10000 {
+		t.Errorf("the original: %d files", len(got.Files))
 	}
 }
 

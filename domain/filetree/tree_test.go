@@ -1,6 +1,9 @@
 package filetree
 
 import (
+	"bytes"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,8 +34,13 @@ func TestWorkspacesSync(t *testing.T) {
 	}}
 	ws := NewWorkspaces(base)
 	dir := t.TempDir()
+	var copied []string
+	ws.OnCopy(func(d string, done, total int) { copied = append(copied, fmt.Sprint(d == dir, done, total)) })
 	if err := ws.Sync(dir, map[string]*File{"a.txt": nil, "c.txt": {Data: []byte("c"), Mode: 0o600}}); err != nil {
 		t.Fatal(err)
+	}
+	if fmt.Sprint(copied) != "[true 2 2]" {
+		t.Errorf("the copy said %q", copied)
 	}
 	got, err := ReadTree(dir)
 	if err != nil {
@@ -58,5 +66,51 @@ func TestIdentity(t *testing.T) {
 	c := Identity(map[string]*File{"x": {Data: []byte("1")}, "y": {}})
 	if string(a) != string(b) || string(a) == string(c) {
 		t.Errorf("identities: %q %q %q", a, b, c)
+	}
+}
+
+// TestWriteTree: a tree written into an empty directory reads back as
+// itself, and progress counts every file.
+func TestWriteTree(t *testing.T) {
+	tr := &Tree{Files: map[string]*File{
+		"a.txt":       {Data: []byte("a\n"), Mode: 0o644},
+		"sub/b.sh":    {Data: []byte("b\n"), Mode: 0o755},
+		"sub/c/d.txt": {Data: []byte("d\n"), Mode: 0o600},
+		"sub/link":    {Mode: fs.ModeSymlink | 0o777, Link: "b.sh"},
+	}}
+	dir := t.TempDir()
+	var calls []int
+	if err := WriteTree(dir, tr, func(done, total int) { calls = append(calls, done, total) }); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(Identity(got.Files)) != string(Identity(tr.Files)) {
+		t.Errorf("read back: %v", got.Paths())
+	}
+	if fmt.Sprint(calls) != "[1 4 2 4 3 4 4 4]" {
+		t.Errorf("progress: %v", calls)
+	}
+}
+
+// TestReadTreeMany: a tree of many files, empty to 20 KB, read by
+// several goroutines, reads back as written.
+func TestReadTreeMany(t *testing.T) {
+	tr := &Tree{Files: map[string]*File{}}
+	for i := range 500 {
+		tr.Files[fmt.Sprintf("d%d/f%03d", i%7, i)] = &File{Data: bytes.Repeat([]byte{byte(i)}, (i*i*37)%20000), Mode: []fs.FileMode{0o644, 0o755, 0o600}[i%3]}
+	}
+	dir := t.TempDir()
+	if err := WriteTree(dir, tr, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(Identity(got.Files), Identity(tr.Files)) {
+		t.Errorf("read back %d files, not what was written", len(got.Files))
 	}
 }

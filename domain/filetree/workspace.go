@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"sync"
 
@@ -45,15 +46,49 @@ type Workspace struct {
 	// noRestore skips Restore (for measuring what it costs); fresh says
 	// no test ran yet.
 	noRestore, fresh bool
+	// watch reports the entries of the tree's directories that changed
+	// since the last Sync, so that Restore looks at those only; nil
+	// before the first Sync, or where it cannot (noWatch: not a local
+	// file system, inotify out of instances or watches), and then
+	// Restore walks the tree.
+	watch   *watcher
+	noWatch bool
+	// walks counts the Restores that walked the whole tree, looked the
+	// entries they all looked at.
+	walks, looked int
+	// layer and delta are the content of the last SyncOver; examined
+	// counts the paths Syncs looked at.
+	layer    *Layer
+	delta    map[string]*File
+	examined int
 }
 
 // NewWorkspace copies base into dir, which must exist and be empty.
 func NewWorkspace(dir string, base *Tree) (*Workspace, error) {
-	w := &Workspace{Dir: dir, base: base, cur: map[string]*File{}, stamps: map[string]stamp{},
+	return newWorkspace(dir, base, nil)
+}
+
+// copyEvery is how many files a copy of a tree writes between two calls
+// of its progress function.
+const copyEvery = 1024
+
+// newWorkspace is NewWorkspace, calling progress (when not nil) every
+// copyEvery files and at the end with how many of how many it wrote.
+func newWorkspace(dir string, base *Tree, progress func(done, total int)) (*Workspace, error) {
+	w := &Workspace{Dir: dir, base: base, cur: map[string]*File{}, stamps: make(map[string]stamp, len(base.Files)),
 		dirs: map[string]int{".": 0}, mark: filepath.Clean(dir) + ".wynot-mark", restored: map[string]int{}, fresh: true}
-	for _, p := range base.Paths() {
-		if err := w.write(p, base.Files[p]); err != nil {
+	made := map[string]bool{".": true}
+	paths := base.Paths()
+	for i, p := range paths {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := mkdirFor(full, p, made); err != nil {
 			return nil, err
+		}
+		if err := w.put(p, full, base.Files[p]); err != nil {
+			return nil, err
+		}
+		if progress != nil && ((i+1)%copyEvery == 0 || i+1 == len(paths)) {
+			progress(i+1, len(paths))
 		}
 	}
 	return w, nil
@@ -73,6 +108,13 @@ func (w *Workspace) want(p string) *File {
 // last Sync changed is undone first (Restore). It returns how many files
 // it wrote or removed for the new content.
 func (w *Workspace) Sync(content map[string]*File) (int, error) {
+	return w.SyncOver(nil, content)
+}
+
+// SyncOver is Sync to the content of the layer l (nil: none) with delta
+// in place of its files. From one content to another of the same layer
+// it costs the two deltas, not the layer.
+func (w *Workspace) SyncOver(l *Layer, delta map[string]*File) (int, error) {
 	w.last = nil
 	if !w.noRestore && !w.fresh {
 		changed, err := w.Restore()
@@ -81,8 +123,19 @@ func (w *Workspace) Sync(content map[string]*File) (int, error) {
 		}
 		w.last = changed
 	}
+	target := func(p string) *File {
+		if f, ok := delta[p]; ok {
+			return f
+		}
+		if l != nil {
+			return l.file(nil, p)
+		}
+		return w.base.Files[p]
+	}
 	n := 0
-	put := func(p string, f *File) error {
+	put := func(p string) error {
+		w.examined++
+		f := target(p)
 		if Same(f, w.want(p)) {
 			return nil
 		}
@@ -97,21 +150,86 @@ func (w *Workspace) Sync(content map[string]*File) (int, error) {
 		n++
 		return nil
 	}
-	for p, f := range content {
-		if err := put(p, f); err != nil {
-			return n, err
-		}
-	}
-	for p := range w.cur {
-		if _, ok := content[p]; !ok {
-			if err := put(p, w.base.Files[p]); err != nil {
-				return n, err
+	var err error
+	each := func(paths map[string]*File) {
+		for p := range paths {
+			if err == nil {
+				err = put(p)
 			}
 		}
 	}
+	each(delta)
+	var steps []string
+	near := l != nil && w.layer != nil
+	if near && l != w.layer {
+		steps, near = between(l, w.layer)
+	}
+	if near {
+		// The same layer, or one of its line a few improvements away:
+		// what differs is in the deltas and those improvements.
+		each(w.delta)
+		for _, p := range steps {
+			if err == nil {
+				err = put(p)
+			}
+		}
+	} else {
+		if l != nil {
+			for p := range l.files() {
+				if err == nil {
+					err = put(p)
+				}
+			}
+		}
+		each(w.cur)
+	}
+	if err != nil {
+		w.layer, w.delta = nil, nil // half there: the next Sync looks at every path it changed
+		return n, err
+	}
+	w.layer, w.delta = l, delta
+	w.watchTest()
 	w.touchMark()
 	w.fresh = false
 	return n, nil
+}
+
+// watchTest starts watching the tree's directories for what the next
+// test changes, or forgets what the watch reported of this Sync's own
+// writes.
+func (w *Workspace) watchTest() {
+	switch {
+	case w.noRestore || w.noWatch:
+	case w.watch == nil:
+		w.rewatch()
+	default:
+		w.watch.read(w.isDir)
+	}
+}
+
+// rewatch watches the tree's directories afresh.
+func (w *Workspace) rewatch() {
+	if w.watch != nil {
+		w.watch.close()
+		w.watch = nil
+	}
+	dirs := make([]string, 0, len(w.dirs))
+	for d := range w.dirs {
+		dirs = append(dirs, d)
+	}
+	x, err := newWatcher(w.Dir, dirs)
+	if err != nil {
+		w.noWatch = true
+		return
+	}
+	w.watch = x
+	runtime.AddCleanup(w, func(x *watcher) { x.close() }, x)
+}
+
+// isDir says p is a directory of the tree.
+func (w *Workspace) isDir(p string) bool {
+	_, ok := w.dirs[p]
+	return ok
 }
 
 // write makes path p hold f, or not exist if f is nil, and records it.
@@ -136,6 +254,13 @@ func (w *Workspace) write(p string, f *File) error {
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 		return err
 	}
+	return w.put(p, full, f)
+}
+
+// put writes f at full (path p), where nothing is, in a directory that
+// exists, and records it; a directory that now holds a file of the tree
+// for the first time is watched.
+func (w *Workspace) put(p, full string, f *File) error {
 	var err error
 	if f.Link != "" {
 		err = os.Symlink(f.Link, full)
@@ -151,10 +276,32 @@ func (w *Workspace) write(p string, f *File) error {
 	}
 	w.stamps[p] = st
 	for d := path.Dir(p); ; d = path.Dir(d) {
-		w.dirs[d]++
+		if w.dirs[d]++; w.dirs[d] == 1 && w.watch != nil {
+			if w.watch.add(w.Dir, d) != nil {
+				// Out of watches: walk the tree from the next test on.
+				w.watch.close()
+				w.watch, w.noWatch = nil, true
+			}
+		}
 		if d == "." {
 			break
 		}
+	}
+	return nil
+}
+
+// mkdirFor makes the directory of the file at full (path p), unless
+// made says it is there, and notes it and the directories above it.
+func mkdirFor(full, p string, made map[string]bool) error {
+	d := path.Dir(p)
+	if made[d] {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return err
+	}
+	for ; !made[d]; d = path.Dir(d) {
+		made[d] = true
 	}
 	return nil
 }
@@ -195,6 +342,15 @@ func (w *Workspace) touchMark() {
 // just before the test; otherwise its content is compared.
 func (w *Workspace) Restore() ([]string, error) {
 	markTime, haveMark := statCtime(w.mark)
+	if w.watch != nil {
+		if paths, complete := w.watch.read(w.isDir); complete {
+			return w.restorePaths(paths, markTime, haveMark)
+		}
+		// Events were lost, or a directory of the tree changed: walk,
+		// and watch the directories as they are then.
+		defer w.rewatch()
+	}
+	w.walks++
 	var changed []string
 	seen := 0 // files of the tree found
 	var walk func(rel string) error
@@ -243,6 +399,7 @@ func (w *Workspace) Restore() ([]string, error) {
 				continue
 			}
 			seen++
+			w.looked++
 			now, err := stampAt(fd, e.Name())
 			if err != nil {
 				return &fs.PathError{Op: "lstat", Path: fp, Err: err}
@@ -273,6 +430,51 @@ func (w *Workspace) Restore() ([]string, error) {
 				return changed, err
 			}
 			changed = append(changed, p)
+		}
+	}
+	sort.Strings(changed)
+	for _, p := range changed {
+		w.restored[p]++
+	}
+	return changed, nil
+}
+
+// restorePaths is Restore where a watch of the tree's directories
+// (watcher) reported every entry that changed since the last Sync: only
+// those are looked at, each as Restore's walk looks at an entry.
+func (w *Workspace) restorePaths(paths map[string]bool, markTime timespec, haveMark bool) ([]string, error) {
+	var changed []string
+	for p := range paths {
+		full := filepath.Join(w.Dir, filepath.FromSlash(p))
+		f := w.want(p)
+		w.looked++
+		now, err := lstamp(full)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if f == nil {
+				continue // made and removed again by the test
+			}
+			// Removed by the test.
+			if err := w.write(p, f); err != nil {
+				return changed, err
+			}
+			changed = append(changed, p)
+		case err != nil:
+			return changed, &fs.PathError{Op: "lstat", Path: full, Err: err}
+		case f == nil:
+			// Made by the test.
+			if err := removeAll(full); err != nil {
+				return changed, err
+			}
+			changed = append(changed, p)
+		default:
+			ok, err := w.check(p, full, f, now, markTime, haveMark)
+			if err != nil {
+				return changed, err
+			}
+			if !ok {
+				changed = append(changed, p)
+			}
 		}
 	}
 	sort.Strings(changed)
@@ -352,6 +554,17 @@ type Workspaces struct {
 	// their trees (for measuring what undoing it costs).
 	NoRestore bool
 	onRestore func(changed []string)
+	onCopy    func(dir string, done, total int)
+}
+
+// OnCopy makes f be called while a work directory dir gets its copy of
+// the tree, every thousand files or so and at the end, with how many of
+// how many files are written: a copy of a large tree takes seconds.
+// Calls may come from several goroutines at once.
+func (w *Workspaces) OnCopy(f func(dir string, done, total int)) {
+	w.mu.Lock()
+	w.onCopy = f
+	w.mu.Unlock()
 }
 
 // OnRestore makes f be called after every Sync that undid what a test
@@ -375,12 +588,25 @@ func (w *Workspaces) Base() *Tree { return w.base }
 // with the files of content in place of the base's (Workspace.Sync),
 // after undoing what the last test in it changed.
 func (w *Workspaces) Sync(dir string, content map[string]*File) error {
+	return w.SyncOver(dir, nil, content)
+}
+
+// SyncOver is Sync to the content of the layer l with delta in place of
+// its files (Workspace.SyncOver).
+func (w *Workspaces) SyncOver(dir string, l *Layer, delta map[string]*File) error {
 	w.mu.Lock()
 	ws, ok := w.ws[dir]
 	w.mu.Unlock()
 	if !ok {
+		w.mu.Lock()
+		onCopy := w.onCopy
+		w.mu.Unlock()
+		var progress func(done, total int)
+		if onCopy != nil {
+			progress = func(done, total int) { onCopy(dir, done, total) }
+		}
 		var err error
-		if ws, err = NewWorkspace(dir, w.base); err != nil {
+		if ws, err = newWorkspace(dir, w.base, progress); err != nil {
 			return fmt.Errorf("copying the tree into a work directory: %w", err)
 		}
 		ws.noRestore = w.NoRestore
@@ -388,7 +614,7 @@ func (w *Workspaces) Sync(dir string, content map[string]*File) error {
 		w.ws[dir] = ws
 		w.mu.Unlock()
 	}
-	if _, err := ws.Sync(content); err != nil {
+	if _, err := ws.SyncOver(l, delta); err != nil {
 		return fmt.Errorf("writing a candidate tree: %w", err)
 	}
 	if len(ws.last) > 0 {
