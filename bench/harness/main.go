@@ -14,6 +14,8 @@
 //	go run ./bench/harness -only regressions -gitonly -baseline main -out /tmp/git.md   # only --git against git bisect, before and after
 //	go run ./bench/harness -only typed -wynot /tmp/wynot -jobs 2   # commands as people type them: right, refused or wrong
 //	go run ./bench/harness -only scale -baseline /tmp/wynot-old -scaledir /dev/shm   # trees of 1,000 to 100,000 files, against an earlier wynot
+//	go run ./bench/harness -only peers          # wynot against C-Reduce, C-Vise, shrinkray, picire; peers' runs cached in bench/peers/results.json
+//	go run ./bench/harness -only peers -peers-rerun -tools picire -cases yaml-v3   # run a peer again
 //
 // Peers are looked up on $PATH (Debian: apt-get install creduce cvise delta)
 // and skipped with a note when missing.
@@ -164,12 +166,15 @@ func main() {
 	typedLog := flag.String("typedlog", "", "typed section: keep wynot's standard output and error of each case in this directory")
 	out := flag.String("out", "bench/RESULTS.md", "markdown file to write")
 	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
-	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, executors, syntax, typed, scale) and replace them in the existing file")
+	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, executors, syntax, typed, scale, peers) and replace them in the existing file")
 	baseline := flag.String("baseline", "", "a git revision of wynot to measure beside this one (regressions and scale sections; scale also takes a built binary)")
 	configsFlag := flag.String("configs", "", "regressions section: the wynot configurations to run (files, dd, ddplus, ddmin; default all)")
 	gitOnly := flag.Bool("gitonly", false, "regressions section: only wynot changes --git against git bisect run (and -baseline beside it)")
 	sizes := flag.String("sizes", "1000,10000,100000", "scale section: the numbers of files of the trees")
 	scaleDir := flag.String("scaledir", "", "scale section: where the trees go (default: the temporary directory)")
+	peersCache := flag.String("peers-cache", "bench/peers/results.json", "peers section: the cache of the peers' runs")
+	peersRerun := flag.Bool("peers-rerun", false, "peers section: run the peers again even when the cache has their runs")
+	peersCap := flag.Duration("peers-cap", 5*time.Minute, "peers section: wall time cap per reduction")
 	perses := flag.String("perses", "../shared/bench/perses-go", "the Perses Go benchmark folder, for the syntax section (skipped when missing)")
 	flag.Parse()
 
@@ -186,8 +191,11 @@ func main() {
 	// The typed section needs wynot only; the others, the cases'
 	// programs too.
 	build(root, bin, *wynotFlag, *only != "typed" && *only != "scale")
-	limitSet := false
-	flag.Visit(func(f *flag.Flag) { limitSet = limitSet || f.Name == "timeout" })
+	limitSet, toolsSet := false, false
+	flag.Visit(func(f *flag.Flag) {
+		limitSet = limitSet || f.Name == "timeout"
+		toolsSet = toolsSet || f.Name == "tools"
+	})
 	typedLimit := 3 * time.Minute
 	if limitSet {
 		typedLimit = *limit
@@ -228,6 +236,12 @@ func main() {
 				part.WriteString(executors(work, bin))
 			case "syntax":
 				part.WriteString(syntaxSection(root, work, bin, *toolsFlag, *casesFlag, *perses, *limit))
+			case "peers":
+				cache := *peersCache
+				if !filepath.IsAbs(cache) {
+					cache = filepath.Join(root, cache)
+				}
+				part.WriteString(peersSection(root, work, bin, *toolsFlag, *casesFlag, *perses, cache, *peersRerun, toolsSet, *peersCap))
 			case "scale":
 				scaleLimit := 5 * time.Minute
 				if limitSet {
