@@ -323,6 +323,9 @@ func peersSection(root, work, bin, toolsFlag, casesFlag, perses, cachePath strin
 			}
 			r := runPeer(root, work, bin, c, *t, jobs, limit, machine)
 			fmt.Printf("%-16s %-9s %6d tests %7.1fs %6d -> %6d bytes  %s, reproduces %v\n", r.Case, r.Tool, r.Tests, r.Seconds, r.InputBytes, r.FinalBytes, r.Status, r.Reproduces)
+			if r.Final != "" && len(r.Final) <= 100 {
+				fmt.Printf("%-16s %-9s final %q\n", r.Case, r.Tool, r.Final)
+			}
 			if t.name == "wynot" {
 				fresh[c.name] = r
 				continue
@@ -415,8 +418,18 @@ func cell(r peerRun) string {
 	switch {
 	case r.Status == "cut off":
 		s += " †"
+	case strings.HasPrefix(r.Status, "error: "):
+		// The exception's or message's name, not its whole text.
+		msg := strings.TrimPrefix(r.Status, "error: ")
+		if i := strings.IndexByte(msg, ':'); i > 0 {
+			msg = msg[:i]
+		}
+		if len(msg) > 40 {
+			msg = msg[:40] + "…"
+		}
+		s += " (failed: " + msg + ")"
 	case r.Status != "ok":
-		return r.Status
+		s += " (" + r.Status + ")"
 	}
 	if !r.Reproduces {
 		s += " ✗"
@@ -428,7 +441,9 @@ func verdictLine(name string, w *peerRun, peers []peerRun) string {
 	var small, fast *peerRun
 	for i := range peers {
 		p := &peers[i]
-		if !p.Reproduces || p.FinalBytes == 0 && p.Status != "ok" {
+		// A peer that failed (C-Vise on bytes that are not UTF-8) has
+		// no result of its own to compare.
+		if !p.Reproduces || p.Status != "ok" && p.Status != "cut off" {
 			continue
 		}
 		if small == nil || p.FinalBytes < small.FinalBytes {
