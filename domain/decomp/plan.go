@@ -62,6 +62,17 @@ func (f finished) Apply(keep []int) ([]byte, error) {
 	return f.finish(f.Join(keep))
 }
 
+// Deletes reports whether p's changes are pieces of the input, each
+// left out when it is not kept (a Splitter's pieces, finished or not),
+// rather than transformations or replacements.
+func Deletes(p Plan) bool {
+	switch p.(type) {
+	case Pieces, finished:
+		return true
+	}
+	return false
+}
+
 // A Splice replaces the bytes From..To of a source by its Parts in order.
 // Edits of one Rewrite nest like the syntax tree nodes they come from:
 // two edits' ranges are disjoint, or one holds the other.
