@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/split"
 	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
@@ -51,6 +53,10 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	}
 	if end.Minimal && rd.TypeCheck && !rd.typesOff[""] && slices.ContainsFunc(rd.ins, typed) {
 		v += rd.typeNote()
+	}
+	if g := rd.guarantee; end.Minimal && (g.N >= 2 || g.Span >= 2) {
+		v += "; " + beyondVerdict(g)
+		sum.Detail = &Detail{NMinimal: g.N, Spans: g.Span, NMinimalBy: finestWords(g.Finest)}
 	}
 	c.Verdict = []string{v}
 	if sum.SizeAfter == 0 && (rd.tree != nil || !end.Interrupted) {
@@ -114,4 +120,62 @@ func (rd *reducer) page() report.Page {
 		return report.Page{Result: string(in.Data)}
 	}
 	return report.Page{Result: string(in.Data), Diff: decomp.UnifiedLines(data, in.Data, orig, in.Dest, 3)}
+}
+
+// Detail is wynot reduce's own part of the JSON summary: what the checks
+// past 1-minimality established (set only when the result is certified
+// 1-minimal and they established more).
+type Detail struct {
+	// NMinimal is n when no set of up to n pieces of the finest kind
+	// (NMinimalBy) can be removed with the failure still there.
+	NMinimal   int      `json:"n_minimal,omitempty"`
+	NMinimalBy []string `json:"n_minimal_by,omitempty"`
+	// Spans is the longest run of consecutive pieces of any pass (lines,
+	// tokens, characters, syntax tree transformations) none of which can
+	// be removed at once with the failure still there.
+	Spans int `json:"spans,omitempty"`
+}
+
+// beyondVerdict says what the checks past 1-minimality established:
+// "and 3-minimal: no two or three of its characters, and no run of 2
+// to 8 consecutive lines, tokens or characters, can be removed at once
+// with the failure still there".
+func beyondVerdict(g schedule.Guarantee) string {
+	by := strings.Join(finestWords(g.Finest), " or ")
+	if by == "" {
+		by = "pieces"
+	}
+	var what []string
+	switch g.N {
+	case 2:
+		what = append(what, "no two of its "+by)
+	case 3:
+		what = append(what, "no two or three of its "+by)
+	}
+	if g.Span >= 2 {
+		what = append(what, fmt.Sprintf("no run of 2 to %d consecutive pieces of any kind (lines, tokens, characters, syntax tree transformations)", g.Span))
+	}
+	v := "and"
+	if g.N >= 2 {
+		v += fmt.Sprintf(" %d-minimal:", g.N)
+	}
+	if len(what) == 2 {
+		return fmt.Sprintf("%s %s, and %s, can be removed at once with the failure still there", v, what[0], what[1])
+	}
+	return fmt.Sprintf("%s %s can be removed at once with the failure still there", v, what[0])
+}
+
+// finestWords names the finest passes as a result's pieces are called.
+func finestWords(passes []string) []string {
+	var out []string
+	for _, p := range passes {
+		switch p {
+		case "runes", "characters":
+			p = "characters"
+		}
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
