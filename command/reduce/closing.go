@@ -47,7 +47,11 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	case slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil }):
 		v = fmt.Sprintf("the result is 1-minimal: making any single one of its remaining syntax tree transformations, or removing any single one of its tokens or %s, makes the failure go away or leaves source that does not parse", rd.granularity())
 	case rd.Split.Kind == split.Auto:
-		v = fmt.Sprintf("the result is 1-minimal: removing any single one of its %s, or any single replacement of a word, number, string or bracket group by a smaller one, makes the failure go away", rd.granularity())
+		what := "a word, number, string or bracket group"
+		if sum.SizeAfter <= decomp.MaxSmallerChars {
+			what = "a word, number, string, bracket group or character" // decomp.SmallerChars
+		}
+		v = fmt.Sprintf("the result is 1-minimal: removing any single one of its %s, or any single replacement of %s by a smaller one, makes the failure go away", rd.granularity(), what)
 	default:
 		v = fmt.Sprintf("the result is 1-minimal: removing any single one of its %s makes the failure go away", rd.granularity())
 	}
