@@ -363,7 +363,6 @@ func (rd *reducer) run(ctx context.Context, sched *schedule.Schedule) (bool, sch
 	if budget < 0 {
 		budget = max(minBeyond, s.Stats().Runs)
 	}
-	t0 := time.Now()
 	minimal, g, err := sched.RunBeyond(ctx, rd.step(sched), schedule.DefaultBeyond(budget),
 		func(ctx context.Context, rs []schedule.Removal) (int, int, error) {
 			if len(rs) == 0 {
@@ -374,6 +373,8 @@ func (rd *reducer) run(ctx context.Context, sched *schedule.Schedule) (bool, sch
 			}
 			s.Progress.Update(func(ps *report.Status) { ps.Pass, ps.Granularity = "n-minimality", 0 })
 			s.TestLog.Printf("Pass n-minimality: %s\n", report.Plural(len(rs), "candidate"))
+			t0 := time.Now()
+			defer func() { st.Seconds += time.Since(t0).Seconds() }()
 			first, tested, err := schedule.FirstFailing(ctx, len(rs), s.Jobs, func(ctx context.Context, i int) (dd.Outcome, error) {
 				rec, err := s.TestOne(ctx, "n-minimality", rd.unitCandidate(rd.scheduled[rs[i].Unit.ID], rs[i].Data))
 				return rec.Outcome, err
@@ -385,7 +386,7 @@ func (rd *reducer) run(ctx context.Context, sched *schedule.Schedule) (bool, sch
 			s.TestLog.Printf("Pass n-minimality: %d of %s of %s at once still fail\n", r.Size, r.Pass, rd.label(rd.scheduled[r.Unit.ID]))
 			rd.improveUnit(rd.scheduled[r.Unit.ID], r.Data)
 		})
-	st.Seconds, st.BytesAfter = time.Since(t0).Seconds(), rd.size()
+	st.BytesAfter = rd.size()
 	if st.BytesBefore < 0 {
 		st.BytesBefore = st.BytesAfter
 	}
