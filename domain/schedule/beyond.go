@@ -119,9 +119,29 @@ func (s *Schedule) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal, Gua
 	if b.Budget <= 0 {
 		return nil, g, nil
 	}
+	// Sets of changes are checked only at a deleting pass: a unit
+	// without one in any phase that has other changes to make (syntax
+	// tree transformations only) leaves N at 1.
+	deleting := map[string]bool{}
 	for _, up := range ups {
-		if up.finest >= 0 && !slices.Contains(g.Finest, up.passes[up.finest].Name()) {
-			g.Finest = append(g.Finest, up.passes[up.finest].Name())
+		if up.finest >= 0 {
+			deleting[up.u.Name] = true
+			if !slices.Contains(g.Finest, up.passes[up.finest].Name()) {
+				g.Finest = append(g.Finest, up.passes[up.finest].Name())
+			}
+		}
+	}
+	everyFinest := true
+	for _, up := range ups {
+		for i, plan := range up.plans {
+			if !deleting[up.u.Name] && plan.Len() > 0 && !replaces(up.passes[i]) {
+				everyFinest = false
+			}
+		}
+	}
+	setN := func(n int) {
+		if everyFinest {
+			g.N = n
 		}
 	}
 	// spans adds the spans of 2..MaxSpan changes, longest first, of the
@@ -180,7 +200,7 @@ func (s *Schedule) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal, Gua
 		if !sets(2) {
 			return rs, g, ctx.Err()
 		}
-		g.N = 2
+		setN(2)
 	}
 	if !spans(func(up *unitPlans, pass int) bool { return pass != up.finest }) {
 		return rs, g, ctx.Err()
@@ -190,7 +210,7 @@ func (s *Schedule) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal, Gua
 		if !sets(n) {
 			return rs, g, ctx.Err()
 		}
-		g.N = n
+		setN(n)
 	}
 	return rs, g, ctx.Err()
 }

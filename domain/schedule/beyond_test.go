@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/decomp"
 )
 
 // TestBeyondSpan: a TOML-like crasher (t={s=[]# crashes a parser; so
@@ -82,6 +83,32 @@ func TestBeyondCost(t *testing.T) {
 		t.Errorf("%d calls, %d tests counted, want %d (%d of the 1-minimal search, 41 beyond)", calls, r.Tests, want, r0.Tests)
 	}
 }
+
+// TestBeyondNoDeletingPass: a unit whose passes only transform (a
+// syntax tree's, or replacements) gets its spans checked but no claim
+// about pairs or triples, which were never tried.
+func TestBeyondNoDeletingPass(t *testing.T) {
+	cur := []byte("abcdef")
+	s := &Schedule{Phases: []Phase{{Units: func() []Unit { return []Unit{{Name: "input"}} },
+		Passes: func(Unit) ([]Pass, error) {
+			var chs []decomp.Change
+			for i := range cur {
+				chs = append(chs, decomp.Change{Kind: "delete", Edits: []decomp.Splice{{From: i, To: i + 1}}})
+			}
+			return []Pass{rewritePass{&decomp.Rewrite{Src: cur, Changes: chs}}}, nil
+		},
+		Data: func(Unit) []byte { return cur }}}}
+	rs, g, err := s.BeyondRemovals(context.Background(), DefaultBeyond(1000))
+	if err != nil || len(rs) != 15 || g.N != 1 || g.Span != 8 || len(g.Finest) != 0 {
+		t.Fatalf("%d removals, %+v, %v", len(rs), g, err)
+	}
+}
+
+// rewritePass is a pass of a fixed plan of transformations.
+type rewritePass struct{ plan *decomp.Rewrite }
+
+func (rewritePass) Name() string                       { return "transformations" }
+func (p rewritePass) Plan([]byte) (decomp.Plan, error) { return p.plan, nil }
 
 // TestFirstFailing: in batches, the first failing candidate in order,
 // whatever fails later in its batch.
