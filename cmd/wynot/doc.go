@@ -61,10 +61,11 @@ code) makes the failure go away. It uses ddmin (Zeller and Hildebrandt,
 
 Past 1-minimality, where it is affordable: on the 1-minimal result
 wynot tests the removal of every run of 2 to 8 consecutive pieces of
-each pass (characters, tokens, lines, syntax tree transformations), then
-of every pair and every triple of its finest pieces, shortest spans and
-fewest pieces first, within a budget of tests as large as the search's
-own (at least 50; --n-minimal N bounds it, 0 turns it off). A removal
+each pass (characters, tokens, lines, syntax tree transformations) and
+of every pair and every triple of its finest pieces (characters): runs
+of characters first, then pairs, runs of the coarser pieces, triples,
+within a budget of half as many tests as the search ran (at least 50;
+--n-minimal N sets it, 0 turns the checks off). A removal
 that still fails is taken and the search runs again from the smaller
 result. The summary says what was established: "3-minimal: no two or
 three of its characters, and no run of 2 to 8 consecutive pieces, can
@@ -426,8 +427,8 @@ Flags:
 	--with FILE         copy FILE beside the candidate for the test (repeatable)
 	--variant V         book (default) or tse: the test order of ddmin
 	--n-minimal N       tests for the removals past 1-minimality: spans of
-	                    2 to 8 pieces, pairs and triples (default: as many
-	                    as the search ran, at least 50; 0: none)
+	                    2 to 8 pieces, pairs and triples (default: half
+	                    as many as the search ran, at least 50; 0: none)
 	--repeat N          auto (default; see above), or run each test N times
 	--cache FILE        keep outcomes in FILE across runs
 	-o PATH             write the result to PATH; leave the inputs alone

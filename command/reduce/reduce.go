@@ -39,7 +39,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	fs.TextVar(&r.Split, "split", split.Split{}, "auto (each input in its language by its name: "+strings.Join(syntax.Names(), ", ")+"), text, go, tree:LANG (a tree-sitter grammar), lines, brackets, tokens, runes or bytes")
 	fs.BoolVar(&r.TypeCheck, "typecheck", true, "predict candidates their language rejects beyond parsing (Go: a new type error; SQL: a table the script no longer creates) unresolved, without a test, once the first few such candidates did not fail (--typecheck=false tests them all)")
 	fs.TextVar(&r.Variant, "variant", dd.Book, "book or tse: the test order of ddmin")
-	fs.IntVar(&r.Beyond, "n-minimal", -1, "tests for the checks past 1-minimality: every span of 2 to 8 pieces, and pairs and triples of characters, removed at once (0: none; default: as many as the search ran, at least 50)")
+	fs.IntVar(&r.Beyond, "n-minimal", -1, "tests for the checks past 1-minimality: every span of 2 to 8 pieces, and pairs and triples of characters, removed at once (0: none; default: half as many as the search ran, at least 50)")
 	fs.BoolVar(&r.Args, "argv", false, "reduce the command's arguments")
 	fs.Func("with", "a `FILE` the test needs beside the candidate, copied unchanged into every test's directory (repeatable)",
 		func(s string) error { r.With = append(r.With, s); return nil })
@@ -105,8 +105,8 @@ type Reduction struct {
 	// Variant is the test order of ddmin.
 	Variant dd.Variant
 	// Beyond bounds the tests of the checks past 1-minimality
-	// (schedule.Beyond): 0 for none, -1 for as many as the search ran,
-	// at least minBeyond.
+	// (schedule.Beyond): 0 for none, -1 for half as many as the search
+	// ran, at least minBeyond.
 	Beyond int
 	jobs   int // tests at once, for the room a directory's copies need
 }
@@ -346,8 +346,8 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 }
 
 // minBeyond is the least budget of the checks past 1-minimality when
-// the search itself ran fewer tests: enough for the spans, pairs and
-// triples of a result of about eight characters.
+// half the search's tests are fewer: enough for the spans and pairs of a
+// result of about eight characters.
 const minBeyond = 50
 
 // run runs the schedule to its fixpoint and, while the result is
@@ -359,11 +359,11 @@ const minBeyond = 50
 func (rd *reducer) run(ctx context.Context, sched *schedule.Schedule) (bool, schedule.Guarantee, report.PassStats, error) {
 	s := rd.s
 	st := report.PassStats{Name: "n-minimality: spans, pairs, triples", BytesBefore: -1}
-	budget := rd.Beyond
-	if budget < 0 {
-		budget = max(minBeyond, s.Stats().Runs)
+	b := schedule.DefaultBeyond(rd.Beyond)
+	if rd.Beyond < 0 {
+		b.Grant = func() int { return max(minBeyond, s.Stats().Runs/2) }
 	}
-	minimal, g, err := sched.RunBeyond(ctx, rd.step(sched), schedule.DefaultBeyond(budget),
+	minimal, g, err := sched.RunBeyond(ctx, rd.step(sched), b,
 		func(ctx context.Context, rs []schedule.Removal) (int, int, error) {
 			if len(rs) == 0 {
 				return -1, 0, nil

@@ -23,6 +23,10 @@ type Beyond struct {
 	// Budget bounds the candidates tested per check; zero turns the
 	// checks off.
 	Budget int
+	// Grant, when set, gives the budget when the checks first run, after
+	// the search (a budget tied to the search's own cost); Budget is
+	// then ignored.
+	Grant func() int
 	// MaxSpan is the longest span removed at once (at least 2).
 	MaxSpan int
 	// MaxN is the largest set removed at the finest pass: 2 for pairs,
@@ -273,6 +277,9 @@ func contiguous(s []int) bool {
 func (s *Schedule) RunBeyond(ctx context.Context, step Step, b Beyond, test func(ctx context.Context, rs []Removal) (first, tested int, err error), take func(Removal)) (bool, Guarantee, error) {
 	for {
 		minimal, err := s.Run(ctx, step)
+		if b.Grant != nil {
+			b.Budget, b.Grant = b.Grant(), nil
+		}
 		if err != nil || !minimal || b.Budget <= 0 {
 			return minimal, Guarantee{N: 1}, err
 		}

@@ -82,6 +82,15 @@ func TestBeyondCost(t *testing.T) {
 	if want := r0.Tests + 41; calls != want || r.Tests != want {
 		t.Errorf("%d calls, %d tests counted, want %d (%d of the 1-minimal search, 41 beyond)", calls, r.Tests, want, r0.Tests)
 	}
+	// A budget granted after the search, from what it cost: asked once,
+	// when the search is done.
+	calls = 0
+	asked := -1
+	b := Beyond{Budget: 1000, MaxSpan: 8, MaxN: 3, Grant: func() int { asked = calls; return 12 }}
+	r, err = ReduceBeyond(context.Background(), in, ladder.Passes, test, dd.Options{}, b)
+	if err != nil || asked != r0.Tests || calls != r0.Tests+12 || r.Guarantee.N != 1 || r.Guarantee.Span != 0 {
+		t.Errorf("granted 12 after %d tests: %d calls, %+v, %v (the search: %d)", asked, calls, r.Guarantee, err, r0.Tests)
+	}
 }
 
 // TestBeyondNoDeletingPass: a unit whose passes only transform (a
