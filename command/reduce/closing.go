@@ -60,7 +60,7 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	}
 	if g := rd.guarantee; end.Minimal && (g.N >= 2 || g.Span >= 2) {
 		v += "; " + beyondVerdict(g)
-		sum.Detail = &Detail{NMinimal: g.N, Spans: g.Span, NMinimalBy: finestWords(g.Finest)}
+		sum.Detail = &Detail{NMinimal: g.N, Spans: g.Span, SpansOf: g.Spanned, NMinimalBy: finestWords(g.Finest)}
 	}
 	c.Verdict = []string{v}
 	if sum.SizeAfter == 0 && (rd.tree != nil || !end.Interrupted) {
@@ -136,8 +136,10 @@ type Detail struct {
 	NMinimalBy []string `json:"n_minimal_by,omitempty"`
 	// Spans is the longest run of consecutive pieces of any pass (lines,
 	// tokens, characters, syntax tree transformations) none of which can
-	// be removed at once with the failure still there.
-	Spans int `json:"spans,omitempty"`
+	// be removed at once with the failure still there; SpansOf names
+	// those kinds of pieces.
+	Spans   int      `json:"spans,omitempty"`
+	SpansOf []string `json:"spans_of,omitempty"`
 }
 
 // beyondVerdict says what the checks past 1-minimality established:
@@ -157,7 +159,13 @@ func beyondVerdict(g schedule.Guarantee) string {
 		what = append(what, "no two or three of its "+by)
 	}
 	if g.Span >= 2 {
-		what = append(what, fmt.Sprintf("no run of 2 to %d consecutive pieces of any kind (lines, tokens, characters, syntax tree transformations)", g.Span))
+		kinds := "pieces"
+		if n := len(g.Spanned); n == 1 {
+			kinds = g.Spanned[0]
+		} else if n > 1 {
+			kinds = strings.Join(g.Spanned[:n-1], ", ") + " or " + g.Spanned[n-1]
+		}
+		what = append(what, fmt.Sprintf("no run of 2 to %d consecutive %s", g.Span, kinds))
 	}
 	v := "and"
 	if g.N >= 2 {

@@ -40,6 +40,12 @@ func (p Pieces) Apply(keep []int) ([]byte, error) { return p.Join(keep), nil }
 // gofmt would, so that pieces of white space make no difference).
 func Split(s Splitter, finish func([]byte) ([]byte, error)) Pass { return splitPass{s, finish} }
 
+// SplitterOf returns the Splitter a Pass made by Split cuts with.
+func SplitterOf(p Pass) (Splitter, bool) {
+	sp, ok := p.(splitPass)
+	return sp.Splitter, ok
+}
+
 type splitPass struct {
 	Splitter
 	finish func([]byte) ([]byte, error)

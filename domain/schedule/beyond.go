@@ -47,6 +47,10 @@ type Guarantee struct {
 	N      int
 	Span   int
 	Finest []string // the finest pass of each unit checked, in order, without duplicates
+	// Spanned names the kinds of pieces whose spans were checked
+	// ("lines", "characters", "syntax tree transformations"), coarse to
+	// fine, without duplicates: set with Span.
+	Spanned []string
 }
 
 // BeyondRemovals lists the removals past 1-minimality over the units as
@@ -135,8 +139,11 @@ func (s *Schedule) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal, Gua
 			}
 		}
 	}
-	everyFinest := true
+	everyFinest, most := true, 0
 	for _, up := range ups {
+		if up.finest >= 0 {
+			most = max(most, up.plans[up.finest].Len())
+		}
 		for i, plan := range up.plans {
 			if !deleting[up.u.Name] && plan.Len() > 0 && !replaces(up.passes[i]) {
 				everyFinest = false
@@ -144,7 +151,7 @@ func (s *Schedule) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal, Gua
 		}
 	}
 	setN := func(n int) {
-		if everyFinest {
+		if everyFinest && most >= n {
 			g.N = n
 		}
 	}
@@ -209,7 +216,18 @@ func (s *Schedule) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal, Gua
 	if !spans(func(up *unitPlans, pass int) bool { return pass != up.finest }) {
 		return rs, g, ctx.Err()
 	}
-	g.Span = b.MaxSpan
+	// What the spans established: runs of up to MaxSpan of the pieces
+	// there were at least two of.
+	for _, up := range ups {
+		for i, p := range up.passes {
+			if n := up.plans[i].Len(); !replaces(p) && n >= 2 {
+				g.Span = max(g.Span, min(b.MaxSpan, n))
+				if k := kind(p); !slices.Contains(g.Spanned, k) {
+					g.Spanned = append(g.Spanned, k)
+				}
+			}
+		}
+	}
 	for n := 3; n <= b.MaxN; n++ {
 		if !sets(n) {
 			return rs, g, ctx.Err()
@@ -217,6 +235,27 @@ func (s *Schedule) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal, Gua
 		setN(n)
 	}
 	return rs, g, ctx.Err()
+}
+
+// kind names the pieces of a pass as a verdict calls them.
+func kind(p decomp.Pass) string {
+	sp, ok := decomp.SplitterOf(p)
+	if !ok {
+		return "syntax tree transformations"
+	}
+	switch sp.(type) {
+	case decomp.Lines:
+		return "lines"
+	case decomp.Brackets:
+		return "bracket groups"
+	case decomp.Tokens:
+		return "tokens"
+	case decomp.Runes:
+		return "characters"
+	case decomp.Bytes:
+		return "bytes"
+	}
+	return "pieces"
 }
 
 // replaces reports whether a pass proposes smaller alternatives for

@@ -33,7 +33,8 @@ func TestBeyondSpan(t *testing.T) {
 	if err != nil || string(r.Data) != "t={#" {
 		t.Fatalf("beyond: %q %v", r.Data, err)
 	}
-	if r.Guarantee.N != 3 || r.Guarantee.Span != 8 || !slices.Equal(r.Guarantee.Finest, []string{"runes"}) {
+	if r.Guarantee.N != 3 || r.Guarantee.Span != 4 || !slices.Equal(r.Guarantee.Finest, []string{"runes"}) ||
+		!slices.Equal(r.Guarantee.Spanned, []string{"tokens", "characters"}) {
 		t.Errorf("guarantee %+v", r.Guarantee)
 	}
 }
@@ -59,7 +60,7 @@ func TestBeyondCost(t *testing.T) {
 	rs, g, err := s.BeyondRemovals(context.Background(), DefaultBeyond(1000))
 	// Spans of 2..6 of 6 characters: 5+4+3+2+1; pairs not next to each
 	// other: 15-5; triples not contiguous: 20-4.
-	if err != nil || len(rs) != 15+10+16 || g.N != 3 || g.Span != 8 {
+	if err != nil || len(rs) != 15+10+16 || g.N != 3 || g.Span != 6 {
 		t.Fatalf("%d removals, %+v, %v", len(rs), g, err)
 	}
 	_, g, err = s.BeyondRemovals(context.Background(), DefaultBeyond(30))
@@ -108,7 +109,7 @@ func TestBeyondNoDeletingPass(t *testing.T) {
 		},
 		Data: func(Unit) []byte { return cur }}}}
 	rs, g, err := s.BeyondRemovals(context.Background(), DefaultBeyond(1000))
-	if err != nil || len(rs) != 15 || g.N != 1 || g.Span != 8 || len(g.Finest) != 0 {
+	if err != nil || len(rs) != 15 || g.N != 1 || g.Span != 6 || len(g.Finest) != 0 || !slices.Equal(g.Spanned, []string{"syntax tree transformations"}) {
 		t.Fatalf("%d removals, %+v, %v", len(rs), g, err)
 	}
 }
@@ -143,13 +144,13 @@ func TestBeyondProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	guaranteed, beyond := 0, 0
 	for k := range 200 {
-		n := 4 + rng.IntN(5)
+		n := 6 + rng.IntN(5)
 		in := make([]byte, n)
 		for i := range in {
 			in[i] = "ab(){}=#"[rng.IntN(8)]
 		}
 		fails := map[string]bool{string(in): true}
-		p := 0.05 + rng.Float64()*0.3
+		p := 0.005 + rng.Float64()*0.05
 		for mask := 0; mask < 1<<n; mask++ {
 			if rng.Float64() < p {
 				var sub []byte
