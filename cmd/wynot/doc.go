@@ -475,7 +475,7 @@ Example: a program crashes on a large HTML page.
 	wynot: a run counts as this failure when it ends with exit status 2 and the same message (numbers, addresses and paths aside); a run that fails otherwise is unresolved
 	wynot: reducing 43625 bytes, 2 tests at a time, 1s per test at most
 	wynot: reduced page.html from 43625 bytes to 8 bytes (0.018%) in 138 tests, 0.4s
-	wynot: the result is 1-minimal: removing any single one of its characters, or any single replacement of a word, number, string, bracket group or character by a smaller one, makes the failure go away; and 2-minimal: no two of its characters, and no run of 2 to 8 consecutive pieces of any kind (lines, tokens, characters, syntax tree transformations), can be removed at once with the failure still there
+	wynot: the result is 1-minimal: removing any single one of its characters, or any single replacement of a word, number, string, bracket group or character by a smaller one, makes the failure go away; and 2-minimal: no two of its characters, and no run of 2 to 8 consecutive tokens or characters, can be removed at once with the failure still there
 	wynot: page.html now holds the result; the original is in page.html.orig
 	$ cat page.html
 	<SELECT>
