@@ -68,11 +68,15 @@ within a budget of half as many tests as the search ran (at least 50;
 --n-minimal N sets it, 0 turns the checks off). A removal
 that still fails is taken and the search runs again from the smaller
 result. The summary says what was established: "3-minimal: no two or
-three of its characters, and no run of 2 to 8 consecutive pieces, can
-be removed at once"; --json says it as n_minimal and spans. In a small
-text (64 bytes at most) each letter or digit is also tried as 0 and each
-lower-case letter as a, the smallest characters in shortlex order, so
-that t={s=[]# and 0={# end alike.
+three of its characters, and no run of 2 to 8 consecutive tokens or
+characters, can be removed at once"; --json says it as n_minimal, spans
+and spans_of. In a small text (64 bytes at most) each letter or digit
+is also tried as 0, else as 1, A or a, the smallest characters in
+shortlex order, so
+that t={s=[]# and 0={# end alike; in a text of 256 bytes at most, each
+name is tried as another name of the text that sorts before it, or as
+a, at every occurrence at once (two variables merged, one declaration
+goes).
 
 	wynot reduce [flags] FILE... -- CMD [ARG...]
 	wynot reduce [flags] --test SCRIPT FILE...
