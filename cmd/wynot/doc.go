@@ -803,9 +803,22 @@ single one of its statement executions more changes the output.
 
 PKGDIR is the directory of a Go main package; ARG... are the program's
 arguments, and it runs in the current directory with the standard input
-of --stdin FILE (else empty). The packages of its module are
-instrumented (each statement guarded, its executions counted) and built
-once with go build -overlay: the module's files are never written. An
+of --stdin FILE (else empty). Every package of the program outside the
+standard library is instrumented (each statement guarded, its
+executions counted): its own module's and those of the modules it
+requires, from the module cache, a replace directory, a workspace or
+vendor/, so that a defect in a library is in reach; --pkg PATTERNS (go
+list patterns, run in PKGDIR: --pkg . for the main package alone, --pkg
+github.com/x/y/... for one library) narrows that, and the first line of the run says which packages were
+instrumented and which ran as they are (packages that use cgo; a
+dependency that cannot be instrumented is named with the reason).
+Files of a dependency in the module cache are named
+module@version/file.go. The program is built once with go build
+-overlay (a module cache dependency from a copy in wynot's work
+directory, which a go.mod of wynot's own points the build at): neither
+your files nor the module cache are written. Each package is rewritten
+under its own module's language version (a go 1.16 library stays go
+1.16 code). An
 instance of a statement is one execution of it; "skipping" instance k of
 a statement means that its k-th execution does nothing, as if the
 statement were not there that time (a skipped x := e leaves x zero). On
@@ -859,6 +872,8 @@ the k-th is as nondeterministic as the scheduling.
 Flags:
 
 	--stdin FILE     the program's standard input
+	--pkg PATTERNS   instrument only the packages these go list patterns
+	                 match (default: all outside the standard library)
 	--observe WHAT   all (default), stdout, stderr, exit, or a REGEX
 	--hierarchy H    auto (default), on or off: coarse to fine
 	--flat           the same as --hierarchy off
@@ -889,9 +904,12 @@ FSE 2002).
 PKGDIR is the directory of a Go main package, ARGS the arguments of its
 passing and of its failing run (split by the shell's quoting rules: --pass
 'a "b c"' is two arguments), --pass-stdin and --fail-stdin FILE their
-standard input. The packages of the module get a probe before every
-statement (built once with go build -overlay; the module's files are
-never written); a step of a run is one probe passed. At a step, a probe
+standard input. Every package of the program outside the standard
+library gets a probe before every statement, its own module's and its
+dependencies', as wynot trace instruments them (--pkg PATTERNS narrows;
+the first line says which packages were probed; built once with go
+build -overlay; neither your files nor the module cache are written); a
+step of a run is one probe passed. At a step, a probe
 captures the program's state as a memory graph: the variables in scope
 (local variables and parameters of the function), the package variables
 of the module's packages and os.Args, and everything reachable from them
@@ -974,6 +992,8 @@ Flags:
 	--pass ARGS        the passing run's arguments
 	--fail ARGS        the failing run's arguments
 	--pass-stdin FILE  the passing run's standard input
+	--pkg PATTERNS     probe only the packages these go list patterns
+	                   match (default: all outside the standard library)
 	--fail-stdin FILE  the failing run's standard input
 	--at FILE:LINE[#N] examine the state there (repeatable)
 	--fail-on REGEX    the failure, as output matching REGEX

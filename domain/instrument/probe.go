@@ -39,13 +39,14 @@ func Probes(pkgs []Package, opt Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog := &Program{Overlay: map[string][]byte{}, Runtime: opt.Module + "/" + c.rtDir}
+	prog := newProgram(c, opt)
 	rt := c.prefix + "rt"
 	for _, p := range c.pkgs {
 		for i, f := range p.files {
-			rel, _ := filepath.Rel(opt.ModuleDir, p.pkg.Files[i].Path)
+			rel := p.pkg.display(opt, p.pkg.Files[i].Path)
+			prog.Sources[rel] = p.pkg.Files[i].Path
 			pr := &prober{fset: c.fset, src: p.pkg.Files[i].Src, file: f, info: p.info, pkg: p.tpkg, prog: prog,
-				rel: filepath.ToSlash(rel), rt: rt}
+				rel: rel, rt: rt}
 			if out := pr.rewrite(); out != nil {
 				prog.Overlay[p.pkg.Files[i].Path] = out
 			}
