@@ -87,7 +87,7 @@ func moduleProxy(t *testing.T, mod, ver string, files map[string]string) string 
 }
 
 // TestTraceChainDependency: a defect in a library the program requires
-// (from the module cache, from a local replace, from vendor/) is seen by
+// (from the module cache, a local replace, a workspace, vendor/) is seen by
 // wynot trace and wynot chain: the library's packages are instrumented
 // by default and named so, the slice holds the library's lines, and the
 // chain's suggested location is in the library's function. The module
@@ -137,6 +137,17 @@ func TestTraceChainDependency(t *testing.T) {
 			write(t, filepath.Join(dir, "main.go"), []byte(strsClient))
 			return dir
 		}},
+		{"workspace", "../strs/strs.go", func(t *testing.T) string {
+			root := t.TempDir()
+			for name, src := range lib {
+				write(t, filepath.Join(root, "strs", name), []byte(src))
+			}
+			dir := filepath.Join(root, "client")
+			write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/client\n\ngo 1.22\n\nrequire example.com/strs v1.0.0\n"))
+			write(t, filepath.Join(dir, "main.go"), []byte(strsClient))
+			write(t, filepath.Join(root, "go.work"), []byte("go 1.22\n\nuse (\n\t./client\n\t./strs\n)\n"))
+			return dir
+		}},
 		{"vendor", "vendor/example.com/strs/strs.go", func(t *testing.T) string {
 			dir := client(t, "module example.com/client\n\ngo 1.22\n\nrequire example.com/strs v1.0.0\n")
 			goCmd(t, dir, "mod", "tidy")
@@ -148,8 +159,13 @@ func TestTraceChainDependency(t *testing.T) {
 		t.Run(setup.name, func(t *testing.T) {
 			dir := setup.make(t)
 			env := env
-			if setup.name == "vendor" {
+			said := "instrumented 2 packages: example.com/client and 1 of its dependencies (example.com/strs)"
+			switch setup.name {
+			case "vendor":
 				env = append(slices.Clone(env), "GOFLAGS=-mod=vendor")
+			case "workspace":
+				env = append(slices.Clone(env), "GOWORK="+filepath.Join(filepath.Dir(dir), "go.work"), "GOFLAGS=")
+				said = "instrumented 2 packages: example.com/client, example.com/strs"
 			}
 			before, cached := treeDigest(t, dir), treeDigest(t, cache)
 
@@ -161,7 +177,7 @@ func TestTraceChainDependency(t *testing.T) {
 			if want := []string{"example.com/client", "example.com/strs"}; !slices.Equal(s.Instrumented, want) {
 				t.Errorf("trace instrumented %q, want %q", s.Instrumented, want)
 			}
-			if !strings.Contains(res.stderr, "instrumented 2 packages: example.com/client and 1 of its dependencies (example.com/strs)") {
+			if !strings.Contains(res.stderr, said) {
 				t.Errorf("trace does not say what it instrumented:\n%s", res.stderr)
 			}
 			inLib := 0

@@ -254,7 +254,7 @@ func Build(dir, work, what string, patterns []string, rewrite func([]Package, Op
 		}
 		if clean {
 			b.Program = prog
-			b.Instrumented = instrumented(prog, ls.Packages)
+			b.Instrumented = instrumented(prog, ls)
 			return b, nil
 		}
 		// The dependencies the compiler complains of ("# path" heads
@@ -289,20 +289,24 @@ func firstLine(b []byte) string {
 }
 
 // instrumented lists the packages of pkgs that prog rewrote a file of.
-// The main modules' come first.
-func instrumented(prog *Program, pkgs []Package) []string {
-	var own, deps []string
-	for _, p := range pkgs {
+// The main module's come first, then those of the workspace's other
+// modules, then the dependencies'.
+func instrumented(prog *Program, ls *Listing) []string {
+	var own, work, deps []string
+	for _, p := range ls.Packages {
 		if !slices.ContainsFunc(p.Files, func(f File) bool { _, ok := prog.Overlay[f.Path]; return ok }) {
 			continue
 		}
-		if p.Optional {
+		switch {
+		case p.Optional:
 			deps = append(deps, p.ImportPath)
-		} else {
+		case strings.HasPrefix(p.Files[0].Path, ls.Options.ModuleDir+string(filepath.Separator)):
 			own = append(own, p.ImportPath)
+		default:
+			work = append(work, p.ImportPath)
 		}
 	}
-	return append(own, deps...)
+	return slices.Concat(own, work, deps)
 }
 
 // copyModules copies, as hard links where it can, each module in the
