@@ -274,8 +274,8 @@ func TestChainGDBSample(t *testing.T) {
 	}
 }
 
-// TestChainStdin: each run reads its own standard input; the chain
-// starts from what was read.
+// TestChainStdin: each run reads its own standard input (no arguments
+// need stating); the chain starts from what was read.
 func TestChainStdin(t *testing.T) {
 	t.Parallel()
 	dir := goModule(t, `package main
@@ -304,7 +304,7 @@ func main() {
 `)
 	write(t, filepath.Join(dir, "pass.txt"), []byte("1\n2\n3\n"))
 	write(t, filepath.Join(dir, "fail.txt"), []byte("1\n20\n3\n"))
-	res := wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass", "", "--fail", "", "--pass-stdin", "pass.txt", "--fail-stdin", "fail.txt",
+	res := wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass-stdin", "pass.txt", "--fail-stdin", "fail.txt",
 		"--at", "main.go:18", ".")
 	if res.code != 0 {
 		t.Fatalf("exit %d:\n%s", res.code, res.stderr)

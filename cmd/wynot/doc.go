@@ -899,12 +899,14 @@ A.2 and A.3; "Isolating Cause-Effect Chains from Computer Programs",
 FSE 2002).
 
 	wynot chain [flags] --pass 'ARGS' --fail 'ARGS' PKGDIR
+	wynot chain [flags] --pass-stdin FILE --fail-stdin FILE PKGDIR
 	wynot chain [flags] --gdb --pass 'ARGS' --fail 'ARGS' BINARY
 
 PKGDIR is the directory of a Go main package, ARGS the arguments of its
 passing and of its failing run (split by the shell's quoting rules: --pass
 'a "b c"' is two arguments), --pass-stdin and --fail-stdin FILE their
-standard input. Every package of the program outside the standard
+standard input (runs that differ in their input only need no --pass and
+--fail). Every package of the program outside the standard
 library gets a probe before every statement, its own module's and its
 dependencies', as wynot trace instruments them (--pkg PATTERNS narrows;
 the first line says which packages were probed; built once with go

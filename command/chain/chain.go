@@ -79,8 +79,11 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		if len(inv.Args) != 1 || len(inv.Argv) > 0 {
 			return fail("give the program: wynot chain [flags] --pass 'ARGS' --fail 'ARGS' PKGDIR (the directory of a Go main package), or --gdb BINARY")
 		}
-		if !inv.IsSet("pass") || !inv.IsSet("fail") {
-			return fail("give both runs: --pass 'ARGS' and --fail 'ARGS' (an empty string for no arguments)")
+		// Runs that differ in their standard input only need no
+		// arguments stated.
+		byStdin := inv.IsSet("pass-stdin") || inv.IsSet("fail-stdin")
+		if !byStdin && (!inv.IsSet("pass") || !inv.IsSet("fail")) {
+			return fail("give both runs: --pass 'ARGS' and --fail 'ARGS' (an empty string for no arguments), or their standard input with --pass-stdin and --fail-stdin")
 		}
 		if c.PassOn != "" && inv.Flags.FailOn == "" {
 			return fail("--pass-on needs --fail-on: state both behaviors, or neither (the runs' own outputs are then the references)")

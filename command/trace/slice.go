@@ -151,8 +151,8 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 		what = "the original run's " + t.obs.String()
 	}
 	c := command.Closing{
-		Head: []string{fmt.Sprintf("critical slice: %d of %s matter for %s (%s, %.1fs)",
-			len(t.kept), report.Plural(t.before, "executed statement instance"), what,
+		Head: []string{fmt.Sprintf("critical slice: %d of %s %s for %s (%s, %.1fs)",
+			len(t.kept), report.Plural(t.before, "executed statement instance"), map[bool]string{true: "matters", false: "matter"}[t.before == 1], what,
 			report.Plural(sum.Tests, "test"), sum.Seconds)},
 		Text: text,
 		Page: func() report.Page {
