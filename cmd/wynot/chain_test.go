@@ -275,7 +275,8 @@ func TestChainGDBSample(t *testing.T) {
 }
 
 // TestChainStdin: each run reads its own standard input (no arguments
-// need stating); the chain starts from what was read.
+// need stating); the chain starts from the input's lines, and goes on
+// from what was read.
 func TestChainStdin(t *testing.T) {
 	t.Parallel()
 	dir := goModule(t, `package main
@@ -313,6 +314,17 @@ func main() {
 	l := linkAt(s, "main.go:18")
 	if l == nil || len(l.Relevant) != 1 || l.Relevant[0].Text != "total = 24 instead of 6" {
 		t.Errorf("at the limit's check: %+v", l)
+	}
+	// Without --at, the input is the state at the first step: the line
+	// of standard input that differs, transplanted, makes the passing
+	// run fail.
+	res = wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass-stdin", "pass.txt", "--fail-stdin", "fail.txt", ".")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s = res.summary(t)
+	if len(s.Chain) == 0 || len(s.Chain[0].Relevant) != 1 || s.Chain[0].Relevant[0].Text != `stdin line 2 = "20\n" instead of "2\n"` {
+		t.Errorf("the first state:\n%s", res.stderr)
 	}
 }
 

@@ -914,7 +914,9 @@ build -overlay; neither your files nor the module cache are written); a
 step of a run is one probe passed. At a step, a probe
 captures the program's state as a memory graph: the variables in scope
 (local variables and parameters of the function), the package variables
-of the module's packages and os.Args, and everything reachable from them
+of the probed packages, os.Args and, while the program has read none
+of it, its standard input by lines ("stdin line 2"), and everything
+reachable from them
 (struct fields, array, slice and map elements, pointees, interface
 values), one vertex per address and type, so that two names of one
 piece of memory (a slice and its alias, a pointer and its target) are
