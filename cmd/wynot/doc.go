@@ -916,9 +916,8 @@ captures the program's state as a memory graph: the variables in scope
 (local variables and parameters of the function), the package variables
 of the probed packages, os.Args and, while the program has read none
 of it, its standard input by lines ("stdin line 2"), and everything
-reachable from them
-(struct fields, array, slice and map elements, pointees, interface
-values), one vertex per address and type, so that two names of one
+reachable from them (struct fields, array, slice and map elements,
+pointees, interface values), one vertex per address and type, so that two names of one
 piece of memory (a slice and its alias, a pointer and its target) are
 one vertex.
 
