@@ -15,10 +15,17 @@ import (
 
 // strsLib is a library with a wrong-output bug, as a module declaring
 // go 1.16 (the standard library's reflect says any, which such a module
-// cannot): the last number of a list counts only when it is below 10.
+// cannot), and an init function (whose statements run before main's):
+// the last number of a list counts only when it is below 10.
 const strsLib = `package strs
 
 import "reflect"
+
+var sep rune
+
+func init() {
+	sep = ','
+}
 
 // Sum adds the numbers of a comma-separated list.
 func Sum(list string) int {
@@ -29,7 +36,7 @@ func Sum(list string) int {
 		switch {
 		case c >= '0' && c <= '9':
 			n = n*10 + int(c-'0')
-		case c == ',':
+		case c == sep:
 			total += n
 			n = 0
 		}
@@ -197,6 +204,10 @@ func TestTraceChainDependency(t *testing.T) {
 			c := res.summary(t)
 			if want := []string{"example.com/client", "example.com/strs"}; !slices.Equal(c.Probed, want) {
 				t.Errorf("chain probed %q, want %q", c.Probed, want)
+			}
+			// The chain begins in main.main, not in the library's init.
+			if len(c.Chain) == 0 || c.Chain[0].Func != "main.main" {
+				t.Errorf("the chain does not begin in main.main:\n%s", res.stderr)
 			}
 			suggested := ""
 			for _, tr := range c.Transitions {
