@@ -129,6 +129,8 @@ func (b realBug) atFixed(file string, line int) (dist int, same bool) {
 // inFixedFunc reports whether fn (as wynot names a function: f,
 // (*T).m or T.m) is one of the fixed functions.
 func (b realBug) inFixedFunc(fn string) bool {
+	// A function literal is part of the function that holds it.
+	fn = closure.ReplaceAllString(fn, "")
 	for _, f := range b.Funcs {
 		if fn == f || strings.HasSuffix(fn, "."+f) {
 			return true
@@ -137,7 +139,35 @@ func (b realBug) inFixedFunc(fn string) bool {
 	return false
 }
 
-var fileLine = regexp.MustCompile(`^(.*):(\d+)$`)
+var (
+	fileLine = regexp.MustCompile(`^(.*):(\d+)$`)
+	closure  = regexp.MustCompile(`(\.func\d+)+$`)
+	control  = regexp.MustCompile(`^(?:(?:if|for|switch|select|case|default|break|continue|return|goto|else)\b|\}|//)`)
+)
+
+// simpleLines are the fixed lines that hold a statement trace can skip:
+// not an insertion point, not a control statement (if, for, switch,
+// return, branch statements are never skipped, so never in a slice),
+// not a comment. why says what the others are when none is left.
+func (b realBug) simpleLines() (lines map[int]bool, why string) {
+	if b.Insertion {
+		return nil, "omission"
+	}
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", b.Module)
+	cmd.Dir = filepath.Join(b.dir, "client")
+	dir, err := cmd.Output()
+	check(err)
+	src, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(dir)), b.File))
+	check(err)
+	text := strings.Split(string(src), "\n")
+	lines = map[int]bool{}
+	for _, l := range b.Lines {
+		if l <= len(text) && !control.MatchString(strings.TrimSpace(text[l-1])) {
+			lines[l] = true
+		}
+	}
+	return lines, "control statement"
+}
 
 // realBugsSection runs wynot trace on each real bug's failing run and
 // wynot chain on its passing and failing runs, and tells where each
@@ -147,7 +177,7 @@ func realBugsSection(root, bin, casesFlag string, jobs int, limit time.Duration)
 	bugs := loadRealBugs(root, casesFlag)
 	var b strings.Builder
 	b.WriteString("## Real bugs in libraries: trace and chain\n\n")
-	fmt.Fprintf(&b, "`wynot trace --json -j %d` on the failing run and `wynot chain --json -j %d` on the passing and failing runs of real bugs in released versions of small public Go modules (`bench/realbugs`: each names its upstream issue, the fixing commit and the lines it changes in the buggy release). A client program in `client/` requires the buggy release as its users have it: the library comes from the module cache, and both commands instrument it beside the client (`packages`: how many were instrumented, trace's `instrumented` and chain's `probed`, and whether the library is among them). `slice`: whether the trace's critical slice keeps an execution of a fixed line (`not run` when no fixed line ran, as for a missing statement). `suggested`: the chain's suggested cause transition (`where`, the statement at its start and the one after), its distance in lines from the nearest fixed line (the closer end; `other file` when neither end is in the fixed file), and whether it is in a fixed function. Lines of a fix that inserts statements are the line before which it inserts. Runs are cut off after %s.\n\n", jobs, jobs, limit)
+	fmt.Fprintf(&b, "`wynot trace --json -j %d` on the failing run and `wynot chain --json -j %d` on the passing and failing runs of real bugs in released versions of small public Go modules (`bench/realbugs`: each names its upstream issue, the fixing commit and the lines it changes in the buggy release). A client program in `client/` requires the buggy release as its users have it: the library comes from the module cache, and both commands instrument it beside the client (`packages`: how many were instrumented, trace's `instrumented` and chain's `probed`, and whether the library is among them). `slice`: whether the trace's critical slice keeps an execution of a fixed line that holds a statement trace can skip (`— (omission)` when the fix only inserts statements, `— (control statement)` when every fixed line is an if, for, switch, return or branch statement, which trace never skips and so never lists; `not run` when no such line ran). `suggested`: the chain's suggested cause transition (`where`, the statement at its start and the one after), its distance in lines from the nearest fixed line (the closer end; `other file` when neither end is in the fixed file), and whether it is in a fixed function (a function literal counts as the function that holds it). Lines of a fix that inserts statements are the line before which it inserts. Runs are cut off after %s.\n\n", jobs, jobs, limit)
 	for _, bg := range bugs {
 		fmt.Fprintf(&b, "- **%s** ([issue](%s), %s %s, fixed in %s by %.7s, %s): %s.\n", bg.name, bg.Issue, bg.Module, bg.Version, bg.FixedIn, bg.Commit, bg.Kind, bg.Summary)
 	}
@@ -179,8 +209,9 @@ func realBugsSection(root, bin, casesFlag string, jobs int, limit time.Duration)
 		} else {
 			tracePkgs = fmt.Sprintf("%d, %s", len(ts.Instrumented), libraryAmong(bg.Module, ts.Instrumented))
 			ran, kept := false, false
+			simple, why := bg.simpleLines()
 			for _, e := range ts.Slice {
-				if d, ok := bg.atFixed(e.File, e.Line); ok && d == 0 {
+				if _, ok := bg.atFixed(e.File, e.Line); ok && simple[e.Line] {
 					ran = ran || e.Ran > 0
 					kept = kept || len(e.Kept) > 0
 				}
@@ -193,6 +224,8 @@ func realBugsSection(root, bin, casesFlag string, jobs int, limit time.Duration)
 			case ran:
 				slice = "no"
 				t.sliceRan++
+			case len(simple) == 0:
+				slice = "— (" + why + ")"
 			default:
 				slice = "not run"
 			}
