@@ -166,13 +166,13 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		case len(caveats) > 0:
 			err = Unverified("the result is not certified: it may fail another way than the %s (above)", s.origWhat)
 		case !confirmed && s.undecidedWhy() != "":
-			err = Unverified("the result is not certified: %s; the test is flaky (%s)", s.undecidedWhy(), flaky)
+			err = Unverified("the result is not certified: %s%s", s.undecidedWhy(), flakyNote(flaky))
 		case !confirmed:
-			err = Unverified("the result did not behave the same when run again: the test is flaky (%s); the result is kept, but it is not certified", flaky)
+			err = Unverified("the result did not behave the same when run again%s; the result is kept, but it is not certified", flakyNote(flaky))
 		case notMinimal != "" && s.undecidedWhy() != "":
-			err = Unverified("the result is not certified 1-minimal: %s; the test is flaky (%s)", notMinimal, flaky)
+			err = Unverified("the result is not certified 1-minimal: %s%s", notMinimal, flakyNote(flaky))
 		case notMinimal != "":
-			err = Unverified("the result is not 1-minimal: %s; the test is flaky (%s)", notMinimal, flaky)
+			err = Unverified("the result is not 1-minimal: %s%s", notMinimal, flakyNote(flaky))
 		}
 		if !interrupted {
 			err = s.roomCause(err)
@@ -319,4 +319,14 @@ func (s *Session) tell(c Closing, notMinimal string, caveats []string) {
 		say([]string{"not 1-minimal: " + notMinimal})
 	}
 	say(c.Tail)
+}
+
+// flakyNote says why the test is known to be flaky, after a verdict
+// that is not certified; nothing when no run showed it flaky (a
+// deterministic program is never called flaky).
+func flakyNote(why string) string {
+	if why == "" {
+		return ""
+	}
+	return "; the test is flaky (" + why + ")"
 }

@@ -137,7 +137,7 @@ func goCosts(tmp, src string) {
 	prog, err := instrument.Probes([]instrument.Package{{ImportPath: "example.com/grades", Files: []instrument.File{{Path: main, Src: data}}}},
 		instrument.Options{Importer: importer.ForCompiler(token.NewFileSet(), "gc", nil), Module: "example.com/grades", ModuleDir: dir, GoVersion: "go1.24"})
 	must(err)
-	ov, err := prog.WriteOverlay(dir, filepath.Join(tmp, "ov"))
+	ov, err := prog.WriteOverlay(dir, filepath.Join(tmp, "ov"), nil)
 	must(err)
 	inst := filepath.Join(tmp, "grades-inst")
 	must(run(dir, "go", "build", "-overlay", ov, "-o", inst, "."))

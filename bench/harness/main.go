@@ -13,6 +13,7 @@
 //	go run ./bench/harness -only regressions -baseline 085d027   # real regressions, against an earlier wynot and git bisect
 //	go run ./bench/harness -only regressions -gitonly -baseline main -out /tmp/git.md   # only --git against git bisect, before and after
 //	go run ./bench/harness -only typed -wynot /tmp/wynot -jobs 2   # commands as people type them: right, refused or wrong
+//	go run ./bench/harness -only realbugs -jobs 2   # wynot trace and chain on real bugs in libraries (bench/realbugs)
 //	go run ./bench/harness -only scale -baseline /tmp/wynot-old -scaledir /dev/shm   # trees of 1,000 to 100,000 files, against an earlier wynot
 //	go run ./bench/harness -only peers          # wynot against C-Reduce, C-Vise, shrinkray, picire; peers' runs cached in bench/peers/results.json
 //	go run ./bench/harness -only peers -peers-rerun -tools picire -cases yaml-v3   # run a peer again
@@ -166,7 +167,7 @@ func main() {
 	typedLog := flag.String("typedlog", "", "typed section: keep wynot's standard output and error of each case in this directory")
 	out := flag.String("out", "bench/RESULTS.md", "markdown file to write")
 	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
-	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, executors, syntax, typed, scale, peers) and replace them in the existing file")
+	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, executors, syntax, typed, scale, realbugs, peers) and replace them in the existing file")
 	baseline := flag.String("baseline", "", "a git revision of wynot to measure beside this one (regressions and scale sections; scale also takes a built binary)")
 	configsFlag := flag.String("configs", "", "regressions section: the wynot configurations to run (files, dd, ddplus, ddmin; default all)")
 	gitOnly := flag.Bool("gitonly", false, "regressions section: only wynot changes --git against git bisect run (and -baseline beside it)")
@@ -190,7 +191,7 @@ func main() {
 	check(os.Mkdir(bin, 0o755))
 	// The typed section needs wynot only; the others, the cases'
 	// programs too.
-	build(root, bin, *wynotFlag, *only != "typed" && *only != "scale")
+	build(root, bin, *wynotFlag, *only != "typed" && *only != "scale" && *only != "realbugs")
 	limitSet, toolsSet := false, false
 	flag.Visit(func(f *flag.Flag) {
 		limitSet = limitSet || f.Name == "timeout"
@@ -248,6 +249,8 @@ func main() {
 					scaleLimit = *limit
 				}
 				part.WriteString(scaleSection(root, work, bin, *baseline, *sizes, *scaleDir, scaleLimit))
+			case "realbugs":
+				part.WriteString(realBugsSection(root, bin, *casesFlag, typedJobs, *limit))
 			case "typed":
 				part.WriteString(typedSection(work, filepath.Join(bin, "wynot"), *casesFlag, *typedLog, typedJobs, typedLimit))
 			default:

@@ -272,7 +272,7 @@ func instrumented(dir string) string {
 	if err != nil {
 		log.Fatal(err)
 	}
-	of, err := p.WriteOverlay(dir, filepath.Join(dir, "overlay"))
+	of, err := p.WriteOverlay(dir, filepath.Join(dir, "overlay"), nil)
 	if err != nil {
 		log.Fatal(err)
 	}

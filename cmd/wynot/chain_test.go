@@ -274,8 +274,9 @@ func TestChainGDBSample(t *testing.T) {
 	}
 }
 
-// TestChainStdin: each run reads its own standard input; the chain
-// starts from what was read.
+// TestChainStdin: each run reads its own standard input (no arguments
+// need stating); the chain starts from the input's lines, and goes on
+// from what was read.
 func TestChainStdin(t *testing.T) {
 	t.Parallel()
 	dir := goModule(t, `package main
@@ -304,7 +305,7 @@ func main() {
 `)
 	write(t, filepath.Join(dir, "pass.txt"), []byte("1\n2\n3\n"))
 	write(t, filepath.Join(dir, "fail.txt"), []byte("1\n20\n3\n"))
-	res := wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass", "", "--fail", "", "--pass-stdin", "pass.txt", "--fail-stdin", "fail.txt",
+	res := wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass-stdin", "pass.txt", "--fail-stdin", "fail.txt",
 		"--at", "main.go:18", ".")
 	if res.code != 0 {
 		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
@@ -313,6 +314,17 @@ func main() {
 	l := linkAt(s, "main.go:18")
 	if l == nil || len(l.Relevant) != 1 || l.Relevant[0].Text != "total = 24 instead of 6" {
 		t.Errorf("at the limit's check: %+v", l)
+	}
+	// Without --at, the input is the state at the first step: the line
+	// of standard input that differs, transplanted, makes the passing
+	// run fail.
+	res = wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass-stdin", "pass.txt", "--fail-stdin", "fail.txt", ".")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s = res.summary(t)
+	if len(s.Chain) == 0 || len(s.Chain[0].Relevant) != 1 || s.Chain[0].Relevant[0].Text != `stdin line 2 = "20\n" instead of "2\n"` {
+		t.Errorf("the first state:\n%s", res.stderr)
 	}
 }
 
@@ -366,4 +378,62 @@ func TestLongChainGDBHang(t *testing.T) {
 		}
 	}
 	t.Errorf("processes of the test outlived it by %s", patience)
+}
+
+// TestChainErrorPath: on an if err != nil path the failing run's error
+// has a type the passing run's state holds no value of (it has no
+// error): the transplant makes one (the standard library's common
+// error types and the program's own types are known to the probes), so
+// the chain goes on past the error to where the cause moves into it.
+func TestChainErrorPath(t *testing.T) {
+	t.Parallel()
+	dir := goModule(t, `package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+type rangeError struct{ n int }
+
+func (e *rangeError) Error() string { return fmt.Sprint(e.n, " is out of range") }
+
+func double(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("double %q: %w", s, err)
+	}
+	var re error
+	if n > 100 {
+		re = &rangeError{n}
+	}
+	if re != nil {
+		return 0, re
+	}
+	return 2 * n, nil
+}
+
+func main() {
+	d, err := double(os.Args[1])
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	fmt.Println(d)
+}
+`)
+	for _, c := range []struct{ fail, at, want string }{
+		{"x", "main.go:15", "err = &strconv.NumError{"}, // the standard library's
+		{"200", "main.go:22", "re = &main.rangeError{"}, // the program's own
+	} {
+		res := wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass", "21", "--fail", c.fail, "--at", c.at, ".")
+		if res.code != 0 {
+			t.Fatalf("--fail %s: exit %d:\n%s", c.fail, res.code, res.stderr)
+		}
+		l := linkAt(res.summary(t), c.at)
+		if l == nil || len(l.Relevant) != 1 || !strings.HasPrefix(l.Relevant[0].Text, c.want) {
+			t.Errorf("--fail %s: at %s: %+v\n%s", c.fail, c.at, l, res.stderr)
+		}
+	}
 }

@@ -59,6 +59,25 @@ one in which removing any single character (or line, or token, with
 code) makes the failure go away. It uses ddmin (Zeller and Hildebrandt,
 "Simplifying and Isolating Failure-Inducing Input", IEEE TSE 2002).
 
+Past 1-minimality, where it is affordable: on the 1-minimal result
+wynot tests the removal of every run of 2 to 8 consecutive pieces of
+each pass (characters, tokens, lines, syntax tree transformations) and
+of every pair and every triple of its finest pieces (characters): runs
+of characters first, then pairs, runs of the coarser pieces, triples,
+within a budget of half as many tests as the search ran (at least 50;
+--n-minimal N sets it, 0 turns the checks off). A removal
+that still fails is taken and the search runs again from the smaller
+result. The summary says what was established: "3-minimal: no two or
+three of its characters, and no run of 2 to 8 consecutive tokens or
+characters, can be removed at once"; --json says it as n_minimal, spans
+and spans_of. In a small text (64 bytes at most) each letter or digit
+is also tried as 0, else as 1, A or a, the smallest characters in
+shortlex order, so
+that t={s=[]# and 0={# end alike; in a text of 256 bytes at most, each
+name is tried as another name of the text that sorts before it, or as
+a, at every occurrence at once (two variables merged, one declaration
+goes).
+
 	wynot reduce [flags] FILE... -- CMD [ARG...]
 	wynot reduce [flags] --test SCRIPT FILE...
 	wynot reduce [flags] DIR -- CMD [ARG...]
@@ -411,6 +430,9 @@ Flags:
 	                    predicted unresolved)
 	--with FILE         copy FILE beside the candidate for the test (repeatable)
 	--variant V         book (default) or tse: the test order of ddmin
+	--n-minimal N       tests for the removals past 1-minimality: spans of
+	                    2 to 8 pieces, pairs and triples (default: half
+	                    as many as the search ran, at least 50; 0: none)
 	--repeat N          auto (default; see above), or run each test N times
 	--cache FILE        keep outcomes in FILE across runs
 	-o PATH             write the result to PATH; leave the inputs alone
@@ -456,8 +478,8 @@ Example: a program crashes on a large HTML page.
 	wynot: the original input fails: exit status 2: panic: assignment to entry in nil map [main.layoutSelect < main.layout < main.main]
 	wynot: a run counts as this failure when it ends with exit status 2 and the same message (numbers, addresses and paths aside); a run that fails otherwise is unresolved
 	wynot: reducing 43625 bytes, 2 tests at a time, 1s per test at most
-	wynot: reduced page.html from 43625 bytes to 8 bytes (0.018%) in 72 tests, 0.2s
-	wynot: the result is 1-minimal: removing any single one of its characters, or any single replacement of a word, number, string or bracket group by a smaller one, makes the failure go away
+	wynot: reduced page.html from 43625 bytes to 8 bytes (0.018%) in 138 tests, 0.4s
+	wynot: the result is 1-minimal: removing any single one of its characters, or any single replacement of a word, number, string, bracket group or character by a smaller one, makes the failure go away; and 2-minimal: no two of its characters, and no run of 2 to 8 consecutive tokens or characters, can be removed at once with the failure still there
 	wynot: page.html now holds the result; the original is in page.html.orig
 	$ cat page.html
 	<SELECT>
@@ -781,9 +803,22 @@ single one of its statement executions more changes the output.
 
 PKGDIR is the directory of a Go main package; ARG... are the program's
 arguments, and it runs in the current directory with the standard input
-of --stdin FILE (else empty). The packages of its module are
-instrumented (each statement guarded, its executions counted) and built
-once with go build -overlay: the module's files are never written. An
+of --stdin FILE (else empty). Every package of the program outside the
+standard library is instrumented (each statement guarded, its
+executions counted): its own module's and those of the modules it
+requires, from the module cache, a replace directory, a workspace or
+vendor/, so that a defect in a library is in reach; --pkg PATTERNS (go
+list patterns, run in PKGDIR: --pkg . for the main package alone, --pkg
+github.com/x/y/... for one library) narrows that, and the first line of the run says which packages were
+instrumented and which ran as they are (packages that use cgo; a
+dependency that cannot be instrumented is named with the reason).
+Files of a dependency in the module cache are named
+module@version/file.go. The program is built once with go build
+-overlay (a module cache dependency from a copy in wynot's work
+directory, which a go.mod of wynot's own points the build at): neither
+your files nor the module cache are written. Each package is rewritten
+under its own module's language version (a go 1.16 library stays go
+1.16 code). An
 instance of a statement is one execution of it; "skipping" instance k of
 a statement means that its k-th execution does nothing, as if the
 statement were not there that time (a skipped x := e leaves x zero). On
@@ -837,6 +872,8 @@ the k-th is as nondeterministic as the scheduling.
 Flags:
 
 	--stdin FILE     the program's standard input
+	--pkg PATTERNS   instrument only the packages these go list patterns
+	                 match (default: all outside the standard library)
 	--observe WHAT   all (default), stdout, stderr, exit, or a REGEX
 	--hierarchy H    auto (default), on or off: coarse to fine
 	--flat           the same as --hierarchy off
@@ -862,19 +899,25 @@ A.2 and A.3; "Isolating Cause-Effect Chains from Computer Programs",
 FSE 2002).
 
 	wynot chain [flags] --pass 'ARGS' --fail 'ARGS' PKGDIR
+	wynot chain [flags] --pass-stdin FILE --fail-stdin FILE PKGDIR
 	wynot chain [flags] --gdb --pass 'ARGS' --fail 'ARGS' BINARY
 
 PKGDIR is the directory of a Go main package, ARGS the arguments of its
 passing and of its failing run (split by the shell's quoting rules: --pass
 'a "b c"' is two arguments), --pass-stdin and --fail-stdin FILE their
-standard input. The packages of the module get a probe before every
-statement (built once with go build -overlay; the module's files are
-never written); a step of a run is one probe passed. At a step, a probe
+standard input (runs that differ in their input only need no --pass and
+--fail). Every package of the program outside the standard
+library gets a probe before every statement, its own module's and its
+dependencies', as wynot trace instruments them (--pkg PATTERNS narrows;
+the first line says which packages were probed; built once with go
+build -overlay; neither your files nor the module cache are written); a
+step of a run is one probe passed. At a step, a probe
 captures the program's state as a memory graph: the variables in scope
 (local variables and parameters of the function), the package variables
-of the module's packages and os.Args, and everything reachable from them
-(struct fields, array, slice and map elements, pointees, interface
-values), one vertex per address and type, so that two names of one
+of the probed packages, os.Args and, while the program has read none
+of it, its standard input by lines ("stdin line 2"), and everything
+reachable from them (struct fields, array, slice and map elements,
+pointees, interface values), one vertex per address and type, so that two names of one
 piece of memory (a slice and its alias, a pointer and its target) are
 one vertex.
 
@@ -952,6 +995,8 @@ Flags:
 	--pass ARGS        the passing run's arguments
 	--fail ARGS        the failing run's arguments
 	--pass-stdin FILE  the passing run's standard input
+	--pkg PATTERNS     probe only the packages these go list patterns
+	                   match (default: all outside the standard library)
 	--fail-stdin FILE  the failing run's standard input
 	--at FILE:LINE[#N] examine the state there (repeatable)
 	--fail-on REGEX    the failure, as output matching REGEX

@@ -51,7 +51,7 @@ func newReplayer(t *testing.T, dir string, args ...string) *replayer {
 		t.Fatal(err)
 	}
 	work := t.TempDir()
-	ov, err := p.WriteOverlay(dir, work)
+	ov, err := p.WriteOverlay(dir, work, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,6 +63,10 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	fs.StringVar(&c.Observe, "observe", "all", "without --fail-on: what of the outputs tells the runs apart: all, stdout, stderr, exit, or a REGEX for the lines to compare")
 	fs.IntVar(&c.MaxVertices, "max-vertices", 20000, "the most vertices of a memory graph; a state with more is cut (and says so)")
 	fs.BoolVar(&c.GDB, "gdb", false, "PROGRAM is a C binary built with -g -O0, run under gdb (steps and moments by source line)")
+	fs.Func("pkg", "probe only the packages these go list `PATTERNS` match (repeatable; default: every package of the program outside the standard library that does not use cgo: the main module's and its dependencies')", func(s string) error {
+		c.Pkgs = append(c.Pkgs, strings.Fields(s)...)
+		return nil
+	})
 	return func(ctx context.Context, inv *command.Invocation) (command.Job, command.Workload, error) {
 		fail := func(format string, args ...any) (command.Job, command.Workload, error) {
 			return nil, command.Workload{}, command.UsageError(format, args...)
@@ -75,8 +79,11 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		if len(inv.Args) != 1 || len(inv.Argv) > 0 {
 			return fail("give the program: wynot chain [flags] --pass 'ARGS' --fail 'ARGS' PKGDIR (the directory of a Go main package), or --gdb BINARY")
 		}
-		if !inv.IsSet("pass") || !inv.IsSet("fail") {
-			return fail("give both runs: --pass 'ARGS' and --fail 'ARGS' (an empty string for no arguments)")
+		// Runs that differ in their standard input only need no
+		// arguments stated.
+		byStdin := inv.IsSet("pass-stdin") || inv.IsSet("fail-stdin")
+		if !byStdin && (!inv.IsSet("pass") || !inv.IsSet("fail")) {
+			return fail("give both runs: --pass 'ARGS' and --fail 'ARGS' (an empty string for no arguments), or their standard input with --pass-stdin and --fail-stdin")
 		}
 		if c.PassOn != "" && inv.Flags.FailOn == "" {
 			return fail("--pass-on needs --fail-on: state both behaviors, or neither (the runs' own outputs are then the references)")
@@ -171,16 +178,22 @@ type Chain struct {
 	Observe              string
 	MaxVertices          int
 	GDB                  bool
+	// Pkgs are go list patterns of the packages to probe (--pkg); none
+	// for every package that can be.
+	Pkgs []string
 
 	obs                *runner.Observation
 	passArgs, failArgs []string
 	passIn, failIn     []byte
 	at                 []at
 	work, bin, root    string
-	script, gdbConfig  string // --gdb
-	pkg                string
-	prog               *instrument.Program
-	buildTime          time.Duration
+	// instrumented and notInstrumented are the packages instrumented,
+	// and what ran as it is (instrument.Built).
+	instrumented, notInstrumented []string
+	script, gdbConfig             string // --gdb
+	pkg                           string
+	prog                          *instrument.Program
+	buildTime                     time.Duration
 
 	timeline []uint32
 	links    map[uint64]*link
@@ -259,7 +272,7 @@ func (c *Chain) files() []string {
 // prepare lists, instruments and builds the program.
 func (c *Chain) prepare(ctx context.Context, dir string, inv *command.Invocation) error {
 	start := time.Now()
-	b, err := instrument.Build(dir, c.work, "wynot chain", instrument.Probes, func(argv []string) ([]byte, []byte, bool, error) {
+	b, err := instrument.Build(dir, c.work, "wynot chain", c.Pkgs, instrument.Probes, func(argv []string) ([]byte, []byte, bool, error) {
 		cmd := runner.Command{Argv: argv, Timeout: 10 * time.Minute}
 		r, err := cmd.Exec(ctx, "", nil)
 		return r.Stdout, r.Stderr, r.Clean(), err
@@ -272,8 +285,11 @@ func (c *Chain) prepare(ctx context.Context, dir string, inv *command.Invocation
 	}
 	c.prog, c.root, c.bin, c.pkg = b.Program, b.Listing.Options.ModuleDir, b.Binary, b.Listing.ImportPath
 	c.buildTime = time.Since(start)
-	inv.Say("instrumented %s in %s (%s); built once in %.1fs", report.Plural(len(b.Listing.Packages), "package"), c.pkg,
-		report.Plural(len(c.prog.Stmts), "probe"), c.buildTime.Seconds())
+	inv.Say("%s (%s); built once in %.1fs", b.Summary(), report.Plural(len(c.prog.Stmts), "probe"), c.buildTime.Seconds())
+	c.instrumented, c.notInstrumented = b.Instrumented, b.Uninstrumented()
+	for _, l := range c.notInstrumented {
+		inv.Say("%s", l)
+	}
 	return nil
 }
 

@@ -26,7 +26,7 @@ const style = `.chain .state{border:1px solid #999;border-radius:6px;padding:6px
 // Close writes the chain and the transitions.
 func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 	links := c.chain()
-	d := Detail{Transitions: c.trans, MaxVertices: c.MaxVertices, Captures: c.captures}
+	d := Detail{Probed: c.instrumented, NotProbed: c.notInstrumented, Transitions: c.trans, MaxVertices: c.MaxVertices, Captures: c.captures}
 	relevant, matched := 0, 0
 	for _, l := range links {
 		d.Chain = append(d.Chain, l.Link)

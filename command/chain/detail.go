@@ -2,6 +2,11 @@ package chain
 
 // Detail is wynot chain's part of the summary (report.Summary.Detail).
 type Detail struct {
+	// Probed are the packages given probes, the main module's first;
+	// NotProbed says what else ran as it is besides the standard library
+	// (packages that use cgo, or could not be instrumented, and why).
+	Probed    []string `json:"probed,omitempty"`
+	NotProbed []string `json:"not_probed,omitempty"`
 	// Chain is the cause-effect chain: the states examined, in the
 	// failing run's order, each with its relevant deltas.
 	Chain []Link `json:"chain,omitempty"`

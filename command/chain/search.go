@@ -56,9 +56,11 @@ func (c *Chain) Search(ctx context.Context, s *command.Session) (command.Found, 
 	if len(c.at) > 0 {
 		return c.searchAt(ctx, s)
 	}
-	// The first state, and the last one with a matching state in the
+	// The first state (in main.main: package initializers run before
+	// it, and with a library's packages probed its init functions would
+	// be the first steps), and the last one with a matching state in the
 	// passing run that the failing difference makes fail.
-	first, err := c.examine(ctx, s, 1)
+	first, err := c.examine(ctx, s, c.firstStep())
 	if err != nil {
 		return c.found(), err
 	}
@@ -75,6 +77,17 @@ func (c *Chain) Search(ctx context.Context, s *command.Session) (command.Found, 
 	}
 	c.suggest()
 	return c.found(), nil
+}
+
+// firstStep is the failing run's first step in main.main, or 1 when
+// none is (a C program's main under gdb).
+func (c *Chain) firstStep() uint64 {
+	for i, id := range c.timeline {
+		if c.prog.Stmt(int(id)).Func == "main.main" {
+			return uint64(i + 1)
+		}
+	}
+	return 1
 }
 
 // searchAt examines the --at moments.

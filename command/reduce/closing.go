@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/domain/split"
 	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
@@ -45,12 +47,20 @@ func (rd *reducer) Close(sum *report.Summary, end command.End) command.Closing {
 	case slices.ContainsFunc(rd.ins, func(in *input) bool { return in.syn != nil }):
 		v = fmt.Sprintf("the result is 1-minimal: making any single one of its remaining syntax tree transformations, or removing any single one of its tokens or %s, makes the failure go away or leaves source that does not parse", rd.granularity())
 	case rd.Split.Kind == split.Auto:
-		v = fmt.Sprintf("the result is 1-minimal: removing any single one of its %s, or any single replacement of a word, number, string or bracket group by a smaller one, makes the failure go away", rd.granularity())
+		what := "a word, number, string or bracket group"
+		if sum.SizeAfter <= decomp.MaxSmallerChars {
+			what = "a word, number, string, bracket group or character" // decomp.SmallerChars
+		}
+		v = fmt.Sprintf("the result is 1-minimal: removing any single one of its %s, or any single replacement of %s by a smaller one, makes the failure go away", rd.granularity(), what)
 	default:
 		v = fmt.Sprintf("the result is 1-minimal: removing any single one of its %s makes the failure go away", rd.granularity())
 	}
 	if end.Minimal && rd.TypeCheck && !rd.typesOff[""] && slices.ContainsFunc(rd.ins, typed) {
 		v += rd.typeNote()
+	}
+	if g := rd.guarantee; end.Minimal && (g.N >= 2 || g.Span >= 2) {
+		v += "; " + beyondVerdict(g)
+		sum.Detail = &Detail{NMinimal: g.N, Spans: g.Span, SpansOf: g.Spanned, NMinimalBy: finestWords(g.Finest)}
 	}
 	c.Verdict = []string{v}
 	if sum.SizeAfter == 0 && (rd.tree != nil || !end.Interrupted) {
@@ -114,4 +124,70 @@ func (rd *reducer) page() report.Page {
 		return report.Page{Result: string(in.Data)}
 	}
 	return report.Page{Result: string(in.Data), Diff: decomp.UnifiedLines(data, in.Data, orig, in.Dest, 3)}
+}
+
+// Detail is wynot reduce's own part of the JSON summary: what the checks
+// past 1-minimality established (set only when the result is certified
+// 1-minimal and they established more).
+type Detail struct {
+	// NMinimal is n when no set of up to n pieces of the finest kind
+	// (NMinimalBy) can be removed with the failure still there.
+	NMinimal   int      `json:"n_minimal,omitempty"`
+	NMinimalBy []string `json:"n_minimal_by,omitempty"`
+	// Spans is the longest run of consecutive pieces of any pass (lines,
+	// tokens, characters, syntax tree transformations) none of which can
+	// be removed at once with the failure still there; SpansOf names
+	// those kinds of pieces.
+	Spans   int      `json:"spans,omitempty"`
+	SpansOf []string `json:"spans_of,omitempty"`
+}
+
+// beyondVerdict says what the checks past 1-minimality established:
+// "and 3-minimal: no two or three of its characters, and no run of 2
+// to 8 consecutive lines, tokens or characters, can be removed at once
+// with the failure still there".
+func beyondVerdict(g schedule.Guarantee) string {
+	by := strings.Join(finestWords(g.Finest), " or ")
+	if by == "" {
+		by = "pieces"
+	}
+	var what []string
+	switch g.N {
+	case 2:
+		what = append(what, "no two of its "+by)
+	case 3:
+		what = append(what, "no two or three of its "+by)
+	}
+	if g.Span >= 2 {
+		kinds := "pieces"
+		if n := len(g.Spanned); n == 1 {
+			kinds = g.Spanned[0]
+		} else if n > 1 {
+			kinds = strings.Join(g.Spanned[:n-1], ", ") + " or " + g.Spanned[n-1]
+		}
+		what = append(what, fmt.Sprintf("no run of 2 to %d consecutive %s", g.Span, kinds))
+	}
+	v := "and"
+	if g.N >= 2 {
+		v += fmt.Sprintf(" %d-minimal:", g.N)
+	}
+	if len(what) == 2 {
+		return fmt.Sprintf("%s %s, and %s, can be removed at once with the failure still there", v, what[0], what[1])
+	}
+	return fmt.Sprintf("%s %s can be removed at once with the failure still there", v, what[0])
+}
+
+// finestWords names the finest passes as a result's pieces are called.
+func finestWords(passes []string) []string {
+	var out []string
+	for _, p := range passes {
+		switch p {
+		case "runes", "characters":
+			p = "characters"
+		}
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }

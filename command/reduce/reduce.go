@@ -39,6 +39,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	fs.TextVar(&r.Split, "split", split.Split{}, "auto (each input in its language by its name: "+strings.Join(syntax.Names(), ", ")+"), text, go, tree:LANG (a tree-sitter grammar), lines, brackets, tokens, runes or bytes")
 	fs.BoolVar(&r.TypeCheck, "typecheck", true, "predict candidates their language rejects beyond parsing (Go: a new type error; SQL: a table the script no longer creates) unresolved, without a test, once the first few such candidates did not fail (--typecheck=false tests them all)")
 	fs.TextVar(&r.Variant, "variant", dd.Book, "book or tse: the test order of ddmin")
+	fs.IntVar(&r.Beyond, "n-minimal", -1, "tests for the checks past 1-minimality: every span of 2 to 8 pieces, and pairs and triples of characters, removed at once (0: none; default: half as many as the search ran, at least 50)")
 	fs.BoolVar(&r.Args, "argv", false, "reduce the command's arguments")
 	fs.Func("with", "a `FILE` the test needs beside the candidate, copied unchanged into every test's directory (repeatable)",
 		func(s string) error { r.With = append(r.With, s); return nil })
@@ -103,7 +104,11 @@ type Reduction struct {
 	Output string // -o: where results go instead of replacing the inputs
 	// Variant is the test order of ddmin.
 	Variant dd.Variant
-	jobs    int // tests at once, for the room a directory's copies need
+	// Beyond bounds the tests of the checks past 1-minimality
+	// (schedule.Beyond): 0 for none, -1 for half as many as the search
+	// ran, at least minBeyond.
+	Beyond int
+	jobs   int // tests at once, for the room a directory's copies need
 }
 
 // uses are what the reduction reads and writes, for its lock
@@ -201,9 +206,10 @@ type reducer struct {
 	res       *keep.Result  // the inputs' results, as written
 	with      []runner.File // files beside the candidate (--with)
 	passes    []report.PassStats
-	formatted []string // results printed by their language's formatter
-	elements0 int      // the finest pieces of the originals
-	searched  bool     // Search ran before (it runs again when a flaky test undid a result)
+	guarantee schedule.Guarantee // what the checks past 1-minimality established
+	formatted []string           // results printed by their language's formatter
+	elements0 int                // the finest pieces of the originals
+	searched  bool               // Search ran before (it runs again when a flaky test undid a result)
 	mu        sync.Mutex
 	// typesOff says where a candidate with a new type error failed when
 	// tested (probeTypes): the test does not compile the code there, and
@@ -313,8 +319,12 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 	rd.searched = true
 
 	sched := rd.schedule()
-	certified, err := sched.Run(ctx, rd.step(sched))
+	certified, g, beyond, err := rd.run(ctx, sched)
 	rd.passes = append(rd.passes, passStats(sched.Stats)...)
+	if beyond.Tests > 0 {
+		rd.passes = append(rd.passes, beyond)
+	}
+	rd.guarantee = g
 	if err == nil {
 		err = rd.format(ctx)
 	}
@@ -333,6 +343,54 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 		found.Removals, err = rd.removals(ctx)
 	}
 	return found, err
+}
+
+// minBeyond is the least budget of the checks past 1-minimality when
+// half the search's tests are fewer: enough for the spans and pairs of a
+// result of about eight characters.
+const minBeyond = 50
+
+// run runs the schedule to its fixpoint and, while the result is
+// 1-minimal, the checks past it (schedule.RunBeyond), within the budget
+// of --n-minimal: the candidates, up to s.Jobs at a time, through the
+// session; a smaller one that fails is taken and the schedule runs again
+// from it. It returns what the checks established, and their statistics
+// as a pass.
+func (rd *reducer) run(ctx context.Context, sched *schedule.Schedule) (bool, schedule.Guarantee, report.PassStats, error) {
+	s := rd.s
+	st := report.PassStats{Name: "n-minimality: spans, pairs, triples", BytesBefore: -1}
+	b := schedule.DefaultBeyond(rd.Beyond)
+	if rd.Beyond < 0 {
+		b.Grant = func() int { return max(minBeyond, s.Stats().Runs/2) }
+	}
+	minimal, g, err := sched.RunBeyond(ctx, rd.step(sched), b,
+		func(ctx context.Context, rs []schedule.Removal) (int, int, error) {
+			if len(rs) == 0 {
+				return -1, 0, nil
+			}
+			if st.BytesBefore < 0 {
+				st.BytesBefore = rd.size()
+			}
+			s.Progress.Update(func(ps *report.Status) { ps.Pass, ps.Granularity = "n-minimality", 0 })
+			s.TestLog.Printf("Pass n-minimality: %s\n", report.Plural(len(rs), "candidate"))
+			t0 := time.Now()
+			defer func() { st.Seconds += time.Since(t0).Seconds() }()
+			first, tested, err := schedule.FirstFailing(ctx, len(rs), s.Jobs, func(ctx context.Context, i int) (dd.Outcome, error) {
+				rec, err := s.TestOne(ctx, "n-minimality", rd.unitCandidate(rd.scheduled[rs[i].Unit.ID], rs[i].Data))
+				return rec.Outcome, err
+			})
+			st.Tests += tested
+			return first, tested, err
+		},
+		func(r schedule.Removal) {
+			s.TestLog.Printf("Pass n-minimality: %d of %s of %s at once still fail\n", r.Size, r.Pass, rd.label(rd.scheduled[r.Unit.ID]))
+			rd.improveUnit(rd.scheduled[r.Unit.ID], r.Data)
+		})
+	st.BytesAfter = rd.size()
+	if st.BytesBefore < 0 {
+		st.BytesBefore = st.BytesAfter
+	}
+	return minimal, g, st, err
 }
 
 // Restart goes back to the originals: the inputs' results are written

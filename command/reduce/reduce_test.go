@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/runner"
 )
 
@@ -152,5 +153,20 @@ func TestPrepareInterrupted(t *testing.T) {
 	}
 	if err := prepare(context.Background(), func() { ran = true }); err != nil || !ran {
 		t.Errorf("prepare = %v (ran %v)", err, ran)
+	}
+}
+
+func TestBeyondVerdict(t *testing.T) {
+	for _, c := range []struct {
+		g    schedule.Guarantee
+		want string
+	}{
+		{schedule.Guarantee{N: 3, Span: 8, Finest: []string{"runes"}, Spanned: []string{"lines", "tokens", "characters"}}, "and 3-minimal: no two or three of its characters, and no run of 2 to 8 consecutive lines, tokens or characters, can be removed at once with the failure still there"},
+		{schedule.Guarantee{N: 2, Finest: []string{"bytes"}}, "and 2-minimal: no two of its bytes can be removed at once with the failure still there"},
+		{schedule.Guarantee{N: 1, Span: 4, Spanned: []string{"syntax tree transformations"}}, "and no run of 2 to 4 consecutive syntax tree transformations can be removed at once with the failure still there"},
+	} {
+		if got := beyondVerdict(c.g); got != c.want {
+			t.Errorf("%+v:\n got %s\nwant %s", c.g, got, c.want)
+		}
 	}
 }

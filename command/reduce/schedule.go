@@ -99,6 +99,9 @@ func (rd *reducer) step(s *schedule.Schedule) schedule.Step {
 		}
 		sp := p.(decomp.Pass)
 		_, replace := sp.(decomp.Replacements)
+		if _, smaller := sp.(decomp.SmallerChars); smaller {
+			replace = true
+		}
 		return rd.pass(ctx, rd.scheduled[u.ID], sp, s.Phases[phase].Name == treePhase || replace)
 	}
 }

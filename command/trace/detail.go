@@ -2,7 +2,13 @@ package trace
 
 // Detail is wynot trace's part of the summary (report.Summary.Detail).
 type Detail struct {
-	Observe string `json:"observe,omitempty"` // what of the original run is reproduced
+	// Instrumented are the packages instrumented, the main module's
+	// first; NotInstrumented says what else ran as it is besides the
+	// standard library (packages that use cgo, or could not be
+	// instrumented, and why).
+	Instrumented    []string `json:"instrumented,omitempty"`
+	NotInstrumented []string `json:"not_instrumented,omitempty"`
+	Observe         string   `json:"observe,omitempty"` // what of the original run is reproduced
 	// Slice is the critical slice: the statements with instances kept,
 	// in source order.
 	Slice []SliceLine `json:"slice,omitempty"`

@@ -3,7 +3,6 @@ package trace
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -118,7 +117,7 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 	sum.SizeBefore, sum.ElementsBefore = t.before, t.before
 	sum.SizeAfter, sum.ElementsAfter = len(t.kept), len(t.kept)
 	sum.Unit, sum.Granularity = "instances", "statement instances"
-	d := Detail{Observe: t.obs.String(), Slice: t.slice(), Unguarded: len(t.prog.Unguarded), BuildSecs: t.buildTime.Seconds(),
+	d := Detail{Instrumented: t.instrumented, NotInstrumented: t.notInstrumented, Observe: t.obs.String(), Slice: t.slice(), Unguarded: len(t.prog.Unguarded), BuildSecs: t.buildTime.Seconds(),
 		Hierarchy: "off", Levels: t.levels}
 	sum.Algorithm = "ddmin over statement instances"
 	if t.hierarchy {
@@ -152,12 +151,12 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 		what = "the original run's " + t.obs.String()
 	}
 	c := command.Closing{
-		Head: []string{fmt.Sprintf("critical slice: %d of %s matter for %s (%s, %.1fs)",
-			len(t.kept), report.Plural(t.before, "executed statement instance"), what,
+		Head: []string{fmt.Sprintf("critical slice: %d of %s %s for %s (%s, %.1fs)",
+			len(t.kept), report.Plural(t.before, "executed statement instance"), map[bool]string{true: "matters", false: "matter"}[t.before == 1], what,
 			report.Plural(sum.Tests, "test"), sum.Seconds)},
 		Text: text,
 		Page: func() report.Page {
-			return report.Page{Result: text + "\n" + annotated(d.Slice, t.root), Words: words}
+			return report.Page{Result: text + "\n" + annotated(d.Slice, t.source), Words: words}
 		},
 	}
 	if end.Interrupted {
@@ -220,7 +219,7 @@ const contextLines = 2
 // annotated is the source of the files the slice's statements are in,
 // each line that ran with its kept instances beside it, with a few lines
 // of context (for the report).
-func annotated(lines []SliceLine, root string) string {
+func annotated(lines []SliceLine, source func(string) string) string {
 	byFile := map[string]map[int][]SliceLine{}
 	var files []string
 	for _, l := range lines {
@@ -232,11 +231,7 @@ func annotated(lines []SliceLine, root string) string {
 	}
 	var b strings.Builder
 	for _, f := range files {
-		path := f
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(root, f)
-		}
-		data, err := os.ReadFile(path)
+		data, err := os.ReadFile(source(f))
 		if err != nil {
 			continue
 		}

@@ -51,6 +51,10 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	fs.StringVar(&t.Hierarchy, "hierarchy", "auto", "on: reduce calls and loop iterations first, then statement instances; off: all statement instances at once; auto: on for runs of 10,000 statement instances or more")
 	fs.BoolVar(&t.Flat, "flat", false, "the same as --hierarchy off")
 	fs.BoolVar(&t.GDB, "gdb", false, "trace a C program (built with -g -O0) under gdb, by source line")
+	fs.Func("pkg", "instrument only the packages these go list `PATTERNS` match (repeatable; default: every package of the program outside the standard library that does not use cgo: the main module's and its dependencies')", func(s string) error {
+		t.Pkgs = append(t.Pkgs, strings.Fields(s)...)
+		return nil
+	})
 	return func(ctx context.Context, inv *command.Invocation) (command.Job, command.Workload, error) {
 		for _, name := range []string{"fail-on", "test", "precision", "convention"} {
 			if inv.IsSet(name) {
@@ -121,7 +125,10 @@ type Trace struct {
 	Hierarchy string // auto, on or off
 	Flat      bool
 	GDB       bool
-	Output    string // -o: where the slice is written
+	// Pkgs are go list patterns of the packages to instrument (--pkg);
+	// none for every package that can be.
+	Pkgs   []string
+	Output string // -o: where the slice is written
 
 	obs       runner.Observation
 	input     []byte
@@ -132,7 +139,10 @@ type Trace struct {
 	prog      *instrument.Program
 	pkg       string // the main package's import path
 	root      string // what the elements' file names are relative to
-	buildTime time.Duration
+	// instrumented and notInstrumented are the packages instrumented,
+	// and what ran as it is (instrument.Built).
+	instrumented, notInstrumented []string
+	buildTime                     time.Duration
 
 	origCounts []uint32
 	before     int
@@ -151,7 +161,7 @@ type inst struct {
 // prepare lists, instruments and builds the program.
 func (t *Trace) prepare(ctx context.Context, dir string, inv *command.Invocation) error {
 	start := time.Now()
-	b, err := instrument.Build(dir, t.work, "wynot trace", instrument.Instrument, goExec(ctx))
+	b, err := instrument.Build(dir, t.work, "wynot trace", t.Pkgs, instrument.Instrument, goExec(ctx))
 	if ie := (*instrument.InputError)(nil); errors.As(err, &ie) {
 		return command.InputError("%v", ie)
 	}
@@ -160,9 +170,20 @@ func (t *Trace) prepare(ctx context.Context, dir string, inv *command.Invocation
 	}
 	t.prog, t.root, t.bin, t.pkg = b.Program, b.Listing.Options.ModuleDir, b.Binary, b.Listing.ImportPath
 	t.buildTime = time.Since(start)
-	inv.Say("instrumented %s in %s (%s); built once in %.1fs", report.Plural(len(b.Listing.Packages), "package"), t.pkg,
-		report.Plural(len(t.prog.Stmts), "guarded element"), t.buildTime.Seconds())
+	inv.Say("%s (%s); built once in %.1fs", b.Summary(), report.Plural(len(t.prog.Stmts), "guarded element"), t.buildTime.Seconds())
+	t.instrumented, t.notInstrumented = b.Instrumented, b.Uninstrumented()
+	for _, l := range t.notInstrumented {
+		inv.Say("%s", l)
+	}
 	return nil
+}
+
+// source is the absolute path of an element's file.
+func (t *Trace) source(file string) string {
+	if path := t.prog.Source(file); filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(t.root, file)
 }
 
 // goExec runs go list and go build for instrument.Build.

@@ -3,6 +3,7 @@ package trace
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/wynot/wynot/dd"
@@ -69,6 +70,6 @@ func TestAnnotated(t *testing.T) {
 		{File: "main.go", Line: 4, Ran: 1, Kept: []int{1}, Times: []int{1}},
 		{File: "main.go", Line: 5, Ran: 1, Kept: []int{}},
 		{File: "main.go", Line: 7, Ran: 1, Kept: []int{1}, Times: []int{3}},
-	}, dir)
+	}, func(f string) string { return filepath.Join(dir, f) })
 	golden(t, "testdata/annotated.golden", got)
 }

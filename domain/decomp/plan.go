@@ -40,6 +40,12 @@ func (p Pieces) Apply(keep []int) ([]byte, error) { return p.Join(keep), nil }
 // gofmt would, so that pieces of white space make no difference).
 func Split(s Splitter, finish func([]byte) ([]byte, error)) Pass { return splitPass{s, finish} }
 
+// SplitterOf returns the Splitter a Pass made by Split cuts with.
+func SplitterOf(p Pass) (Splitter, bool) {
+	sp, ok := p.(splitPass)
+	return sp.Splitter, ok
+}
+
 type splitPass struct {
 	Splitter
 	finish func([]byte) ([]byte, error)
@@ -60,6 +66,17 @@ type finished struct {
 
 func (f finished) Apply(keep []int) ([]byte, error) {
 	return f.finish(f.Join(keep))
+}
+
+// Deletes reports whether p's changes are pieces of the input, each
+// left out when it is not kept (a Splitter's pieces, finished or not),
+// rather than transformations or replacements.
+func Deletes(p Plan) bool {
+	switch p.(type) {
+	case Pieces, finished:
+		return true
+	}
+	return false
 }
 
 // A Splice replaces the bytes From..To of a source by its Parts in order.

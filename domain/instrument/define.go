@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+	"regexp"
 	"strings"
 )
 
@@ -258,10 +259,20 @@ func (rw *rewriter) typesOf(ids []*ast.Ident) ([]string, bool) {
 			rw.imports = saved // no import for a declaration not written
 			return nil, false
 		}
-		out = append(out, types.TypeString(t, rw.qualifier))
+		ts := types.TypeString(t, rw.qualifier)
+		if !rw.generics {
+			// The standard library's types say any (reflect.Value's
+			// Interface); a language before Go 1.18 has no such name.
+			ts = anyWord.ReplaceAllString(ts, "${1}interface{}")
+		}
+		out = append(out, ts)
 	}
 	return out, true
 }
+
+// anyWord is the name any where a type string has it (not a field or
+// package-qualified name).
+var anyWord = regexp.MustCompile(`(^|[^.\w])any\b`)
 
 func (rw *rewriter) qualifier(p *types.Package) string {
 	if p == rw.pkg {

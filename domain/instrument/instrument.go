@@ -46,6 +46,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -110,6 +111,48 @@ type File struct {
 type Package struct {
 	ImportPath string
 	Files      []File
+	// Module, Version and ModuleDir are those of the package's module
+	// when it is not the main module (Options.Module); the files of
+	// such a package are named "module@version/file.go".
+	Module, Version, ModuleDir string
+	// GoVersion is the language version of the package's module
+	// ("go1.16"), or "" for Options.GoVersion.
+	GoVersion string
+	// Optional says the package may be left uninstrumented when it
+	// cannot be instrumented (a dependency that does not type-check from
+	// source alone): Program.Skipped says so.
+	Optional bool
+}
+
+// goVersion is the language version p is checked and rewritten under.
+func (p Package) goVersion(opt Options) string {
+	if p.GoVersion != "" {
+		return p.GoVersion
+	}
+	return opt.GoVersion
+}
+
+// display is how path, a file of p, is named in Stmts: under the module
+// path and version of a dependency in the module cache
+// ("github.com/BurntSushi/toml@v1.3.2/decode.go"), else relative to the
+// main module's root ("lib/x.go", "../lib/x.go", "vendor/…").
+func (p Package) display(opt Options, path string) string {
+	if p.ModuleDir != "" && p.Version != "" && p.Module != opt.Module {
+		rel, err := filepath.Rel(p.ModuleDir, path)
+		if err == nil && !strings.HasPrefix(rel, "..") {
+			return p.Module + "@" + p.Version + "/" + filepath.ToSlash(rel)
+		}
+	}
+	rel, err := filepath.Rel(opt.ModuleDir, path)
+	if err != nil {
+		return filepath.ToSlash(path)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// Skipped is a package left uninstrumented, and why.
+type Skipped struct {
+	ImportPath, Why string
 }
 
 // Options say how to instrument.
@@ -135,6 +178,23 @@ type Program struct {
 	Overlay map[string][]byte
 	// Runtime is the import path of the runtime package.
 	Runtime string
+	// Sources maps each Stmt.File to the file's absolute path.
+	Sources map[string]string
+	// Skipped are the optional packages left uninstrumented.
+	Skipped []Skipped
+}
+
+// Source is the absolute path of a Stmt's File.
+func (p *Program) Source(file string) string {
+	if path, ok := p.Sources[file]; ok {
+		return path
+	}
+	return file
+}
+
+// newProgram is the program of the checked packages, before rewriting.
+func newProgram(c *checked, opt Options) *Program {
+	return &Program{Overlay: map[string][]byte{}, Runtime: opt.Module + "/" + c.rtDir, Sources: map[string]string{}, Skipped: c.skipped}
 }
 
 // Stmt returns the element with the given id.
@@ -146,13 +206,15 @@ func Instrument(pkgs []Package, opt Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog := &Program{Overlay: map[string][]byte{}, Runtime: opt.Module + "/" + c.rtDir}
+	prog := newProgram(c, opt)
 	for _, p := range c.pkgs {
+		gv := p.pkg.goVersion(opt)
 		for i, f := range p.files {
-			rel, _ := filepath.Rel(opt.ModuleDir, p.pkg.Files[i].Path)
+			rel := p.pkg.display(opt, p.pkg.Files[i].Path)
+			prog.Sources[rel] = p.pkg.Files[i].Path
 			rw := &rewriter{fset: c.fset, src: p.pkg.Files[i].Src, file: f, info: p.info, pkg: p.tpkg,
-				prog: prog, rel: filepath.ToSlash(rel), prefix: c.prefix, imports: map[string]string{},
-				generics: opt.GoVersion == "" || version.Compare(opt.GoVersion, "go1.18") >= 0}
+				prog: prog, rel: rel, prefix: c.prefix, imports: map[string]string{},
+				generics: gv == "" || version.Compare(gv, "go1.18") >= 0}
 			out := rw.rewrite()
 			if out != nil {
 				prog.Overlay[p.pkg.Files[i].Path] = out
@@ -170,6 +232,7 @@ type checked struct {
 	fset          *token.FileSet
 	prefix, rtDir string
 	pkgs          []checkedPkg
+	skipped       []Skipped // optional packages that did not parse or type-check
 }
 
 type checkedPkg struct {
@@ -184,14 +247,24 @@ func check(pkgs []Package, opt Options) (*checked, error) {
 	fset := token.NewFileSet()
 	prefix := "_wynot"
 	var all []checkedPkg
+	var skipped []Skipped
 	for _, p := range pkgs {
 		var files []*ast.File
+		var perr error
 		for _, f := range p.Files {
 			af, err := parser.ParseFile(fset, f.Path, f.Src, parser.ParseComments|parser.SkipObjectResolution)
 			if err != nil {
-				return nil, err
+				perr = err
+				break
 			}
 			files = append(files, af)
+		}
+		if perr != nil && p.Optional {
+			skipped = append(skipped, Skipped{p.ImportPath, perr.Error()})
+			continue
+		}
+		if perr != nil {
+			return nil, perr
 		}
 		all = append(all, checkedPkg{pkg: p, files: files})
 	}
@@ -213,6 +286,7 @@ func check(pkgs []Package, opt Options) (*checked, error) {
 			prefix += "X"
 		}
 	}
+	kept := all[:0]
 	for i := range all {
 		p := &all[i]
 		p.info = &types.Info{
@@ -225,14 +299,19 @@ func check(pkgs []Package, opt Options) (*checked, error) {
 			Scopes:    map[ast.Node]*types.Scope{},
 			Implicits: map[ast.Node]types.Object{},
 		}
-		conf := types.Config{Importer: opt.Importer, GoVersion: opt.GoVersion}
+		conf := types.Config{Importer: opt.Importer, GoVersion: p.pkg.goVersion(opt)}
 		tpkg, err := conf.Check(p.pkg.ImportPath, fset, p.files, p.info)
+		if err != nil && p.pkg.Optional {
+			skipped = append(skipped, Skipped{p.pkg.ImportPath, err.Error()})
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("type-checking %s: %v", p.pkg.ImportPath, err)
 		}
 		p.tpkg = tpkg
+		kept = append(kept, *p)
 	}
-	return &checked{fset: fset, prefix: prefix, rtDir: strings.ToLower(strings.TrimPrefix(prefix, "_")) + "rt", pkgs: all}, nil
+	return &checked{fset: fset, prefix: prefix, rtDir: strings.ToLower(strings.TrimPrefix(prefix, "_")) + "rt", pkgs: kept, skipped: skipped}, nil
 }
 
 // edit replaces src[off:off+del] by text.
@@ -536,17 +615,26 @@ func (rw *rewriter) guard(s ast.Stmt) {
 }
 
 // WriteOverlay writes the instrumented files under dir (mirroring their
-// place below the module's root) and the overlay file that maps the
-// module's paths to them, for go build -overlay; it returns the overlay
-// file's path.
-func (p *Program) WriteOverlay(moduleDir, dir string) (string, error) {
+// place below the main module's root; those of other modules under
+// dir/src/_deps) and the overlay file that maps the files' paths to
+// them, for go build -overlay; it returns the overlay file's path. Where
+// maps a file's path to the one the build reads it at (a dependency's
+// copy, outside the module cache, which no overlay may replace), or is
+// nil.
+func (p *Program) WriteOverlay(moduleDir, dir string, where func(string) string) (string, error) {
 	ov := struct{ Replace map[string]string }{map[string]string{}}
+	deps := 0
 	for path, data := range p.Overlay {
-		rel, err := filepath.Rel(moduleDir, path)
-		if err != nil || strings.HasPrefix(rel, "..") {
-			return "", fmt.Errorf("%s is not in the module at %s", path, moduleDir)
+		if where != nil {
+			path = where(path)
 		}
-		dst := filepath.Join(dir, "src", rel)
+		dst := ""
+		if rel, err := filepath.Rel(moduleDir, path); err == nil && !strings.HasPrefix(rel, "..") {
+			dst = filepath.Join(dir, "src", rel)
+		} else {
+			deps++
+			dst = filepath.Join(dir, "src", "_deps", strconv.Itoa(deps), filepath.Base(path))
+		}
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return "", err
 		}

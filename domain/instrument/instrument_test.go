@@ -52,7 +52,7 @@ func build(t *testing.T, dir string, p *Program) string {
 	bin := filepath.Join(t.TempDir(), "prog")
 	args := []string{"build", "-o", bin}
 	if p != nil {
-		of, err := p.WriteOverlay(dir, t.TempDir())
+		of, err := p.WriteOverlay(dir, t.TempDir(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -39,13 +39,14 @@ func Probes(pkgs []Package, opt Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog := &Program{Overlay: map[string][]byte{}, Runtime: opt.Module + "/" + c.rtDir}
+	prog := newProgram(c, opt)
 	rt := c.prefix + "rt"
 	for _, p := range c.pkgs {
 		for i, f := range p.files {
-			rel, _ := filepath.Rel(opt.ModuleDir, p.pkg.Files[i].Path)
+			rel := p.pkg.display(opt, p.pkg.Files[i].Path)
+			prog.Sources[rel] = p.pkg.Files[i].Path
 			pr := &prober{fset: c.fset, src: p.pkg.Files[i].Src, file: f, info: p.info, pkg: p.tpkg, prog: prog,
-				rel: filepath.ToSlash(rel), rt: rt}
+				rel: rel, rt: rt}
 			if out := pr.rewrite(); out != nil {
 				prog.Overlay[p.pkg.Files[i].Path] = out
 			}
@@ -53,24 +54,40 @@ func Probes(pkgs []Package, opt Options) (*Program, error) {
 		if len(p.pkg.Files) == 0 {
 			continue
 		}
-		// The package's variables, registered by a file of its own.
-		var vars []string
+		// The package's variables, and its types (a transplant may need
+		// a value of one that the passing run's state has none of),
+		// registered by a file of its own.
+		var vars, typs []string
 		scope := p.tpkg.Scope()
 		for _, name := range scope.Names() {
-			if _, ok := scope.Lookup(name).(*types.Var); ok && name != "_" {
-				vars = append(vars, fmt.Sprintf("%s.Var{N: %q, P: &%s}", rt, p.tpkg.Name()+"."+name, name))
+			switch obj := scope.Lookup(name).(type) {
+			case *types.Var:
+				if name != "_" {
+					vars = append(vars, fmt.Sprintf("%s.Var{N: %q, P: &%s}", rt, p.tpkg.Name()+"."+name, name))
+				}
+			case *types.TypeName:
+				if n, ok := obj.Type().(*types.Named); ok && !obj.IsAlias() && n.TypeParams().Len() == 0 && name != "_" {
+					typs = append(typs, fmt.Sprintf("(*%s)(nil)", name))
+				}
 			}
 		}
-		if len(vars) == 0 {
+		if len(vars) == 0 && len(typs) == 0 {
 			continue
+		}
+		var calls []string
+		if len(vars) > 0 {
+			calls = append(calls, fmt.Sprintf("%s.Globals(%s)", rt, strings.Join(vars, ", ")))
+		}
+		if len(typs) > 0 {
+			calls = append(calls, fmt.Sprintf("%s.Types(%s)", rt, strings.Join(typs, ", ")))
 		}
 		dir := filepath.Dir(p.pkg.Files[0].Path)
 		name := "wynot_chain_globals.go"
 		for taken(p.pkg.Files, filepath.Join(dir, name)) {
 			name = "x" + name
 		}
-		prog.Overlay[filepath.Join(dir, name)] = fmt.Appendf(nil, "package %s\n\nimport %s %q\n\nfunc init() {\n\t%s.Globals(%s)\n}\n",
-			p.tpkg.Name(), rt, prog.Runtime, rt, strings.Join(vars, ", "))
+		prog.Overlay[filepath.Join(dir, name)] = fmt.Appendf(nil, "package %s\n\nimport %s %q\n\nfunc init() {\n\t%s\n}\n",
+			p.tpkg.Name(), rt, prog.Runtime, strings.Join(calls, "\n\t"))
 	}
 	prog.Overlay[filepath.Join(opt.ModuleDir, c.rtDir, "rt.go")] = probeSource(prog.Stmts)
 	return prog, nil

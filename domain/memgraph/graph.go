@@ -24,6 +24,7 @@ package memgraph
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -172,9 +173,18 @@ func Apply(parent, op string, root bool) string {
 		return "*" + parent
 	case strings.HasPrefix(parent, "*"):
 		return "(" + parent + ")" + op
+	case parent == Stdin && strings.HasPrefix(op, "["):
+		// The lines of the standard input, counted from 1.
+		if k, err := strconv.Atoi(strings.Trim(op, "[]")); err == nil {
+			return fmt.Sprintf("stdin line %d", k+1)
+		}
 	}
 	return parent + op
 }
+
+// Stdin names the root of a program's standard input, by lines, while
+// the program has read nothing of it.
+const Stdin = "stdin"
 
 // Paths lists the paths that reach v through each of its parents, the
 // first being Path(v).

@@ -16,6 +16,7 @@ const (
 	Runes                          // runes, always (a text that is not UTF-8 cannot be cut)
 	Bytes                          // bytes, always
 	Replacements                   // smaller alternatives for words, numbers, strings and bracket groups
+	Smaller                        // in a small text, names merged (decomp.MergeNames), letters and digits by 0, 1, A or a (decomp.SmallerChars)
 )
 
 // Deletions are the rungs that delete: lines, bracket groups, tokens,
@@ -67,6 +68,12 @@ func (l Ladder) Passes(data []byte) []decomp.Pass {
 	}
 	if l.Rungs&Replacements != 0 {
 		ps = append(ps, decomp.Replacements{Finish: l.Finish})
+	}
+	if l.Rungs&Smaller != 0 && len(data) <= decomp.MaxMergeNames {
+		ps = append(ps, decomp.MergeNames{Finish: l.Finish})
+	}
+	if l.Rungs&Smaller != 0 && len(data) <= decomp.MaxSmallerChars {
+		ps = append(ps, decomp.SmallerChars{Finish: l.Finish})
 	}
 	return ps
 }

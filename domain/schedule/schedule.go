@@ -238,9 +238,12 @@ func (s *Schedule) unit(ctx context.Context, round, pi int, u Unit, step Step) (
 type Removal struct {
 	Unit  Unit
 	Pass  string
-	Index int // the change, from 0
+	Index int // the change, from 0 (the first, when several go at once)
 	Of    int // the changes of the pass's plan
 	Data  []byte
+	// Size is how many changes go at once past 1-minimality (a span,
+	// a pair, a triple: BeyondRemovals); 0 for one.
+	Size int
 }
 
 // Removals are the removals of the schedule's passes over the units as

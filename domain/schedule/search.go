@@ -107,6 +107,9 @@ type Reduced struct {
 	// Tests counts the calls of the test.
 	Tests int
 	Stats []Stat
+	// Guarantee is what the checks past 1-minimality established
+	// (ReduceBeyond).
+	Guarantee Guarantee
 }
 
 // Reduce reduces one input held in memory, which must fail, by the
@@ -116,6 +119,13 @@ type Reduced struct {
 // stops failing: the test is not deterministic), with the smallest
 // failing input found so far.
 func Reduce(ctx context.Context, data []byte, passes func([]byte) []decomp.Pass, test func(context.Context, []byte) dd.Outcome, opts dd.Options) (Reduced, error) {
+	return ReduceBeyond(ctx, data, passes, test, opts, Beyond{})
+}
+
+// ReduceBeyond is Reduce with the checks past 1-minimality of b
+// (Schedule.RunBeyond), each candidate tested by test, opts.Parallel at a
+// time.
+func ReduceBeyond(ctx context.Context, data []byte, passes func([]byte) []decomp.Pass, test func(context.Context, []byte) dd.Outcome, opts dd.Options, b Beyond) (Reduced, error) {
 	cur := data
 	unit := Unit{Name: "input"}
 	s := &Schedule{
@@ -130,8 +140,17 @@ func Reduce(ctx context.Context, data []byte, passes func([]byte) []decomp.Pass,
 		Test: func(ctx context.Context, _ Unit, data []byte) dd.Outcome { return test(ctx, data) },
 		Set:  func(_ Unit, data []byte) { cur = data },
 	}
-	minimal, err := s.Run(ctx, search.Step)
-	r := Reduced{Data: cur, Minimal: minimal, Stats: s.Stats}
+	beyondTests := 0
+	minimal, g, err := s.RunBeyond(ctx, search.Step, b,
+		func(ctx context.Context, rs []Removal) (int, int, error) {
+			first, tested, err := FirstFailing(ctx, len(rs), opts.Parallel, func(ctx context.Context, i int) (dd.Outcome, error) {
+				return test(ctx, rs[i].Data), nil
+			})
+			beyondTests += tested
+			return first, tested, err
+		},
+		func(r Removal) { cur = r.Data })
+	r := Reduced{Data: cur, Minimal: minimal, Stats: s.Stats, Guarantee: g, Tests: beyondTests}
 	for _, st := range s.Stats {
 		r.Tests += st.Tests
 	}

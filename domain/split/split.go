@@ -137,7 +137,7 @@ func (sp Split) Rungs() schedule.Rungs {
 	case Brackets:
 		return schedule.Brackets
 	case Auto:
-		return schedule.Deletions | schedule.Replacements
+		return schedule.Deletions | schedule.Replacements | schedule.Smaller
 	}
 	return schedule.Deletions
 }
@@ -217,7 +217,7 @@ func (sp Split) Passes(syn *syntax.Syntax, data []byte, withTree bool, finish fu
 		}
 	}
 	if sp.Kind == Auto {
-		l := schedule.Ladder{Rungs: schedule.Tokens | schedule.Chars, Finish: syn.Finish}
+		l := schedule.Ladder{Rungs: schedule.Tokens | schedule.Chars | schedule.Smaller, Finish: syn.Finish}
 		if !syn.Renames {
 			// Go's tree passes shorten names already; in the
 			// tree-sitter languages, the replacements do (an identifier

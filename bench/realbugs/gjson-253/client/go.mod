@@ -1,0 +1,10 @@
+module example.com/realbugs/gjson-253
+
+go 1.22
+
+require github.com/tidwall/gjson v1.10.2
+
+require (
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.0 // indirect
+)
