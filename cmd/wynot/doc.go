@@ -74,7 +74,7 @@ characters, can be removed at once"; --json says it as n_minimal, spans
 and spans_of. In a small text (16 bytes at most) each letter or digit
 is also tried as 0, else as 1, A or a, the smallest characters in
 shortlex order, so
-that t={s=[]# and 0={# end alike; in a text of 256 bytes at most, each
+that two reductions of one failure end alike (0={ rather than s={); in a text of 256 bytes at most, each
 name is tried as another name of the text that sorts before it, or as
 a, at every occurrence at once (two variables merged, one declaration
 goes).
