@@ -73,11 +73,10 @@ three of its characters, and no run of 2 to 8 consecutive tokens or
 characters, can be removed at once"; --json says it as n_minimal, spans
 and spans_of. In a small text (16 bytes at most) each letter or digit
 is also tried as 0, else as 1, A or a, the smallest characters in
-shortlex order, so
-that two reductions of one failure end alike (0={ rather than s={); in a text of 256 bytes at most, each
-name is tried as another name of the text that sorts before it, or as
-a, at every occurrence at once (two variables merged, one declaration
-goes).
+shortlex order, so that two reductions of one failure end alike (0={
+rather than s={); in a text of 256 bytes at most, each name is tried as
+another name of the text that sorts before it, or as a, at every
+occurrence at once (two variables merged, one declaration goes).
 
 	wynot reduce [flags] FILE... -- CMD [ARG...]
 	wynot reduce [flags] --test SCRIPT FILE...
