@@ -13,10 +13,11 @@ import (
 	"github.com/wynot/wynot/command/trace"
 )
 
-// strsLib is a library with a wrong-output bug, as a module declaring
-// go 1.16 (the standard library's reflect says any, which such a module
-// cannot), and an init function (whose statements run before main's):
-// the last number of a list counts only when it is below 10.
+// strsLib is a library with a wrong-output bug, in a module whose go.mod
+// has no go directive (go 1.16 to the go command, as gopkg.in/yaml.v3's:
+// the standard library's reflect says any, which such a module cannot),
+// and an init function (whose statements run before main's): the last
+// number of a list counts only when it is below 10.
 const strsLib = `package strs
 
 import "reflect"
@@ -101,7 +102,7 @@ func moduleProxy(t *testing.T, mod, ver string, files map[string]string) string 
 // cache and the user's files are never written; --pkg narrows.
 func TestTraceChainDependency(t *testing.T) {
 	t.Parallel()
-	lib := map[string]string{"go.mod": "module example.com/strs\n\ngo 1.16\n", "strs.go": strsLib}
+	lib := map[string]string{"go.mod": "module example.com/strs\n", "strs.go": strsLib}
 	proxy := moduleProxy(t, "example.com/strs", "v1.0.0", lib)
 	cache := t.TempDir()
 	t.Cleanup(func() {

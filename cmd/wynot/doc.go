@@ -59,24 +59,24 @@ one in which removing any single character (or line, or token, with
 code) makes the failure go away. It uses ddmin (Zeller and Hildebrandt,
 "Simplifying and Isolating Failure-Inducing Input", IEEE TSE 2002).
 
-Past 1-minimality, where it is affordable: on the 1-minimal result
-wynot tests the removal of every run of 2 to 8 consecutive pieces of
+Past 1-minimality, where it is affordable: on a 1-minimal result of at
+most 32 bytes wynot tests the removal of every run of 2 to 8 consecutive pieces of
 each pass (characters, tokens, lines, syntax tree transformations) and
 of every pair and every triple of its finest pieces (characters): runs
 of characters first, then pairs, runs of the coarser pieces, triples,
 within a budget of half as many tests as the search ran (at least 50;
---n-minimal N sets it, 0 turns the checks off). A removal
+--n-minimal N sets it, for a result of any size, and 0 turns the checks
+off). A removal
 that still fails is taken and the search runs again from the smaller
 result. The summary says what was established: "3-minimal: no two or
 three of its characters, and no run of 2 to 8 consecutive tokens or
 characters, can be removed at once"; --json says it as n_minimal, spans
-and spans_of. In a small text (64 bytes at most) each letter or digit
+and spans_of. In a small text (16 bytes at most) each letter or digit
 is also tried as 0, else as 1, A or a, the smallest characters in
-shortlex order, so
-that t={s=[]# and 0={# end alike; in a text of 256 bytes at most, each
-name is tried as another name of the text that sorts before it, or as
-a, at every occurrence at once (two variables merged, one declaration
-goes).
+shortlex order, so that two reductions of one failure end alike (0={
+rather than s={); in a text of 256 bytes at most, each name is tried as
+another name of the text that sorts before it, or as a, at every
+occurrence at once (two variables merged, one declaration goes).
 
 	wynot reduce [flags] FILE... -- CMD [ARG...]
 	wynot reduce [flags] --test SCRIPT FILE...
@@ -431,8 +431,9 @@ Flags:
 	--with FILE         copy FILE beside the candidate for the test (repeatable)
 	--variant V         book (default) or tse: the test order of ddmin
 	--n-minimal N       tests for the removals past 1-minimality: spans of
-	                    2 to 8 pieces, pairs and triples (default: half
-	                    as many as the search ran, at least 50; 0: none)
+	                    2 to 8 pieces, pairs and triples (default: on a
+	                    result of at most 32 bytes, half as many as the
+	                    search ran, at least 50; 0: none)
 	--repeat N          auto (default; see above), or run each test N times
 	--cache FILE        keep outcomes in FILE across runs
 	-o PATH             write the result to PATH; leave the inputs alone

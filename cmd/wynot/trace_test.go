@@ -510,3 +510,42 @@ int main(void) {
 		t.Errorf("minimal %v:\n%s", s.Minimal, res.stderr)
 	}
 }
+
+// TestTraceIfInit: the init statement of an if (the idiom if n, err :=
+// f(); err == nil) is a statement of its own that a run may skip, so
+// the call it makes can be in the slice.
+func TestTraceIfInit(t *testing.T) {
+	t.Parallel()
+	dir := goModule(t, `package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+func main() {
+	total := 0
+	for _, a := range os.Args[1:] {
+		if n, err := strconv.Atoi(a); err == nil {
+			total += n
+		}
+	}
+	fmt.Println(total)
+}
+`)
+	res := wynotRun(t, dir, nil, "trace", "--json", "-j2", ".", "--", "1", "x", "3")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s := res.summary(t)
+	for _, l := range s.Slice {
+		if l.Line == 12 {
+			if len(l.Kept) == 0 || l.Text != "n, err := strconv.Atoi(a)" {
+				t.Errorf("line 12: %+v", l)
+			}
+			return
+		}
+	}
+	t.Errorf("the if's init is not in the slice:\n%s", res.stderr)
+}

@@ -39,7 +39,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	fs.TextVar(&r.Split, "split", split.Split{}, "auto (each input in its language by its name: "+strings.Join(syntax.Names(), ", ")+"), text, go, tree:LANG (a tree-sitter grammar), lines, brackets, tokens, runes or bytes")
 	fs.BoolVar(&r.TypeCheck, "typecheck", true, "predict candidates their language rejects beyond parsing (Go: a new type error; SQL: a table the script no longer creates) unresolved, without a test, once the first few such candidates did not fail (--typecheck=false tests them all)")
 	fs.TextVar(&r.Variant, "variant", dd.Book, "book or tse: the test order of ddmin")
-	fs.IntVar(&r.Beyond, "n-minimal", -1, "tests for the checks past 1-minimality: every span of 2 to 8 pieces, and pairs and triples of characters, removed at once (0: none; default: half as many as the search ran, at least 50)")
+	fs.IntVar(&r.Beyond, "n-minimal", -1, "tests for the checks past 1-minimality: every span of 2 to 8 pieces, and pairs and triples of characters, removed at once (0: none; default: on a result of at most 32 bytes, half as many as the search ran, at least 50)")
 	fs.BoolVar(&r.Args, "argv", false, "reduce the command's arguments")
 	fs.Func("with", "a `FILE` the test needs beside the candidate, copied unchanged into every test's directory (repeatable)",
 		func(s string) error { r.With = append(r.With, s); return nil })
@@ -350,6 +350,12 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 // result of about eight characters.
 const minBeyond = 50
 
+// maxBeyondSize is the largest result the checks past 1-minimality run
+// on by default: their candidates grow as the square and the cube of
+// the result's characters, and on larger results (a JSON document of 54
+// bytes: 197 tests, nothing found) they cost more than they pay.
+const maxBeyondSize = 32
+
 // run runs the schedule to its fixpoint and, while the result is
 // 1-minimal, the checks past it (schedule.RunBeyond), within the budget
 // of --n-minimal: the candidates, up to s.Jobs at a time, through the
@@ -361,7 +367,12 @@ func (rd *reducer) run(ctx context.Context, sched *schedule.Schedule) (bool, sch
 	st := report.PassStats{Name: "n-minimality: spans, pairs, triples", BytesBefore: -1}
 	b := schedule.DefaultBeyond(rd.Beyond)
 	if rd.Beyond < 0 {
-		b.Grant = func() int { return max(minBeyond, s.Stats().Runs/2) }
+		b.Grant = func() int {
+			if rd.size() > maxBeyondSize {
+				return 0
+			}
+			return max(minBeyond, s.Stats().Runs/2)
+		}
 	}
 	minimal, g, err := sched.RunBeyond(ctx, rd.step(sched), b,
 		func(ctx context.Context, rs []schedule.Removal) (int, int, error) {

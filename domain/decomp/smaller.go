@@ -11,8 +11,9 @@ import (
 // compared), as shrinkray and C-Vise canonicalize a small test case, so
 // that two reductions of one failure end alike (t={# and 0={# crash a
 // parser the same way). Every change leaves the text as long and sorting
-// first (schedule.Simpler); in a text of more than MaxSmallerChars bytes
-// the pass proposes nothing: there the other passes pay better.
+// first (schedule.Simpler), and the text no smaller: in a text of more
+// than MaxSmallerChars bytes the pass proposes nothing (on a JSON
+// document of 54 bytes it cost 186 tests for no byte less).
 //
 // Finish, when set, finishes each candidate as a syntax pass does.
 type SmallerChars struct {
@@ -20,7 +21,7 @@ type SmallerChars struct {
 }
 
 // MaxSmallerChars is the largest text SmallerChars proposes changes in.
-const MaxSmallerChars = 64
+const MaxSmallerChars = 16
 
 // Name is the pass's name in logs.
 func (SmallerChars) Name() string { return "smaller characters" }

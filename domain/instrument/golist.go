@@ -93,9 +93,11 @@ func ReadList(out []byte) (*Listing, error) {
 	if !target.main {
 		return ls, nil
 	}
+	// A go.mod without a go directive is go 1.16 to the go command
+	// (gopkg.in/yaml.v3's), and its packages are compiled so.
 	goVer := func(v string) string {
 		if v == "" {
-			return ""
+			return "go1.16"
 		}
 		return "go" + v
 	}
@@ -271,7 +273,7 @@ func Build(dir, work, what string, patterns []string, rewrite func([]Package, Op
 		}
 		ls.Packages = slices.DeleteFunc(ls.Packages, func(p Package) bool {
 			if slices.Contains(bad, p.ImportPath) {
-				skipped = append(skipped, Skipped{p.ImportPath, "its instrumented form did not build: " + firstLine(stderr)})
+				skipped = append(skipped, Skipped{p.ImportPath, "its instrumented form did not build: " + firstError(stderr)})
 				return true
 			}
 			return false
@@ -282,10 +284,15 @@ func Build(dir, work, what string, patterns []string, rewrite func([]Package, Op
 	}
 }
 
-// firstLine is the first line of a command's error output.
-func firstLine(b []byte) string {
-	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-	return s
+// firstError is the first line of a command's error output that is not
+// a package's heading ("# path").
+func firstError(b []byte) string {
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if !strings.HasPrefix(l, "# ") {
+			return l
+		}
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // instrumented lists the packages of pkgs that prog rewrote a file of.

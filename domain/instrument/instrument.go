@@ -485,6 +485,68 @@ func (rw *rewriter) unit(ft *ast.FuncType, body *ast.BlockStmt, text string) {
 	rw.insert(body.Lbrace+1, 0, fmt.Sprintf(" if !%s.Do(%d) { return };", rw.rt(), id))
 }
 
+// header guards the init statement of an if or switch statement s
+// (init; next), as an element of its own: the init goes before s, in a
+// block that holds both, so that its variables are in scope where they
+// were,
+//
+//	{ var x T; if rt.Do(i) { x = f() }; if x > 0 { … } }
+//
+// on the lines where it was. An init that holds a function literal, or
+// declares a variable it mentions, or one of a type not nameable here,
+// stays as it is, unguarded.
+func (rw *rewriter) header(s ast.Stmt, init ast.Stmt, next token.Pos, rest ast.Node) {
+	defer rw.lits0(rest)
+	if init == nil {
+		return
+	}
+	lit := false
+	ast.Inspect(init, func(n ast.Node) bool {
+		_, ok := n.(*ast.FuncLit)
+		lit = lit || ok
+		return !lit
+	})
+	if lit {
+		rw.lits0(init)
+		return
+	}
+	var pre string
+	if a, ok := init.(*ast.AssignStmt); ok && a.Tok == token.DEFINE {
+		// In the statement's own scope every name but _ is new.
+		var news []*ast.Ident
+		var lhs []string
+		for _, l := range a.Lhs {
+			id, ok := l.(*ast.Ident)
+			if ok && id.Name == "_" {
+				lhs = append(lhs, "_")
+				continue
+			}
+			if !ok || rw.info.Defs[id] == nil {
+				rw.unguarded(init, "an if or switch statement's short variable declaration that assigns a declared variable")
+				return
+			}
+			news = append(news, id)
+			lhs = append(lhs, id.Name)
+		}
+		typs, ok := rw.typesOf(news)
+		if !ok || mentions(a.Rhs, news) {
+			rw.unguarded(init, "an if or switch statement's short variable declaration of a type not nameable here, or of a variable its value mentions")
+			return
+		}
+		id := rw.element(Statement, init, rw.text(init.Pos(), init.End()))
+		for i, n := range news {
+			pre += fmt.Sprintf("var %s %s; ", n.Name, typs[i])
+		}
+		pre += fmt.Sprintf("if %s.Do(%d) { %s = %s }; ", rw.rt(), id, strings.Join(lhs, ", "), rw.src[rw.off(a.Rhs[0].Pos()):rw.off(a.Rhs[len(a.Rhs)-1].End())])
+	} else {
+		id := rw.element(Statement, init, rw.text(init.Pos(), init.End()))
+		pre = fmt.Sprintf("if %s.Do(%d) { %s }; ", rw.rt(), id, rw.src[rw.off(init.Pos()):rw.off(init.End())])
+	}
+	rw.insert(s.Pos(), 0, "{ "+pre)
+	rw.replace(init.Pos(), next, "")
+	rw.insert(s.End(), 1, " }")
+}
+
 // block guards the statements of a list, and what is inside them.
 func (rw *rewriter) block(list []ast.Stmt) {
 	for _, s := range list {
@@ -517,7 +579,7 @@ func (rw *rewriter) stmt(s ast.Stmt) {
 		rw.block(s.List)
 		return
 	case *ast.IfStmt:
-		rw.lits0(s.Init, s.Cond)
+		rw.header(s, s.Init, s.Cond.Pos(), s.Cond)
 		rw.block(s.Body.List)
 		if s.Else != nil {
 			rw.stmt(s.Else)
@@ -532,13 +594,17 @@ func (rw *rewriter) stmt(s ast.Stmt) {
 		rw.loop(s.Body, rw.text(s.Pos(), s.Body.Lbrace)+" {")
 		return
 	case *ast.SwitchStmt:
-		rw.lits0(s.Init, s.Tag)
+		next := s.Body.Lbrace
+		if s.Tag != nil {
+			next = s.Tag.Pos()
+		}
+		rw.header(s, s.Init, next, s.Tag)
 		for _, c := range s.Body.List {
 			rw.block(c.(*ast.CaseClause).Body)
 		}
 		return
 	case *ast.TypeSwitchStmt:
-		rw.lits0(s.Init, s.Assign)
+		rw.header(s, s.Init, s.Assign.Pos(), s.Assign)
 		for _, c := range s.Body.List {
 			rw.block(c.(*ast.CaseClause).Body)
 		}
