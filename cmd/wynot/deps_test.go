@@ -125,6 +125,21 @@ func TestTraceChainDependency(t *testing.T) {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
+	// beside is the client in a directory beside the library's, its
+	// go.mod ending with more, and a go.work of work over both if any.
+	beside := func(t *testing.T, more, work string) string {
+		root := t.TempDir()
+		for name, src := range lib {
+			write(t, filepath.Join(root, "strs", name), []byte(src))
+		}
+		dir := filepath.Join(root, "client")
+		write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/client\n\ngo 1.22\n\nrequire example.com/strs v1.0.0\n\n"+more))
+		write(t, filepath.Join(dir, "main.go"), []byte(strsClient))
+		if work != "" {
+			write(t, filepath.Join(root, "go.work"), []byte(work))
+		}
+		return dir
+	}
 	setups := []struct {
 		name, file string // file: how the slice names the library's file
 		make       func(t *testing.T) string
@@ -136,25 +151,10 @@ func TestTraceChainDependency(t *testing.T) {
 			return dir
 		}},
 		{"replace", "../strs/strs.go", func(t *testing.T) string {
-			root := t.TempDir()
-			for name, src := range lib {
-				write(t, filepath.Join(root, "strs", name), []byte(src))
-			}
-			dir := filepath.Join(root, "client")
-			write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/client\n\ngo 1.22\n\nrequire example.com/strs v1.0.0\n\nreplace example.com/strs => ../strs\n"))
-			write(t, filepath.Join(dir, "main.go"), []byte(strsClient))
-			return dir
+			return beside(t, "replace example.com/strs => ../strs\n", "")
 		}},
 		{"workspace", "../strs/strs.go", func(t *testing.T) string {
-			root := t.TempDir()
-			for name, src := range lib {
-				write(t, filepath.Join(root, "strs", name), []byte(src))
-			}
-			dir := filepath.Join(root, "client")
-			write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/client\n\ngo 1.22\n\nrequire example.com/strs v1.0.0\n"))
-			write(t, filepath.Join(dir, "main.go"), []byte(strsClient))
-			write(t, filepath.Join(root, "go.work"), []byte("go 1.22\n\nuse (\n\t./client\n\t./strs\n)\n"))
-			return dir
+			return beside(t, "", "go 1.22\n\nuse (\n\t./client\n\t./strs\n)\n")
 		}},
 		{"vendor", "vendor/example.com/strs/strs.go", func(t *testing.T) string {
 			dir := client(t, "module example.com/client\n\ngo 1.22\n\nrequire example.com/strs v1.0.0\n")

@@ -14,14 +14,7 @@ func TestSmallerChars(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for i := range plan.Len() {
-		data, err := plan.Apply(slices.Delete(all(plan.Len()), i, i+1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, string(data))
-	}
+	got := eachAlone(t, plan)
 	if want := []string{"0={1#Z9", "a={1#Z9", "t={0#Z9", "t={1#09", "t={1#A9", "t={1#Z0", "t={1#Z1"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -39,14 +32,7 @@ func TestMergeNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for i := range plan.Len() {
-		data, err := plan.Apply(slices.Delete(all(plan.Len()), i, i+1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, string(data))
-	}
+	got := eachAlone(t, plan)
 	want := []string{
 		"a zz=1;zz=i+zz", "i zz=1;zz=i+zz", "zz zz=1;zz=i+zz", // int → a, i, zz (shorter)
 		"int a=1;a=i+a", "int i=1;i=i+i", // zz → a, i
@@ -65,4 +51,18 @@ func TestMergeNames(t *testing.T) {
 	if plan, _ := (MergeNames{}).Plan(many); plan.Len() != 0 {
 		t.Errorf("%d changes in a text of %d words", plan.Len(), maxMergeWords+1)
 	}
+}
+
+// eachAlone applies each change of a plan alone, in order.
+func eachAlone(t *testing.T, plan Plan) []string {
+	t.Helper()
+	var got []string
+	for i := range plan.Len() {
+		data, err := plan.Apply(slices.Delete(all(plan.Len()), i, i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(data))
+	}
+	return got
 }
