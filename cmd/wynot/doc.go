@@ -60,23 +60,23 @@ code) makes the failure go away. It uses ddmin (Zeller and Hildebrandt,
 "Simplifying and Isolating Failure-Inducing Input", IEEE TSE 2002).
 
 Past 1-minimality, where it is affordable: on a 1-minimal result of at
-most 32 bytes wynot tests the removal of every run of 2 to 8 consecutive pieces of
-each pass (characters, tokens, lines, syntax tree transformations) and
-of every pair and every triple of its finest pieces (characters): runs
-of characters first, then pairs, runs of the coarser pieces, triples,
-within a budget of half as many tests as the search ran (at least 50;
---n-minimal N sets it, for a result of any size, and 0 turns the checks
-off). A removal
-that still fails is taken and the search runs again from the smaller
-result. The summary says what was established: "3-minimal: no two or
-three of its characters, and no run of 2 to 8 consecutive tokens or
-characters, can be removed at once"; --json says it as n_minimal, spans
-and spans_of. In a small text (16 bytes at most) each letter or digit
-is also tried as 0, else as 1, A or a, the smallest characters in
-shortlex order, so that two reductions of one failure end alike (0={
-rather than s={); in a text of 256 bytes at most, each name is tried as
-another name of the text that sorts before it, or as a, at every
-occurrence at once (two variables merged, one declaration goes).
+most 32 bytes wynot tests the removal of every run of 2 to 8 consecutive
+pieces of each pass (characters, tokens, lines, syntax tree
+transformations) and of every pair and every triple of its finest pieces
+(characters): runs of characters first, then pairs, runs of the coarser
+pieces, triples, within a budget of half as many tests as the search ran
+(at least 50; --n-minimal N sets it, for a result of any size, and 0
+turns the checks off). A removal that still fails is taken and the
+search runs again from the smaller result. The summary says what was
+established: "3-minimal: no two or three of its characters, and no run
+of 2 to 8 consecutive tokens or characters, can be removed at once";
+--json says it as n_minimal, spans and spans_of. In a small text (16
+bytes at most) each letter or digit is also tried as 0, else as 1, A or
+a, the smallest characters in shortlex order, so that two reductions of
+one failure end alike (0={ rather than s={); in a text of 256 bytes at
+most, each name is tried as another name of the text that sorts before
+it, or as a, at every occurrence at once (two variables merged, one
+declaration goes).
 
 	wynot reduce [flags] FILE... -- CMD [ARG...]
 	wynot reduce [flags] --test SCRIPT FILE...
@@ -805,21 +805,20 @@ single one of its statement executions more changes the output.
 PKGDIR is the directory of a Go main package; ARG... are the program's
 arguments, and it runs in the current directory with the standard input
 of --stdin FILE (else empty). Every package of the program outside the
-standard library is instrumented (each statement guarded, its
-executions counted): its own module's and those of the modules it
-requires, from the module cache, a replace directory, a workspace or
-vendor/, so that a defect in a library is in reach; --pkg PATTERNS (go
-list patterns, run in PKGDIR: --pkg . for the main package alone, --pkg
-github.com/x/y/... for one library) narrows that, and the first line of the run says which packages were
-instrumented and which ran as they are (packages that use cgo; a
-dependency that cannot be instrumented is named with the reason).
+standard library is instrumented (each statement guarded, its executions
+counted): its own module's and those of the modules it requires, from
+the module cache, a replace directory, a workspace or vendor/, so that a
+defect in a library is in reach; --pkg PATTERNS (go list patterns, run
+in PKGDIR: --pkg . for the main package alone, --pkg github.com/x/y/...
+for one library) narrows that, and the first line of the run says which
+packages were instrumented and which ran as they are (packages that use
+cgo; a dependency that cannot be instrumented is named with the reason).
 Files of a dependency in the module cache are named
-module@version/file.go. The program is built once with go build
--overlay (a module cache dependency from a copy in wynot's work
-directory, which a go.mod of wynot's own points the build at): neither
-your files nor the module cache are written. Each package is rewritten
-under its own module's language version (a go 1.16 library stays go
-1.16 code). An
+module@version/file.go. The program is built once with go build -overlay
+(a module cache dependency from a copy in wynot's work directory, which
+a go.mod of wynot's own points the build at): neither your files nor the
+module cache are written. Each package is rewritten under its own
+module's language version (a go 1.16 library stays go 1.16 code). An
 instance of a statement is one execution of it; "skipping" instance k of
 a statement means that its k-th execution does nothing, as if the
 statement were not there that time (a skipped x := e leaves x zero). On
