@@ -125,25 +125,47 @@ type tool struct {
 }
 
 func tools(wynot string) []tool {
-	inPlace := func(dir, file string) string { return filepath.Join(dir, file) }
+	always := func(string) []string { return []string{"--not-c"} }
 	return []tool{
-		{name: "wynot", par: true, version: "this tree",
-			args: func(test, file string, j int) []string {
-				return []string{wynot, "reduce", "-q", "-j", strconv.Itoa(j), "--test", test, file}
-			}, result: inPlace},
-		{name: "creduce", par: true,
-			args: func(test, file string, j int) []string {
-				return []string{"creduce", "--not-c", "--n", strconv.Itoa(j), test, file}
-			}, result: inPlace},
-		{name: "cvise", par: true,
-			args: func(test, file string, j int) []string {
-				return []string{"cvise", "--not-c", "--n", strconv.Itoa(j), test, file}
-			}, result: inPlace},
+		wynotTool("wynot", wynot),
+		cReduceTool("creduce", always),
+		cReduceTool("cvise", always),
 		{name: "delta",
 			args: func(test, file string, j int) []string {
 				return []string{"singledelta", "-quiet", "-test=" + test, "-suffix=" + filepath.Ext(file), "-cp_minimal=delta.min", file}
 			}, result: func(dir, file string) string { return filepath.Join(dir, "delta.min") }},
 	}
+}
+
+// inPlace is where a reducer that reduces the file it is given leaves
+// its result.
+func inPlace(dir, file string) string { return filepath.Join(dir, file) }
+
+// wynotTool is wynot reduce with flags, as the sections run it, named
+// name.
+func wynotTool(name, wynot string, flags ...string) tool {
+	return tool{name: name, par: true, version: "this tree",
+		args: func(test, file string, j int) []string {
+			return append(append([]string{wynot, "reduce", "-q"}, flags...), "-j", strconv.Itoa(j), "--test", test, file)
+		}, result: inPlace}
+}
+
+// cReduceTool is C-Reduce or C-Vise (name: their command, which takes
+// the same flags), with the mode flags mode gives for a file.
+func cReduceTool(name string, mode func(file string) []string) tool {
+	return tool{name: name, par: true,
+		args: func(test, file string, j int) []string {
+			return append(append([]string{name}, mode(file)...), "--n", strconv.Itoa(j), test, file)
+		}, result: inPlace}
+}
+
+// notC is C-Reduce's and C-Vise's mode for a file: their C mode on .c
+// files, --not-c otherwise.
+func notC(file string) []string {
+	if strings.HasSuffix(file, ".c") {
+		return nil
+	}
+	return []string{"--not-c"}
 }
 
 type row struct {

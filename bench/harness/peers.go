@@ -71,27 +71,11 @@ func peerCases(root, perses, crashersBin string) []benchCase {
 // inputs, latin-1 (any byte) and its own time limit a little under the
 // cap, since it writes its result only at the end.
 func peerTools(wynot string, limit time.Duration) []tool {
-	inPlace := func(dir, file string) string { return filepath.Join(dir, file) }
-	notC := func(file string) []string {
-		if strings.HasSuffix(file, ".c") {
-			return nil
-		}
-		return []string{"--not-c"}
-	}
 	picireLimit := max(int(limit.Seconds())-15, int(limit.Seconds())*9/10)
 	return []tool{
-		{name: "wynot", par: true, version: "this tree",
-			args: func(test, file string, j int) []string {
-				return []string{wynot, "reduce", "-q", "-j", strconv.Itoa(j), "--test", test, file}
-			}, result: inPlace},
-		{name: "creduce", par: true,
-			args: func(test, file string, j int) []string {
-				return append(append([]string{"creduce"}, notC(file)...), "--n", strconv.Itoa(j), test, file)
-			}, result: inPlace},
-		{name: "cvise", par: true,
-			args: func(test, file string, j int) []string {
-				return append(append([]string{"cvise"}, notC(file)...), "--n", strconv.Itoa(j), test, file)
-			}, result: inPlace},
+		wynotTool("wynot", wynot),
+		cReduceTool("creduce", notC),
+		cReduceTool("cvise", notC),
 		{name: "shrinkray", par: true,
 			args: func(test, file string, j int) []string {
 				return []string{peerPath("shrinkray"), "--parallelism", strconv.Itoa(j), "--ui", "basic", "--no-history",

@@ -57,30 +57,11 @@ func syntaxCases(root, perses string) []benchCase {
 // the mode that fits the language (C-Reduce and C-Vise know C; Go is
 // --not-c).
 func syntaxTools(wynot string) []tool {
-	inPlace := func(dir, file string) string { return filepath.Join(dir, file) }
-	notC := func(file string) []string {
-		if strings.HasSuffix(file, ".c") {
-			return nil
-		}
-		return []string{"--not-c"}
-	}
 	return []tool{
-		{name: "wynot", par: true, version: "this tree",
-			args: func(test, file string, j int) []string {
-				return []string{wynot, "reduce", "-q", "-j", strconv.Itoa(j), "--test", test, file}
-			}, result: inPlace},
-		{name: "wynot text", par: true, version: "this tree",
-			args: func(test, file string, j int) []string {
-				return []string{wynot, "reduce", "-q", "--split", "text", "-j", strconv.Itoa(j), "--test", test, file}
-			}, result: inPlace},
-		{name: "creduce", par: true,
-			args: func(test, file string, j int) []string {
-				return append(append([]string{"creduce"}, notC(file)...), "--n", strconv.Itoa(j), test, file)
-			}, result: inPlace},
-		{name: "cvise", par: true,
-			args: func(test, file string, j int) []string {
-				return append(append([]string{"cvise"}, notC(file)...), "--n", strconv.Itoa(j), test, file)
-			}, result: inPlace},
+		wynotTool("wynot", wynot),
+		wynotTool("wynot text", wynot, "--split", "text"),
+		cReduceTool("creduce", notC),
+		cReduceTool("cvise", notC),
 	}
 }
 
