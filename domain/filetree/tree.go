@@ -196,14 +196,7 @@ func WriteTree(dir string, t *Tree, progress func(done, total int)) error {
 		if err := mkdirFor(full, p, made); err != nil {
 			return err
 		}
-		f := t.Files[p]
-		var err error
-		if f.Link != "" {
-			err = os.Symlink(f.Link, full)
-		} else {
-			err = os.WriteFile(full, f.Data, f.Mode.Perm())
-		}
-		if err != nil {
+		if err := t.Files[p].create(full); err != nil {
 			return err
 		}
 		if progress != nil {
@@ -211,4 +204,13 @@ func WriteTree(dir string, t *Tree, progress func(done, total int)) error {
 		}
 	}
 	return nil
+}
+
+// create makes f at full, where nothing is: the symbolic link, or the
+// file with its content and permissions.
+func (f *File) create(full string) error {
+	if f.Link != "" {
+		return os.Symlink(f.Link, full)
+	}
+	return os.WriteFile(full, f.Data, f.Mode.Perm())
 }

@@ -261,13 +261,7 @@ func (w *Workspace) write(p string, f *File) error {
 // exists, and records it; a directory that now holds a file of the tree
 // for the first time is watched.
 func (w *Workspace) put(p, full string, f *File) error {
-	var err error
-	if f.Link != "" {
-		err = os.Symlink(f.Link, full)
-	} else {
-		err = os.WriteFile(full, f.Data, f.Mode.Perm())
-	}
-	if err != nil {
+	if err := f.create(full); err != nil {
 		return err
 	}
 	st, err := lstamp(full)
