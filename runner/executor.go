@@ -115,6 +115,9 @@ func (c *Command) process(dir string, files []File) Process {
 	if len(files) > 0 {
 		path := filepath.Join(dir, files[0].Name)
 		p.Argv, p.Env = substitute(p.Argv, path), substitute(p.Env, path)
+		if c.literal > 0 {
+			p.Argv = append(p.Argv[:c.literal:c.literal], c.Argv[c.literal:]...)
+		}
 	}
 	if c.Stdin && len(files) > 0 {
 		p.Stdin = files[0].Data

@@ -58,6 +58,10 @@ type Command struct {
 	Persistent bool
 	// Sandbox, when set, confines each test (local tests only).
 	Sandbox *Sandbox
+	// literal, when above zero, is where Argv's arguments that are
+	// values, not a template, begin (a candidate's own arguments: "{}"
+	// there is what the program gets).
+	literal int
 }
 
 // Run is what one run of a test did.

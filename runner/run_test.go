@@ -378,6 +378,26 @@ func TestTesterReusesOutputFiles(t *testing.T) {
 	}
 }
 
+// TestCandidateArgsAreLiteral: a candidate's own arguments reach the
+// program as they are ("{}" in a JSON argument is not the candidate's
+// path), while "{}" in the command still is.
+func TestCandidateArgsAreLiteral(t *testing.T) {
+	tester, err := NewTester(Command{Argv: []string{"echo", "{}"}}, &ScriptOracle{CReduce}, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tester.Close()
+	ctx := context.Background()
+	r, err := tester.Test(ctx, Candidate{Args: []string{"{}", "a{}b"}, Files: []File{{Name: "in", Data: []byte("x")}}})
+	if err != nil || string(r.Run.Stdout) != "{} a{}b\n" {
+		t.Errorf("the candidate's arguments {} a{}b reached the program as %q (%v)", r.Run.Stdout, err)
+	}
+	r, err = tester.Test(ctx, Candidate{Files: []File{{Name: "in", Data: []byte("x")}}})
+	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(r.Run.Stdout)), "/in") {
+		t.Errorf("{} in the command reached the program as %q (%v), not the candidate's path", r.Run.Stdout, err)
+	}
+}
+
 // TestCaptureBounded: a test that writes without end is trimmed, and its
 // output still ends as written.
 func TestCaptureBounded(t *testing.T) {

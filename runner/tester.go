@@ -283,7 +283,7 @@ func (t *Tester) runWithin(ctx context.Context, slot string, c Candidate, fresh 
 		cmd.Timeout = timeout
 	}
 	if c.Args != nil {
-		cmd.Argv = append([]string{cmd.Argv[0]}, c.Args...)
+		cmd.Argv, cmd.literal = append([]string{cmd.Argv[0]}, c.Args...), 1
 	}
 	if t.Fake != nil {
 		return t.fake(ctx, slot, c)
