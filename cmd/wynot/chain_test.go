@@ -437,3 +437,55 @@ func main() {
 		}
 	}
 }
+
+// TestChainSuggestsBranchAndCrash: the suggested location is the branch
+// where the runs' control flow parted on the way to the first transition
+// (a wrong condition: the cause decides it before it moves), and for a
+// run that crashes with no overwrite or divergence on the way, the
+// statement that crashed.
+func TestChainSuggestsBranchAndCrash(t *testing.T) {
+	t.Parallel()
+	dir := goModule(t, `package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// unquote strips the quotes around v; the condition should be >= 2.
+func unquote(v string) string {
+	if len(v) > 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		v = v[1 : len(v)-1]
+	}
+	w := strings.TrimSpace(v)
+	return w
+}
+
+
+func first(words []string) string {
+	return words[0]
+}
+
+func main() {
+	if os.Args[1] == "first" {
+		fmt.Println(first(strings.Fields(os.Args[2])))
+		return
+	}
+	fmt.Printf("%d %q\n", len(unquote(os.Args[2])), unquote(os.Args[2]))
+}
+`)
+	for _, c := range []struct{ pass, fail, where, why string }{
+		{`unquote '"a"'`, `unquote '""'`, "main.go:11", "the branch at which the runs parted"},
+		{`first 'a b'`, `first ''`, "main.go:20", "crashed"},
+	} {
+		res := wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass", c.pass, "--fail", c.fail, ".")
+		if res.code != 0 {
+			t.Fatalf("%s: exit %d:\n%s", c.fail, res.code, res.stderr)
+		}
+		sg := res.summary(t).Suggested
+		if sg == nil || sg.Where != c.where || !strings.Contains(sg.Why, c.why) {
+			t.Errorf("--fail %s: suggested %+v, want %s (%s)\n%s", c.fail, sg, c.where, c.why, res.stderr)
+		}
+	}
+}

@@ -949,9 +949,14 @@ whose whole captured difference does not make the passing run fail
 caller's variables). wynot suggests one as the defect's location: the
 first where a statement overwrote a variable that carried the cause with
 another wrong value, else the first where the cause leads the failing
-run where the passing run never goes (a branch the cause decides), else
-the first statement transition. It is a suggestion; the chain is the
-evidence. --at FILE:LINE[#N] examines the
+run where the passing run never goes (a branch the cause decides), else,
+when the failing run crashed, the statement that crashed (from the last
+state with relevant deltas: a check missing there is a common defect),
+else the first statement transition. When the two runs, from matching
+states, took different paths on the way to that transition in its
+function, the suggestion names the branch where they parted (a wrong
+condition decides differently there while the cause stays put). It is a
+suggestion; the chain is the evidence. --at FILE:LINE[#N] examines the
 N-th time the failing run reaches the line instead (repeat it for a
 chain of chosen moments).
 
@@ -1012,7 +1017,8 @@ reduce. The JSON summary has the chain
 number of deltas, tests, the relevant deltas with kind, var, old, new,
 text and aliases, and every difference in words) and the transitions
 (from_step, to_step, where, func, before, after, kind, overwritten,
-direct, suggested). --report draws the chain: each state a box with its
+parting, direct, suggested), and the suggested location (suggested:
+where, func, step, why). --report draws the chain: each state a box with its
 relevant deltas, the transitions between them.
 
 # Clusters

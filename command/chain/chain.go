@@ -195,11 +195,14 @@ type Chain struct {
 	prog                          *instrument.Program
 	buildTime                     time.Duration
 
-	timeline []uint32
-	links    map[uint64]*link
-	order    []uint64 // the steps examined, in the order they were
-	trans    []Transition
-	captures int
+	timeline  []uint32
+	complete  bool     // the timeline holds every step of the failing run
+	ptimeline []uint32 // the passing run's steps
+	links     map[uint64]*link
+	suggested *Suggestion
+	order     []uint64 // the steps examined, in the order they were
+	trans     []Transition
+	captures  int
 }
 
 // at is a --at moment: a line, and which time the failing run reaches it.
@@ -365,7 +368,7 @@ func (c *Chain) prepareGDB(ctx context.Context, binary string, inv *command.Invo
 
 // Begin starts from the failing run, recording its steps.
 func (c *Chain) Begin() command.Begin {
-	p := c.passing(instrument.StatePlan{})
+	p := c.passing(instrument.StatePlan{Timeline: filepath.Join(c.work, "pass.timeline"), TimelineCap: timelineCap})
 	return command.Begin{
 		Failing:     c.failing(instrument.StatePlan{Timeline: filepath.Join(c.work, "fail.timeline"), TimelineCap: timelineCap}),
 		What:        "failing run",

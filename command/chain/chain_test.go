@@ -1,6 +1,10 @@
 package chain
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/wynot/wynot/domain/instrument"
+)
 
 func TestParseAt(t *testing.T) {
 	for _, c := range []struct {
@@ -40,8 +44,16 @@ func TestSuggest(t *testing.T) {
 		{[]Transition{tr(1, "statement", "f"), tr(5, "call", "g"), tr(9, "diverges", "h"), tr(12, "diverges", "h")}, 9},
 		{[]Transition{tr(1, "call", "f"), tr(5, "statement", "g"), tr(9, "statement", "h")}, 5},
 		{[]Transition{tr(3, "return", "f"), tr(5, "call", "g")}, 3},
+		// A crash comes after a divergence the cause decides, before a
+		// statement.
+		{[]Transition{tr(1, "statement", "f"), tr(5, "crash", "g")}, 5},
+		{[]Transition{tr(1, "diverges", "f"), tr(5, "crash", "g")}, 1},
+		{[]Transition{tr(1, "statement", "f", "x"), tr(5, "crash", "g")}, 1},
 	} {
-		ch := &Chain{trans: c.trans}
+		ch := &Chain{trans: c.trans, timeline: make([]uint32, 20), prog: &instrument.Program{Stmts: []instrument.Stmt{{ID: 1, File: "f.go", Line: 2, Func: "g"}}}}
+		for i := range ch.timeline {
+			ch.timeline[i] = 1
+		}
 		ch.suggest()
 		var got []uint64
 		for _, t := range ch.trans {
@@ -72,5 +84,40 @@ func TestRows(t *testing.T) {
 	}
 	if len(rs[0].funcs) != 2 || rs[0].first.FromStep != 1 || rs[0].last.ToStep != 5 {
 		t.Errorf("first row %+v", rs[0])
+	}
+}
+
+// TestParting: from matching states at the same statement, the first
+// statement after which the failing run's steps and the passing run's
+// differ; none when they take the same path or one is a part of the
+// other's.
+func TestParting(t *testing.T) {
+	prog := &instrument.Program{}
+	for i := 1; i <= 9; i++ {
+		prog.Stmts = append(prog.Stmts, instrument.Stmt{ID: i, File: "f.go", Line: 10 + i, Func: "f"})
+	}
+	for _, c := range []struct {
+		fail, pass   []uint32
+		a, b, pa, pb uint64
+		want         *Parting
+	}{
+		// 1 2 [3 4] 6 against 1 2 [3 5 5] 6: they part after 3 (f.go:13).
+		{[]uint32{1, 2, 3, 4, 6}, []uint32{9, 1, 2, 3, 5, 5, 6}, 1, 5, 2, 7, &Parting{Step: 3, Where: "f.go:13", Fail: "f.go:14", Pass: "f.go:15"}},
+		{[]uint32{1, 2, 3}, []uint32{1, 2, 3}, 1, 3, 1, 3, nil},
+		{[]uint32{1, 2, 3}, []uint32{1, 2, 2, 3}, 1, 3, 1, 4, &Parting{Step: 2, Where: "f.go:12", Fail: "f.go:13", Pass: "f.go:12"}},
+		{[]uint32{1, 3}, []uint32{1, 3, 3}, 1, 2, 1, 2, nil}, // the same path to the matching state
+	} {
+		ch := &Chain{timeline: c.fail, ptimeline: c.pass, prog: prog}
+		got := ch.parting(&link{Link: Link{Step: c.a, Matched: true}, pstep: c.pa}, &link{Link: Link{Step: c.b, Matched: true}, pstep: c.pb})
+		switch {
+		case got == nil && c.want == nil:
+		case got == nil || c.want == nil || *got != *c.want:
+			t.Errorf("fail %v pass %v: parting %+v, want %+v", c.fail, c.pass, got, c.want)
+		}
+	}
+	// Unmatched or unknown states have none.
+	ch := &Chain{timeline: []uint32{1, 2}, ptimeline: []uint32{1, 3}, prog: prog}
+	if p := ch.parting(&link{Link: Link{Step: 1, Matched: true}}, &link{Link: Link{Step: 2, Matched: true}, pstep: 2}); p != nil {
+		t.Errorf("a state without the passing run's step: parting %+v", p)
 	}
 }

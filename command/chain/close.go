@@ -26,7 +26,7 @@ const style = `.chain .state{border:1px solid #999;border-radius:6px;padding:6px
 // Close writes the chain and the transitions.
 func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 	links := c.chain()
-	d := Detail{Probed: c.instrumented, NotProbed: c.notInstrumented, Transitions: c.trans, MaxVertices: c.MaxVertices, Captures: c.captures}
+	d := Detail{Probed: c.instrumented, NotProbed: c.notInstrumented, Transitions: c.trans, Suggested: c.suggested, MaxVertices: c.MaxVertices, Captures: c.captures}
 	relevant, matched := 0, 0
 	for _, l := range links {
 		d.Chain = append(d.Chain, l.Link)
@@ -201,7 +201,11 @@ func (c *Chain) text(links []*link) string {
 				from, to, strings.Join(fs, ", "), r.first.FromStep, r.last.ToStep, r.n, names(r.first.Before), names(r.last.After))
 			continue
 		}
-		fmt.Fprintf(&b, "  %s in %s (steps %d → %d, %s): %s → %s", t.Where, t.Func, t.FromStep, t.ToStep, t.Kind, names(t.Before), names(t.After))
+		after := names(t.After)
+		if t.Kind == "crash" {
+			after = "the crash"
+		}
+		fmt.Fprintf(&b, "  %s in %s (steps %d → %d, %s): %s → %s", t.Where, t.Func, t.FromStep, t.ToStep, t.Kind, names(t.Before), after)
 		if len(t.Overwritten) > 0 {
 			fmt.Fprintf(&b, "; overwrites %s", names(t.Overwritten))
 		}
@@ -209,6 +213,9 @@ func (c *Chain) text(links []*link) string {
 			b.WriteString("   ← suggested defect location")
 		}
 		b.WriteByte('\n')
+	}
+	if sg := c.suggested; sg != nil {
+		fmt.Fprintf(&b, "suggested defect location: %s in %s (step %d): %s\n", sg.Where, sg.Func, sg.Step, sg.Why)
 	}
 	return b.String()
 }

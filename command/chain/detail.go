@@ -13,7 +13,10 @@ type Detail struct {
 	// Transitions are the cause transitions found: where the variables
 	// of the relevant deltas change from one state to the next.
 	Transitions []Transition `json:"transitions,omitempty"`
-	MaxVertices int          `json:"max_vertices,omitempty"`
+	// Suggested is the one statement wynot suggests as the defect's
+	// location, and why (Suggestion).
+	Suggested   *Suggestion `json:"suggested,omitempty"`
+	MaxVertices int         `json:"max_vertices,omitempty"`
 	// Captures counts the runs that captured states (they are among the
 	// tests).
 	Captures int `json:"captures,omitempty"`
@@ -75,14 +78,41 @@ type Transition struct {
 	// state in the passing run: the runs took different paths) or
 	// "hidden" (at one of the states the whole captured difference does
 	// not make the passing run fail: the cause is where the capture does
-	// not see, such as a caller's variables).
+	// not see, such as a caller's variables), or "crash" (from the last
+	// state with relevant deltas to the statement at which the failing
+	// run crashed).
 	Kind string `json:"kind"`
 	// Overwritten are the variables of both states (the same memory)
 	// whose value in the failing run changed between them: the statement
 	// wrote into a variable that carried the cause.
 	Overwritten []string `json:"overwritten,omitempty"`
+	// Parting, when set, is where the two runs' control flow parted on
+	// the way to this transition, in its function, while the cause stayed
+	// where it was: from matching states, the branch after which they go
+	// on to different statements.
+	Parting *Parting `json:"parting,omitempty"`
 	// Direct says that the two steps are consecutive; Suggested marks
 	// the transition wynot suggests as the defect's location.
 	Direct    bool `json:"direct"`
 	Suggested bool `json:"suggested,omitempty"`
+}
+
+// Parting is a statement after which the failing and the passing run,
+// from matching states, go on to different statements.
+type Parting struct {
+	Step  uint64 `json:"step"`  // the failing run's step at the branch
+	Where string `json:"where"` // the branch, file:line
+	Fail  string `json:"fail"`  // where the failing run goes on to
+	Pass  string `json:"pass"`  // where the passing run goes on to
+}
+
+// Suggestion is the statement suggested as the defect's location: the
+// first statement of the suggested transition, the branch where the runs
+// parted on the way to it, or the statement at which the failing run
+// crashed.
+type Suggestion struct {
+	Where string `json:"where"` // file:line
+	Func  string `json:"func"`
+	Step  uint64 `json:"step"`
+	Why   string `json:"why"`
 }

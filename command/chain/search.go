@@ -5,9 +5,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
@@ -23,8 +27,9 @@ type link struct {
 	// fnames are the names, in the failing run's graph, of the vertices
 	// of the relevant deltas (var(Δ) is made of them, by address).
 	fnames []string
-	depth  int  // of the backtrace
-	bot    bool // Δ = ⊥: no relevant deltas could be found
+	depth  int    // of the backtrace
+	pstep  uint64 // the passing run's step at the matching state (0: unknown)
+	bot    bool   // Δ = ⊥: no relevant deltas could be found
 	// neither says that the whole difference, transplanted, gave
 	// neither run's behavior.
 	neither bool
@@ -48,6 +53,12 @@ func (c *Chain) Search(ctx context.Context, s *command.Session) (command.Found, 
 	c.timeline, complete = instrument.ReadTimeline(data)
 	if !complete {
 		s.Say("the failing run passed more than %d probes; only its first %d steps are examined", timelineCap, len(c.timeline))
+	}
+	c.complete = complete
+	// The passing run's steps, to tell where the runs' control flow
+	// parts (none when that run did not write them).
+	if data, err := os.ReadFile(filepath.Join(c.work, "pass.timeline")); err == nil {
+		c.ptimeline, _ = instrument.ReadTimeline(data)
 	}
 	if len(c.timeline) == 0 {
 		return command.Found{}, command.InputError("the failing run executed no statement of %s (it ended with %s): are the arguments right?", c.pkg, s.Original.Describe())
@@ -75,6 +86,7 @@ func (c *Chain) Search(ctx context.Context, s *command.Session) (command.Found, 
 	if err := c.cts(ctx, s, first, last); err != nil {
 		return c.found(), err
 	}
+	c.crash(s.Original)
 	c.suggest()
 	return c.found(), nil
 }
@@ -265,23 +277,151 @@ func (c *Chain) transition(a, b *link, over []string) Transition {
 // rather than a value passed on or a variable ceasing to matter);
 // failing that, the first where the cause leads the failing run where
 // the passing run never goes (the statement is a branch the cause
-// decides); failing that, the first where a statement, not a call or a
-// return, moved the cause.
+// decides); failing that, the crash (the statement at which the
+// infection became the failure: a check missing there is a common
+// defect); failing that, the first where a statement, not a call or a
+// return, moved the cause. The suggested statement is the transition's
+// first, or the branch where the runs parted on the way to it in its
+// function (Parting): the cause decided a branch there, before it moved.
 func (c *Chain) suggest() {
 	sort.Slice(c.trans, func(i, j int) bool { return c.trans[i].FromStep < c.trans[j].FromStep })
-	for _, want := range []func(Transition) bool{
-		func(t Transition) bool { return len(t.Overwritten) > 0 },
-		func(t Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 },
-		func(t Transition) bool { return t.Kind == "statement" },
-		func(Transition) bool { return true },
+	c.partings()
+	type rule struct {
+		want func(Transition) bool
+		why  string
+	}
+	for _, r := range []rule{
+		{func(t Transition) bool { return len(t.Overwritten) > 0 }, "the first statement that overwrote a variable carrying the cause"},
+		{func(t Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 }, "the first branch where the cause leads the failing run where the passing run never goes"},
+		{func(t Transition) bool { return t.Kind == "crash" }, "the statement at which the failing run crashed, with the cause in its state"},
+		{func(t Transition) bool { return t.Kind == "statement" }, "the first statement that moved the cause"},
+		{func(Transition) bool { return true }, "the first cause transition"},
 	} {
 		for i := range c.trans {
-			if want(c.trans[i]) {
-				c.trans[i].Suggested = true
-				return
+			t := &c.trans[i]
+			if !r.want(*t) {
+				continue
+			}
+			t.Suggested = true
+			sg := &Suggestion{Where: strings.SplitN(t.Where, " → ", 2)[0], Func: t.Func, Step: t.FromStep, Why: r.why}
+			switch {
+			case t.Kind == "crash":
+				sg.Where, sg.Func, sg.Step = strings.SplitN(t.Where, " → ", 2)[1], c.prog.Stmt(int(c.timeline[t.ToStep-1])).Func, t.ToStep
+			case t.Parting != nil:
+				sg.Where, sg.Step = t.Parting.Where, t.Parting.Step
+				fail, pass := t.Parting.Fail, t.Parting.Pass
+				if file, _, ok := strings.Cut(t.Parting.Where, ":"); ok && strings.HasPrefix(fail, file+":") && strings.HasPrefix(pass, file+":") {
+					fail, pass = "line "+strings.TrimPrefix(fail, file+":"), "line "+strings.TrimPrefix(pass, file+":")
+				}
+				sg.Why = fmt.Sprintf("the branch at which the runs parted on the way to %s (%s), while the cause was in %s: the failing run went on to %s, the passing run to %s",
+					strings.SplitN(t.Where, " → ", 2)[0], r.why, names(t.Before), fail, pass)
+			}
+			c.suggested = sg
+			return
+		}
+	}
+}
+
+// partings sets each transition's Parting: the runs' control flow is
+// compared on the way from the end of the transition before it (where
+// the cause came to be where this one finds it) and within the
+// transition itself; a parting counts only in the transition's
+// function.
+func (c *Chain) partings() {
+	links := c.chain()
+	for i := range c.trans {
+		t := &c.trans[i]
+		if t.Kind == "diverges" || t.Kind == "crash" {
+			continue
+		}
+		a, b := c.links[t.FromStep], c.links[t.ToStep]
+		if a == nil || b == nil {
+			continue
+		}
+		var from *link
+		if i > 0 {
+			from = c.links[c.trans[i-1].ToStep]
+		} else if len(links) > 0 {
+			from = links[0]
+		}
+		for _, p := range []*Parting{c.parting(from, a), c.parting(a, b)} {
+			if p != nil && c.prog.Stmt(int(c.timeline[p.Step-1])).Func == t.Func {
+				t.Parting = p
+				break
 			}
 		}
 	}
+}
+
+// parting is where the runs' control flow parts between two matched
+// states of the failing run: its steps from a to b against the passing
+// run's between the matching states (both start at the same statement).
+// It is nil when they take the same path, or one is not known.
+func (c *Chain) parting(a, b *link) *Parting {
+	if a == nil || b == nil || !a.Matched || !b.Matched || a.pstep == 0 || b.pstep <= a.pstep || b.Step <= a.Step ||
+		int(b.Step) > len(c.timeline) || int(b.pstep) > len(c.ptimeline) {
+		return nil
+	}
+	f, p := c.timeline[a.Step-1:b.Step], c.ptimeline[a.pstep-1:b.pstep]
+	i := 0
+	for i < len(f) && i < len(p) && f[i] == p[i] {
+		i++
+	}
+	if i == 0 || i >= len(f) || i >= len(p) {
+		return nil // the same path (or one a part of the other's)
+	}
+	loc := func(id uint32) string {
+		st := c.prog.Stmt(int(id))
+		return fmt.Sprintf("%s:%d", st.File, st.Line)
+	}
+	return &Parting{Step: a.Step + uint64(i) - 1, Where: loc(f[i-1]), Fail: loc(f[i]), Pass: loc(p[i])}
+}
+
+// frameLine is a frame's place in a Go backtrace: a tab, the file's
+// path, a colon and the line.
+var frameLine = regexp.MustCompile(`(?m)^\t(\S+):(\d+)(?: |$)`)
+
+// inBacktrace reports whether a Go backtrace in out has a frame at line
+// of a file named as file is (the build may have compiled a copy of it,
+// so the directory is not compared).
+func inBacktrace(out []byte, file string, line int) bool {
+	for _, m := range frameLine.FindAllSubmatch(out, -1) {
+		if path.Base(string(m[1])) == path.Base(file) && string(m[2]) == strconv.Itoa(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// crash adds the transition from the last state with relevant deltas to
+// the statement at which the failing run crashed: its last step, when
+// the run crashed and its backtrace names that statement.
+func (c *Chain) crash(orig runner.Run) {
+	if !c.complete || len(c.timeline) == 0 || !runner.Crashed(orig) {
+		return
+	}
+	last := uint64(len(c.timeline))
+	st := c.prog.Stmt(int(c.timeline[last-1]))
+	if !inBacktrace(orig.Stderr, st.File, st.Line) {
+		return // the run went on past its last probe (deferred calls, other goroutines)
+	}
+	// From the last state before the crash with relevant deltas (the
+	// crashing statement's own state may have some).
+	var from *link
+	for _, l := range c.chain() {
+		if !l.bot && l.Step < last {
+			from = l
+		}
+	}
+	if from == nil {
+		return
+	}
+	tr := Transition{FromStep: from.Step, ToStep: last, Func: from.Func, Kind: "crash", Direct: last == from.Step+1,
+		Where: fmt.Sprintf("%s:%d → %s:%d", from.File, from.Line, st.File, st.Line)}
+	for _, d := range from.Relevant {
+		tr.Before = append(tr.Before, d.Var)
+	}
+	c.trans = append(c.trans, tr)
 }
 
 // chain is the examined states in the failing run's order.

@@ -55,7 +55,7 @@ func (c *Chain) examine(ctx context.Context, s *command.Session, t uint64) (*lin
 		l.Note = "the passing run never reaches this state (no state with the same backtrace)"
 		return l, nil
 	}
-	l.Matched = true
+	l.Matched, l.pstep = true, pg.Point.Step
 	l.PassVertices, l.Cut = pg.Size(), l.Cut || pg.Cut
 	m := memgraph.Match(pg, fg)
 	deltas := m.Deltas()
