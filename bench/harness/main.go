@@ -186,7 +186,7 @@ func main() {
 	jobsFlag := flag.String("jobs", "1,2", "parallel test settings (typed section: wynot -j, the last of them)")
 	limit := flag.Duration("timeout", 10*time.Minute, "time limit per reduction (typed section: per case, default 3m)")
 	wynotFlag := flag.String("wynot", "", "the wynot binary to measure (default: build ./cmd/wynot)")
-	typedLog := flag.String("typedlog", "", "typed section: keep wynot's standard output and error of each case in this directory")
+	typedLog := flag.String("typedlog", "", "typed and realbugs sections: keep wynot's standard output and error of each case in this directory")
 	out := flag.String("out", "bench/RESULTS.md", "markdown file to write")
 	overheadOnly := flag.Bool("overhead", false, "only measure the overhead per test")
 	only := flag.String("only", "", "run only these sections (reductions, isolation, changes, regressions, fuzz, overhead, executors, syntax, typed, scale, realbugs, peers) and replace them in the existing file")
@@ -272,7 +272,7 @@ func main() {
 				}
 				part.WriteString(scaleSection(root, work, bin, *baseline, *sizes, *scaleDir, scaleLimit))
 			case "realbugs":
-				part.WriteString(realBugsSection(root, bin, *casesFlag, typedJobs, *limit))
+				part.WriteString(realBugsSection(root, bin, *casesFlag, typedJobs, *limit, *typedLog))
 			case "typed":
 				part.WriteString(typedSection(work, filepath.Join(bin, "wynot"), *casesFlag, *typedLog, typedJobs, typedLimit))
 			default:

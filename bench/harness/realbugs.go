@@ -73,14 +73,13 @@ type traceSummary struct {
 }
 
 type chainSummary struct {
-	Tests       int      `json:"tests"`
-	Probed      []string `json:"probed"`
-	Transitions []struct {
-		Where     string `json:"where"`
-		Func      string `json:"func"`
-		Kind      string `json:"kind"`
-		Suggested bool   `json:"suggested"`
-	} `json:"transitions"`
+	Tests     int      `json:"tests"`
+	Probed    []string `json:"probed"`
+	Suggested *struct {
+		Where string `json:"where"`
+		Func  string `json:"func"`
+		Why   string `json:"why"`
+	} `json:"suggested"`
 }
 
 // shellQuote joins args as a POSIX shell would read them back.
@@ -112,8 +111,8 @@ func runWynotIn(dir, wynot string, args []string, limit time.Duration) (stdout, 
 
 // atFixed reports whether a file:line of wynot's output is in the fixed
 // file of b; dist is its distance in lines from the nearest fixed line.
-func (b realBug) atFixed(file string, line int) (dist int, same bool) {
-	if file != b.Module+"@"+b.Version+"/"+b.File {
+func (b realBug) atFixed(su setup, file string, line int) (dist int, same bool) {
+	if file != su.prefix+b.File {
 		return 0, false
 	}
 	dist = -1
@@ -169,120 +168,181 @@ func (b realBug) simpleLines() (lines map[int]bool, why string) {
 	return lines, "control statement"
 }
 
+// A setup is how a real bug's client meets the library: requiring the
+// buggy release from the module cache ("client"), or as a package inside
+// a copy of the library's own module ("in module").
+type setup struct {
+	name   string
+	dir    string // where wynot runs
+	target string // the client's package directory, relative to dir
+	prefix string // what wynot's file names of the library begin with
+}
+
+// setups are the two setups of a bug; the in-module one is made in a
+// copy of the library's module under work.
+func (b realBug) setups(work string) []setup {
+	out := []setup{{"client", b.dir, "./client", b.Module + "@" + b.Version + "/"}}
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", b.Module)
+	cmd.Dir = filepath.Join(b.dir, "client")
+	src, err := cmd.Output()
+	check(err)
+	lib := filepath.Join(work, "realbugs", b.name)
+	os.RemoveAll(lib)
+	check(os.CopyFS(lib, os.DirFS(strings.TrimSpace(string(src)))))
+	check(filepath.WalkDir(lib, func(p string, d os.DirEntry, err error) error {
+		if err == nil {
+			mode := os.FileMode(0o644)
+			if d.IsDir() {
+				mode = 0o755
+			}
+			err = os.Chmod(p, mode)
+		}
+		return err
+	}))
+	client := filepath.Join(lib, "wynotclient")
+	check(os.MkdirAll(client, 0o755))
+	files, err := filepath.Glob(filepath.Join(b.dir, "client", "*.go"))
+	check(err)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		check(err)
+		// The library's go line may be older than the client's Go
+		// (any): a build line states the file's own version.
+		check(os.WriteFile(filepath.Join(client, filepath.Base(f)), append([]byte("//go:build go1.18\n\n"), data...), 0o644))
+	}
+	for _, in := range []string{b.PassStdin, b.FailStdin} {
+		if in != "" {
+			data, err := os.ReadFile(filepath.Join(b.dir, in))
+			check(err)
+			check(os.WriteFile(filepath.Join(lib, in), data, 0o644))
+		}
+	}
+	return append(out, setup{"in module", lib, "./wynotclient", ""})
+}
+
 // realBugsSection runs wynot trace on each real bug's failing run and
-// wynot chain on its passing and failing runs, and tells where each
-// points against the upstream fix.
-func realBugsSection(root, bin, casesFlag string, jobs int, limit time.Duration) string {
+// wynot chain on its passing and failing runs, in both setups, and tells
+// where each points against the upstream fix.
+func realBugsSection(root, bin, casesFlag string, jobs int, limit time.Duration, logDir string) string {
 	wynot := filepath.Join(bin, "wynot")
 	bugs := loadRealBugs(root, casesFlag)
+	work, err := os.MkdirTemp("", "wynot-realbugs-")
+	check(err)
+	defer os.RemoveAll(work)
 	var b strings.Builder
 	b.WriteString("## Real bugs in libraries: trace and chain\n\n")
-	fmt.Fprintf(&b, "`wynot trace --json -j %d` on the failing run and `wynot chain --json -j %d` on the passing and failing runs of real bugs in released versions of small public Go modules (`bench/realbugs`: each names its upstream issue, the fixing commit and the lines it changes in the buggy release). A client program in `client/` requires the buggy release as its users have it: the library comes from the module cache, and both commands instrument it beside the client (`packages`: how many were instrumented, trace's `instrumented` and chain's `probed`, and whether the library is among them). `slice`: whether the trace's critical slice keeps an execution of a fixed line that holds a statement trace can skip (`— (omission)` when the fix only inserts statements, `— (control statement)` when every fixed line is an if, for, switch, return or branch statement, which trace never skips and so never lists; `not run` when no such line ran). `suggested`: the chain's suggested cause transition (`where`, the statement at its start and the one after), its distance in lines from the nearest fixed line (the closer end; `other file` when neither end is in the fixed file), and whether it is in a fixed function (a function literal counts as the function that holds it). Lines of a fix that inserts statements are the line before which it inserts. Runs are cut off after %s.\n\n", jobs, jobs, limit)
+	fmt.Fprintf(&b, "`wynot trace --json -j %d` on the failing run and `wynot chain --json -j %d` on the passing and failing runs of real bugs in released versions of small public Go modules (`bench/realbugs`: each names its upstream issue, the fixing commit and the lines it changes in the buggy release), in two setups. **client**: a client program in `client/` requires the buggy release as its users have it; the library comes from the module cache, and both commands instrument it beside the client. **in module**: the same client as a package of a copy of the library's own module (its main module). `packages`: how many were instrumented, trace's `instrumented` and chain's `probed`, and whether the library is among them. `slice`: whether the trace's critical slice keeps an execution of a fixed line that holds a statement trace can skip (`— (omission)` when the fix only inserts statements, `— (control statement)` when every fixed line is an if, for, switch, return or branch statement, which trace never skips and so never lists; `not run` when no such line ran). `suggested`: the statement the chain suggests as the defect's location (and why: the first statement of the transition the rule picks, `parting` for the branch where the runs' control flow parted on the way to it, `crash` for the statement at which the failing run crashed), its distance in lines from the nearest fixed line (`other file` when it is not in the fixed file), and whether it is in a fixed function (a function literal counts as the function that holds it). Lines of a fix that inserts statements are the line before which it inserts. Runs are cut off after %s.\n\n", jobs, jobs, limit)
 	for _, bg := range bugs {
 		fmt.Fprintf(&b, "- **%s** ([issue](%s), %s %s, fixed in %s by %.7s, %s): %s.\n", bg.name, bg.Issue, bg.Module, bg.Version, bg.FixedIn, bg.Commit, bg.Kind, bg.Summary)
 	}
-	b.WriteString("\n| bug | kind | trace: packages | slice holds a fixed line | trace tests | trace s | chain: packages | suggested | distance | in fixed function | chain tests | chain s |\n|---|---|---|---|---:|---:|---|---|---|---|---:|---:|\n")
+	b.WriteString("\n| bug | setup | kind | trace: packages | slice holds a fixed line | trace tests | trace s | chain: packages | suggested | distance | in fixed function | chain tests | chain s |\n|---|---|---|---|---|---:|---:|---|---|---|---|---:|---:|\n")
 	type tally struct{ bugs, inFunc, within3, sliceOK, sliceRan, flaky int }
-	var t tally
+	tallies := map[string]*tally{"client": {}, "in module": {}}
 	var notes []string
 	for _, bg := range bugs {
-		t.bugs++
-		j := strconv.Itoa(jobs)
-		// Trace the failing run.
-		args := []string{"trace", "--json", "-q", "-j", j}
-		if bg.FailStdin != "" {
-			args = append(args, "--stdin", bg.FailStdin)
-		}
-		args = append(args, "./client")
-		if len(bg.FailArgs) > 0 {
-			args = append(append(args, "--"), bg.FailArgs...)
-		}
-		out, errOut, tsecs, err := runWynotIn(bg.dir, wynot, args, limit)
-		if strings.Contains(string(out)+string(errOut), "flaky") {
-			t.flaky++
-			notes = append(notes, bg.name+": trace says flaky")
-		}
-		var ts traceSummary
-		tracePkgs, slice, ttests := "error", "error", ""
-		if err != nil || json.Unmarshal(out, &ts) != nil {
-			notes = append(notes, fmt.Sprintf("%s: trace: %v %s", bg.name, err, lastLine(string(errOut))))
-		} else {
-			tracePkgs = fmt.Sprintf("%d, %s", len(ts.Instrumented), libraryAmong(bg.Module, ts.Instrumented))
-			ran, kept := false, false
-			simple, why := bg.simpleLines()
-			for _, e := range ts.Slice {
-				if _, ok := bg.atFixed(e.File, e.Line); ok && simple[e.Line] {
-					ran = ran || e.Ran > 0
-					kept = kept || len(e.Kept) > 0
-				}
+		for _, su := range bg.setups(work) {
+			t := tallies[su.name]
+			t.bugs++
+			tag := bg.name
+			if su.name != "client" {
+				tag += ".inmodule"
 			}
-			switch {
-			case kept:
-				slice = "yes"
-				t.sliceOK++
-				t.sliceRan++
-			case ran:
-				slice = "no"
-				t.sliceRan++
-			case len(simple) == 0:
-				slice = "— (" + why + ")"
-			default:
-				slice = "not run"
+			j := strconv.Itoa(jobs)
+			// Trace the failing run.
+			args := []string{"trace", "--json", "-q", "-j", j}
+			if bg.FailStdin != "" {
+				args = append(args, "--stdin", bg.FailStdin)
 			}
-			ttests = strconv.Itoa(ts.Tests)
-		}
-		// The chain from the passing to the failing run.
-		args = []string{"chain", "--json", "-q", "-j", j}
-		if bg.PassStdin != "" {
-			args = append(args, "--pass-stdin", bg.PassStdin, "--fail-stdin", bg.FailStdin)
-		}
-		if len(bg.PassArgs) > 0 || len(bg.FailArgs) > 0 {
-			args = append(args, "--pass", shellQuote(bg.PassArgs), "--fail", shellQuote(bg.FailArgs))
-		}
-		args = append(args, "./client")
-		out, errOut, csecs, err := runWynotIn(bg.dir, wynot, args, limit)
-		if strings.Contains(string(out)+string(errOut), "flaky") {
-			t.flaky++
-			notes = append(notes, bg.name+": chain says flaky")
-		}
-		var cs chainSummary
-		chainPkgs, where, dist, inFunc, ctests := "error", "error", "", "", ""
-		if err != nil || json.Unmarshal(out, &cs) != nil {
-			notes = append(notes, fmt.Sprintf("%s: chain: %v %s", bg.name, err, lastLine(string(errOut))))
-		} else {
-			chainPkgs = fmt.Sprintf("%d, %s", len(cs.Probed), libraryAmong(bg.Module, cs.Probed))
-			where, dist, inFunc = "none", "—", "no"
-			for _, tr := range cs.Transitions {
-				if !tr.Suggested {
-					continue
+			args = append(args, su.target)
+			if len(bg.FailArgs) > 0 {
+				args = append(append(args, "--"), bg.FailArgs...)
+			}
+			out, errOut, tsecs, err := runWynotIn(su.dir, wynot, args, limit)
+			keepLog(logDir, tag+".trace", out, errOut)
+			if strings.Contains(string(out)+string(errOut), "flaky") {
+				t.flaky++
+				notes = append(notes, tag+": trace says flaky")
+			}
+			var ts traceSummary
+			tracePkgs, slice, ttests := "error", "error", ""
+			if err != nil || json.Unmarshal(out, &ts) != nil {
+				notes = append(notes, fmt.Sprintf("%s: trace: %v %s", tag, err, lastLine(string(errOut))))
+			} else {
+				tracePkgs = fmt.Sprintf("%d, %s", len(ts.Instrumented), libraryAmong(bg.Module, ts.Instrumented))
+				ran, kept := false, false
+				simple, why := bg.simpleLines()
+				for _, e := range ts.Slice {
+					if _, ok := bg.atFixed(su, e.File, e.Line); ok && simple[e.Line] {
+						ran = ran || e.Ran > 0
+						kept = kept || len(e.Kept) > 0
+					}
 				}
-				where = "`" + strings.ReplaceAll(tr.Where, bg.Module+"@"+bg.Version+"/", "") + "` in `" + tr.Func + "` (" + tr.Kind + ")"
-				best := -1
-				for _, end := range strings.Split(tr.Where, " → ") {
-					if m := fileLine.FindStringSubmatch(strings.TrimSpace(end)); m != nil {
+				switch {
+				case kept:
+					slice = "yes"
+					t.sliceOK++
+					t.sliceRan++
+				case ran:
+					slice = "no"
+					t.sliceRan++
+				case len(simple) == 0:
+					slice = "— (" + why + ")"
+				default:
+					slice = "not run"
+				}
+				ttests = strconv.Itoa(ts.Tests)
+			}
+			// The chain from the passing to the failing run.
+			args = []string{"chain", "--json", "-q", "-j", j}
+			if bg.PassStdin != "" {
+				args = append(args, "--pass-stdin", bg.PassStdin, "--fail-stdin", bg.FailStdin)
+			}
+			if len(bg.PassArgs) > 0 || len(bg.FailArgs) > 0 {
+				args = append(args, "--pass", shellQuote(bg.PassArgs), "--fail", shellQuote(bg.FailArgs))
+			}
+			args = append(args, su.target)
+			out, errOut, csecs, err := runWynotIn(su.dir, wynot, args, limit)
+			keepLog(logDir, tag+".chain", out, errOut)
+			if strings.Contains(string(out)+string(errOut), "flaky") {
+				t.flaky++
+				notes = append(notes, tag+": chain says flaky")
+			}
+			var cs chainSummary
+			chainPkgs, where, dist, inFunc, ctests := "error", "error", "", "", ""
+			if err != nil || json.Unmarshal(out, &cs) != nil {
+				notes = append(notes, fmt.Sprintf("%s: chain: %v %s", tag, err, lastLine(string(errOut))))
+			} else {
+				chainPkgs = fmt.Sprintf("%d, %s", len(cs.Probed), libraryAmong(bg.Module, cs.Probed))
+				where, dist, inFunc = "none", "—", "no"
+				if sg := cs.Suggested; sg != nil {
+					how := "transition"
+					switch {
+					case strings.HasPrefix(sg.Why, "the branch at which"):
+						how = "parting"
+					case strings.Contains(sg.Why, "crashed"):
+						how = "crash"
+					}
+					where = "`" + strings.TrimPrefix(sg.Where, su.prefix) + "` in `" + sg.Func + "` (" + how + ")"
+					dist = "other file"
+					if m := fileLine.FindStringSubmatch(sg.Where); m != nil {
 						line, _ := strconv.Atoi(m[2])
-						if d, ok := bg.atFixed(m[1], line); ok && (best < 0 || d < best) {
-							best = d
+						if d, ok := bg.atFixed(su, m[1], line); ok {
+							dist = strconv.Itoa(d)
+							if d <= 3 {
+								t.within3++
+							}
 						}
 					}
-				}
-				dist = "other file"
-				if best >= 0 {
-					dist = strconv.Itoa(best)
-					if best <= 3 {
-						t.within3++
+					if bg.inFixedFunc(sg.Func) {
+						inFunc = "yes"
+						t.inFunc++
 					}
 				}
-				if bg.inFixedFunc(tr.Func) {
-					inFunc = "yes"
-					t.inFunc++
-				}
-				break
+				ctests = strconv.Itoa(cs.Tests)
 			}
-			ctests = strconv.Itoa(cs.Tests)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %.1f | %s | %s | %s | %s | %s | %.1f |\n", bg.name, su.name, bg.Kind, tracePkgs, slice, ttests, tsecs, chainPkgs, where, dist, inFunc, ctests, csecs)
+			fmt.Printf("%-15s %-9s trace %s slice %s %s tests %.1fs | chain %s %s dist %s func %s %s tests %.1fs\n", bg.name, su.name, tracePkgs, slice, ttests, tsecs, chainPkgs, where, dist, inFunc, ctests, csecs)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.1f | %s | %s | %s | %s | %s | %.1f |\n", bg.name, bg.Kind, tracePkgs, slice, ttests, tsecs, chainPkgs, where, dist, inFunc, ctests, csecs)
-		fmt.Printf("%-15s trace %s slice %s %s tests %.1fs | chain %s %s dist %s func %s %s tests %.1fs\n", bg.name, tracePkgs, slice, ttests, tsecs, chainPkgs, where, dist, inFunc, ctests, csecs)
 	}
 	met := func(ok bool) string {
 		if ok {
@@ -290,11 +350,12 @@ func realBugsSection(root, bin, casesFlag string, jobs int, limit time.Duration)
 		}
 		return "not met"
 	}
-	b.WriteString("\nThe goal, and whether it is met:\n\n")
-	fmt.Fprintf(&b, "- chain's suggestion in a fixed function on every bug: %d of %d, %s;\n", t.inFunc, t.bugs, met(t.inFunc == t.bugs))
-	fmt.Fprintf(&b, "- within 3 lines of a fixed line on at least half: %d of %d, %s;\n", t.within3, t.bugs, met(2*t.within3 >= t.bugs))
-	fmt.Fprintf(&b, "- trace's slice holds a fixed line wherever the fix changes a statement that ran: %d of %d, %s;\n", t.sliceOK, t.sliceRan, met(t.sliceOK == t.sliceRan))
-	fmt.Fprintf(&b, "- no \"flaky\" verdict on these deterministic programs: %d, %s.\n", t.flaky, met(t.flaky == 0))
+	b.WriteString("\nThe goal (with the library as a requirement: the client setup), and whether it is met; the in-module setup beside it:\n\n")
+	c, m := tallies["client"], tallies["in module"]
+	fmt.Fprintf(&b, "- chain's suggestion in a fixed function on every bug: %d of %d, %s (in module: %d of %d);\n", c.inFunc, c.bugs, met(c.inFunc == c.bugs), m.inFunc, m.bugs)
+	fmt.Fprintf(&b, "- within 3 lines of a fixed line on at least half: %d of %d, %s (in module: %d of %d);\n", c.within3, c.bugs, met(2*c.within3 >= c.bugs), m.within3, m.bugs)
+	fmt.Fprintf(&b, "- trace's slice holds a fixed line wherever the fix changes a statement that ran: %d of %d, %s (in module: %d of %d);\n", c.sliceOK, c.sliceRan, met(c.sliceOK == c.sliceRan), m.sliceOK, m.sliceRan)
+	fmt.Fprintf(&b, "- no \"flaky\" verdict on these deterministic programs: %d, %s (in module: %d).\n", c.flaky, met(c.flaky == 0), m.flaky)
 	for _, n := range notes {
 		b.WriteString("\n" + n + "\n")
 	}

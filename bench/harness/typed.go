@@ -739,11 +739,7 @@ func runTyped(c typedCase, work, wynot, logDir string, jobs int, limit time.Dura
 
 	r := runWynot(c, dir, wynot, jobs, limit)
 	r.stderr = strings.ReplaceAll(r.stderr, dir, "$CASE") // the case's place, the same on every run
-	if logDir != "" {
-		os.MkdirAll(logDir, 0o755)
-		os.WriteFile(filepath.Join(logDir, c.name+".stdout"), r.stdout, 0o644)
-		os.WriteFile(filepath.Join(logDir, c.name+".stderr"), []byte(r.stderr), 0o644)
-	}
+	keepLog(logDir, c.name, r.stdout, []byte(r.stderr))
 	row.code, row.seconds = r.code, r.seconds
 	if r.summary != nil {
 		row.tests = strconv.Itoa(r.summary.Tests)
@@ -1004,4 +1000,15 @@ func mdCode(s string) string {
 // mdEscape keeps s on one table cell.
 func mdEscape(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ")
+}
+
+// keepLog writes a run's standard output and error to dir/name.stdout
+// and name.stderr when dir is set (-typedlog).
+func keepLog(dir, name string, stdout, stderr []byte) {
+	if dir == "" {
+		return
+	}
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, name+".stdout"), stdout, 0o644)
+	os.WriteFile(filepath.Join(dir, name+".stderr"), stderr, 0o644)
 }
