@@ -489,3 +489,58 @@ func main() {
 		}
 	}
 }
+
+// TestChainCallersVariables: a state in a function without parameters
+// has its callers' receivers, parameters and named results (FUNC::NAME),
+// so the cause is seen there and can be transplanted; before, that state
+// showed no difference at all.
+func TestChainCallersVariables(t *testing.T) {
+	t.Parallel()
+	dir := goModule(t, `package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+)
+
+type printer struct{ width int }
+
+func (p *printer) rule() {
+	line := ""
+	for len(line) < 3 {
+		line += "-"
+	}
+	fmt.Println(line)
+}
+
+func (p *printer) show(words []string) (n int) {
+	p.rule()
+	for _, w := range words {
+		fmt.Printf("%*s\n", p.width, w)
+		n++
+	}
+	return n
+}
+
+func main() {
+	var words []string
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		words = append(words, sc.Text())
+	}
+	p := &printer{width: 6}
+	p.show(words)
+}
+`)
+	os.WriteFile(filepath.Join(dir, "pass.txt"), []byte("a\nb\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "fail.txt"), []byte("a\nbb\n"), 0o644)
+	res := wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass-stdin", "pass.txt", "--fail-stdin", "fail.txt", "--at", "main.go:13", ".")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	l := linkAt(res.summary(t), "main.go:13")
+	if l == nil || len(l.Relevant) != 1 || l.Relevant[0].Var != "show::words[1]" || l.Relevant[0].New != `"bb"` {
+		t.Errorf("at main.go:13, in rule, called by show(words): %+v\n%s", l, res.stderr)
+	}
+}

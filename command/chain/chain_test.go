@@ -28,6 +28,11 @@ func TestParseAt(t *testing.T) {
 	}
 }
 
+func passed(t Transition) Transition {
+	t.passOnly = true
+	return t
+}
+
 func tr(from uint64, kind, fn string, over ...string) Transition {
 	return Transition{FromStep: from, ToStep: from + 1, Kind: kind, Func: fn, Overwritten: over,
 		Where: "f.go:1 → f.go:2", Before: []string{"a"}, After: []string{"b"}}
@@ -49,6 +54,10 @@ func TestSuggest(t *testing.T) {
 		{[]Transition{tr(1, "statement", "f"), tr(5, "crash", "g")}, 5},
 		{[]Transition{tr(1, "diverges", "f"), tr(5, "crash", "g")}, 1},
 		{[]Transition{tr(1, "statement", "f", "x"), tr(5, "crash", "g")}, 1},
+		// A variable the passing run changed and the failing run did not
+		// comes after an overwrite, before a divergence.
+		{[]Transition{tr(1, "diverges", "f"), passed(tr(5, "statement", "g"))}, 5},
+		{[]Transition{passed(tr(1, "statement", "f")), tr(5, "statement", "g", "x")}, 5},
 	} {
 		ch := &Chain{trans: c.trans, timeline: make([]uint32, 20), prog: &instrument.Program{Stmts: []instrument.Stmt{{ID: 1, File: "f.go", Line: 2, Func: "g"}}}}
 		for i := range ch.timeline {
@@ -119,5 +128,28 @@ func TestParting(t *testing.T) {
 	ch := &Chain{timeline: []uint32{1, 2}, ptimeline: []uint32{1, 3}, prog: prog}
 	if p := ch.parting(&link{Link: Link{Step: 1, Matched: true}}, &link{Link: Link{Step: 2, Matched: true}, pstep: 2}); p != nil {
 		t.Errorf("a state without the passing run's step: parting %+v", p)
+	}
+}
+
+// TestPassOnly: a variable of the cause that keeps its failing value and
+// changes its passing value between two states of one call.
+func TestPassOnly(t *testing.T) {
+	st := func(step uint64, stack string, ds ...Delta) *link {
+		return &link{Link: Link{Step: step, Stack: stack, Relevant: ds}}
+	}
+	d := func(v, old, new string) Delta { return Delta{Kind: "change", Var: v, Old: old, New: new} }
+	for _, c := range []struct {
+		a, b *link
+		want bool
+	}{
+		{st(1, "f < main", d("v", `"a"`, `""`)), st(4, "f < main", d("v", `a`, `""`)), true},
+		{st(1, "f < main", d("v", `"a"`, `""`)), st(4, "f < main", d("v", `"a"`, `""`)), false}, // neither changed it
+		{st(1, "f < main", d("v", `"a"`, `""`)), st(4, "f < main", d("v", `a`, `x`)), false},    // both did
+		{st(1, "f < main", d("v", `"a"`, `""`)), st(4, "g < main", d("v", `a`, `""`)), false},   // another call
+		{st(1, "f < main", d("v", `"a"`, `""`)), st(4, "f < main", d("w", `a`, `""`)), false},   // another variable
+	} {
+		if got := passOnly(c.a, c.b); got != c.want {
+			t.Errorf("passOnly(%+v, %+v) = %v", c.a.Relevant, c.b.Relevant, got)
+		}
 	}
 }

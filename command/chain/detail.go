@@ -78,7 +78,7 @@ type Transition struct {
 	// state in the passing run: the runs took different paths) or
 	// "hidden" (at one of the states the whole captured difference does
 	// not make the passing run fail: the cause is where the capture does
-	// not see, such as a caller's variables), or "crash" (from the last
+	// not see, such as a caller's local variables), or "crash" (from the last
 	// state with relevant deltas to the statement at which the failing
 	// run crashed).
 	Kind string `json:"kind"`
@@ -95,6 +95,9 @@ type Transition struct {
 	// the transition wynot suggests as the defect's location.
 	Direct    bool `json:"direct"`
 	Suggested bool `json:"suggested,omitempty"`
+	// passOnly: on the way, the passing run changed a variable carrying
+	// the cause that the failing run left as it was (passOnly).
+	passOnly bool
 }
 
 // Parting is a statement after which the failing and the passing run,

@@ -29,7 +29,11 @@ type link struct {
 	fnames []string
 	depth  int    // of the backtrace
 	pstep  uint64 // the passing run's step at the matching state (0: unknown)
-	bot    bool   // Δ = ⊥: no relevant deltas could be found
+	// callers says that the states were captured with the callers'
+	// variables; hidden that without them, they showed no difference
+	// that makes the passing run fail.
+	callers, hidden bool
+	bot             bool // Δ = ⊥: no relevant deltas could be found
 	// neither says that the whole difference, transplanted, gave
 	// neither run's behavior.
 	neither bool
@@ -292,6 +296,7 @@ func (c *Chain) suggest() {
 	}
 	for _, r := range []rule{
 		{func(t Transition) bool { return len(t.Overwritten) > 0 }, "the first statement that overwrote a variable carrying the cause"},
+		{func(t Transition) bool { return t.passOnly }, "the first transition on whose way the passing run changed a variable carrying the cause and the failing run did not"},
 		{func(t Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 }, "the first branch where the cause leads the failing run where the passing run never goes"},
 		{func(t Transition) bool { return t.Kind == "crash" }, "the statement at which the failing run crashed, with the cause in its state"},
 		{func(t Transition) bool { return t.Kind == "statement" }, "the first statement that moved the cause"},
@@ -350,7 +355,27 @@ func (c *Chain) partings() {
 				break
 			}
 		}
+		t.passOnly = t.Parting != nil && passOnly(from, a)
+
 	}
+}
+
+// passOnly says that between two states of one call (the same
+// backtrace) a variable that carries the cause at both kept its value in
+// the failing run and changed in the passing run: the passing run did
+// something to it that the failing run skipped.
+func passOnly(a, b *link) bool {
+	if a == nil || b == nil || a.bot || b.bot || a.Stack != b.Stack || a.Step >= b.Step {
+		return false
+	}
+	for _, x := range a.Relevant {
+		for _, y := range b.Relevant {
+			if x.Var == y.Var && x.Kind == "change" && y.Kind == "change" && x.New == y.New && x.Old != y.Old {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // parting is where the runs' control flow parts between two matched

@@ -17,27 +17,46 @@ import (
 	"github.com/wynot/wynot/runner"
 )
 
-// examine computes the relevant deltas at step t of the failing run.
+// examine computes the relevant deltas at step t of the failing run. A
+// Go program's state there is its function's variables (with the
+// package variables, os.Args and unread standard input); when they show
+// no difference that makes the passing run fail, the state is captured
+// again with the callers' parameters (instrument.Moment.Callers), which
+// cost a run's calls more while they are recorded and make larger
+// graphs: only where they are needed.
 func (c *Chain) examine(ctx context.Context, s *command.Session, t uint64) (*link, error) {
 	if l, ok := c.links[t]; ok {
 		return l, nil
 	}
 	probe := int(c.timeline[t-1])
-	st := c.prog.Stmt(probe)
-	l := &link{Link: Link{Step: t, File: st.File, Line: st.Line, Func: st.Func}, bot: true, probe: probe}
+	l := &link{probe: probe}
 	c.links[t] = l
 	c.order = append(c.order, t)
+	tests := s.Stats().Tests()
+	err := c.examineState(ctx, s, l, t, false)
+	if err == nil && l.bot && l.hidden && !c.GDB && l.depth > 0 {
+		err = c.examineState(ctx, s, l, t, true)
+	}
+	l.Tests = s.Stats().Tests() - tests
+	return l, err
+}
+
+// examineState is examine, with or without the callers' variables.
+func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t uint64, callers bool) error {
+	probe := l.probe
+	st := c.prog.Stmt(probe)
+	*l = link{Link: Link{Step: t, File: st.File, Line: st.Line, Func: st.Func}, bot: true, probe: probe, callers: callers}
 	where := fmt.Sprintf("%s:%d (step %d)", st.File, st.Line, t)
 	s.Progress.Update(func(ps *report.Status) { ps.Pass = where })
 	// The failing run's state.
-	gs, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: probe, Step: t}}, fmt.Sprintf("f%d", t))
+	gs, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: probe, Step: t, Callers: callers}}, fmt.Sprintf("f%d", t))
 	if err != nil {
-		return l, err
+		return err
 	}
 	fg := gs[0]
 	if fg == nil {
 		l.Note = "the failing run did not reach this step when run again"
-		return l, nil
+		return nil
 	}
 	l.Stack, l.FailVertices, l.Cut = fg.Point.Stack, fg.Size(), fg.Cut
 	if l.Func == "" {
@@ -45,15 +64,15 @@ func (c *Chain) examine(ctx context.Context, s *command.Session, t uint64) (*lin
 	}
 	l.depth = strings.Count(fg.Point.Stack, " < ")
 	// The passing run's matching state: the same backtrace, as often.
-	at := instrument.Moment{Probe: probe, Stack: fg.Point.Stack, Occurrence: fg.Point.Occurrence}
+	at := instrument.Moment{Probe: probe, Stack: fg.Point.Stack, Occurrence: fg.Point.Occurrence, Callers: callers}
 	gs, err = c.capture(ctx, s, c.passing, []instrument.Moment{at}, fmt.Sprintf("p%d", t))
 	if err != nil {
-		return l, err
+		return err
 	}
 	pg := gs[0]
 	if pg == nil {
 		l.Note = "the passing run never reaches this state (no state with the same backtrace)"
-		return l, nil
+		return nil
 	}
 	l.Matched, l.pstep = true, pg.Point.Step
 	l.PassVertices, l.Cut = pg.Size(), l.Cut || pg.Cut
@@ -64,15 +83,15 @@ func (c *Chain) examine(ctx context.Context, s *command.Session, t uint64) (*lin
 		l.Differences = append(l.Differences, m.Describe(d))
 	}
 	if len(deltas) == 0 {
-		l.Note = "the states do not differ (the cause is outside the captured state: callers' variables, other goroutines, files)"
-		return l, nil
+		l.Note = "the states do not differ (the cause is outside the captured state: callers' local variables, other goroutines, files)"
+		l.hidden = true
+		return nil
 	}
 	build := func(cfg dd.Config) runner.Candidate {
 		a := at
 		a.Ops = memgraph.Encode(m.Plan(deltas, cfg))
 		return c.passing(instrument.StatePlan{At: []instrument.Moment{a}})
 	}
-	before := s.Stats().Tests()
 	// dd needs the whole difference to make the passing run fail (a
 	// run that does neither is no starting point either).
 	all := make(dd.Config, len(deltas))
@@ -81,35 +100,34 @@ func (c *Chain) examine(ctx context.Context, s *command.Session, t uint64) (*lin
 	}
 	whole, err := s.TestOne(ctx, "all deltas at "+where, build(all))
 	if err != nil {
-		return l, err
+		return err
 	}
 	if whole.Outcome != dd.Fail {
-		l.Tests = s.Stats().Tests() - before
 		how := whole.Outcome.String()
 		if whole.Detail != "" {
 			how += ": " + whole.Detail
 		}
 		l.Note = fmt.Sprintf("transplanting all %s into the passing run does not make it fail (%s)", report.Plural(len(deltas), "delta"), how)
-		l.neither = whole.Outcome == dd.Unresolved
-		return l, nil
+		l.neither, l.hidden = whole.Outcome == dd.Unresolved, true
+		return nil
 	}
 	s.StartProgress(len(deltas), "deltas at "+where)
 	res, err := s.Search(ctx, "deltas at "+where, len(deltas), dd.Isolate, dd.Options{}, build, func(st dd.Step) {
 		n := len(st.Config)
 		s.Progress.Update(func(ps *report.Status) { ps.Size = n })
 	})
-	l.Tests = s.Stats().Tests() - before
 	var nf *dd.NotFailingError
 	var np *dd.NotPassingError
 	switch {
 	case errors.As(err, &nf):
 		l.Note = fmt.Sprintf("transplanting all %s into the passing run does not make it fail", report.Plural(len(deltas), "delta"))
-		return l, nil
+		l.hidden = true
+		return nil
 	case errors.As(err, &np):
 		l.Note = "the passing run does not pass here"
-		return l, nil
+		return nil
 	case err != nil:
-		return l, err
+		return err
 	}
 	l.bot = false
 	for _, i := range res.Delta {
@@ -127,7 +145,7 @@ func (c *Chain) examine(ctx context.Context, s *command.Session, t uint64) (*lin
 		l.fnames = append(l.fnames, fname)
 	}
 	l.failing, l.passing, l.confirm = build(res.Fail), build(res.Pass), res.Minimal
-	return l, nil
+	return nil
 }
 
 // failName is the name of a delta's vertex in the failing run's graph:
@@ -155,7 +173,7 @@ func (c *Chain) same(ctx context.Context, s *command.Session, a, b *link) (bool,
 	if a.bot || b.bot {
 		return a.bot == b.bot || len(a.Relevant) == len(b.Relevant), nil, nil
 	}
-	gs, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: a.probe, Step: a.Step}, {Probe: b.probe, Step: b.Step}},
+	gs, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: a.probe, Step: a.Step, Callers: a.callers}, {Probe: b.probe, Step: b.Step, Callers: b.callers}},
 		fmt.Sprintf("j%d-%d", a.Step, b.Step))
 	if err != nil {
 		return false, nil, err

@@ -23,8 +23,9 @@ var probeTemplate []byte
 // Probes type-checks the packages and puts a probe before every
 // statement of a statement list: a step of the run, counted, and the
 // place where, at the one step a plan watches, the program's state is
-// captured as a memory graph (with the variables in scope, the package
-// variables of the packages and os.Args as base variables) and changed
+// captured as a memory graph (with the variables in scope, the callers'
+// receivers, parameters and named results (frame), the package variables
+// of the packages and os.Args as base variables) and changed
 // by the plan's operations ("Why Programs Fail", Appendix §A.2: memory
 // graphs, applying partial state changes). The probe of statement s is
 //
@@ -137,6 +138,7 @@ func (pr *prober) rewrite() []byte {
 			continue
 		}
 		fns := []string{rw.funcName(fd)}
+		pr.frame(fd.Body, fns[0], fd.Recv, fd.Type)
 		lits := map[string]int{}
 		var stack []ast.Node
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -154,6 +156,7 @@ func (pr *prober) rewrite() []byte {
 				outer := fns[len(fns)-1]
 				lits[outer]++
 				fns = append(fns, fmt.Sprintf("%s.func%d", outer, lits[outer]))
+				pr.frame(x.Body, fns[len(fns)-1], nil, x.Type)
 			case *ast.BlockStmt:
 				list = x.List
 			case *ast.CaseClause:
@@ -172,6 +175,40 @@ func (pr *prober) rewrite() []byte {
 	}
 	pr.edits = append(pr.edits, edit{off: pr.fset.Position(pr.file.Name.End()).Offset, text: fmt.Sprintf("; import %s %q", pr.rt, pr.prog.Runtime)})
 	return applyEdits(pr.src, pr.edits)
+}
+
+// frame makes a function's calls known to the runtime while a moment
+// of the plan is still to come: at the start of its body,
+//
+//	if rt.Armed() { defer rt.Leave(rt.Enter("fn", func() []rt.Var { return []rt.Var{{N: "x", P: &x}, ...} })) }
+//
+// with its receiver, parameters and named results, so that a state
+// captured in a function it calls has them too (a probe sees only its
+// own function's variables). A function without any gets nothing.
+func (pr *prober) frame(body *ast.BlockStmt, fn string, recv *ast.FieldList, typ *ast.FuncType) {
+	if body == nil {
+		return
+	}
+	var vars []string
+	for _, fl := range []*ast.FieldList{recv, typ.Params, typ.Results} {
+		if fl == nil {
+			continue
+		}
+		for _, f := range fl.List {
+			for _, n := range f.Names {
+				if n.Name != "_" && n.Name != "" {
+					vars = append(vars, fmt.Sprintf("{N: %q, P: &%s}", n.Name, n.Name))
+				}
+			}
+		}
+	}
+	if len(vars) == 0 {
+		return
+	}
+	rw := &rewriter{fset: pr.fset, src: pr.src}
+	pr.edits = append(pr.edits, edit{off: rw.off(body.Lbrace) + 1, order: -1,
+		text: fmt.Sprintf(" if %[1]s.Armed() { defer %[1]s.Leave(%[1]s.Enter(%[2]q, func() []%[1]s.Var { return []%[1]s.Var{%[3]s} })) };",
+			pr.rt, fn, strings.Join(vars, ", "))})
 }
 
 // probe puts a probe before statement s of function fn.
@@ -252,6 +289,10 @@ type Moment struct {
 	// state is written to Graph (when set).
 	Ops   json.RawMessage `json:"ops,omitempty"`
 	Graph string          `json:"graph,omitempty"`
+	// Callers adds the receivers, parameters and named results of the
+	// calls in progress to the state (FUNC::NAME): the run records its
+	// calls while such a moment is to come.
+	Callers bool `json:"callers,omitempty"`
 }
 
 // Encode writes the plan as the runtime reads it.
