@@ -549,3 +549,44 @@ func main() {
 	}
 	t.Errorf("the if's init is not in the slice:\n%s", res.stderr)
 }
+
+// TestTraceShallowOutput: an output that a run skipping everything but
+// main.main's own statements also prints (a count of zero) is said to
+// be so, with what to do instead; an output the computation makes is not.
+func TestTraceShallowOutput(t *testing.T) {
+	t.Parallel()
+	dir := goModule(t, `package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func count(s string) int {
+	n := 0
+	for _, c := range s {
+		if c == 'x' {
+			n++
+		}
+	}
+	return n
+}
+
+func main() {
+	fmt.Println(count(os.Args[1]))
+}
+`)
+	for _, c := range []struct {
+		arg     string
+		shallow bool
+	}{{"abc", true}, {"axc", false}} {
+		res := wynotRun(t, dir, nil, "trace", "--json", "-j2", ".", "--", c.arg)
+		if res.code != 0 {
+			t.Fatalf("%s: exit %d:\n%s", c.arg, res.code, res.stderr)
+		}
+		said := strings.Contains(res.stderr, "every instance of the slice is in main.main")
+		if s := res.summary(t); s.Shallow != c.shallow || said != c.shallow {
+			t.Errorf("%s: shallow %v, said %v; want %v\n%s", c.arg, s.Shallow, said, c.shallow, res.stderr)
+		}
+	}
+}

@@ -20,6 +20,11 @@ type Detail struct {
 	Hierarchy string   `json:"hierarchy,omitempty"` // "on" or "off"
 	// Levels are the levels the search went through, coarse to fine.
 	Levels []Level `json:"levels,omitempty"`
+	// Shallow says that every instance of the slice is in the main
+	// function: a run that skips all the rest of the program reproduces
+	// the output (an empty or constant output), so the slice cannot show
+	// what made it so.
+	Shallow bool `json:"shallow,omitempty"`
 }
 
 // Level is one level of a hierarchical search: how many of its elements

@@ -178,6 +178,11 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 	default:
 		c.Verdict = []string{"the slice is not certified 1-minimal"}
 	}
+	if d.Shallow = t.shallow() && end.Confirmed; d.Shallow {
+		c.Tail = append(c.Tail, fmt.Sprintf("every instance of the slice is in %s: a run that skips all the rest of the program reproduces %s (the run confirming the slice did), so it does not depend on what the program computed, and the slice cannot show what made it wrong. Trace a run whose output is right (wynot trace PKGDIR -- ARGS) to see which statements make that output, compare the two runs with wynot chain, or name the part of the output to reproduce with --observe",
+			mainFunc, what))
+		sum.Detail = d
+	}
 	if n := len(t.prog.Unguarded); n > 0 {
 		c.Tail = append(c.Tail, fmt.Sprintf("%s could not be guarded and always ran:", report.Plural(n, "statement")))
 		for i, u := range t.prog.Unguarded {
@@ -199,6 +204,23 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 		}
 	}
 	return c
+}
+
+// mainFunc is the function a Go program's run begins in.
+const mainFunc = "main.main"
+
+// shallow says that the slice holds only instances of the main
+// function's own statements, while the run executed others.
+func (t *Trace) shallow() bool {
+	if t.GDB || len(t.kept) == t.before {
+		return false
+	}
+	for _, x := range t.kept {
+		if t.prog.Stmt(x.id).Func != mainFunc {
+			return false
+		}
+	}
+	return true
 }
 
 func sortedKeys(m map[int][]uint32) []int {
