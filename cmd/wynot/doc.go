@@ -847,7 +847,11 @@ The result shows each statement that ran, how many of its executions
 the slice keeps, and which: as line_time, the line and the time of the
 execution in the partial run (its position among all statement
 executions), or #k, its k-th execution, when the run was too long to
-record its order.
+record its order. When every instance the slice keeps is in main.main
+(an empty or constant output, such as "0 elements", that a run skipping
+all the rest prints as well), wynot says so: such a slice cannot show
+what made the output wrong; trace a run whose output is right, or
+compare the two runs with wynot chain.
 
 	main.go:18  sum = sum + a   5 of 6  18₈ 18₁₁ 18₁₄ 18₁₇ 18₂₀
 
@@ -884,8 +888,9 @@ and -j, --timeout, --repeat, --cache, --json, --log, --events,
 --report, --exec (see "wynot help clusters"), -q and -v, as for
 reduce. The JSON summary has the slice
 (slice: file, line, text, ran, kept, times), the plan of the partial run
-(skipped: element, then instance ranges), elements_before and
-elements_after (statement executions).
+(skipped: element, then instance ranges), shallow (the slice is all
+in main.main), elements_before and elements_after (statement
+executions).
 
 # Chain
 
@@ -913,7 +918,11 @@ the first line says which packages were probed; built once with go
 build -overlay; neither your files nor the module cache are written); a
 step of a run is one probe passed. At a step, a probe
 captures the program's state as a memory graph: the variables in scope
-(local variables and parameters of the function), the package variables
+(local variables and parameters of the function), the receivers,
+parameters and named results of the probed functions it was called from
+(named FUNC::NAME, as show::words, nearest call first; only while the
+program runs one goroutine, as several goroutines' calls would mix),
+the package variables
 of the probed packages, os.Args and, while the program has read none
 of it, its standard input by lines ("stdin line 2"), and everything
 reachable from them (struct fields, array, slice and map elements,
@@ -946,10 +955,13 @@ call or a return; into a state the passing run never reaches
 (diverges: the runs took different paths there); or through a state
 whose whole captured difference does not make the passing run fail
 (hidden: the cause is where the capture does not see, such as a
-caller's variables). wynot suggests one as the defect's location: the
+caller's local variables). wynot suggests one as the defect's location: the
 first where a statement overwrote a variable that carried the cause with
-another wrong value, else the first where the cause leads the failing
-run where the passing run never goes (a branch the cause decides), else,
+another wrong value, else the first on whose way the passing run changed
+a variable carrying the cause that the failing run left as it was (the
+failing run skipped something: a branch decided it), else the first
+where the cause leads the failing run where the passing run never goes
+(a branch the cause decides), else,
 when the failing run crashed, the statement that crashed (from the last
 state with relevant deltas: a check missing there is a common defect),
 else the first statement transition. When the two runs, from matching
@@ -971,9 +983,10 @@ then unresolved). A step after the first output that differs can rarely
 reproduce the failing output whole: the chain ends there. Each relevant
 set is run again when the search ends, without the cache.
 
-Limits of the Go backend: a probe sees the variables of its own
-function, not its callers' (they are in the state only where reachable,
-as through a pointer or a slice passed down); channels and functions
+Limits of the Go backend: a probe sees the local variables of its own
+function, not its callers' (those are in the state only where reachable,
+as through a pointer or a slice passed down; their parameters are);
+channels and functions
 are compared as nil or not; a slice grown by a transplant gets a new
 array, and the slices and pointers of the state that shared the old one
 are moved with it. Steps are counted over all goroutines: under real
