@@ -544,3 +544,50 @@ func main() {
 		t.Errorf("at main.go:13, in rule, called by show(words): %+v\n%s", l, res.stderr)
 	}
 }
+
+// TestChainEnvironment: runs that differ in an environment variable only
+// (--pass-env, --fail-env) have it in their state as $NAME, transplanted
+// like any variable; a bad setting is refused.
+func TestChainEnvironment(t *testing.T) {
+	t.Parallel()
+	dir := goModule(t, `package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+func width() int {
+	n, err := strconv.Atoi(os.Getenv("WIDTH"))
+	if err != nil {
+		return 8
+	}
+	return n
+}
+
+func main() {
+	w := width()
+	fmt.Printf("%*s|\n", w, "x")
+	if w > 10 {
+		panic("too wide")
+	}
+}
+`)
+	res := wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass-env", "WIDTH=4", "--fail-env", "WIDTH=12", ".")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s := res.summary(t)
+	if len(s.Chain) == 0 || len(s.Chain[0].Relevant) != 1 || s.Chain[0].Relevant[0].Text != `$WIDTH = "12" instead of "4"` {
+		t.Errorf("the first state: %+v\n%s", s.Chain, res.stderr)
+	}
+	// An explicit panic is not a crash site to suggest: the program
+	// noticed the bad state there.
+	if s.Suggested == nil || s.Suggested.Where == "main.go:21" {
+		t.Errorf("suggested %+v", s.Suggested)
+	}
+	if res := wynotRun(t, dir, nil, "chain", "--pass-env", "4", "--fail-env", "WIDTH=12", "."); res.code != 1 || !strings.Contains(res.stderr, "want NAME=VALUE") {
+		t.Errorf("--pass-env 4: exit %d:\n%s", res.code, res.stderr)
+	}
+}

@@ -905,13 +905,15 @@ FSE 2002).
 
 	wynot chain [flags] --pass 'ARGS' --fail 'ARGS' PKGDIR
 	wynot chain [flags] --pass-stdin FILE --fail-stdin FILE PKGDIR
+	wynot chain [flags] --pass-env NAME=VALUE --fail-env NAME=VALUE PKGDIR
 	wynot chain [flags] --gdb --pass 'ARGS' --fail 'ARGS' BINARY
 
 PKGDIR is the directory of a Go main package, ARGS the arguments of its
 passing and of its failing run (split by the shell's quoting rules: --pass
 'a "b c"' is two arguments), --pass-stdin and --fail-stdin FILE their
-standard input (runs that differ in their input only need no --pass and
---fail). Every package of the program outside the standard
+standard input, --pass-env and --fail-env NAME=VALUE settings of their
+environments (runs that differ in their input or environment only need
+no --pass and --fail). Every package of the program outside the standard
 library gets a probe before every statement, its own module's and its
 dependencies', as wynot trace instruments them (--pkg PATTERNS narrows;
 the first line says which packages were probed; built once with go
@@ -923,8 +925,9 @@ parameters and named results of the probed functions it was called from
 (named FUNC::NAME, as show::words, nearest call first; only while the
 program runs one goroutine, as several goroutines' calls would mix),
 the package variables
-of the probed packages, os.Args and, while the program has read none
-of it, its standard input by lines ("stdin line 2"), and everything
+of the probed packages, os.Args, the environment variables that
+--pass-env and --fail-env set ($WIDTH) and, while the program has read
+none of it, its standard input by lines ("stdin line 2"), and everything
 reachable from them (struct fields, array, slice and map elements,
 pointees, interface values), one vertex per address and type, so that two names of one
 piece of memory (a slice and its alias, a pointer and its target) are
@@ -962,8 +965,10 @@ a variable carrying the cause that the failing run left as it was (the
 failing run skipped something: a branch decided it), else the first
 where the cause leads the failing run where the passing run never goes
 (a branch the cause decides), else,
-when the failing run crashed, the statement that crashed (from the last
-state with relevant deltas: a check missing there is a common defect),
+when the failing run crashed in the runtime (an index out of range, a
+nil dereference; not a panic the program raised), the statement that
+crashed (from the last state with relevant deltas: a check missing
+there is a common defect),
 else the first statement transition. When the two runs, from matching
 states, took different paths on the way to that transition in its
 function, the suggestion names the branch where they parted (a wrong
@@ -1016,6 +1021,8 @@ Flags:
 	--pkg PATTERNS     probe only the packages these go list patterns
 	                   match (default: all outside the standard library)
 	--fail-stdin FILE  the failing run's standard input
+	--pass-env N=V     set N in the passing run's environment (repeatable)
+	--fail-env N=V     set N in the failing run's environment (repeatable)
 	--at FILE:LINE[#N] examine the state there (repeatable)
 	--fail-on REGEX    the failure, as output matching REGEX
 	--pass-on REGEX    the passing behavior (with --fail-on)

@@ -28,6 +28,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -55,6 +56,12 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	fs.StringVar(&c.Fail, "fail", "", "the failing run's `ARGS`")
 	fs.StringVar(&c.PassStdin, "pass-stdin", "", "a `FILE` for the passing run's standard input")
 	fs.StringVar(&c.FailStdin, "fail-stdin", "", "a `FILE` for the failing run's standard input")
+	fs.Func("pass-env", "set the environment variable `NAME=VALUE` in the passing run (repeatable); the variables named by --pass-env and --fail-env are part of the state (env[\"NAME\"])", func(s string) error {
+		return addEnv(&c.PassEnv, s)
+	})
+	fs.Func("fail-env", "set the environment variable `NAME=VALUE` in the failing run (repeatable)", func(s string) error {
+		return addEnv(&c.FailEnv, s)
+	})
 	fs.Func("at", "examine the state at `FILE:LINE[#N]` (the N-th time the failing run reaches the line, 1 by default); repeat for a chain of your own moments (without --at, wynot chooses them and narrows the cause transitions)", func(s string) error {
 		c.At = append(c.At, s)
 		return nil
@@ -81,9 +88,18 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		}
 		// Runs that differ in their standard input only need no
 		// arguments stated.
-		byStdin := inv.IsSet("pass-stdin") || inv.IsSet("fail-stdin")
-		if !byStdin && (!inv.IsSet("pass") || !inv.IsSet("fail")) {
-			return fail("give both runs: --pass 'ARGS' and --fail 'ARGS' (an empty string for no arguments), or their standard input with --pass-stdin and --fail-stdin")
+		byInput := inv.IsSet("pass-stdin") || inv.IsSet("fail-stdin") || len(c.PassEnv)+len(c.FailEnv) > 0
+		if !byInput && (!inv.IsSet("pass") || !inv.IsSet("fail")) {
+			return fail("give both runs: --pass 'ARGS' and --fail 'ARGS' (an empty string for no arguments), or their standard input with --pass-stdin and --fail-stdin, or their environments with --pass-env and --fail-env")
+		}
+		if c.GDB && len(c.PassEnv)+len(c.FailEnv) > 0 {
+			return fail("--pass-env and --fail-env apply to Go programs, not with --gdb")
+		}
+		for _, e := range append(append([]string{}, c.PassEnv...), c.FailEnv...) {
+			name, _, _ := strings.Cut(e, "=")
+			if !slices.Contains(c.envNames, name) {
+				c.envNames = append(c.envNames, name)
+			}
 		}
 		if c.PassOn != "" && inv.Flags.FailOn == "" {
 			return fail("--pass-on needs --fail-on: state both behaviors, or neither (the runs' own outputs are then the references)")
@@ -173,11 +189,14 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 type Chain struct {
 	Pass, Fail           string
 	PassStdin, FailStdin string
-	At                   []string
-	PassOn               string
-	Observe              string
-	MaxVertices          int
-	GDB                  bool
+	// PassEnv and FailEnv are NAME=VALUE settings of each run's
+	// environment (--pass-env, --fail-env).
+	PassEnv, FailEnv []string
+	At               []string
+	PassOn           string
+	Observe          string
+	MaxVertices      int
+	GDB              bool
 	// Pkgs are go list patterns of the packages to probe (--pkg); none
 	// for every package that can be.
 	Pkgs []string
@@ -185,6 +204,7 @@ type Chain struct {
 	obs                *runner.Observation
 	passArgs, failArgs []string
 	passIn, failIn     []byte
+	envNames           []string // the variables of --pass-env and --fail-env
 	at                 []at
 	work, bin, root    string
 	// instrumented and notInstrumented are the packages instrumented,
@@ -203,6 +223,16 @@ type Chain struct {
 	order     []uint64 // the steps examined, in the order they were
 	trans     []Transition
 	captures  int
+}
+
+// addEnv adds a --pass-env or --fail-env setting.
+func addEnv(to *[]string, s string) error {
+	name, _, ok := strings.Cut(s, "=")
+	if !ok || name == "" || strings.ContainsAny(name, "= \t\n") {
+		return fmt.Errorf("want NAME=VALUE, not %q", s)
+	}
+	*to = append(*to, s)
+	return nil
 }
 
 // at is a --at moment: a line, and which time the failing run reaches it.
@@ -300,10 +330,11 @@ func (c *Chain) prepare(ctx context.Context, dir string, inv *command.Invocation
 // candidate's first file) and its plan (the second, named by
 // StatePlanEnv as "{}.plan").
 // Under gdb, the arguments are the plan's: gdb's own command line stays.
-func (c *Chain) candidate(args []string, stdin []byte, p instrument.StatePlan) runner.Candidate {
+func (c *Chain) candidate(args []string, stdin []byte, env []string, p instrument.StatePlan) runner.Candidate {
 	if args == nil {
 		args = []string{}
 	}
+	p.Env, p.EnvNames = env, c.envNames
 	files := func() []runner.File {
 		return []runner.File{{Name: "stdin", Data: stdin}, {Name: "stdin.plan", Data: p.Encode()}}
 	}
@@ -315,10 +346,10 @@ func (c *Chain) candidate(args []string, stdin []byte, p instrument.StatePlan) r
 }
 
 func (c *Chain) failing(p instrument.StatePlan) runner.Candidate {
-	return c.candidate(c.failArgs, c.failIn, p)
+	return c.candidate(c.failArgs, c.failIn, c.FailEnv, p)
 }
 func (c *Chain) passing(p instrument.StatePlan) runner.Candidate {
-	return c.candidate(c.passArgs, c.passIn, p)
+	return c.candidate(c.passArgs, c.passIn, c.PassEnv, p)
 }
 
 // prepareGDB lists the lines of a C program with one run of gdb and

@@ -402,6 +402,10 @@ func (c *Chain) parting(a, b *link) *Parting {
 	return &Parting{Step: a.Step + uint64(i) - 1, Where: loc(f[i-1]), Fail: loc(f[i]), Pass: loc(p[i])}
 }
 
+// runtimeError is how Go reports a crash of the runtime's own (an index
+// out of range, a nil dereference), not a panic the program raised.
+var runtimeError = regexp.MustCompile(`(?m)^(?:panic: runtime error: |fatal error: |unexpected fault address)`)
+
 // frameLine is a frame's place in a Go backtrace: a tab, the file's
 // path, a colon and the line.
 var frameLine = regexp.MustCompile(`(?m)^\t(\S+):(\d+)(?: |$)`)
@@ -420,10 +424,15 @@ func inBacktrace(out []byte, file string, line int) bool {
 
 // crash adds the transition from the last state with relevant deltas to
 // the statement at which the failing run crashed: its last step, when
-// the run crashed and its backtrace names that statement.
+// the run crashed in the runtime (an index out of range, a nil
+// dereference, a signal; not a panic of the program's own) and its
+// backtrace names that statement.
 func (c *Chain) crash(orig runner.Run) {
 	if !c.complete || len(c.timeline) == 0 || !runner.Crashed(orig) {
 		return
+	}
+	if orig.Signal == 0 && !runtimeError.Match(orig.Stderr) {
+		return // a panic the program raised itself: it noticed the bad state there
 	}
 	last := uint64(len(c.timeline))
 	st := c.prog.Stmt(int(c.timeline[last-1]))

@@ -274,6 +274,12 @@ type StatePlan struct {
 	// Args are the program's arguments, for the gdb backend (a Go
 	// program gets them on its command line).
 	Args []string `json:"args,omitempty"`
+	// Env are NAME=VALUE settings the run makes in its environment
+	// before any package of the program is initialized; the variables
+	// EnvNames names are part of its state (a root env, by name), which a
+	// transplant may change.
+	Env      []string `json:"env,omitempty"`
+	EnvNames []string `json:"env_names,omitempty"`
 }
 
 // Moment is a state of the run: where the probe Probe is passed at the

@@ -178,9 +178,18 @@ func Apply(parent, op string, root bool) string {
 		if k, err := strconv.Atoi(strings.Trim(op, "[]")); err == nil {
 			return fmt.Sprintf("stdin line %d", k+1)
 		}
+	case parent == Env && strings.HasPrefix(op, "["):
+		// An environment variable, as a shell names it.
+		if name, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(op, "["), "]")); err == nil {
+			return "$" + name
+		}
 	}
 	return parent + op
 }
+
+// Env names the root of the environment variables that are part of a
+// program's state, a map by name.
+const Env = "$env"
 
 // Stdin names the root of a program's standard input, by lines, while
 // the program has read nothing of it.

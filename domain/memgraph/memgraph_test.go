@@ -333,3 +333,20 @@ func TestWindow(t *testing.T) {
 		t.Errorf("short values changed: %s %s", x, y)
 	}
 }
+
+// TestApplyInputNames: the inputs' roots name their parts as users know
+// them: lines of the standard input from 1, environment variables as a
+// shell writes them; other roots index as Go does.
+func TestApplyInputNames(t *testing.T) {
+	for _, c := range []struct{ parent, op, want string }{
+		{Stdin, "[1]", "stdin line 2"},
+		{Env, `["WIDTH"]`, "$WIDTH"},
+		{Env, `["A B"]`, "$A B"},
+		{"env", `["WIDTH"]`, `env["WIDTH"]`},
+		{"m", "[0]", "m[0]"},
+	} {
+		if got := Apply(c.parent, c.op, false); got != c.want {
+			t.Errorf("Apply(%q, %q) = %q, want %q", c.parent, c.op, got, c.want)
+		}
+	}
+}
