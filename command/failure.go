@@ -15,6 +15,17 @@ import (
 // any test showed.
 const ExitIndistinct = 4
 
+// ExitNoCause is the exit status of a search that ran to its end and
+// found no cause: wynot chain, when no state it examined has a
+// difference that, transplanted into the passing run, makes it fail.
+// Nothing is claimed, and nothing is flaky.
+const ExitNoCause = 5
+
+// NoCause says the search found no cause (exit status 5).
+func NoCause(format string, args ...any) error {
+	return &ExitError{ExitNoCause, fmt.Errorf(format, args...)}
+}
+
 // Indistinct says the test fails on the smallest candidate as on the
 // original (exit status 4).
 func Indistinct(format string, args ...any) error {

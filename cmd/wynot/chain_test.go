@@ -591,3 +591,40 @@ func main() {
 		t.Errorf("--pass-env 4: exit %d:\n%s", res.code, res.stderr)
 	}
 }
+
+// TestChainNoCause: a delta the passing run cannot take (a value of a
+// type it has none of) is set aside and named, the search goes on with
+// the others, and a chain that finds no cause says so with exit status
+// 5 and why, not as a flaky result.
+func TestChainNoCause(t *testing.T) {
+	t.Parallel()
+	dir := goModule(t, `package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	var r io.Reader
+	if os.Args[1] == "bytes" {
+		r = bytes.NewReader([]byte(os.Args[2]))
+	} else {
+		r = strings.NewReader(os.Args[2])
+	}
+	data, _ := io.ReadAll(r)
+	fmt.Println(len(data))
+}
+`)
+	res := wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass", "strings abc", "--fail", "bytes abcd", "--at", "main.go:18", ".")
+	if res.code != 5 || !strings.Contains(res.stderr, "no cause found") || strings.Contains(res.stderr, "flaky") || strings.Contains(res.stderr, "run again") {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	l := linkAt(res.summary(t), "main.go:18")
+	if l == nil || len(l.Untransplantable) != 1 || !strings.Contains(l.Untransplantable[0], "*bytes.Reader") {
+		t.Errorf("at main.go:18: %+v", l)
+	}
+}

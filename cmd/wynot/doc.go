@@ -1013,6 +1013,13 @@ the program again for each test (gdb's start would be most of a
 test's cost); a test that times out kills its gdb with the program, and
 the next test starts a new one.
 
+A delta the passing run cannot take (a value of a type of which its
+state holds none and that wynot cannot make, such as *bytes.Reader) is
+set aside, named with why, and the search goes on with the others.
+Exit status as for reduce, and 5 when no state examined has a
+difference that, transplanted into the passing run, makes it fail: no
+cause was found, and the closing lines say why (nothing is claimed).
+
 Flags:
 
 	--pass ARGS        the passing run's arguments
@@ -1035,7 +1042,8 @@ and -j, --timeout, --repeat, --cache, --json, --log, --events,
 reduce. The JSON summary has the chain
 (chain: step, file, line, func, stack, matched, the graphs' sizes, the
 number of deltas, tests, the relevant deltas with kind, var, old, new,
-text and aliases, and every difference in words) and the transitions
+text and aliases, every difference in words, and the deltas set aside
+as untransplantable) and the transitions
 (from_step, to_step, where, func, before, after, kind, overwritten,
 parting, direct, suggested), and the suggested location (suggested:
 where, func, step, why). --report draws the chain: each state a box with its

@@ -69,6 +69,7 @@ func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 		cl.Verdict = []string{"interrupted: the chain holds the states examined so far"}
 	case relevant == 0:
 		cl.Verdict = []string{"no state examined has a difference that, transplanted into the passing run, makes it fail"}
+		cl.Err = command.NoCause("no cause found: %s", c.noCauseWhy(links))
 	case end.Minimal && end.Confirmed:
 		cl.Verdict = []string{"each state's relevant deltas were transplanted into the passing run again and made it fail, and it passed without them: a 1-minimal failure-inducing difference (dd)"}
 	case end.Confirmed:
@@ -92,6 +93,29 @@ func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 		}
 	}
 	return cl
+}
+
+// noCauseWhy says why the states examined gave no cause: what their
+// notes say most often.
+func (c *Chain) noCauseWhy(links []*link) string {
+	count := map[string]int{}
+	var notes []string
+	for _, l := range links {
+		n := l.Note
+		if i := strings.Index(n, " ("); i > 0 {
+			n = n[:i] // the reason, without the particulars of one state
+		}
+		if count[n] == 0 {
+			notes = append(notes, n)
+		}
+		count[n]++
+	}
+	slices.SortStableFunc(notes, func(a, b string) int { return count[b] - count[a] })
+	var out []string
+	for _, n := range notes[:min(len(notes), 2)] {
+		out = append(out, fmt.Sprintf("%s at %s", n, report.Plural(count[n], "state")))
+	}
+	return strings.Join(out, "; ") + ". Try --at FILE:LINE for a moment where the runs differ in what matters, --fail-on REGEX (and --pass-on) to state the failure where the whole output is too strict, or passing and failing inputs that differ less"
 }
 
 // A row is what the output shows of the transitions: one, or a run of
@@ -163,8 +187,12 @@ func (c *Chain) text(links []*link) string {
 			continue
 		}
 		fmt.Fprintf(&b, "at %s:%d in %s (step %d): ", l.File, l.Line, l.Func, l.Step)
+		aside := ""
+		if len(l.Untransplantable) > 0 {
+			aside = "; set aside, as the passing run cannot take it: " + strings.Join(l.Untransplantable, "; ")
+		}
 		if l.bot {
-			fmt.Fprintf(&b, "no relevant deltas: %s\n", l.Note)
+			fmt.Fprintf(&b, "no relevant deltas: %s%s\n", l.Note, aside)
 			continue
 		}
 		var ds []string
@@ -179,7 +207,7 @@ func (c *Chain) text(links []*link) string {
 		if len(ds) > 1 {
 			verb = "cause"
 		}
-		fmt.Fprintf(&b, "%s %s the failure (%d of %s)\n", strings.Join(ds, "; "), verb, len(ds), report.Plural(l.Deltas, "delta"))
+		fmt.Fprintf(&b, "%s %s the failure (%d of %s)%s\n", strings.Join(ds, "; "), verb, len(ds), report.Plural(l.Deltas, "delta"), aside)
 	}
 	if hidden > 0 {
 		fmt.Fprintf(&b, "(and %s examined on the way: --json lists every one)\n", report.Plural(hidden, "other state"))

@@ -46,6 +46,9 @@ type Link struct {
 	// Note says why there are no relevant deltas (no matching state,
 	// the whole difference does not reproduce the failure, ...).
 	Note string `json:"note,omitempty"`
+	// Untransplantable are the deltas the passing run could not take
+	// (in words, with why): set aside before the search.
+	Untransplantable []string `json:"untransplantable,omitempty"`
 }
 
 // Delta is one state difference.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -87,20 +88,17 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 		l.hidden = true
 		return nil
 	}
+	// Deltas the passing run cannot take (a value of a type it cannot
+	// make there) are set aside and named; the rest are searched.
+	deltas, untransplantable, whole, err := c.transplantable(ctx, s, m, at, deltas, where)
+	if err != nil {
+		return err
+	}
+	l.Untransplantable = untransplantable
 	build := func(cfg dd.Config) runner.Candidate {
 		a := at
 		a.Ops = memgraph.Encode(m.Plan(deltas, cfg))
 		return c.passing(instrument.StatePlan{At: []instrument.Moment{a}})
-	}
-	// dd needs the whole difference to make the passing run fail (a
-	// run that does neither is no starting point either).
-	all := make(dd.Config, len(deltas))
-	for i := range all {
-		all[i] = i
-	}
-	whole, err := s.TestOne(ctx, "all deltas at "+where, build(all))
-	if err != nil {
-		return err
 	}
 	if whole.Outcome != dd.Fail {
 		how := whole.Outcome.String()
@@ -146,6 +144,53 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 	}
 	l.failing, l.passing, l.confirm = build(res.Fail), build(res.Pass), res.Minimal
 	return nil
+}
+
+// maxUntransplantable bounds the deltas set aside at one state, each
+// found by one run.
+const maxUntransplantable = 4
+
+// cannotRe is how the runtime says that it could not make a change.
+var cannotRe = regexp.MustCompile(`wynot chain runtime: cannot (\w+) (.*?): (.*)`)
+
+// transplantable tests all the deltas in the passing run; while that
+// run ends by saying that it cannot make one of their changes, the
+// deltas that change that place are set aside (named, with why) and the
+// rest tested again.
+func (c *Chain) transplantable(ctx context.Context, s *command.Session, m *memgraph.Matching, at instrument.Moment, deltas []memgraph.Delta, where string) ([]memgraph.Delta, []string, runner.Test, error) {
+	var aside []string
+	for {
+		all := make(dd.Config, len(deltas))
+		for i := range all {
+			all[i] = i
+		}
+		a := at
+		a.Ops = memgraph.Encode(m.Plan(deltas, all))
+		whole, err := s.TestOne(ctx, "all deltas at "+where, c.passing(instrument.StatePlan{At: []instrument.Moment{a}}))
+		if err != nil || whole.Outcome == dd.Fail || len(aside) == maxUntransplantable {
+			return deltas, aside, whole, err
+		}
+		mm := cannotRe.FindSubmatch(whole.Run.Stderr)
+		if mm == nil {
+			return deltas, aside, whole, nil
+		}
+		var keep []memgraph.Delta
+		for i, d := range deltas {
+			hit := false
+			for _, o := range m.Plan(deltas, dd.Config{i}) {
+				hit = hit || strings.Join(o.Path, " ") == string(mm[2])
+			}
+			if hit {
+				aside = append(aside, fmt.Sprintf("%s (%s)", m.Describe(d), mm[3]))
+			} else {
+				keep = append(keep, d)
+			}
+		}
+		if len(keep) == len(deltas) || len(keep) == 0 {
+			return deltas, aside, whole, nil
+		}
+		deltas = keep
+	}
 }
 
 // failName is the name of a delta's vertex in the failing run's graph:
