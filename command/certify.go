@@ -18,27 +18,6 @@ type Check struct {
 	What      string // "the result", "the passing result", ...
 }
 
-// certainty is the rule by which fresh runs decide, once the test has
-// shown itself flaky under --repeat auto, whether a result gives its
-// outcome again and whether a removal of it fails: a verdict is wrong
-// with probability at most 1% each way for a candidate that gives the
-// other outcome in at least half of its runs (for a flip rate below 1/2
-// and any number of runs), and a decision that has not reached its
-// verdict in 200 runs leaves the result not certified.
-var certainty = runner.Sequential{AlphaFail: 0.01, AlphaPass: 0.01, Budget: 200}
-
-// minAgreed is how many fresh runs of the original, the result and its
-// removals must have given the outcome seen before, with none
-// disagreeing, before a confirmation made while the test has shown no
-// flip stands: were the test's answers to flip at any rate ε, three
-// confirmations of a result that does not fail would all fail and four
-// other runs agree with probability at most ε³(1-ε)⁴ < 1%. (A removal
-// that fails passes its one recheck, with k other runs agreeing, with
-// probability at most ε(1-ε)^k ≤ 1/(e(k+1)): below 1% from 36 runs, as
-// with 32 removals rechecked; fewer removals give a weaker bound, which
-// more runs of every deterministic test would buy.)
-const minAgreed = 7
-
 // Confirm runs each check's candidate again, without the cache, and
 // counts the runs as checks. Under --repeat auto, while the test has
 // shown no flip, each runs AutoRepeat times and holds when all runs give
@@ -50,7 +29,7 @@ const minAgreed = 7
 func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.Run, error) {
 	n := s.settings.Repeat
 	if n != 1 {
-		n = max(n, AutoRepeat)
+		n = max(n, s.certainty.AutoRepeat)
 	}
 	ok := true
 	var runs []runner.Run
@@ -82,7 +61,7 @@ func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.
 		if v.Outcome == c.Want {
 			switch {
 			case certified:
-				s.Say("run again, %s gave %s in %d of %d runs: the test is flaky, but the result holds (one that gives it in at most half of its runs gets there with at most %g%% chance)", c.What, c.Want, agree, len(v.Outcomes), certaintyPercent(c.Want))
+				s.Say("run again, %s gave %s in %d of %d runs: the test is flaky, but the result holds (one that gives it in at most half of its runs gets there with at most %g%% chance)", c.What, c.Want, agree, len(v.Outcomes), s.certaintyPercent(c.Want))
 			case agree < len(v.Outcomes):
 				s.Say("run again, %s gave %s in %d of %d runs: the test is flaky, but the result holds", c.What, c.Want, agree, len(v.Outcomes))
 			}
@@ -111,11 +90,11 @@ func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.
 
 // certaintyPercent is the bound, in percent, on a verdict of o that is
 // wrong.
-func certaintyPercent(o dd.Outcome) float64 {
+func (s *Session) certaintyPercent(o dd.Outcome) float64 {
 	if o == dd.Fail {
-		return certainty.AlphaFail * 100
+		return s.certainty.Sequential.AlphaFail * 100
 	}
-	return certainty.AlphaPass * 100
+	return s.certainty.Sequential.AlphaPass * 100
 }
 
 // setUndecided records why a certifying decision ran out of runs.
@@ -160,7 +139,7 @@ func (s *Session) decide(ctx context.Context, c runner.Candidate, n int, what st
 // these runs count, never earlier ones of c; the flip rate observed so
 // far sets how much each run is trusted.
 func (s *Session) certify(ctx context.Context, c runner.Candidate, target dd.Outcome, what string) (rec runner.Test, decided bool, err error) {
-	seq := certainty.Start()
+	seq := s.certainty.Sequential.Start()
 	rec, err = s.tester.Sequence(ctx, c, func(o dd.Outcome, _ string) bool {
 		s.mu.Lock()
 		flip := seq.Flip(s.flips, s.flipRuns)
@@ -219,16 +198,16 @@ type Removal struct {
 
 // recheck tests the removals of a result again, without the cache,
 // before the result is called 1-minimal. Under --repeat auto, while the
-// test has shown no flip, each once (at most maxProbes of them, spread
+// test has shown no flip, each once (at most Certainty.MaxProbes of them, spread
 // over them); once it has, or as soon as one of these runs fails, every
-// removal is decided afresh by certainty. With --repeat N, each N times, decided by
+// removal is decided afresh by Certainty.Sequential. With --repeat N, each N times, decided by
 // a clear majority. A removal that fails makes the result not 1-minimal;
 // recheck says which ("" when none does). A removal that certainty
 // cannot decide leaves the result not certified (undecidedWhy).
 func (s *Session) recheck(ctx context.Context, removals []Removal) (string, error) {
 	if s.settings.Repeat == 0 && s.flakiness() == "" {
 		probes := removals
-		if len(removals) > maxProbes {
+		if maxProbes := s.certainty.MaxProbes; len(removals) > maxProbes {
 			// While the test has shown no flakiness, a sample of the
 			// removals, spread over them, is enough to see whether it
 			// answers the same when asked again; only then are all
@@ -255,10 +234,6 @@ func (s *Session) agreedRuns() int {
 	defer s.mu.Unlock()
 	return s.agreed
 }
-
-// maxProbes is how many removals are rechecked while the test has not
-// shown itself flaky.
-const maxProbes = 32
 
 func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, error) {
 	var mu sync.Mutex
@@ -289,7 +264,7 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, e
 				v, err = s.decide(ctx, r.Candidate, 1, r.What)
 				if err == nil && v.Outcome == dd.Fail {
 					// A removal the search saw not fail fails now: the
-					// test is flaky; decide afresh, by certainty.
+					// test is flaky; decide afresh, by Certainty.Sequential.
 					s.noteFlaky(r.What + " failed when run again, where it did not before")
 					v, decided, err = s.certify(ctx, r.Candidate, dd.Fail, r.What)
 				} else if err == nil {

@@ -12,12 +12,10 @@ import (
 	"github.com/wynot/wynot/runner"
 )
 
-// calibrationLimit bounds the first runs of the original when no timeout
-// is given; after stillRunning, wynot says that it is waiting.
-const (
-	calibrationLimit = 5 * time.Minute
-	stillRunning     = 10 * time.Second
-)
+// stillRunning is how long a first run of the original without
+// --timeout goes on before wynot says that it is waiting (up to
+// Certainty.CalibrationLimit).
+const stillRunning = 10 * time.Second
 
 // checkOriginal runs the original candidate twice (TSE 2002 Axiom 4, and
 // the Debugging Book's check_reproducibility), sets up the oracle from
@@ -27,9 +25,9 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 	s.origWhat = what
 	s.tester.Command.Timeout = s.settings.Timeout
 	if s.settings.Timeout == 0 {
-		s.tester.Command.Timeout = calibrationLimit
+		s.tester.Command.Timeout = s.certainty.CalibrationLimit
 	}
-	planned := 2
+	planned := s.certainty.OriginalRuns
 	run := func() (runner.Run, error) {
 		s.setDoing("running the %s (run %d of %d)", what, s.Stats().Checks+1, planned)
 		var mu sync.Mutex
@@ -46,7 +44,7 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 				defer mu.Unlock()
 				if !ended {
 					still = time.AfterFunc(stillRunning, func() {
-						s.Say("the %s is still running after %s; if it hangs, give --timeout D (without it, wynot waits up to %s)", what, stillRunning, calibrationLimit)
+						s.Say("the %s is still running after %s; if it hangs, give --timeout D (without it, wynot waits up to %s)", what, stillRunning, s.certainty.CalibrationLimit)
 					})
 				}
 			}
@@ -66,7 +64,7 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 			return r, err
 		}
 		if r.TimedOut && s.settings.Timeout == 0 {
-			return r, InputError("the %s did not finish within %s; give --timeout D (if the hang is the failure, timeouts then count as failures)", what, calibrationLimit)
+			return r, InputError("the %s did not finish within %s; give --timeout D (if the hang is the failure, timeouts then count as failures)", what, s.certainty.CalibrationLimit)
 		}
 		return r, nil
 	}
@@ -75,122 +73,31 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 		before = runner.TakeFootprint(s.here)
 	}
 	var runs []runner.Run
-	for range 2 {
+	for range s.certainty.OriginalRuns {
 		r, err := run()
 		if err != nil {
 			return err
 		}
 		runs = append(runs, r)
 	}
-	// ref is the run the failure is taken from: the first that fails.
-	ref := 0
-	oracleFor := func() (runner.Oracle, error) {
-		switch {
-		case s.settings.Reproduce != nil:
-			return &runner.OutputOracle{Observe: *s.settings.Reproduce, Want: runs[0]}, nil
-		case s.settings.FailOn != nil:
-			return &runner.RegexOracle{Re: s.settings.FailOn, Pass: s.settings.PassOn, Phase: runner.Extract(runs[0]).Phase}, nil
-		case s.settings.Script != "" || s.settings.ExitStatus:
-			return &runner.ScriptOracle{Convention: s.settings.Convention}, nil
-		}
-		for i, r := range runs {
-			if !r.Clean() {
-				ref = i
-				break
-			}
-		}
-		sig := runner.Extract(runs[ref])
-		if runs[ref].Clean() && (sig.Message == "" || s.settings.Precision == runner.Exit) {
-			return nil, NotReproduced("the %s does not fail: %s%s", what, runs[0].Explain(), s.executorHint())
-		}
-		return &runner.SignatureOracle{Want: sig, Precision: s.settings.Precision}, nil
-	}
-	classify := func(oracle runner.Oracle) (fails int, firstOther int, err error) {
-		firstOther = -1
-		for i, r := range runs {
-			o, _, err := oracle.Classify(r)
-			if err != nil {
-				return 0, 0, NotReproduced("the %s: %v", what, err)
-			}
-			if o == dd.Fail {
-				fails++
-			} else if firstOther < 0 {
-				firstOther = i
-			}
-		}
-		return fails, firstOther, nil
-	}
-	oracle, err := oracleFor()
-	if err != nil && s.settings.Repeat != 0 {
-		return err
-	}
-	fails, other := 0, 0
-	if err == nil {
-		if fails, other, err = classify(oracle); err != nil {
-			return err
-		}
-	}
-	if s.settings.Repeat == 0 && fails < len(runs) && (fails > 0 || !runs[1].Clean()) && !(runs[0].TimedOut && runs[1].TimedOut) && s.tester.OutOfRoom() == 0 {
-		// Under --repeat auto, two runs that disagree are asked again:
-		// a failure that shows in four of five runs is a flaky one, and
-		// the search goes on with repetition. An original that hung
-		// both times is not asked three times more: it hangs, and each
-		// run would cost the whole timeout again; nor is one whose runs
-		// ran out of room.
-		planned = 5
-		for range 3 {
+	facts := originalFacts{settings: s.settings, what: what, hint: s.executorHint(), where: s.where(),
+		timeout: s.tester.Command.Timeout, outOfRoom: s.tester.OutOfRoom() > 0}
+	j := judgeOriginal(runs, facts, s.certainty)
+	if j.more {
+		planned += s.certainty.OriginalRetry
+		for range s.certainty.OriginalRetry {
 			r, err := run()
 			if err != nil {
 				return err
 			}
 			runs = append(runs, r)
 		}
-		if oracle, err = oracleFor(); err != nil {
-			return err
-		}
-		if fails, other, err = classify(oracle); err != nil {
-			return err
-		}
-	} else if err != nil {
-		return err
+		j = judgeOriginal(runs, facts, s.certainty)
 	}
-	if fails < len(runs) && !(len(runs) == 5 && fails >= 4) {
-		r := runs[other]
-		o, detail, _ := oracle.Classify(r)
-		if fails == 0 {
-			hint := s.executorHint()
-			switch {
-			case s.settings.FailOn != nil:
-				return NotReproduced("the %s does not fail: its output does not match %q; it ended with %s%s", what, s.settings.FailOn, r.Explain(), hint)
-			case s.settings.Script != "":
-				conv := ""
-				if s.settings.Convention == runner.CReduce && r.Exit > 0 && r.Exit != 125 && !r.TimedOut {
-					conv = "\n(by the creduce convention, a script says that its candidate fails by exiting 0; one that exits non-zero on a failure follows git bisect's: give --convention bisect)"
-				}
-				return NotReproduced("the %s is not reproduced by %s (%s convention): %s%s%s", what, s.settings.Script, s.settings.Convention, r.Explain(), conv, hint)
-			case s.settings.ExitStatus:
-				return NotReproduced("the %s does not fail by the %s convention: %s%s", what, s.settings.Convention, r.Explain(), hint)
-			}
-		}
-		if s.settings.Reproduce != nil {
-			for _, r := range runs {
-				if r.TimedOut {
-					return NotReproduced("the %s did not finish within %s (--timeout)", what, s.tester.Command.Timeout)
-				}
-			}
-			return NotReproduced("the %s's output is not deterministic: two runs of it differ (%s); the runs must do the same every time, or --observe must compare only what does not change", what, detail)
-		}
-		if len(runs) == 2 {
-			first, _, _ := oracle.Classify(runs[0])
-			return NotReproduced("the failure is flaky: run twice, the %s first gave %s, then %s (%s); --repeat N and a lower --precision may help",
-				what, first, o, detail)
-		}
-		if detail != "" {
-			detail = ": " + detail
-		}
-		return NotReproduced("the failure is flaky: the %s failed in %d of %d runs (otherwise %s%s); --repeat N and a lower --precision may help",
-			what, fails, len(runs), o, detail)
+	if j.err != nil {
+		return j.err
 	}
+	oracle, fails, ref := j.oracle, j.fails, j.ref
 	s.mu.Lock()
 	s.flipRuns += len(runs)
 	s.flips += len(runs) - fails
@@ -202,12 +109,6 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 		defer s.noteFlaky(fmt.Sprintf("the %s failed in %d of %d runs", what, fails, len(runs)))
 	}
 	runs[0], runs[ref] = runs[ref], runs[0]
-	if o, ok := oracle.(*runner.SignatureOracle); ok && o.Want.Phase == runner.NotSetUp {
-		// The tool never got to the code: that is how the command fails
-		// where it runs, not a failure of what it tests.
-		return NotReproduced("the %s fails before anything is built or tested: %s could not start on it (%s). That is how the command fails %s, not a failure of the program; run it there by hand, or, if this is the failure you are after, state it with --fail-on REGEX.\nThe run: %s",
-			what, o.Want.Tool, o.Want.Message, s.where(), runs[0].Explain())
-	}
 	s.tester.Oracle = oracle
 	s.Original = runs[0]
 	// Said once for every command: what the failure is, and how a run
@@ -241,17 +142,173 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 		}
 	}
 	if s.settings.Timeout == 0 {
-		d := max(runs[0].Duration, runs[1].Duration) * 10
-		s.tester.Command.Timeout = min(max(d, time.Second), 300*time.Second).Round(100 * time.Millisecond)
+		s.tester.Command.Timeout = calibrate(runs, s.certainty)
 		// A confirmation that times out under this timeout, calibrated
-		// in a quiet moment, runs once more with three times as long
+		// in a quiet moment, runs once more with Patience times as long
 		// before it counts (its timeout says nothing of its candidate
 		// on a machine busy meanwhile).
-		s.tester.Patience = 3
+		s.tester.Patience = s.certainty.Patience
 	}
 	// The search's first question is the original again: answer it.
 	_, detail, _ := oracle.Classify(runs[0])
 	return s.tester.Seed(orig, dd.Fail, detail)
+}
+
+// calibrate is the tests' timeout when none is given: TimeoutFactor
+// times the slowest of the original's runs, between MinTimeout and
+// MaxTimeout.
+func calibrate(runs []runner.Run, c Certainty) time.Duration {
+	var d time.Duration
+	for _, r := range runs {
+		d = max(d, r.Duration)
+	}
+	return min(max(d*time.Duration(c.TimeoutFactor), c.MinTimeout), c.MaxTimeout).Round(100 * time.Millisecond)
+}
+
+// originalFacts is what judging the original's runs needs besides them:
+// the test's settings, what the original is called, and the particulars
+// of where the tests run that errors name.
+type originalFacts struct {
+	settings  Test
+	what      string
+	hint      string // executorHint
+	where     string // where the tests run
+	timeout   time.Duration
+	outOfRoom bool // a run ran out of room in its work directory
+}
+
+// originalJudgment is what the runs of the original say: the oracle
+// that tells the failure, the run it was taken from (ref) and how many
+// runs fail; or that the runs disagree and more must be made (more); or
+// the error a command should exit with.
+type originalJudgment struct {
+	oracle runner.Oracle
+	ref    int
+	fails  int
+	more   bool
+	err    error
+}
+
+// judgeOriginal decides from the original's runs whether its failure
+// reproduces (TSE 2002 Axiom 4) and how a run is told to be it, by the
+// policy c: OriginalRuns that all fail reproduce it; under --repeat
+// auto, runs that disagree call for OriginalRetry more, and at least
+// ReproducedIf failing runs of all of them reproduce it, flaky. It runs
+// nothing: checkOriginal makes the runs.
+func judgeOriginal(runs []runner.Run, f originalFacts, c Certainty) originalJudgment {
+	st, what := f.settings, f.what
+	var j originalJudgment
+	oracleFor := func() (runner.Oracle, error) {
+		switch {
+		case st.Reproduce != nil:
+			return &runner.OutputOracle{Observe: *st.Reproduce, Want: runs[0]}, nil
+		case st.FailOn != nil:
+			return &runner.RegexOracle{Re: st.FailOn, Pass: st.PassOn, Phase: runner.Extract(runs[0]).Phase}, nil
+		case st.Script != "" || st.ExitStatus:
+			return &runner.ScriptOracle{Convention: st.Convention}, nil
+		}
+		j.ref = 0
+		for i, r := range runs {
+			if !r.Clean() {
+				j.ref = i
+				break
+			}
+		}
+		sig := runner.Extract(runs[j.ref])
+		if runs[j.ref].Clean() && (sig.Message == "" || st.Precision == runner.Exit) {
+			return nil, NotReproduced("the %s does not fail: %s%s", what, runs[0].Explain(), f.hint)
+		}
+		return &runner.SignatureOracle{Want: sig, Precision: st.Precision}, nil
+	}
+	classify := func(oracle runner.Oracle) (fails int, firstOther int, err error) {
+		firstOther = -1
+		for i, r := range runs {
+			o, _, err := oracle.Classify(r)
+			if err != nil {
+				return 0, 0, NotReproduced("the %s: %v", what, err)
+			}
+			if o == dd.Fail {
+				fails++
+			} else if firstOther < 0 {
+				firstOther = i
+			}
+		}
+		return fails, firstOther, nil
+	}
+	oracle, err := oracleFor()
+	if err != nil && (st.Repeat != 0 || len(runs) > c.OriginalRuns) {
+		return originalJudgment{err: err}
+	}
+	fails, other := 0, 0
+	if err == nil {
+		if fails, other, err = classify(oracle); err != nil {
+			return originalJudgment{err: err}
+		}
+	}
+	if len(runs) == c.OriginalRuns && st.Repeat == 0 && fails < len(runs) && (fails > 0 || !runs[len(runs)-1].Clean()) && !allTimedOut(runs) && !f.outOfRoom {
+		// Under --repeat auto, runs that disagree are asked again: a
+		// failure that shows in four of five runs is a flaky one, and
+		// the search goes on with repetition. An original that hung
+		// every time is not asked again: it hangs, and each run would
+		// cost the whole timeout again; nor is one whose runs ran out of
+		// room.
+		return originalJudgment{more: true}
+	} else if err != nil {
+		return originalJudgment{err: err}
+	}
+	if fails < len(runs) && !(len(runs) == c.OriginalRuns+c.OriginalRetry && fails >= c.ReproducedIf) {
+		r := runs[other]
+		o, detail, _ := oracle.Classify(r)
+		if fails == 0 {
+			switch {
+			case st.FailOn != nil:
+				return originalJudgment{err: NotReproduced("the %s does not fail: its output does not match %q; it ended with %s%s", what, st.FailOn, r.Explain(), f.hint)}
+			case st.Script != "":
+				conv := ""
+				if st.Convention == runner.CReduce && r.Exit > 0 && r.Exit != 125 && !r.TimedOut {
+					conv = "\n(by the creduce convention, a script says that its candidate fails by exiting 0; one that exits non-zero on a failure follows git bisect's: give --convention bisect)"
+				}
+				return originalJudgment{err: NotReproduced("the %s is not reproduced by %s (%s convention): %s%s%s", what, st.Script, st.Convention, r.Explain(), conv, f.hint)}
+			case st.ExitStatus:
+				return originalJudgment{err: NotReproduced("the %s does not fail by the %s convention: %s%s", what, st.Convention, r.Explain(), f.hint)}
+			}
+		}
+		if st.Reproduce != nil {
+			for _, r := range runs {
+				if r.TimedOut {
+					return originalJudgment{err: NotReproduced("the %s did not finish within %s (--timeout)", what, f.timeout)}
+				}
+			}
+			return originalJudgment{err: NotReproduced("the %s's output is not deterministic: two runs of it differ (%s); the runs must do the same every time, or --observe must compare only what does not change", what, detail)}
+		}
+		if len(runs) == c.OriginalRuns {
+			first, _, _ := oracle.Classify(runs[0])
+			return originalJudgment{err: NotReproduced("the failure is flaky: run twice, the %s first gave %s, then %s (%s); --repeat N and a lower --precision may help",
+				what, first, o, detail)}
+		}
+		if detail != "" {
+			detail = ": " + detail
+		}
+		return originalJudgment{err: NotReproduced("the failure is flaky: the %s failed in %d of %d runs (otherwise %s%s); --repeat N and a lower --precision may help",
+			what, fails, len(runs), o, detail)}
+	}
+	if o, ok := oracle.(*runner.SignatureOracle); ok && o.Want.Phase == runner.NotSetUp {
+		// The tool never got to the code: that is how the command fails
+		// where it runs, not a failure of what it tests.
+		return originalJudgment{err: NotReproduced("the %s fails before anything is built or tested: %s could not start on it (%s). That is how the command fails %s, not a failure of the program; run it there by hand, or, if this is the failure you are after, state it with --fail-on REGEX.\nThe run: %s",
+			what, o.Want.Tool, o.Want.Message, f.where, runs[j.ref].Explain())}
+	}
+	j.oracle, j.fails = oracle, fails
+	return j
+}
+
+func allTimedOut(runs []runner.Run) bool {
+	for _, r := range runs {
+		if !r.TimedOut {
+			return false
+		}
+	}
+	return true
 }
 
 // checkWrites compares the directory the tests run in, where wynot was

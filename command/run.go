@@ -92,11 +92,6 @@ type End struct {
 	Interrupted bool
 }
 
-// maxSearches bounds the searches of a run: when a result's 1-minimality
-// does not hold up when rechecked (a flaky test), the search goes on from
-// it, with repetition, at most this many times in all.
-const maxSearches = 3
-
 // Closing is what a run tells the user at the end, and the exit it calls
 // for. The lines are written to standard error, each after "wynot: ", in
 // the order of the fields; Text is written as it is.
@@ -230,8 +225,8 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 				}
 			}
 			r, ok := job.(Restarter)
-			if !confirmed && ok && k < maxSearches && s.settings.Repeat == 0 && s.undecidedWhy() == "" {
-				s.Say("the result did not behave the same when run again; searching again from the original, with every test run %d times", AutoRepeat)
+			if !confirmed && ok && k < s.certainty.MaxSearches && s.settings.Repeat == 0 && s.undecidedWhy() == "" {
+				s.Say("the result did not behave the same when run again; searching again from the original, with every test run %d times", s.certainty.AutoRepeat)
 				if err = r.Restart(); err != nil {
 					return page, err
 				}
@@ -254,7 +249,7 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		if err != nil || notMinimal == "" || !confirmed {
 			return page, err
 		}
-		if k == maxSearches || s.undecidedWhy() != "" {
+		if k == s.certainty.MaxSearches || s.undecidedWhy() != "" {
 			return page, nil
 		}
 		s.Say("the result is not 1-minimal after all: %s; searching on from it", notMinimal)
@@ -264,14 +259,14 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 // confirmAgain makes a confirmation under --repeat auto stand by the
 // bound: one made while the test had shown no flip (loose) is made again
 // by certainty if the test has flipped since; otherwise, while it still
-// has not, the checks run again until minAgreed fresh runs in all
+// has not, the checks run again until Certainty.MinAgreed fresh runs in all
 // agreed (a disagreement makes the test flaky, and the checks are
 // decided by certainty).
 func (s *Session) confirmAgain(ctx context.Context, checks []Check, loose bool) (bool, error) {
 	if !loose {
 		return true, nil
 	}
-	for i := 0; s.flakiness() == "" && s.agreedRuns() < minAgreed && ctx.Err() == nil; i++ {
+	for i := 0; s.flakiness() == "" && s.agreedRuns() < s.certainty.MinAgreed && ctx.Err() == nil; i++ {
 		c := checks[i%len(checks)]
 		v, err := s.decide(ctx, c.Candidate, 1, c.What)
 		if err != nil {

@@ -89,11 +89,6 @@ type Output struct {
 // logTail is how many lines of each test's output the test log shows.
 const logTail = 3
 
-// AutoRepeat is how many times each test runs under --repeat auto once
-// the test has shown itself flaky, and how many times the final result is
-// confirmed.
-const AutoRepeat = 3
-
 // Config is what a session is opened with.
 type Config struct {
 	Command string // the command, for the progress line and the summary
@@ -126,6 +121,9 @@ type Config struct {
 	Executor runner.Executor
 	// Copies are the work directories' copies of a tree (Workload.Copies).
 	Copies CopiedTrees
+	// Certainty is the policy of certification; nil for
+	// DefaultCertainty.
+	Certainty *Certainty
 }
 
 // Session is what every command shares while it searches: the tester
@@ -133,7 +131,8 @@ type Config struct {
 // Commands test candidates only through it, so that every test is
 // counted, logged and recorded the same way.
 type Session struct {
-	settings Test
+	settings  Test
+	certainty Certainty
 	Output
 	Name string // the command, for the progress line
 	Jobs int
@@ -227,7 +226,10 @@ func (s *Session) Timeout() time.Duration { return s.tester.Command.Timeout }
 // cache. Close releases them.
 func Open(cfg Config) (*Session, error) {
 	t, out := cfg.Test, cfg.Output
-	s := &Session{settings: t, Output: out, Name: cfg.Command, Jobs: max(cfg.Jobs, 1), start: time.Now()}
+	s := &Session{settings: t, certainty: DefaultCertainty, Output: out, Name: cfg.Command, Jobs: max(cfg.Jobs, 1), start: time.Now()}
+	if cfg.Certainty != nil {
+		s.certainty = *cfg.Certainty
+	}
 	if s.Stderr == nil {
 		s.Stderr = io.Discard
 	}
@@ -564,9 +566,9 @@ func (s *Session) noteFlaky(why string) {
 func (s *Session) flakyLocked(why string) {
 	s.flaky = why
 	if s.settings.Repeat == 0 {
-		s.tester.SetRepeat(AutoRepeat)
+		s.tester.SetRepeat(s.certainty.AutoRepeat)
 		// Say locks the progress line, which never waits for s.mu.
-		s.Say("the test is flaky (%s): from now on every test runs %d times, and an outcome counts only when all runs agree", why, AutoRepeat)
+		s.Say("the test is flaky (%s): from now on every test runs %d times, and an outcome counts only when all runs agree", why, s.certainty.AutoRepeat)
 	}
 }
 

@@ -117,9 +117,9 @@ func TestRun(t *testing.T) {
 	}
 	// Two runs of the original and AutoRepeat of the result are checks,
 	// and, with no removals to recheck, more runs of the result until
-	// minAgreed fresh runs gave the outcome seen before (the original's
+	// DefaultCertainty.MinAgreed fresh runs gave the outcome seen before (the original's
 	// second run counts); every run is counted once.
-	if sum.Checks != 1+minAgreed || int(tg.runs.Load()) != sum.Tests || sum.Tests != sum.Runs+sum.Checks || sum.Runs != sum.Outcomes.Pass+sum.Outcomes.Fail+sum.Outcomes.Unresolved {
+	if sum.Checks != 1+DefaultCertainty.MinAgreed || int(tg.runs.Load()) != sum.Tests || sum.Tests != sum.Runs+sum.Checks || sum.Runs != sum.Outcomes.Pass+sum.Outcomes.Fail+sum.Outcomes.Unresolved {
 		t.Errorf("%d runs; summary: %d tests, %d runs, %d checks, outcomes %+v", tg.runs.Load(), sum.Tests, sum.Runs, sum.Checks, sum.Outcomes)
 	}
 	// What the failure is and how it is told is said once, before the
