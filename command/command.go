@@ -308,7 +308,7 @@ func (c *Command) Main(ctx context.Context, args []string, env Env) int {
 		}
 		if err == nil {
 			page, err = s.Run(ctx, job, sum)
-			if sm, ok := exec.(interface{ Summary() string }); ok && !f.Quiet && sm.Summary() != "" {
+			if sm, ok := exec.(runner.Summarizer); ok && !f.Quiet && sm.Summary() != "" {
 				fmt.Fprintf(env.Stderr, "wynot: %s\n", sm.Summary())
 			}
 		}

@@ -332,7 +332,7 @@ func (s *Session) checkExecutor(ctx context.Context) error {
 		}
 		return InputError("%v", err)
 	}
-	if say, ok := s.tester.Executor.(interface{ SetSay(func(string, ...any)) }); ok {
+	if say, ok := s.tester.Executor.(runner.Speaker); ok {
 		say.SetSay(s.Say)
 	}
 	if !s.Quiet {
@@ -638,13 +638,26 @@ func (s *Session) Predict(detail string) runner.Test {
 	return runner.Test{Outcome: dd.Unresolved, Predicted: true, Detail: detail}
 }
 
-// Search runs one delta debugging search over n changes, testing each
-// configuration as the candidate that build makes of it. name names the
-// search in the log and events; onStep sees every step.
-func (s *Session) Search(ctx context.Context, name string, n int, alg dd.Algorithm, opts dd.Options, build func(dd.Config) runner.Candidate, onStep func(dd.Step)) (dd.Result, error) {
-	return s.SearchTests(ctx, name, n, alg, opts, func(ctx context.Context, c dd.Config) (runner.Test, error) {
-		return s.tester.Test(ctx, build(c))
-	}, onStep)
+// Search is one delta debugging search of a session (Session.Search).
+type Search struct {
+	// Name names the search in the log and the events; N is the number
+	// of changes it searches over.
+	Name      string
+	N         int
+	Algorithm dd.Algorithm
+	Options   dd.Options
+	// How a configuration is tested, one of three: Build makes its
+	// candidate, which the session tests; Test tests it and returns the
+	// test whose outcome counts; Resolved is Test for a test that may run
+	// a larger configuration than the one asked (as the failure-
+	// resolution loop of wynot changes does, FSE 1999 §8) and returns the
+	// configuration it ran too, nil if the one asked: the algorithm
+	// credits the outcome to it (dd.ResolvingTester).
+	Build    func(dd.Config) runner.Candidate
+	Test     func(context.Context, dd.Config) (runner.Test, error)
+	Resolved func(context.Context, dd.Config) (runner.Test, dd.Config, error)
+	// OnStep, when set, sees every step.
+	OnStep func(dd.Step)
 }
 
 // TestOne tests a single candidate outside any search (the formatted
@@ -669,21 +682,26 @@ func event(n int, name string, rec runner.Test) report.Event {
 		Seconds: rec.Duration.Seconds(), Cached: rec.Cached, Predicted: rec.Predicted, Detail: rec.Detail}
 }
 
-// SearchTests is Search with the test of a configuration in the caller's
-// hands: test returns the test whose outcome counts.
-func (s *Session) SearchTests(ctx context.Context, name string, n int, alg dd.Algorithm, opts dd.Options, test func(context.Context, dd.Config) (runner.Test, error), onStep func(dd.Step)) (dd.Result, error) {
-	return s.SearchResolved(ctx, name, n, alg, opts, func(ctx context.Context, c dd.Config) (runner.Test, dd.Config, error) {
-		rec, err := test(ctx, c)
-		return rec, nil, err
-	}, onStep)
-}
-
-// SearchResolved is SearchTests for a test that may run a larger
-// configuration than the one asked (as the failure-resolution loop of
-// wynot changes does, FSE 1999 §8): test returns the test whose outcome
-// counts and the configuration it ran, nil if c itself. The algorithm
-// credits the outcome to that configuration (dd.ResolvingTester).
-func (s *Session) SearchResolved(ctx context.Context, name string, n int, alg dd.Algorithm, opts dd.Options, test func(context.Context, dd.Config) (runner.Test, dd.Config, error), onStep func(dd.Step)) (dd.Result, error) {
+// Search runs one delta debugging search, counting, logging and
+// recording every test as the session does.
+func (s *Session) Search(ctx context.Context, sp Search) (dd.Result, error) {
+	test := sp.Resolved
+	switch {
+	case test != nil:
+	case sp.Test != nil:
+		test = func(ctx context.Context, c dd.Config) (runner.Test, dd.Config, error) {
+			rec, err := sp.Test(ctx, c)
+			return rec, nil, err
+		}
+	case sp.Build != nil:
+		test = func(ctx context.Context, c dd.Config) (runner.Test, dd.Config, error) {
+			rec, err := s.tester.Test(ctx, sp.Build(c))
+			return rec, nil, err
+		}
+	default:
+		return dd.Result{}, fmt.Errorf("search %s: no test (Build, Test or Resolved)", sp.Name)
+	}
+	name, n, alg, opts, onStep := sp.Name, sp.N, sp.Algorithm, sp.Options, sp.OnStep
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()

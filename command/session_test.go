@@ -74,8 +74,8 @@ func (j *job) Search(ctx context.Context, s *Session) (Found, error) {
 		}
 		return out
 	}
-	res, err := s.Search(ctx, "bytes", len(j.input), dd.Minimize, dd.Options{},
-		func(c dd.Config) runner.Candidate { return file(pick(c)) }, nil)
+	res, err := s.Search(ctx, Search{Name: "bytes", N: len(j.input), Algorithm: dd.Minimize,
+		Build: func(c dd.Config) runner.Candidate { return file(pick(c)) }})
 	j.result = pick(res.Fail)
 	return Found{Minimal: res.Minimal, Kept: "the smallest so far is kept",
 		Confirm: []Check{{Candidate: file(j.result), Want: dd.Fail, What: "the result"}}}, err

@@ -27,6 +27,20 @@ type Executor interface {
 	String() string
 }
 
+// A Summarizer is an executor that can say in one line, once the tests
+// are done, what running them elsewhere cost (a remote service's cache
+// hits, the bytes uploaded); wynot prints it among the closing lines.
+type Summarizer interface {
+	Summary() string
+}
+
+// A Speaker is an executor with things to say while tests run (a
+// remote queue that keeps tests waiting); SetSay gives it where wynot's
+// own messages go, so that its words reach the user the same way.
+type Speaker interface {
+	SetSay(say func(format string, args ...any))
+}
+
 // A Checker is an Executor that checks, before the first test, that it
 // can run tests on the work directories under root: that the nodes of a
 // cluster see them, that a server answers.

@@ -110,10 +110,11 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 		return nil
 	}
 	s.StartProgress(len(deltas), "deltas at "+where)
-	res, err := s.Search(ctx, "deltas at "+where, len(deltas), dd.Isolate, dd.Options{}, build, func(st dd.Step) {
-		n := len(st.Config)
-		s.Progress.Update(func(ps *report.Status) { ps.Size = n })
-	})
+	res, err := s.Search(ctx, command.Search{Name: "deltas at " + where, N: len(deltas), Algorithm: dd.Isolate, Build: build,
+		OnStep: func(st dd.Step) {
+			n := len(st.Config)
+			s.Progress.Update(func(ps *report.Status) { ps.Size = n })
+		}})
 	var nf *dd.NotFailingError
 	var np *dd.NotPassingError
 	switch {

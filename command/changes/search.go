@@ -593,13 +593,13 @@ func (e *search) isolate(ctx context.Context, lv *level) ([]int, error) {
 	if s.TestLog != nil {
 		s.TestLog.Printf("Pass %s: %s\n", lv.name, report.Plural(set.Len(), "change"))
 	}
-	res, err := s.SearchResolved(ctx, lv.name, set.Len(), e.Algorithm.dd(), opts,
-		func(ctx context.Context, c dd.Config) (runner.Test, dd.Config, error) {
+	res, err := s.Search(ctx, command.Search{Name: lv.name, N: set.Len(), Algorithm: e.Algorithm.dd(), Options: opts,
+		Resolved: func(ctx context.Context, c dd.Config) (runner.Test, dd.Config, error) {
 			return e.testWithResolution(ctx, lv, c)
 		},
-		func(st dd.Step) {
+		OnStep: func(st dd.Step) {
 			s.Progress.Update(func(ps *report.Status) { ps.Size = st.Fail })
-		})
+		}})
 	if nr := command.Unreproduced(err, "the configuration", "the configuration"); nr != nil {
 		return nil, nr
 	}

@@ -293,12 +293,12 @@ func (f *fuzzer) reduceBytes(ctx context.Context, u schedule.Unit, sp decomp.Pas
 		b, _ := p.Apply(c) // cut pieces join without error
 		return b
 	}
-	res, err := f.s.Search(ctx, name, p.Len(), dd.Minimize, dd.Options{},
-		func(c dd.Config) runner.Candidate {
+	res, err := f.s.Search(ctx, command.Search{Name: name, N: p.Len(), Algorithm: dd.Minimize,
+		Build: func(c dd.Config) runner.Candidate {
 			nv := f.values[i]
 			nv.Bytes = join(c)
 			return f.candidate(f.with(i, nv))
-		}, nil)
+		}})
 	if res.Fail != nil {
 		f.values[i].Bytes = join(res.Fail)
 	}

@@ -320,12 +320,12 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 	runs0 := s.Stats().Runs
 	t0 := time.Now()
 	before := len(iso.fail) - len(iso.pass)
-	res, err := s.Search(ctx, sp.Name(), script.Len(), iso.alg, dd.Options{Variant: iso.Variant, Bisect: iso.Bisect},
-		func(c dd.Config) runner.Candidate { return iso.candidate(script.Apply(c)) },
-		func(st dd.Step) {
+	res, err := s.Search(ctx, command.Search{Name: sp.Name(), N: script.Len(), Algorithm: iso.alg, Options: dd.Options{Variant: iso.Variant, Bisect: iso.Bisect},
+		Build: func(c dd.Config) runner.Candidate { return iso.candidate(script.Apply(c)) },
+		OnStep: func(st dd.Step) {
 			n := st.Fail - st.Pass
 			s.Progress.Update(func(ps *report.Status) { ps.Size = n })
-		})
+		}})
 	// Keep what was found, also when the search was cut short.
 	if res.Fail != nil {
 		iso.pass, iso.fail = script.Apply(res.Pass), script.Apply(res.Fail)

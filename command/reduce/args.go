@@ -39,12 +39,12 @@ func (ar *argReducer) Begin() command.Begin {
 // far is written to -o.
 func (ar *argReducer) Search(ctx context.Context, s *command.Session) (command.Found, error) {
 	ar.result = ar.args
-	res, err := s.Search(ctx, "arguments", len(ar.args), dd.Minimize, dd.Options{Variant: ar.Variant},
-		func(c dd.Config) runner.Candidate { return runner.Candidate{Args: ar.pick(c)} },
-		func(st dd.Step) {
+	res, err := s.Search(ctx, command.Search{Name: "arguments", N: len(ar.args), Algorithm: dd.Minimize, Options: dd.Options{Variant: ar.Variant},
+		Build: func(c dd.Config) runner.Candidate { return runner.Candidate{Args: ar.pick(c)} },
+		OnStep: func(st dd.Step) {
 			n := len(st.Config)
 			s.Progress.Update(func(ps *report.Status) { ps.Size = n })
-		})
+		}})
 	if res.Fail != nil {
 		ar.result = ar.pick(res.Fail)
 	}

@@ -547,8 +547,8 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 		// tree have none to make).
 		opts.Start = plan.Len()
 	}
-	res, err := s.SearchTests(ctx, name, plan.Len(), dd.Minimize, opts,
-		func(ctx context.Context, c dd.Config) (runner.Test, error) {
+	res, err := s.Search(ctx, command.Search{Name: name, N: plan.Len(), Algorithm: dd.Minimize, Options: opts,
+		Test: func(ctx context.Context, c dd.Config) (runner.Test, error) {
 			data, err := plan.Apply(c)
 			if err != nil && !rd.tested(err, data) {
 				return s.Predict(err.Error()), nil
@@ -561,13 +561,13 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 			}
 			return s.Test(ctx, rd.unitCandidate(u, data))
 		},
-		func(st dd.Step) {
+		OnStep: func(st dd.Step) {
 			if st.Rule == dd.ReduceToSubset || st.Rule == dd.ReduceToComplement {
 				if data, ok := apply(st.Config); ok {
 					rd.improveUnit(u, data)
 				}
 			}
-		})
+		}})
 	// The result so far is the best even when the search was cut short.
 	settled := true
 	if res.Fail != nil {

@@ -308,15 +308,13 @@ func (rd *reducer) entryPass(ctx context.Context, d int) (schedule.Ran, error) {
 		}
 		return g
 	}
-	res, err := s.SearchTests(ctx, name, len(names), dd.Minimize, dd.Options{Variant: rd.Variant},
-		func(ctx context.Context, c dd.Config) (runner.Test, error) {
-			return s.Test(ctx, rd.treeCandidate(nil, gone(c)))
-		},
-		func(st dd.Step) {
+	res, err := s.Search(ctx, command.Search{Name: name, N: len(names), Algorithm: dd.Minimize, Options: dd.Options{Variant: rd.Variant},
+		Build: func(c dd.Config) runner.Candidate { return rd.treeCandidate(nil, gone(c)) },
+		OnStep: func(st dd.Step) {
 			if st.Rule == dd.ReduceToSubset || st.Rule == dd.ReduceToComplement {
 				rd.remove(gone(st.Config))
 			}
-		})
+		}})
 	if res.Fail != nil {
 		rd.remove(gone(res.Fail))
 	}

@@ -450,12 +450,12 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 			// probably matter: each alone first (dd.Options.Start).
 			opts.Start = len(groups)
 		}
-		res, err = s.Search(ctx, l.name, len(groups), dd.Minimize, opts,
-			func(c dd.Config) runner.Candidate { return candidate(plan(base, groups, c, ref.counts)) },
-			func(st dd.Step) {
+		res, err = s.Search(ctx, command.Search{Name: l.name, N: len(groups), Algorithm: dd.Minimize, Options: opts,
+			Build: func(c dd.Config) runner.Candidate { return candidate(plan(base, groups, c, ref.counts)) },
+			OnStep: func(st dd.Step) {
 				n := len(st.Config)
 				s.Progress.Update(func(ps *report.Status) { ps.Size = n })
-			})
+			}})
 		kept := len(groups)
 		if res.Fail != nil {
 			kept = len(res.Fail)

@@ -286,6 +286,13 @@ func platform(props []string) (*repb.Platform, error) {
 	return p, nil
 }
 
+// The remote executor says what the service did and has things to say
+// while tests wait.
+var (
+	_ runner.Summarizer = (*Executor)(nil)
+	_ runner.Speaker    = (*Executor)(nil)
+)
+
 // Summary says what the service did, for the closing lines.
 func (e *Executor) Summary() string {
 	n := e.Stats.Actions.Load()
