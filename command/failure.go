@@ -47,9 +47,9 @@ func (s *Session) failureRule(what string) string {
 		return "when it reproduces the " + what + "'s " + o.Observe.String()
 	case *runner.ScriptOracle:
 		if s.settings.Script == "" {
-			return fmt.Sprintf("the command ends with %s, read by the %s convention (--convention: its output is not read)", s.Original.Describe(), o.Convention)
+			return fmt.Sprintf("the command ends with %s, read by the %s convention (--convention: its output is not read)", s.original.Describe(), o.Convention)
 		}
-		return fmt.Sprintf("%s ends with %s, read by the %s convention", s.settings.Script, s.Original.Describe(), o.Convention)
+		return fmt.Sprintf("%s ends with %s, read by the %s convention", s.settings.Script, s.original.Describe(), o.Convention)
 	case *runner.SignatureOracle:
 		w := o.Want
 		same := "" // after "and" or "with"
@@ -130,7 +130,7 @@ func (s *Session) FailsOtherwise(what string, r runner.Run) string {
 	if !s.exitOnly() {
 		return ""
 	}
-	want, got := runner.FailureLine(s.Original), runner.FailureLine(r)
+	want, got := runner.FailureLine(s.original), runner.FailureLine(r)
 	if want == got {
 		return ""
 	}
@@ -153,7 +153,7 @@ func (s *Session) checkEmpty(ctx context.Context, c runner.Candidate, what strin
 		return err
 	}
 	return Indistinct("%s fails as the %s does (%s): the test cannot tell them apart, so there is nothing to search for; the test always fails, or fails for a reason that is not in its input (it cannot work where it runs, %s; it reads a file wynot does not give it), or the failure needs no input at all. The %s's run, %s.\nRun the test by hand on %s to see what it does, or state the failure with --fail-on REGEX (for a --test script, make it tell this failure from others)",
-		what, s.origWhat, rec.Detail, s.where(), s.origWhat, s.Original.Explain(), what)
+		what, s.origWhat, rec.Detail, s.where(), s.origWhat, s.original.Explain(), what)
 }
 
 // tail is the end of a run's output for the test log: its last lines,

@@ -110,7 +110,7 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 	}
 	runs[0], runs[ref] = runs[ref], runs[0]
 	s.tester.Oracle = oracle
-	s.Original = runs[0]
+	s.original = runs[0]
 	// Said once for every command: what the failure is, and how a run
 	// is told to be it (the oracle of a signature only: a script, a
 	// --fail-on and the reproduction of a run's output say it

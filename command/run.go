@@ -142,7 +142,7 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		s.fill(sum, minimal, confirmed && len(caveats) == 0, interrupted)
 		sum.Caveats = caveats
 		c := job.Close(sum, End{Minimal: minimal, Confirmed: confirmed, Interrupted: interrupted})
-		s.Progress.Close()
+		s.EndProgress()
 		page = c.Page
 		if (err == nil || interrupted) && !s.Quiet {
 			s.tell(c, notMinimal, caveats)

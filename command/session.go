@@ -139,13 +139,13 @@ type Session struct {
 
 	tester   *runner.Tester
 	cache    *runner.Cache
-	Progress *report.Progress
-	TestLog  *report.Log    // the --log file, or nil
+	progress *report.Progress
+	testLog  *report.Log    // the --log file, or nil
 	eventLog *report.Events // the --events file, or nil
 	start    time.Time
-	// Original is the first run of the failing original, as the check
-	// of the original saw it.
-	Original runner.Run
+	// original is the first run of the failing original, as the check
+	// of the original saw it (Original).
+	original runner.Run
 
 	mu    sync.Mutex // guards the counters and what follows them
 	stats Stats
@@ -310,7 +310,7 @@ func Open(cfg Config) (*Session, error) {
 	tester.Cache = s.cache
 	tester.OnTest = s.onTest
 	if out.Log != nil {
-		s.TestLog = report.NewLog(out.Log)
+		s.testLog = report.NewLog(out.Log)
 	}
 	if out.Events != nil {
 		s.eventLog = report.NewEvents(out.Events)
@@ -449,7 +449,7 @@ func hasPlaceholder(argv []string) bool {
 
 // Close ends the progress line and removes the work directories.
 func (s *Session) Close() {
-	s.Progress.Close()
+	s.EndProgress()
 	if s.cache != nil {
 		s.cache.Close()
 	}
@@ -464,9 +464,9 @@ func (s *Session) StartProgress(size int, unit string) {
 	if s.Quiet {
 		return
 	}
-	s.Progress.Close()
-	s.Progress = report.NewProgress(s.Stderr, s.TTY)
-	s.Progress.Update(func(st *report.Status) {
+	s.EndProgress()
+	s.progress = report.NewProgress(s.Stderr, s.TTY)
+	s.Status(func(st *report.Status) {
 		st.Command, st.SizeBefore, st.Size, st.Unit = s.Name, size, size, unit
 	})
 }
@@ -506,8 +506,8 @@ func (s *Session) Say(format string, args ...any) {
 	if s.Quiet {
 		return
 	}
-	if s.Progress != nil {
-		s.Progress.Printf("wynot: "+format+"\n", args...)
+	if s.progress != nil {
+		s.progress.Printf("wynot: "+format+"\n", args...)
 		return
 	}
 	fmt.Fprintf(s.Stderr, "wynot: "+format+"\n", args...)
@@ -535,15 +535,15 @@ func (s *Session) onTest(t runner.Test) {
 		if t.Flaky {
 			s.stats.Flaky++
 		}
-		if s.TestLog != nil {
-			s.TestLog.Test(s.stats.Runs, renderCandidate(t.Candidate), t.Outcome, t.Detail)
+		if s.testLog != nil {
+			s.testLog.Test(s.stats.Runs, renderCandidate(t.Candidate), t.Outcome, t.Detail)
 			if tl := tail(t.Run, logTail); tl != "" {
-				s.TestLog.Printf("%s", tl)
+				s.Logf("%s", tl)
 			}
 		}
 	}
 	s.mu.Unlock()
-	s.Progress.Update(func(st *report.Status) {
+	s.Status(func(st *report.Status) {
 		if t.Cached {
 			st.CacheHits++
 		} else {
@@ -630,6 +630,21 @@ func (s *Session) count(f func(*Stats)) {
 func (s *Session) Test(ctx context.Context, c runner.Candidate) (runner.Test, error) {
 	return s.tester.Test(ctx, c)
 }
+
+// Original is the first run of the failing original, as the check of
+// the original saw it: what a command reads of how the failure looks.
+func (s *Session) Original() runner.Run { return s.original }
+
+// Status changes the progress line's status (the size reached, the
+// pass under way).
+func (s *Session) Status(f func(*report.Status)) { s.progress.Update(f) }
+
+// EndProgress ends the progress line of a search a command started
+// (StartProgress) and drew itself.
+func (s *Session) EndProgress() { s.progress.Close() }
+
+// Logf writes a line to the test log (--log), if there is one.
+func (s *Session) Logf(format string, args ...any) { s.testLog.Printf(format, args...) }
 
 // Predict records a candidate whose outcome the domain knows without a
 // test (it does not parse): counted, and logged in the events as a test.
@@ -719,7 +734,7 @@ func (s *Session) Search(ctx context.Context, sp Search) (dd.Result, error) {
 	opts.Observer = dd.ObserverFunc(func(e dd.Event) {
 		switch e := e.(type) {
 		case dd.Granularity:
-			s.Progress.Update(func(st *report.Status) { st.Granularity = e.N })
+			s.Status(func(st *report.Status) { st.Granularity = e.N })
 		case dd.Step:
 			if onStep != nil {
 				onStep(e)
@@ -727,7 +742,7 @@ func (s *Session) Search(ctx context.Context, sp Search) (dd.Result, error) {
 		case dd.Lookup:
 			if e.Source == dd.Cached {
 				s.count(func(st *Stats) { st.CacheHits++ })
-				s.Progress.Update(func(st *report.Status) { st.CacheHits++ })
+				s.Status(func(st *report.Status) { st.CacheHits++ })
 			}
 			if e.Test > 0 {
 				mu.Lock()

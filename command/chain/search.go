@@ -46,12 +46,12 @@ type link struct {
 // steps of the failing run and, by cts, the steps between where the
 // cause moves.
 func (c *Chain) Search(ctx context.Context, s *command.Session) (command.Found, error) {
-	if bytes.Contains(s.Original.Stderr, []byte("wynot chain runtime: ")) {
-		return command.Found{}, fmt.Errorf("the instrumented failing run failed in wynot's own part of it (a bug in wynot chain; please report it with the program): %s", s.Original.Explain())
+	if bytes.Contains(s.Original().Stderr, []byte("wynot chain runtime: ")) {
+		return command.Found{}, fmt.Errorf("the instrumented failing run failed in wynot's own part of it (a bug in wynot chain; please report it with the program): %s", s.Original().Explain())
 	}
 	data, err := os.ReadFile(filepath.Join(c.work, "fail.timeline"))
 	if err != nil {
-		return command.Found{}, fmt.Errorf("reading the failing run's steps: %v (it ended with %s)", err, s.Original.Explain())
+		return command.Found{}, fmt.Errorf("reading the failing run's steps: %v (it ended with %s)", err, s.Original().Explain())
 	}
 	var complete bool
 	c.timeline, complete = instrument.ReadTimeline(data)
@@ -65,7 +65,7 @@ func (c *Chain) Search(ctx context.Context, s *command.Session) (command.Found, 
 		c.ptimeline, _ = instrument.ReadTimeline(data)
 	}
 	if len(c.timeline) == 0 {
-		return command.Found{}, command.InputError("the failing run executed no statement of %s (it ended with %s): are the arguments right?", c.pkg, s.Original.Describe())
+		return command.Found{}, command.InputError("the failing run executed no statement of %s (it ended with %s): are the arguments right?", c.pkg, s.Original().Describe())
 	}
 	c.links = map[uint64]*link{}
 	if len(c.at) > 0 {
@@ -90,7 +90,7 @@ func (c *Chain) Search(ctx context.Context, s *command.Session) (command.Found, 
 	if err := c.cts(ctx, s, first, last); err != nil {
 		return c.found(), err
 	}
-	c.crash(s.Original)
+	c.crash(s.Original())
 	c.suggest()
 	return c.found(), nil
 }

@@ -48,7 +48,7 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 	st := c.prog.Stmt(probe)
 	*l = link{Link: Link{Step: t, File: st.File, Line: st.Line, Func: st.Func}, bot: true, probe: probe, callers: callers}
 	where := fmt.Sprintf("%s:%d (step %d)", st.File, st.Line, t)
-	s.Progress.Update(func(ps *report.Status) { ps.Pass = where })
+	s.Status(func(ps *report.Status) { ps.Pass = where })
 	// The failing run's state.
 	gs, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: probe, Step: t, Callers: callers}}, fmt.Sprintf("f%d", t))
 	if err != nil {
@@ -113,7 +113,7 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 	res, err := s.Search(ctx, command.Search{Name: "deltas at " + where, N: len(deltas), Algorithm: dd.Isolate, Build: build,
 		OnStep: func(st dd.Step) {
 			n := len(st.Config)
-			s.Progress.Update(func(ps *report.Status) { ps.Size = n })
+			s.Status(func(ps *report.Status) { ps.Size = n })
 		}})
 	var nf *dd.NotFailingError
 	var np *dd.NotPassingError

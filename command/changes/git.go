@@ -438,15 +438,13 @@ func (g *gitSearch) bisect(ctx context.Context, from string, commits []commit, f
 	}
 	sp.weight = func(k int) int { return weight[k-1] }
 	s.StartProgress(len(commits), "commits")
-	defer s.Progress.Close()
+	defer s.EndProgress()
 	if presumed {
 		s.Say("%s between %s and %s", report.Plural(len(commits), "commit"), fromName, toName)
 	} else {
 		s.Say("%s between %s and %s; %s fails, %s passes", report.Plural(len(commits), "commit"), fromName, toName, toName, fromName)
 	}
-	if s.TestLog != nil {
-		s.TestLog.Printf("Pass commits: %s\n", report.Plural(len(commits), "commit"))
-	}
+	s.Logf("Pass commits: %s\n", report.Plural(len(commits), "commit"))
 	for {
 		p := sp.next()
 		if p < 0 {
@@ -494,7 +492,7 @@ func (g *gitSearch) bisect(ctx context.Context, from string, commits []commit, f
 			bi().Note = why
 			return 0, 0, false, why, nil
 		}
-		s.Progress.Update(func(ps *report.Status) { ps.Size = sp.hi - sp.lo })
+		s.Status(func(ps *report.Status) { ps.Size = sp.hi - sp.lo })
 	}
 	if sp.hi-sp.lo == 1 {
 		bi().Found = commits[sp.hi-1].String()
@@ -547,9 +545,7 @@ func (g *gitSearch) notCandidates(ctx context.Context, commits []commit) ([]stri
 		}
 		counts[why[i]]++
 		g.detail.SkippedCommits = append(g.detail.SkippedCommits, SkippedCommit{Commit: c.String(), Why: why[i]})
-		if s.TestLog != nil {
-			s.TestLog.Printf("Not a candidate: %s: it changes only %s\n", c, why[i])
-		}
+		s.Logf("Not a candidate: %s: it changes only %s\n", c, why[i])
 	}
 	if n > 0 {
 		parts := make([]string, len(order))

@@ -231,9 +231,7 @@ func (e *search) testWithResolution(ctx context.Context, lv *level, c dd.Config)
 			e.mu.Unlock()
 		}
 		cur = union(cur, add)
-		if e.s.TestLog != nil {
-			e.s.TestLog.Printf("Resolution: %s added to the configuration that %s\n", report.Plural(len(add), "change"), from)
-		}
+		e.s.Logf("Resolution: %s added to the configuration that %s\n", report.Plural(len(add), "change"), from)
 		return true
 	}
 	for round := 0; ; round++ {
@@ -587,18 +585,16 @@ func (e *search) isolate(ctx context.Context, lv *level) ([]int, error) {
 			lv.mu.Unlock()
 		}
 	})
-	s.Progress.Update(func(st *report.Status) {
+	s.Status(func(st *report.Status) {
 		st.Pass, st.Granularity, st.Size, st.SizeBefore = lv.name, 0, set.Len(), set.Len()
 	})
-	if s.TestLog != nil {
-		s.TestLog.Printf("Pass %s: %s\n", lv.name, report.Plural(set.Len(), "change"))
-	}
+	s.Logf("Pass %s: %s\n", lv.name, report.Plural(set.Len(), "change"))
 	res, err := s.Search(ctx, command.Search{Name: lv.name, N: set.Len(), Algorithm: e.Algorithm.dd(), Options: opts,
 		Resolved: func(ctx context.Context, c dd.Config) (runner.Test, dd.Config, error) {
 			return e.testWithResolution(ctx, lv, c)
 		},
 		OnStep: func(st dd.Step) {
-			s.Progress.Update(func(ps *report.Status) { ps.Size = st.Fail })
+			s.Status(func(ps *report.Status) { ps.Size = st.Fail })
 		}})
 	if nr := command.Unreproduced(err, "the configuration", "the configuration"); nr != nil {
 		return nil, nr

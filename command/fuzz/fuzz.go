@@ -274,7 +274,7 @@ func (f *fuzzer) reduce(ctx context.Context) (bool, error) {
 		}
 		if f.values[i].String() != before {
 			ran.Shrank = true
-			f.s.Progress.Update(func(st *report.Status) { st.Size = corpus.Size(f.values) })
+			f.s.Status(func(st *report.Status) { st.Size = corpus.Size(f.values) })
 		}
 		return ran, err
 	})
@@ -288,7 +288,7 @@ func (f *fuzzer) reduceBytes(ctx context.Context, u schedule.Unit, sp decomp.Pas
 		return schedule.Ran{}, nil
 	}
 	name := u.Name + " " + sp.Name()
-	f.s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
+	f.s.Status(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
 	join := func(c dd.Config) []byte {
 		b, _ := p.Apply(c) // cut pieces join without error
 		return b

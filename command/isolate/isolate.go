@@ -315,8 +315,8 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 	if script.Len() == 0 {
 		return true, nil
 	}
-	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = sp.Name(), 0 })
-	s.TestLog.Printf("Pass %s: %s\n", sp.Name(), report.Plural(script.Len(), "change"))
+	s.Status(func(st *report.Status) { st.Pass, st.Granularity = sp.Name(), 0 })
+	s.Logf("Pass %s: %s\n", sp.Name(), report.Plural(script.Len(), "change"))
 	runs0 := s.Stats().Runs
 	t0 := time.Now()
 	before := len(iso.fail) - len(iso.pass)
@@ -324,7 +324,7 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 		Build: func(c dd.Config) runner.Candidate { return iso.candidate(script.Apply(c)) },
 		OnStep: func(st dd.Step) {
 			n := st.Fail - st.Pass
-			s.Progress.Update(func(ps *report.Status) { ps.Size = n })
+			s.Status(func(ps *report.Status) { ps.Size = n })
 		}})
 	// Keep what was found, also when the search was cut short.
 	if res.Fail != nil {

@@ -43,7 +43,7 @@ func (ar *argReducer) Search(ctx context.Context, s *command.Session) (command.F
 		Build: func(c dd.Config) runner.Candidate { return runner.Candidate{Args: ar.pick(c)} },
 		OnStep: func(st dd.Step) {
 			n := len(st.Config)
-			s.Progress.Update(func(ps *report.Status) { ps.Size = n })
+			s.Status(func(ps *report.Status) { ps.Size = n })
 		}})
 	if res.Fail != nil {
 		ar.result = ar.pick(res.Fail)

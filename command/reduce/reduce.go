@@ -382,8 +382,8 @@ func (rd *reducer) run(ctx context.Context, sched *schedule.Schedule) (bool, sch
 			if st.BytesBefore < 0 {
 				st.BytesBefore = rd.size()
 			}
-			s.Progress.Update(func(ps *report.Status) { ps.Pass, ps.Granularity = "n-minimality", 0 })
-			s.TestLog.Printf("Pass n-minimality: %s\n", report.Plural(len(rs), "candidate"))
+			s.Status(func(ps *report.Status) { ps.Pass, ps.Granularity = "n-minimality", 0 })
+			s.Logf("Pass n-minimality: %s\n", report.Plural(len(rs), "candidate"))
 			t0 := time.Now()
 			defer func() { st.Seconds += time.Since(t0).Seconds() }()
 			first, tested, err := schedule.FirstFailing(ctx, len(rs), s.Jobs, func(ctx context.Context, i int) (dd.Outcome, error) {
@@ -394,7 +394,7 @@ func (rd *reducer) run(ctx context.Context, sched *schedule.Schedule) (bool, sch
 			return first, tested, err
 		},
 		func(r schedule.Removal) {
-			s.TestLog.Printf("Pass n-minimality: %d of %s of %s at once still fail\n", r.Size, r.Pass, rd.label(rd.scheduled[r.Unit.ID]))
+			s.Logf("Pass n-minimality: %d of %s of %s at once still fail\n", r.Size, r.Pass, rd.label(rd.scheduled[r.Unit.ID]))
 			rd.improveUnit(rd.scheduled[r.Unit.ID], r.Data)
 		})
 	st.BytesAfter = rd.size()
@@ -415,7 +415,7 @@ func (rd *reducer) Restart() error {
 		return err
 	}
 	size := rd.size()
-	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
+	rd.s.Status(func(st *report.Status) { st.Size = size })
 	return nil
 }
 
@@ -531,8 +531,8 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 	if l := rd.label(u); l != "" {
 		name += " of " + l
 	}
-	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
-	s.TestLog.Printf("Pass %s: %s\n", name, report.Plural(plan.Len(), "change"))
+	s.Status(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
+	s.Logf("Pass %s: %s\n", name, report.Plural(plan.Len(), "change"))
 	st0 := s.Stats()
 	t0 := time.Now()
 
@@ -583,7 +583,7 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 	st1 := s.Stats()
 	ran := schedule.Ran{Changes: plan.Len(), Tests: st1.Runs - st0.Runs, Predicted: st1.Predicted - st0.Predicted,
 		Before: before, After: rd.unitSize(u), Seconds: time.Since(t0).Seconds()}
-	s.TestLog.Printf("Pass %s done: %s, %d predicted, %s removed\n", name, report.Plural(ran.Tests, "test"), ran.Predicted,
+	s.Logf("Pass %s done: %s, %d predicted, %s removed\n", name, report.Plural(ran.Tests, "test"), ran.Predicted,
 		report.Plural(before-ran.After, "byte"))
 	if nr := command.Unreproduced(err, "the input", ""); nr != nil {
 		return ran, nr
@@ -623,7 +623,7 @@ func (rd *reducer) writing(what string, done, total int) {
 	if done < total {
 		doing = fmt.Sprintf("%s: %d of %s", what, done, report.Plural(total, "file"))
 	}
-	rd.s.Progress.Update(func(st *report.Status) { st.Doing = doing })
+	rd.s.Status(func(st *report.Status) { st.Doing = doing })
 }
 
 // commitLocked writes the inputs in changed, a smaller failing result
@@ -640,5 +640,5 @@ func (rd *reducer) commitLocked(changed []*input) {
 		rd.s.SetFatal(err)
 	}
 	size := rd.size()
-	rd.s.Progress.Update(func(st *report.Status) { st.Size = size })
+	rd.s.Status(func(st *report.Status) { st.Size = size })
 }

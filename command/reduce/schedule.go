@@ -83,7 +83,7 @@ func (rd *reducer) schedule() *schedule.Schedule {
 		schedule.Phase{Name: textPhase, Units: func() []schedule.Unit { return list(rd.textUnits()) },
 			Passes: passes(false), Data: data})
 	s.OnRound = func(round int) {
-		rd.s.TestLog.Printf("Round %d done: %s\n", round, report.Plural(rd.size(), "byte"))
+		rd.s.Logf("Round %d done: %s\n", round, report.Plural(rd.size(), "byte"))
 	}
 	return s
 }

@@ -290,8 +290,8 @@ func (rd *reducer) entryPass(ctx context.Context, d int) (schedule.Ran, error) {
 	}
 	name := entries(d).Name()
 	before, files0 := rd.size(), rd.present()
-	s.Progress.Update(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
-	s.TestLog.Printf("Pass %s: %d files and directories\n", name, len(names))
+	s.Status(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
+	s.Logf("Pass %s: %d files and directories\n", name, len(names))
 	st0 := s.Stats()
 	t0 := time.Now()
 	gone := func(c dd.Config) map[int]bool { // the inputs of the entries c leaves out
@@ -321,7 +321,7 @@ func (rd *reducer) entryPass(ctx context.Context, d int) (schedule.Ran, error) {
 	st1 := s.Stats()
 	ran := schedule.Ran{Changes: len(names), Tests: st1.Runs - st0.Runs, Predicted: st1.Predicted - st0.Predicted,
 		Before: before, After: rd.size(), Seconds: time.Since(t0).Seconds()}
-	s.TestLog.Printf("Pass %s done: %s, %d of %s removed\n", name, report.Plural(ran.Tests, "test"),
+	s.Logf("Pass %s done: %s, %d of %s removed\n", name, report.Plural(ran.Tests, "test"),
 		files0-rd.present(), report.Plural(files0, "file"))
 	if nr := command.Unreproduced(err, "the tree", ""); nr != nil {
 		return ran, nr

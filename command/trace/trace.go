@@ -402,20 +402,20 @@ func (t *Trace) Begin() command.Begin {
 // Search reduces the calls and loop iterations, then the statement
 // instances that still run.
 func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, error) {
-	if bytes.Contains(s.Original.Stderr, []byte("wynot trace runtime: ")) {
-		return command.Found{}, fmt.Errorf("the instrumented original run failed in wynot's own part of it (a bug in wynot trace; please report it with the program): %s", s.Original.Explain())
+	if bytes.Contains(s.Original().Stderr, []byte("wynot trace runtime: ")) {
+		return command.Found{}, fmt.Errorf("the instrumented original run failed in wynot's own part of it (a bug in wynot trace; please report it with the program): %s", s.Original().Explain())
 	}
 	orig, err := t.recorded("original")
 	if err != nil {
-		return command.Found{}, fmt.Errorf("reading what the original run executed: %v; the run ended with %s", err, s.Original.Explain())
+		return command.Found{}, fmt.Errorf("reading what the original run executed: %v; the run ended with %s", err, s.Original().Explain())
 	}
 	t.origCounts = orig.counts
 	stmts := t.instances(orig, isStmt)
 	t.before = len(stmts)
 	if t.before == 0 {
-		return command.Found{}, command.InputError("the original run executed none of the statements of %s (it ended with %s): are the arguments right?", t.pkg, s.Original.Describe())
+		return command.Found{}, command.InputError("the original run executed none of the statements of %s (it ended with %s): are the arguments right?", t.pkg, s.Original().Describe())
 	}
-	if o := s.Original; !o.Clean() && !runner.Crashed(o) && t.before < 10 {
+	if o := s.Original(); !o.Clean() && !runner.Crashed(o) && t.before < 10 {
 		// An exit at once, not a crash: perhaps a usage message.
 		s.Say("the original run executed %s and ended with %s\nif that is not the run you meant, check the arguments after --",
 			report.Plural(t.before, "statement instance"), o.Explain())
@@ -454,7 +454,7 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 			Build: func(c dd.Config) runner.Candidate { return candidate(plan(base, groups, c, ref.counts)) },
 			OnStep: func(st dd.Step) {
 				n := len(st.Config)
-				s.Progress.Update(func(ps *report.Status) { ps.Size = n })
+				s.Status(func(ps *report.Status) { ps.Size = n })
 			}})
 		kept := len(groups)
 		if res.Fail != nil {
