@@ -184,6 +184,35 @@ func (s *Session) certify(ctx context.Context, c runner.Candidate, target dd.Out
 	return rec, decided, nil
 }
 
+// OneMinimal checks that every change of c is needed, as dd.OneMinimal
+// does: each removed alone, the rest tested as it is, a removal that
+// still fails taken out; for a search whose configurations were
+// completed by resolution or grouped, which leaves that check to be
+// made. test tests one configuration (through the session, or
+// Predict); each test is numbered in the events and drawn in the report
+// under name, as a search's are. What is left after removals that
+// failed is for the caller to confirm (Session.Confirm) before it
+// stands: it was tested once, as any configuration of a search.
+func (s *Session) OneMinimal(ctx context.Context, name string, c dd.Config, test func(context.Context, dd.Config) (runner.Test, error)) (dd.Removals, error) {
+	return dd.OneMinimal(ctx, c, func(ctx context.Context, c dd.Config) (dd.Outcome, error) {
+		rec, err := test(ctx, c)
+		if err != nil {
+			return dd.Unresolved, err
+		}
+		s.mu.Lock()
+		s.eventBase++
+		n := s.eventBase
+		s.mu.Unlock()
+		ev := event(n, name, rec)
+		s.eventLog.Write(ev)
+		if s.Report != nil {
+			ev.Changes = len(c)
+			s.Report.Record(ev)
+		}
+		return rec.Outcome, nil
+	}, s.Jobs)
+}
+
 // tally counts the outcomes that are want, and finds the first that is not.
 func tally(outs []dd.Outcome, want dd.Outcome) (agree, other int) {
 	return runner.Count(outs, want), slices.IndexFunc(outs, func(o dd.Outcome) bool { return o != want })

@@ -90,7 +90,7 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 	}
 	var mu sync.Mutex
 	predicted := map[string]bool{} // the removals not built, by configuration
-	test := func(ctx context.Context, c dd.Config) (dd.Outcome, error) {
+	test := func(ctx context.Context, c dd.Config) (runner.Test, error) {
 		// A removal whose Go code does not type-check does not build:
 		// not built once probes showed that the test builds the code.
 		errs, trusted := e.predict(lv, c)
@@ -98,20 +98,19 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 			mu.Lock()
 			predicted[fmt.Sprint(c)] = true
 			mu.Unlock()
-			e.s.Predict("does not type-check: " + errs[0].Msg)
-			return dd.Unresolved, nil
+			return e.s.Predict("does not type-check: " + errs[0].Msg), nil
 		}
 		rec, err := e.s.Test(ctx, e.levelCandidate(lv, c))
 		if len(errs) > 0 && err == nil {
 			e.probeResult(lv, buildDirs(errs), rec, e.output(rec))
 		}
-		return rec.Outcome, err
+		return rec, err
 	}
 	if files, paths := byFile(lv.set, res.patch); len(files) > 1 && len(files) < len(res.patch) {
 		e.s.Say("checking the %s of the patch one by one: the changes of each removed together, the rest tested as it is", report.Plural(len(files), "file"))
-		r, err := dd.OneMinimal(ctx, dd.All(len(files)), func(ctx context.Context, c dd.Config) (dd.Outcome, error) {
+		r, err := e.s.OneMinimal(ctx, "removing a file's changes", dd.All(len(files)), func(ctx context.Context, c dd.Config) (runner.Test, error) {
 			return test(ctx, ofFiles(files, c))
-		}, e.s.Jobs)
+		})
 		if err != nil {
 			return err
 		}
@@ -127,7 +126,7 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 		}
 	}
 	e.s.Say("checking the %s one by one: each removed alone, the rest tested as it is", report.Plural(len(res.patch), lv.unit))
-	r, err := dd.OneMinimal(ctx, dd.Config(slices.Clone(res.patch)), test, e.s.Jobs)
+	r, err := e.s.OneMinimal(ctx, "removing one "+lv.unit, dd.Config(slices.Clone(res.patch)), test)
 	if err != nil {
 		return err
 	}
