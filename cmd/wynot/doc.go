@@ -918,20 +918,20 @@ library gets a probe before every statement, its own module's and its
 dependencies', as wynot trace instruments them (--pkg PATTERNS narrows;
 the first line says which packages were probed; built once with go
 build -overlay; neither your files nor the module cache are written); a
-step of a run is one probe passed. At a step, a probe
-captures the program's state as a memory graph: the variables in scope
-(local variables and parameters of the function), the receivers,
-parameters and named results of the probed functions it was called from
-(named FUNC::NAME, as show::words, nearest call first; only while the
-program runs one goroutine, as several goroutines' calls would mix),
-the package variables
-of the probed packages, os.Args, the environment variables that
---pass-env and --fail-env set ($WIDTH) and, while the program has read
-none of it, its standard input by lines ("stdin line 2"), and everything
-reachable from them (struct fields, array, slice and map elements,
-pointees, interface values), one vertex per address and type, so that two names of one
+step of a run is one probe passed. At a step, a probe captures the
+program's state as a memory graph: the variables in scope (local
+variables and parameters of the function), the package variables of the
+probed packages, os.Args, the environment variables that --pass-env and
+--fail-env set ($WIDTH) and, while the program has read none of it, its
+standard input by lines ("stdin line 2"), and everything reachable from
+them (struct fields, array, slice and map elements, pointees, interface
+values), one vertex per address and type, so that two names of one
 piece of memory (a slice and its alias, a pointer and its target) are
-one vertex.
+one vertex. Where that state shows no difference that makes the passing
+run fail, it is captured again with the receivers, parameters and named
+results of the probed functions the step was called from (named
+FUNC::NAME, as report::m, nearest call first; only while the program
+runs one goroutine, as several goroutines' calls would mix).
 
 The state of the failing run at a step is compared with the passing
 run's matching state: the same statement with the same backtrace, as
