@@ -954,28 +954,27 @@ states compare by the addresses of the vertices of their deltas,
 captured again in one run, so a slice passed to a function is the same
 variable under its new name, and a value copied into a parameter is a
 new one. Each transition says how the cause moved: by a statement, a
-call or a return; into a state the passing run never reaches
-(diverges: the runs took different paths there); or through a state
-whose whole captured difference does not make the passing run fail
-(hidden: the cause is where the capture does not see, such as a
-caller's local variables). wynot suggests one as the defect's location: the
-first where a statement overwrote a variable that carried the cause with
-another wrong value, else the first on whose way the passing run changed
-a variable carrying the cause that the failing run left as it was (the
+call or a return; into a state the passing run never reaches (diverges:
+the runs took different paths there); or through a state whose whole
+captured difference does not make the passing run fail (hidden: the
+cause is where the capture does not see, such as a caller's local
+variables). wynot suggests one as the defect's location: the first where
+a statement overwrote a variable that carried the cause with another
+wrong value, else the first on whose way the passing run changed a
+variable carrying the cause that the failing run left as it was (the
 failing run skipped something: a branch decided it), else the first
 where the cause leads the failing run where the passing run never goes
-(a branch the cause decides), else,
-when the failing run crashed in the runtime (an index out of range, a
-nil dereference; not a panic the program raised), the statement that
-crashed (from the last state with relevant deltas: a check missing
-there is a common defect),
-else the first statement transition. When the two runs, from matching
-states, took different paths on the way to that transition in its
-function, the suggestion names the branch where they parted (a wrong
-condition decides differently there while the cause stays put). It is a
-suggestion; the chain is the evidence. --at FILE:LINE[#N] examines the
-N-th time the failing run reaches the line instead (repeat it for a
-chain of chosen moments).
+(a branch the cause decides), else, when the failing run crashed in the
+runtime (an index out of range, a nil dereference; not a panic the
+program raised), the statement that crashed (from the last state with
+relevant deltas: a check missing there is a common defect), else the
+first statement transition. When the two runs, from matching states,
+took different paths on the way to that transition in its function, the
+suggestion names the branch where they parted (a wrong condition decides
+differently there while the cause stays put). It is a suggestion; the
+chain is the evidence. --at FILE:LINE[#N] examines the N-th time the
+failing run reaches the line instead (repeat it for a chain of chosen
+moments).
 
 The test of a transplant has three outcomes. By default, a run that
 reproduces the failing run's output (stdout, stderr and exit status, or
@@ -991,15 +990,14 @@ set is run again when the search ends, without the cache.
 Limits of the Go backend: a probe sees the local variables of its own
 function, not its callers' (those are in the state only where reachable,
 as through a pointer or a slice passed down; their parameters are);
-channels and functions
-are compared as nil or not; a slice grown by a transplant gets a new
-array, and the slices and pointers of the state that shared the old one
-are moved with it. Steps are counted over all goroutines: under real
-concurrency, which statement is the N-th step is as nondeterministic as
-the scheduling. The first 4,194,304 steps of the failing run are
-examined. Every test runs the program in the current directory, -j at
-a time: a program that writes files there should be examined with -j1,
-or from a directory of its own.
+channels and functions are compared as nil or not; a slice grown by a
+transplant gets a new array, and the slices and pointers of the state
+that shared the old one are moved with it. Steps are counted over all
+goroutines: under real concurrency, which statement is the N-th step is
+as nondeterministic as the scheduling. The first 4,194,304 steps of the
+failing run are examined. Every test runs the program in the current
+directory, -j at a time: a program that writes files there should be
+examined with -j1, or from a directory of its own.
 
 With --gdb, BINARY is a C program built with gcc -g -O0 (-static makes
 runs under gdb much cheaper); a step is a source line with code of its
@@ -1008,8 +1006,8 @@ functions (a caller's variable as FUNC::NAME, as main::argc), the file's
 global variables, char pointers as strings, and pointers to heap blocks
 as arrays sized from the block (malloc_usable_size: the memory map of
 the appendix). Deltas are applied with gdb's set variable; a new string
-is allocated in the program by gdb. One gdb is kept running per -j slot and runs
-the program again for each test (gdb's start would be most of a
+is allocated in the program by gdb. One gdb is kept running per -j slot
+and runs the program again for each test (gdb's start would be most of a
 test's cost); a test that times out kills its gdb with the program, and
 the next test starts a new one.
 
