@@ -291,6 +291,9 @@ func (ar *archive) set(name, data string) {
 func (ar *archive) format() []byte {
 	var b bytes.Buffer
 	b.WriteString(ar.comment)
+	if len(ar.files) > 0 && ar.comment != "" && !strings.HasSuffix(ar.comment, "\n") {
+		b.WriteByte('\n') // a file's header starts a line
+	}
 	for _, f := range ar.files {
 		fmt.Fprintf(&b, "-- %s --\n%s", f.name, f.data)
 		if f.data != "" && !strings.HasSuffix(f.data, "\n") {

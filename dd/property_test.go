@@ -15,6 +15,15 @@ import (
 	"github.com/wynot/wynot/dd/ddtest"
 )
 
+// sized is full, or under -short a tenth of it: the property tests
+// check the same properties on fewer random oracles.
+func sized(full int) int {
+	if testing.Short() {
+		return full / 10
+	}
+	return full
+}
+
 // randomOracle is a test over n changes with outcome rules drawn at random:
 //
 //   - monotone: it fails iff the configuration holds one of a few random
@@ -118,7 +127,7 @@ func log2ceil(n int) int {
 func TestPropertiesRandomOracles(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	runs := 0
-	for k := range 3000 {
+	for k := range sized(3000) {
 		o := newRandomOracle(rng, k%2 == 0)
 		for _, variant := range []dd.Variant{dd.Book, dd.TSE} {
 			for _, alg := range []dd.Algorithm{dd.Minimize, dd.Maximize, dd.Isolate} {
@@ -172,7 +181,7 @@ func TestPropertiesRandomOracles(t *testing.T) {
 // at most twice that in the figure order, plus the two precondition tests.
 func TestIsolateDeterminate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	for range 2000 {
+	for range sized(2000) {
 		o := newRandomOracle(rng, rng.IntN(2) == 0)
 		o.pUnres = 0
 		o.n = 2 + rng.IntN(2000)
@@ -309,7 +318,7 @@ func (o slowOracle) Test(ctx context.Context, c dd.Config) dd.Outcome {
 // order, and returns the same result as with one. Run under -race.
 func TestParallelSameDecisions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	for k := range 300 {
+	for k := range sized(300) {
 		o := slowOracle{newRandomOracle(rng, k%2 == 0)}
 		for _, alg := range []dd.Algorithm{dd.Minimize, dd.Maximize, dd.Isolate, dd.Interference, dd.Plus} {
 			for _, variant := range []dd.Variant{dd.Book, dd.TSE} {

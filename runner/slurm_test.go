@@ -229,9 +229,6 @@ func TestSlurmStopCancelsStep(t *testing.T) {
 // two, in parallel with the others.
 func TestSlurmTimeLimit(t *testing.T) {
 	slurmtest.Need(t)
-	if testing.Short() {
-		t.Skip("takes over a minute")
-	}
 	t.Parallel()
 	s := newSlurm(t, SlurmOptions{Tasks: 1, StepArgs: []string{"--time=1"}})
 	tr, err := NewTester(sh("sleep 600"), &ScriptOracle{}, 1, t.TempDir())

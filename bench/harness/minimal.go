@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"fmt"
@@ -53,10 +52,10 @@ func parseDiff(diff string) ([]*fileDiff, error) {
 	oldLine := 0
 	inHunk := false   // past a hunk header of f: lines are content
 	prevPlus := false // the line before was an inserted one
-	sc := bufio.NewScanner(strings.NewReader(diff))
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for sc.Scan() {
-		l := sc.Text()
+	// Lines end at "\n" alone: a file's lines keep their "\r" (bufio's
+	// lines would lose it).
+	for l := range strings.Lines(diff) {
+		l = strings.TrimSuffix(l, "\n")
 		wasPlus := prevPlus
 		prevPlus = false
 		switch {
@@ -106,7 +105,7 @@ func parseDiff(diff string) ([]*fileDiff, error) {
 			}
 		}
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // nameRe reads the name wynot gives a change of a file: "p:a-b" (old
@@ -220,61 +219,79 @@ func applyWithout(old, dst string, files []*fileDiff, own []map[int][]int, skip 
 			}
 		}
 		target := filepath.Join(dst, f.path)
-		if f.gone {
-			if len(drop) == 0 {
-				if err := os.Remove(target); err != nil {
-					return err
-				}
-			}
-			continue
+		if f.gone && len(drop) > 0 {
+			continue // the old file stays
 		}
-		var oldLines []string
-		if !f.added {
+		var oldData []byte
+		if !f.added && !f.gone {
 			data, err := os.ReadFile(filepath.Join(old, f.path))
 			if err != nil {
 				return err
 			}
-			oldLines = strings.SplitAfter(string(data), "\n")
-			if oldLines[len(oldLines)-1] == "" {
-				oldLines = oldLines[:len(oldLines)-1]
-			}
+			oldData = data
 		}
-		dels := map[int]bool{}
-		ins := map[int][]string{}
-		for k, l := range f.lines {
-			if drop[k] {
-				continue
+		data, exists := patched(oldData, f, drop)
+		if !exists {
+			if err := os.Remove(target); err != nil && f.gone {
+				return err
 			}
-			if l.del {
-				dels[l.at] = true
-			} else if l.noEOL {
-				ins[l.at] = append(ins[l.at], l.text)
-			} else {
-				ins[l.at] = append(ins[l.at], l.text+"\n")
-			}
-		}
-		var b strings.Builder
-		for i := 0; i <= len(oldLines); i++ {
-			for _, s := range ins[i] {
-				b.WriteString(s)
-			}
-			if i < len(oldLines) && !dels[i+1] {
-				b.WriteString(oldLines[i])
-			}
-		}
-		out := b.String()
-		if f.added && len(drop) == len(f.lines) {
-			os.Remove(target)
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(target, []byte(out), 0o644); err != nil {
+		if err := os.WriteFile(target, data, 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// patched is the file of the printed diff f with every change applied
+// but the lines drop (indexes into f.lines), given its old content (nil
+// for a file the old tree lacks): the new content, or exists false when
+// the result lacks the file.
+func patched(old []byte, f *fileDiff, drop map[int]bool) (data []byte, exists bool) {
+	if f.gone {
+		if len(drop) > 0 {
+			return old, true
+		}
+		return nil, false
+	}
+	var oldLines []string
+	if !f.added {
+		oldLines = strings.SplitAfter(string(old), "\n")
+		if oldLines[len(oldLines)-1] == "" {
+			oldLines = oldLines[:len(oldLines)-1]
+		}
+	}
+	dels := map[int]bool{}
+	ins := map[int][]string{}
+	for k, l := range f.lines {
+		if drop[k] {
+			continue
+		}
+		if l.del {
+			dels[l.at] = true
+		} else if l.noEOL {
+			ins[l.at] = append(ins[l.at], l.text)
+		} else {
+			ins[l.at] = append(ins[l.at], l.text+"\n")
+		}
+	}
+	var b strings.Builder
+	for i := 0; i <= len(oldLines); i++ {
+		for _, s := range ins[i] {
+			b.WriteString(s)
+		}
+		if i < len(oldLines) && !dels[i+1] {
+			b.WriteString(oldLines[i])
+		}
+	}
+	if f.added && len(drop) == len(f.lines) {
+		return nil, false
+	}
+	return []byte(b.String()), true
 }
 
 // minimalChecker runs the brute-force check, remembering the outcome of

@@ -18,8 +18,13 @@ import (
 // patches of random trees, at each granularity wynot prints (hunks,
 // single lines, line edits, parts of added Go files), and rebuilds the
 // old tree with every change but one: each tree must be the one
-// codediff builds for the patch less that change.
+// codediff builds for the patch less that change (under -short on 15
+// random trees instead of 60).
 func TestApplyWithout(t *testing.T) {
+	rounds := 60
+	if testing.Short() {
+		rounds = 15
+	}
 	rng := rand.New(rand.NewPCG(7, 11))
 	words := []string{"a", "b", "c", "d", "x := 1", "return", "}", "{", "", "++ x", "-- y", "@@ z"}
 	randomLines := func(n int) []string {
@@ -59,7 +64,7 @@ func TestApplyWithout(t *testing.T) {
 		}
 		return &filetree.File{Data: []byte(b.String()), Mode: 0o644}
 	}
-	for round := range 60 {
+	for round := range rounds {
 		old := &filetree.Tree{Files: map[string]*filetree.File{}}
 		nw := &filetree.Tree{Files: map[string]*filetree.File{}}
 		for f := range 3 {

@@ -73,6 +73,7 @@ func linkAt(s summary, line string) *chain.Link {
 // for what both runs share, aliases, and the defect's transition found
 // by cts and suggested.
 func TestChainTruth(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	tr := readTruth(t, "testdata/chain/grades.truth")
 	dir := chainModule(t)
@@ -180,6 +181,7 @@ func TestChainTruth(t *testing.T) {
 // TestChainBadInput: the mistakes a user makes get a clear message and
 // the right exit status.
 func TestChainBadInput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := chainModule(t)
 	pass, fail := "alice=50 bob=70 carol=90", "alice=90 bob=50 carol=60"
@@ -238,6 +240,7 @@ func main() {
 // state, and the cause moves from argc to it just before the call,
 // where the slot gets its value.
 func TestChainGDBSample(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	for _, tool := range []string{"gdb", "gcc"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -278,6 +281,7 @@ func TestChainGDBSample(t *testing.T) {
 // need stating); the chain starts from the input's lines, and goes on
 // from what was read.
 func TestChainStdin(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := goModule(t, `package main
 
@@ -386,6 +390,7 @@ func TestLongChainGDBHang(t *testing.T) {
 // error types and the program's own types are known to the probes), so
 // the chain goes on past the error to where the cause moves into it.
 func TestChainErrorPath(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := goModule(t, `package main
 
@@ -444,6 +449,7 @@ func main() {
 // run that crashes with no overwrite or divergence on the way, the
 // statement that crashed.
 func TestChainSuggestsBranchAndCrash(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := goModule(t, `package main
 
@@ -495,6 +501,7 @@ func main() {
 // so the cause is seen there and can be transplanted; before, that state
 // showed no difference at all.
 func TestChainCallersVariables(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := goModule(t, `package main
 
@@ -549,6 +556,7 @@ func main() {
 // (--pass-env, --fail-env) have it in their state as $NAME, transplanted
 // like any variable; a bad setting is refused.
 func TestChainEnvironment(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := goModule(t, `package main
 
@@ -597,6 +605,7 @@ func main() {
 // the others, and a chain that finds no cause says so with exit status
 // 5 and why, not as a flaky result.
 func TestChainNoCause(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := goModule(t, `package main
 

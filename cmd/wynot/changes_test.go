@@ -32,10 +32,8 @@ func goTest(t *testing.T) string {
 func goEnv() []string { return fixtures.Env }
 
 func TestChangesGoModule(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds Go modules")
-	}
 	dir := t.TempDir()
 	old, nw := filepath.Join(dir, "old"), filepath.Join(dir, "new")
 	if err := fixtures.App(old, nw); err != nil {
@@ -86,6 +84,7 @@ func copyTree(t *testing.T, from, to string) {
 // TestChangesInterference: the failure needs two changes in different
 // files together; each alone passes (FSE 1999 Table 2). dd finds both.
 func TestChangesInterference(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	old, nw := filepath.Join(dir, "old"), filepath.Join(dir, "new")
@@ -189,10 +188,8 @@ func TestLongChangesInconsistent(t *testing.T) {
 }
 
 func TestChangesGit(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds Go modules")
-	}
 	dir := t.TempDir()
 	good, bad, err := fixtures.History(dir)
 	if err != nil {
@@ -237,6 +234,7 @@ func TestChangesGit(t *testing.T) {
 }
 
 func TestChangesBadInput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	old, nw, same := filepath.Join(dir, "old"), filepath.Join(dir, "new"), filepath.Join(dir, "same")
@@ -327,6 +325,7 @@ func TestChangesBadInput(t *testing.T) {
 // inserted line causes the failure: refinement goes from the hunk to
 // runs of lines to the single inserted line.
 func TestChangesRefineToLineEdits(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "old", "f.txt"), []byte("a\nb\nc\nd\ne\nf\ng\n"))
@@ -352,6 +351,7 @@ func TestChangesRefineToLineEdits(t *testing.T) {
 // sees that the merged branch fails on its own, descends into it, and
 // names the branch commit and its line.
 func TestChangesGitMerge(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	good, bad, culprit, err := fixtures.MergeHistory(dir)
@@ -394,6 +394,7 @@ func TestChangesGitMerge(t *testing.T) {
 // two revisions' merge base, which it tests, and names the commit on
 // the bad side; when the merge base fails too, it says so and stops.
 func TestChangesGitBranches(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	must := func(_ string, err error) {
@@ -470,10 +471,8 @@ func TestChangesGitBranches(t *testing.T) {
 // leave the culprit out (the user vouched wrongly), the answer is still
 // the same commit, found by testing around the commits passed over.
 func TestChangesGitPassesOver(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds Go modules")
-	}
 	dir := t.TempDir()
 	if _, err := fixtures.Git(dir, "init", "-q", "-b", "main"); err != nil {
 		t.Fatal(err)
@@ -612,6 +611,7 @@ exit 1
 // configuration that failed during the search and fails again, and says
 // that it is not minimal.
 func TestChangesFallbackToVerified(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir, script := flakyTrees(t, "grep -q '^B$' a.txt")
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "old", "new", "--", script, "{}")
@@ -637,6 +637,7 @@ func TestChangesFallbackToVerified(t *testing.T) {
 // fails only once. Nothing can be verified; wynot says so, reports no
 // patch and exits with status 3.
 func TestChangesUnverified(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir, script := flakyTrees(t, "grep -q '^B$' a.txt && grep -q '^C$' a.txt")
 	out := filepath.Join(dir, "fix.patch")
@@ -662,6 +663,7 @@ func TestChangesUnverified(t *testing.T) {
 // unresolved. The refinement cannot make the patch smaller: the result is
 // the block, verified, next to an unrelated hunk that is left out.
 func TestChangesRefinementNeverBuilds(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	var old, nw strings.Builder
@@ -706,6 +708,7 @@ exit 0
 // failure and says so; the lines it names are those of both commits
 // together, in which the broken line comes and goes.
 func TestChangesGitSkip(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	commit := func(msg, data string) string {
@@ -754,6 +757,7 @@ func TestChangesGitSkip(t *testing.T) {
 // the bisection tested, with its outcome and what it left, before the
 // search over the commit's changes; --json has the same.
 func TestChangesGitReport(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	if _, err := fixtures.Git(dir, "init", "-q", "-b", "main"); err != nil {
@@ -934,6 +938,7 @@ func textTreesN(t *testing.T, n int, replace map[int]string, body string) (dir, 
 // TestChangesTwoCauses: either of two changes alone makes the old version
 // fail. wynot reports one, and says that the failure has another cause.
 func TestChangesTwoCauses(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir, script := textTrees(t, map[int]string{5: "BUG1", 15: "note", 25: "BUG2"}, "grep -q BUG a.txt && exit 1\nexit 0\n")
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "old", "new", "--", script, "{}")
@@ -957,6 +962,7 @@ func TestChangesTwoCauses(t *testing.T) {
 // neither confirmed nor 1-minimal, says so in the JSON summary, and
 // exits 3.
 func TestChangesFailsDifferently(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir, script := textTrees(t, map[int]string{5: "BUG", 15: "MORE"},
 		"grep -q BUG a.txt || exit 0\nif grep -q MORE a.txt; then echo 'broken: the whole release'; else echo 'broken: half of it'; fi\nexit 1\n")
@@ -985,9 +991,7 @@ func TestChangesFailsDifferently(t *testing.T) {
 // module do not build) and the new entry, and each of them removed alone
 // passes or does not build.
 func TestChangesOneMinimalLineEdits(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds Go modules")
-	}
+	e2e(t)
 	dir := t.TempDir()
 	dep := func(v string, extra string) string {
 		d := filepath.Join(dir, "dep"+v)
@@ -1066,6 +1070,7 @@ func main() {
 // checked hunk by hunk like a small one and called 1-minimal, each hunk
 // removed alone passing.
 func TestChangesOneMinimalLarge(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	replace := map[int]string{700: "EXTRA"}
 	for i := 10; i < 700; i += 10 {
@@ -1093,6 +1098,7 @@ func TestChangesOneMinimalLarge(t *testing.T) {
 // file's changes together first: without m.txt's, the culprit alone
 // still fails, and it is the patch.
 func TestChangesOneMinimalFiles(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	var lines strings.Builder
@@ -1147,9 +1153,7 @@ exit 0
 // wynot says so, and does not claim another cause from a run in which
 // the build put back changes of the patch.
 func TestChangesComplementDoesNotBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds Go modules")
-	}
+	e2e(t)
 	dir := t.TempDir()
 	parse := `package p
 
@@ -1249,9 +1253,7 @@ func withPatch(t *testing.T, old, patch, dir, script string) ([]byte, error) {
 // A test that greps the source instead of building it sees such
 // configurations: the probe shows it, and they are tested from then on.
 func TestChangesPredictsUnbuildable(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds Go modules")
-	}
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	version := func(body string) map[string]string {

@@ -101,6 +101,7 @@ func moduleProxy(t *testing.T, mod, ver string, files map[string]string) string 
 // chain's suggested location is in the library's function. The module
 // cache and the user's files are never written; --pkg narrows.
 func TestTraceChainDependency(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	lib := map[string]string{"go.mod": "module example.com/strs\n", "strs.go": strsLib}
 	proxy := moduleProxy(t, "example.com/strs", "v1.0.0", lib)

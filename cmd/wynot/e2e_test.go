@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -27,7 +28,8 @@ import (
 )
 
 // End-to-end tests: they build the wynot binary and the failing programs
-// of testdata/progs, and run reductions on real processes.
+// of testdata/progs, and run reductions on real processes. Under -short
+// they skip (each calls e2e) and nothing is built.
 
 var (
 	binDir   string
@@ -35,6 +37,11 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		// The end-to-end tests skip (e2e): build nothing.
+		os.Exit(m.Run())
+	}
 	// Made like wynot's own work directories (wynot-PID-e2e-...): when
 	// go test kills this binary at its timeout, before the directory
 	// (over 40 MB of programs) is removed below, the next run of wynot
@@ -107,6 +114,17 @@ func (r result) summary(t *testing.T) summary {
 	return s
 }
 
+// e2e skips an end-to-end test under -short, where TestMain builds
+// neither wynot nor the programs it runs; the commands' decisions are
+// checked in-process there by the packages' own tests (the transcripts
+// of command among them).
+func e2e(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: runs the wynot binary on real programs")
+	}
+}
+
 // long skips a TestLong test unless WYNOT_LONG_TESTS is set (.ci/run
 // sets it and runs them after the README's go test ./...). Each runs a
 // real toolchain hundreds of times to show one feature again on a
@@ -143,6 +161,9 @@ func wynotRun(t *testing.T, dir string, env []string, args ...string) result {
 // wynotRunWithin is wynotRun killing wynot after d.
 func wynotRunWithin(t *testing.T, d time.Duration, dir string, env []string, args ...string) result {
 	t.Helper()
+	if testing.Short() {
+		t.Fatalf("%s runs wynot, which -short does not build: it must call e2e(t) first", t.Name())
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, wynotBin, args...)
@@ -221,6 +242,7 @@ func checkOneMinimal(t *testing.T, name string, orig, result []byte, argv ...str
 const mysteryInput = `V"/+!aF-(V4EOz*+s/Q,7)2@0_`
 
 func TestReduceMysteryInPlace(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "input.txt")
@@ -247,6 +269,7 @@ func TestReduceMysteryInPlace(t *testing.T) {
 }
 
 func TestReduceStdinAndOutput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte("x(y)z\n"))
@@ -287,6 +310,7 @@ func htmlPage() []byte {
 }
 
 func TestReducePrinterPage(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	page := htmlPage()
@@ -319,6 +343,7 @@ func fuzz(seed uint64, n int, newlines bool) []byte {
 }
 
 func TestReduceCrtplotFuzz(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	input := fuzz(1, 10000, true)
@@ -336,6 +361,7 @@ func TestReduceCrtplotFuzz(t *testing.T) {
 }
 
 func TestReduceFlexFuzz(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	input := fuzz(2, 3000, true)
@@ -356,6 +382,7 @@ func TestReduceFlexFuzz(t *testing.T) {
 
 // TestParallelSameResult: -j 1 and -j 4 give the same results.
 func TestParallelSameResult(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	cases := []struct {
 		name  string
@@ -385,6 +412,7 @@ func TestParallelSameResult(t *testing.T) {
 }
 
 func TestReduceScriptAndLog(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "bug.c"), []byte("int main() {\n  int x = (1 + 2);\n  return x;\n}\n"))
@@ -455,6 +483,7 @@ func neededTests(t *testing.T, path string) int {
 }
 
 func TestReduceArgv(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	// Fails iff -O is given and none of the two options that prevent it.
@@ -476,6 +505,7 @@ exit 0
 }
 
 func TestReduceMultipleFiles(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "a.txt"), []byte("alpha (beta\ngamma\n"))
@@ -493,6 +523,7 @@ func TestReduceMultipleFiles(t *testing.T) {
 }
 
 func TestReduceCacheFile(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
@@ -519,6 +550,7 @@ func TestReduceCacheFile(t *testing.T) {
 }
 
 func TestReduceNonRegularInput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	// A pipe: the result goes to the current directory.
@@ -534,6 +566,7 @@ func TestReduceNonRegularInput(t *testing.T) {
 }
 
 func TestReduceHangingCandidates(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	piddir := t.TempDir()
@@ -602,6 +635,7 @@ func checkNoSurvivors(t *testing.T, dir string) {
 // input file is then the original or a smaller failing input, never a
 // broken one; the .orig file is intact; no test process survives.
 func TestInterrupt(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	orig := []byte(strings.Repeat("abcdefgh", 40) + "(" + strings.Repeat("ijklmnop", 40) + ")" + strings.Repeat("qrstuvwx", 40))
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
@@ -671,6 +705,7 @@ func TestInterrupt(t *testing.T) {
 // TestBadInput: each bad input gets a clear message and exit status, and
 // never a stack trace or a lost file.
 func TestBadInput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "ok"), []byte(mysteryInput))
@@ -739,6 +774,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	r := wynotRun(t, t.TempDir(), nil, "reduce", "--help")
 	for _, want := range []string{"wynot reduce [flags] FILE... -- CMD [ARG...]", "--precision P", "Exit status"} {

@@ -27,10 +27,8 @@ import (
 // bench/faults runs it at 100 and more, and the test prints the table of
 // what it found.
 func TestFaultInjection(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds Go modules")
-	}
 	per := 2
 	if n, err := strconv.Atoi(os.Getenv("WYNOT_FAULTS")); err == nil && n > 0 {
 		per = n

@@ -45,10 +45,8 @@ func trulyMinimal(data []byte) bool {
 // does) and $WYNOT_FLAKY_AUTO is not. The test prints the table of what
 // it found (bench/flaky runs it at 50 and more).
 func TestFlakyOracle(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs wynot dozens of times")
-	}
 	n := 2
 	if v, err := strconv.Atoi(os.Getenv("WYNOT_FLAKY")); err == nil && v > 0 {
 		n = v

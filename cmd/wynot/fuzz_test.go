@@ -14,10 +14,8 @@ import (
 )
 
 func TestFuzz(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("compiles a Go package")
-	}
 	dir := t.TempDir()
 	if err := fixtures.FuzzPackage(dir); err != nil {
 		t.Fatal(err)
@@ -55,6 +53,7 @@ func TestFuzz(t *testing.T) {
 }
 
 func TestFuzzBadInput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "testdata/fuzz/FuzzA/one"), []byte("go test fuzz v1\nint(1)\n"))
@@ -86,10 +85,8 @@ func TestFuzzBadInput(t *testing.T) {
 // wynot's one rule for temporary files, so that after a SIGKILL the next
 // run removes it; interrupted while compiling, wynot fuzz exits with 130.
 func TestFuzzTempFiles(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("compiles a Go package")
-	}
 	dir, tmp := t.TempDir(), t.TempDir()
 	if err := fixtures.FuzzPackage(dir); err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 // a "--" of its own, which ends wynot's flags; the second "--" starts
 // the test command.
 func TestReduceDashName(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "-n.txt")
@@ -37,6 +38,7 @@ func TestReduceDashName(t *testing.T) {
 // messages as Go quotes it, so that each message stays one line; a
 // plain name is written as it is.
 func TestReduceNewlineName(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "a\nb.txt")
@@ -68,6 +70,7 @@ func TestReduceNewlineName(t *testing.T) {
 // directories' (WYNOT_TMPDIR, elsewhere and with room); the input stays
 // intact. The small file system is a tmpfs of 64 KiB.
 func TestReduceNoRoomBesideInput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	lines := func(n int) []byte { return []byte(strings.Repeat("abcdefghijklmno\n", n) + "()\n") }
 	for _, c := range []struct {
@@ -116,6 +119,7 @@ func TestReduceNoRoomBesideInput(t *testing.T) {
 // of what the interruption cut short ("go list -export failed (.:
 // context canceled)").
 func TestReduceInterruptWhilePreparing(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
@@ -202,6 +206,7 @@ var started = `started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: wynot reduce -j 2 --split
 // its start and its command line; it changes nothing. Runs with -o to
 // different outputs only read the input: they go on side by side.
 func TestReduceSecondRunStopped(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir, tmp := t.TempDir(), t.TempDir()
 	env := []string{"XDG_CACHE_HOME=" + t.TempDir(), "WYNOT_TMPDIR=" + tmp}
@@ -252,6 +257,7 @@ func TestReduceSecondRunStopped(t *testing.T) {
 // over what the killed run held (naming it), and goes on with the
 // interrupted reduction to a correct result.
 func TestReduceStaleLockTakenOver(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir, tmp, cache := t.TempDir(), t.TempDir(), t.TempDir()
 	env := []string{"XDG_CACHE_HOME=" + cache, "WYNOT_TMPDIR=" + tmp}
@@ -281,6 +287,7 @@ func TestReduceStaleLockTakenOver(t *testing.T) {
 // stops at once and names the first; a reduction in place of a file of
 // its checkout goes on beside it (the search reads only git's data).
 func TestChangesGitSecondRunStopped(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := statsHistory(t)
 	cache := t.TempDir()

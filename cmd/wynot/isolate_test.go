@@ -15,6 +15,7 @@ import (
 // Proposition 18, Corollary 19), and the two results differ by exactly
 // that character.
 func TestIsolateFuzzMillion(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	const n = 1_000_000
 	dir := t.TempDir()
@@ -57,6 +58,7 @@ func TestIsolateFuzzMillion(t *testing.T) {
 // min_arg_diff results for mystery, reproduced by the command line on a
 // real program.
 func TestBookResultsThroughCLI(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
@@ -81,6 +83,7 @@ func TestBookResultsThroughCLI(t *testing.T) {
 // options. Isolation names one of them; without it, a second run names
 // the other.
 func TestIsolateOptions(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	cc := filepath.Join(dir, "gcc")
@@ -133,6 +136,7 @@ exit 0
 }
 
 func TestIsolateBadInput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "fails"), []byte("(x)"))
@@ -166,6 +170,7 @@ func TestIsolateBadInput(t *testing.T) {
 // on binary input, a hex dump around the first difference. The result
 // files hold everything.
 func TestIsolateShowsWindows(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	test := []string{"--", "sh", "-c", `if grep -qa BUG "$1"; then echo 'panic: BUG' >&2; exit 2; fi`, "sh", "{}"}

@@ -18,6 +18,7 @@ import (
 // it reduces as text. Under CGO_ENABLED=0 go test, the wynot the tests
 // built is that wynot; otherwise it is built here.
 func TestReduceWithoutCgo(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	bin := wynotBin
 	if grammars {

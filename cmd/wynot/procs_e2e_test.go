@@ -21,6 +21,7 @@ import (
 // tests at a time. The daemons are sleeps of a duration no other run
 // uses, which marks them.
 func TestReduceEndsDetachedProcesses(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	mark := fmt.Sprintf("1000.%d%d", os.Getpid(), 7)
@@ -67,10 +68,8 @@ func TestReduceEndsDetachedProcesses(t *testing.T) {
 // their build folders, named after the dead process; the next run of
 // another command removes them.
 func TestKilledBuildFoldersGoNext(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds Go programs")
-	}
 	dir := goModule(t, "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"time\"\n)\n\nfunc main() {\n\tn := len(os.Args)\n\ttime.Sleep(time.Hour)\n\tfmt.Println(n)\n}\n")
 	for _, c := range []struct {
 		purpose string

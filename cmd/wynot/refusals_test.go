@@ -19,6 +19,7 @@ import (
 // (a text, another program's JSON): wynot says so in one line, exits 1,
 // and the file keeps every byte. A cache wynot made is used again.
 func TestCacheRefusesOtherFiles(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
@@ -58,6 +59,7 @@ func TestCacheRefusesOtherFiles(t *testing.T) {
 // TestTimeoutTooShort: one rule for a --timeout too short to run a test,
 // in every command, before anything runs; the shortest allowed one runs.
 func TestTimeoutTooShort(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
@@ -88,6 +90,7 @@ func TestTimeoutTooShort(t *testing.T) {
 // run three times, or ended exit 3, "did not behave the same when run
 // again"), and wynot says what happened.
 func TestBusyConfirmation(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte("a\nb\nc\n"))
@@ -142,6 +145,7 @@ func main() {
 // TestOriginalHangsTwice: trace and chain whose original (failing) run
 // hangs with --timeout say so after its two runs, not after five.
 func TestOriginalHangsTwice(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "go.mod"), []byte("module hang\n\ngo 1.22\n"))
@@ -165,6 +169,7 @@ func TestOriginalHangsTwice(t *testing.T) {
 // or second run) says what was interrupted and that nothing was changed,
 // exits 130, and leaves the input byte for byte and no FILE.orig.
 func TestInterruptBeforeSearch(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	for _, run := range []int{1, 2} {
 		dir, marks := t.TempDir(), t.TempDir()
@@ -247,6 +252,7 @@ func tmpfsOf(t *testing.T, size string) string {
 // (no space left on device in WYNOT_TMPDIR, and what to do), not as a
 // flaky test; the input is left alone.
 func TestNoRoom(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	small := smallFS(t)
 	dir := t.TempDir()

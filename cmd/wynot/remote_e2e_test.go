@@ -34,6 +34,7 @@ import (
 // calibrated from the original's duration differs between runs on a
 // busy machine, and so would every action.
 func TestRemoteSameResults(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	srv, err := reapitest.Start()
 	if err != nil {
@@ -99,6 +100,7 @@ func sameChanges(t *testing.T, target string) {
 // A service that does not answer is said before anything runs, and the
 // input is left alone.
 func TestRemoteUnreachable(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	addr, release, err := reapitest.Unreachable()
 	if err != nil {
@@ -124,6 +126,7 @@ func TestRemoteUnreachable(t *testing.T) {
 // remotely: the original is not reproduced, and the message says how to
 // pass it (--remote-env), which then makes the run work.
 func TestRemoteEnvNeeded(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	srv, err := reapitest.Start()
 	if err != nil {
@@ -150,6 +153,7 @@ func TestRemoteEnvNeeded(t *testing.T) {
 // again and is answered by the action cache, all but the checks of the
 // original and of the result; wynot changes gives the local changes.
 func TestRemoteRealServiceSameResults(t *testing.T) {
+	e2e(t)
 	target := os.Getenv("WYNOT_REAPI_TEST")
 	_ = os.Getenv("WYNOT_REAPI_STARTED") // go test's cache keys on the service started
 	if target == "" {
@@ -295,6 +299,7 @@ func wynotSaid(stderr string) string {
 // after it with a message naming the service and the flag, and keeps
 // its best result.
 func TestRemoteQueued(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	input := fuzz(3, 3000, true)
 	// run reduces input locally, or on a new test service whose workers
@@ -368,6 +373,7 @@ func TestRemoteQueued(t *testing.T) {
 // queue for longer has not run at all, and wynot says that it is
 // queued, not that it is still running.
 func TestRemoteQueuedOriginal(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	srv, err := reapitest.Start()
 	if err != nil {
@@ -401,6 +407,7 @@ func TestRemoteQueuedOriginal(t *testing.T) {
 // again; killed for good, wynot gives up after --remote-queue-timeout
 // and keeps its best result.
 func TestRemoteRealServiceWorkerLost(t *testing.T) {
+	e2e(t)
 	target := os.Getenv("WYNOT_REAPI_TEST")
 	_ = os.Getenv("WYNOT_REAPI_STARTED") // go test's cache keys on the service started
 	worker := os.Getenv("WYNOT_REAPI_WORKER")

@@ -11,6 +11,7 @@ import (
 // deletion alone (--split text), which cannot shorten both occurrences
 // of a name at once.
 func TestReduceReplacements(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	const input = "# settings\nconfiguration_value = 1234;\nother_setting = 5;\nprint(configuration_value);\n"
 	// The failure: a name is set to a number of two digits or more and

@@ -17,6 +17,7 @@ import (
 // real headless Chromium without console errors, and its screenshot is
 // not blank.
 func TestReportInChromium(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "page.html"), htmlPage())
@@ -79,6 +80,7 @@ func TestReportInChromium(t *testing.T) {
 // an ellipsis, and shown whole on hover). The report itself has no
 // script; a page around it measures it in a real headless Chromium.
 func TestReportFitsWidth(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	browser := chromium(t)
 	dir := t.TempDir()

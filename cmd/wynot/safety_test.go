@@ -20,6 +20,7 @@ import (
 // written next to; the result goes to the current directory, under a
 // name no file has yet, and wynot says where.
 func TestSymlinkInputStays(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "data", "target.txt")
@@ -56,6 +57,7 @@ func TestSymlinkInputStays(t *testing.T) {
 // new file: then the original goes to FILE.orig.1, and the closing
 // message names it.
 func TestStaleOrig(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	bug := filepath.Join(dir, "bug.txt")
@@ -106,6 +108,7 @@ func TestStaleOrig(t *testing.T) {
 // that in.orig as the original (its lineage says so), instead of taking
 // the partly reduced file for a new original.
 func TestResumeInterrupted(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir, piddir := t.TempDir(), t.TempDir()
 	orig := []byte(strings.Repeat("abcdefgh", 40) + "(" + strings.Repeat("ijklmnop", 40) + ")" + strings.Repeat("qrstuvwx", 40))
@@ -145,6 +148,7 @@ func TestResumeInterrupted(t *testing.T) {
 // TestIsolateKeepsResults: a second isolate into the same directory
 // writes NAME.1.pass and NAME.1.fail, leaving the first results alone.
 func TestIsolateKeepsResults(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
@@ -172,6 +176,7 @@ func TestIsolateKeepsResults(t *testing.T) {
 // background sleep and a long foreground one). One second later none of
 // them runs: the guardian killed the test's process group.
 func TestNoGrandchildrenAfterKill(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	for _, guardianToo := range []bool{false, true} {
 		noGrandchildren(t, guardianToo)
@@ -255,6 +260,7 @@ wait
 // TestFlagsChecked: numeric flags out of range and flags that contradict
 // each other are refused with the reason; so is help for no command.
 func TestFlagsChecked(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
@@ -285,10 +291,8 @@ func TestFlagsChecked(t *testing.T) {
 // TestHangingOriginalSaysSo: without --timeout, an original that runs
 // long gets a message after 10s that says how to bound it.
 func TestHangingOriginalSaysSo(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("waits 10s")
-	}
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte("x"))
 	cmd := exec.Command(wynotBin, "reduce", "-o", "out", "in", "--", "sleep", "60")
@@ -318,10 +322,8 @@ func TestHangingOriginalSaysSo(t *testing.T) {
 // input in memory, not tens of times (it took 620 MB when the bracket
 // depth and the character count listed every token and offset).
 func TestLargeInputMemory(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("a 10 MB reduction")
-	}
 	dir := t.TempDir()
 	var b bytes.Buffer
 	words := []string{"alpha", "beta", "(x)", "[y]", "{z}", "foo"}

@@ -22,6 +22,7 @@ func needSandbox(t *testing.T) {
 // reads the home directory or reaches the network cannot; each would
 // change the test's outcome, so the reduction shows it.
 func TestSandbox(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	needSandbox(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

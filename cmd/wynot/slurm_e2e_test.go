@@ -33,6 +33,7 @@ func withExec(args []string, exec string) []string {
 // give exactly the results they give locally, a step per test or
 // through agents (--slurm-steps slot), and leave no step behind.
 func TestSlurmSameResults(t *testing.T) {
+	e2e(t)
 	slurmtest.Need(t)
 	// A C program that crashes (SIGSEGV through srun), and a flaky-free
 	// Go program whose failure is a message.
@@ -108,6 +109,7 @@ func twoChanges(t *testing.T) (string, []string) {
 // Ctrl-C leaves no step and no allocation behind: wynot obtained the
 // allocation itself (no salloc around it) and gives it back.
 func TestSlurmInterrupt(t *testing.T) {
+	e2e(t)
 	slurmtest.Need(t)
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "t16"), fuzz(5, 3000, true))
@@ -144,6 +146,7 @@ func TestSlurmInterrupt(t *testing.T) {
 
 // Mistakes in --exec and its flags are said before anything runs.
 func TestExecBadInput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in.txt"), []byte("x\n"))

@@ -96,6 +96,7 @@ func TestLongReduceGoMarkup(t *testing.T) {
 // tree-sitter syntax trees (chosen by extension under --split auto) with
 // a real test; the results are well-formed, fail alike, and are smaller.
 func TestReduceTreeSitter(t *testing.T) {
+	e2e(t)
 	needGrammars(t)
 	t.Parallel()
 	cases := []struct {
@@ -146,6 +147,7 @@ func TestReduceTreeSitter(t *testing.T) {
 // syntax tree, then by tokens and characters, and the result is
 // gofmt-clean Go.
 func TestReduceGoAuto(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	src := []byte(`package main

@@ -182,6 +182,7 @@ func keptOn(s summary, line int) int {
 // b = 5: the critical slice with respect to the whole output, to the
 // sum alone and to the product alone (Fig. 6's columns).
 func TestTraceSample(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := traceModule(t, "../../examples/sample/main.go")
 	r := newReplayer(t, dir, "0", "5")
@@ -238,6 +239,7 @@ func TestTraceSample(t *testing.T) {
 // through the hierarchy, within a bounded number of tests, and leaves
 // the user's module as it was.
 func TestTraceScale(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := traceModule(t, "testdata/trace/scale/main.go")
 	before := treeDigest(t, dir)
@@ -266,6 +268,7 @@ func TestTraceScale(t *testing.T) {
 }
 
 func TestTraceBadInput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/bad\n\ngo 1.24\n"))
@@ -331,6 +334,7 @@ func cSample(t *testing.T) (dir, bin string) {
 // TestTraceGDBSample is the sample program in C under the GDB backend:
 // a critical slice of the same shape as the Go program's, by line.
 func TestTraceGDBSample(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir, _ := cSample(t)
 	res := wynotRun(t, dir, nil, "trace", "--gdb", "--json", "-j2", "./sample", "--", "0", "5")
@@ -358,6 +362,7 @@ func TestTraceGDBSample(t *testing.T) {
 }
 
 func TestTraceGDBBadInput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir, _ := cSample(t)
 	if out, err := exec.Command("gcc", "-O0", "-o", filepath.Join(dir, "nodebug"), filepath.Join(dir, "sample.c")).CombinedOutput(); err != nil {
@@ -385,6 +390,7 @@ func TestTraceGDBBadInput(t *testing.T) {
 // TestTraceStdinObserveExit: the program reads --stdin, and the slice is
 // taken with respect to its exit status alone.
 func TestTraceStdinObserveExit(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := goModule(t, `package main
 
@@ -432,6 +438,7 @@ func main() {
 // traceback differ from run to run; they do not make the output
 // nondeterministic.
 func TestTraceCrash(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := goModule(t, `package main
 
@@ -473,6 +480,7 @@ func main() {
 
 // TestTraceGDBStdin: a C program under gdb reads --stdin.
 func TestTraceGDBStdin(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	if _, err := exec.LookPath("gdb"); err != nil {
 		t.Skip("no gdb")
@@ -515,6 +523,7 @@ int main(void) {
 // f(); err == nil) is a statement of its own that a run may skip, so
 // the call it makes can be in the slice.
 func TestTraceIfInit(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := goModule(t, `package main
 
@@ -554,6 +563,7 @@ func main() {
 // main.main's own statements also prints (a count of zero) is said to
 // be so, with what to do instead; an output the computation makes is not.
 func TestTraceShallowOutput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := goModule(t, `package main
 

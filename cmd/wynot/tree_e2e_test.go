@@ -66,6 +66,7 @@ func vetFails(t *testing.T, dir string) bool {
 // go.mod), reduced; each parses; the result fails on a fresh run and
 // not without any one of its files; the original is kept in DIR.orig.
 func TestReduceGoTree(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
@@ -137,6 +138,7 @@ var bugTest = []string{"sh", "-c", "! (grep -q BUG a/one.txt && grep -q TWO b/c/
 // result tree goes to the new directory; a symbolic link out of the tree
 // is said, kept as a link and never followed.
 func TestReduceTreeOutput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	tree := filepath.Join(dir, "in")
@@ -168,6 +170,7 @@ func TestReduceTreeOutput(t *testing.T) {
 // TestReduceTreeBadInput: each bad tree gets a clear message, and the
 // tree is left as it was.
 func TestReduceTreeBadInput(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	tree := filepath.Join(dir, "in")
@@ -226,6 +229,7 @@ func TestReduceTreeBadInput(t *testing.T) {
 // WYNOT_TMPDIR. The small file system is a tmpfs mounted for the test
 // (skipped where mounting is not allowed).
 func TestReduceTreeNoRoom(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	small := filepath.Join(dir, "small")
@@ -250,6 +254,7 @@ func TestReduceTreeNoRoom(t *testing.T) {
 // leaves the tree as the original or a smaller failing tree, the
 // original intact in DIR.orig, and no work directory or test process.
 func TestReduceTreeInterrupt(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir, tmp := t.TempDir(), t.TempDir()
 	tree := filepath.Join(dir, "in")
@@ -532,6 +537,7 @@ func main() {
 // with DIR.orig as the original (the lineage named the change being
 // written), and ends with the needle.
 func TestReduceTreeKilledWriting(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	parent := t.TempDir()
 	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {

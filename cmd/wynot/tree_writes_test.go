@@ -41,10 +41,8 @@ const restoredNote = "the test changes the tree it runs in ("
 // (TestChangesGoModule): before every test the tree is exactly its
 // candidate.
 func TestTreeWritesChanges(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds Go modules")
-	}
 	dir := t.TempDir()
 	if err := fixtures.App(filepath.Join(dir, "old"), filepath.Join(dir, "new")); err != nil {
 		t.Fatal(err)
@@ -75,10 +73,8 @@ func checkDirtyRun(t *testing.T, r result) {
 // same change with a test that writes into its tree as with the test
 // made clean (TestChangesGit).
 func TestTreeWritesGit(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds Go modules")
-	}
 	dir := t.TempDir()
 	good, bad, err := fixtures.History(dir)
 	if err != nil {
@@ -97,6 +93,7 @@ func TestTreeWritesGit(t *testing.T) {
 // TestTreeWritesReduce: wynot reduce DIR with a test that writes into
 // its tree reduces it to what the same test made clean does.
 func TestTreeWritesReduce(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	work := t.TempDir()
 	clean := filepath.Join(work, "clean.sh")

@@ -105,10 +105,8 @@ func TestSum(t *testing.T) {
 // patch that only breaks the build (the deletion of m := xs[0]) is no
 // answer: the answer is the line that makes Max start from 0.
 func TestTypedChangesGitGoTest(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds Go modules")
-	}
 	dir := statsHistory(t)
 	r := wynotRun(t, dir, goEnv(), "changes", "--json", "-j2", "--git", "v0.1", "v0.2", "--", "go", "test", "./...")
 	if r.code != 0 {
@@ -196,10 +194,8 @@ func main() {
 // with the candidate on its standard input; -v shows the end of each
 // test's output.
 func TestTypedReduceGoRun(t *testing.T) {
+	e2e(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds Go programs")
-	}
 	dir := kvModule(t)
 	r := wynotRun(t, dir, goEnv(), "reduce", "-v", "-j2", "-o", "g.out", "g.conf", "--", "go", "run", "./cmd/kvcat")
 	if r.code != 0 {
@@ -224,6 +220,7 @@ func TestTypedReduceGoRun(t *testing.T) {
 // cannot start (no go.mod), and wynot says so with go's own words instead
 // of reducing the input to nothing.
 func TestTypedReduceNotSetUp(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := kvModule(t)
 	elsewhere := t.TempDir()
@@ -242,6 +239,7 @@ func TestTypedReduceNotSetUp(t *testing.T) {
 // apart: wynot stops with exit status 4 and leaves the input alone,
 // instead of an empty result called 1-minimal.
 func TestTypedAlwaysFails(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	conf := []byte("a = 1\nb = 2\nc = 3\n")
@@ -273,6 +271,7 @@ func TestTypedAlwaysFails(t *testing.T) {
 // directory wynot was started in) runs its tests one at a time there,
 // and says so.
 func TestTypedWritesHere(t *testing.T) {
+	e2e(t)
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "in.txt"), []byte(strings.Repeat("filler line\n", 40)+"NEEDLE\n"+strings.Repeat("more filler\n", 40)))

@@ -17,7 +17,7 @@ import (
 // certainty states for each decision (1%).
 func TestFlakyNoConfidentWrongResult(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reduces dozens of times")
+		t.Skip("-short: the 1% bound needs its 400 reductions, far fewer say nothing of it")
 	}
 	const runs = 100
 	for _, p := range []float64{0.1, 0.2, 0.3, 0.4} {

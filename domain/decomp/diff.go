@@ -279,6 +279,10 @@ func writeLines(b *strings.Builder, prefix string, text []byte) {
 // differences in one region, the region is replaced wholesale.
 const MaxEdits = 20000
 
+// maxEdits is the bound in force: MaxEdits, smaller in tests that show
+// what lies beyond it.
+var maxEdits = MaxEdits
+
 // Diff computes a shortest edit script between the pieces of p and f
 // (Myers 1986, "An O(ND) Difference Algorithm and Its Variations", with
 // the linear-space refinement), comparing pieces by content.
@@ -367,14 +371,14 @@ func (d *differ) compare(alo, ahi, blo, bhi int) {
 // middleSnake finds the middle snake of a shortest edit script between
 // a[alo:ahi] and b[blo:bhi], both non-empty and differing at both ends:
 // the diagonal run (x,y)–(u,v) of matches that a shortest path crosses
-// halfway. It gives up (ok false) beyond MaxEdits differences.
+// halfway. It gives up (ok false) beyond maxEdits differences.
 func (d *differ) middleSnake(alo, ahi, blo, bhi int) (x, y, u, v int, ok bool) {
 	n, m := ahi-alo, bhi-blo
 	delta := n - m
 	odd := delta&1 != 0
 	limit := (n + m + 1) / 2
-	if limit > MaxEdits {
-		limit = MaxEdits
+	if limit > maxEdits {
+		limit = maxEdits
 	}
 	size := 2*limit + 3
 	if cap(d.vf) < size {

@@ -109,9 +109,14 @@ func TestDiffLines(t *testing.T) {
 }
 
 func TestDiffTooDifferent(t *testing.T) {
+	if testing.Short() {
+		// -short: the same past a budget of 200 edits, not 20,000.
+		defer func(m int) { maxEdits = m }(maxEdits)
+		maxEdits = 200
+	}
 	rng := rand.New(rand.NewPCG(1, 1))
-	a := make([]byte, 3*MaxEdits)
-	b := make([]byte, 3*MaxEdits)
+	a := make([]byte, 3*maxEdits)
+	b := make([]byte, 3*maxEdits)
 	for i := range a {
 		a[i], b[i] = byte(rng.IntN(200)), byte(rng.IntN(200))
 	}

@@ -51,7 +51,7 @@ func TestLayers(t *testing.T) {
 	// into a shared map from two on.
 	defer func(m, c int) { maxSteps, compactAt = m, c }(maxSteps, compactAt)
 	maxSteps, compactAt = 3, 2
-	for round := range 8 {
+	for round := range rounds(8) {
 		base := &Tree{Files: map[string]*File{}}
 		for _, n := range names[:5] {
 			if f := randFile(); f != nil {

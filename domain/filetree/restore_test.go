@@ -199,6 +199,15 @@ func TestRestore(t *testing.T) {
 	}
 }
 
+// rounds is full, or under -short a quarter of it: the random tests of
+// workspaces check the same on fewer trees.
+func rounds(full int) int {
+	if testing.Short() {
+		return full / 4
+	}
+	return full
+}
+
 // TestRestoreRandom: over random candidates and random writes of the
 // test between them, every Sync leaves exactly what a fresh copy of the
 // candidate holds.
@@ -214,7 +223,7 @@ func TestRestoreRandom(t *testing.T) {
 		}
 		return &File{Data: []byte(strings.Repeat("x", rng.Intn(3))), Mode: []fs.FileMode{0o644, 0o755}[rng.Intn(2)]}
 	}
-	for round := range 20 {
+	for round := range rounds(20) {
 		base := &Tree{Files: map[string]*File{}}
 		for _, n := range names {
 			if f := randFile(); f != nil {

@@ -49,6 +49,9 @@ func instrumentModule(t *testing.T, dir string) *Program {
 // build builds the module, with the program's overlay when p is set.
 func build(t *testing.T, dir string, p *Program) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: builds and runs instrumented programs")
+	}
 	bin := filepath.Join(t.TempDir(), "prog")
 	args := []string{"build", "-o", bin}
 	if p != nil {

@@ -202,6 +202,9 @@ func TestProbeApply(t *testing.T) {
 // gdbSample builds a C program for the gdb backend, or skips.
 func gdbSample(t *testing.T, src string) (bin string, lines []GDBLine) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: compiles a C program and runs it under gdb")
+	}
 	if _, err := exec.LookPath("gdb"); err != nil {
 		t.Skip("no gdb")
 	}

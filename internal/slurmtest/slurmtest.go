@@ -15,11 +15,14 @@ import (
 )
 
 // Need skips the test unless a Slurm cluster answers and the test runs
-// outside an allocation (the tests obtain their own). The cluster is
-// asked once per test binary: a controller that does not answer makes
-// sinfo wait seconds.
+// outside an allocation (the tests obtain their own); under -short it
+// skips without asking. The cluster is asked once per test binary: a
+// controller that does not answer makes sinfo wait seconds.
 func Need(t testing.TB) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: runs on a Slurm cluster")
+	}
 	if why := unavailable(); why != "" {
 		t.Skip(why)
 	}

@@ -19,6 +19,9 @@ import (
 
 func server(t *testing.T) *reapitest.Server {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: starts the REAPI test service")
+	}
 	s, err := reapitest.Start()
 	if err != nil {
 		t.Fatal(err)
@@ -466,6 +469,9 @@ func TestRemoteMissingInput(t *testing.T) {
 // result from a run against another service, or without one.
 func realService(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: runs against a real remote execution service")
+	}
 	target := os.Getenv("WYNOT_REAPI_TEST")
 	_ = os.Getenv("WYNOT_REAPI_STARTED")
 	if target == "" {

@@ -15,6 +15,9 @@ import (
 // tree's files.
 func exportData(t *testing.T) (map[string]string, map[string][]byte) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: builds export data with go list -export")
+	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
