@@ -375,7 +375,12 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	unguard()
 
+	// A run that outlasted its timeout timed out, also when it ended
+	// before the timer's kill got to it (a busy machine).
 	r := Run{Duration: time.Since(start), TimedOut: timedOut.Load()}
+	if timeout > 0 && r.Duration > timeout {
+		r.TimedOut = true
+	}
 	if outs != nil {
 		r.Stdout, r.Stderr = outs[0].tail(OutputLimit), outs[1].tail(OutputLimit)
 	} else {
