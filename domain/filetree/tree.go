@@ -17,6 +17,8 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -207,10 +209,35 @@ func WriteTree(dir string, t *Tree, progress func(done, total int)) error {
 }
 
 // create makes f at full, where nothing is: the symbolic link, or the
-// file with its content and permissions.
+// file with its content and permissions (all of them: the process's
+// umask does not take a group's write bit off a copy of the original).
 func (f *File) create(full string) error {
 	if f.Link != "" {
 		return os.Symlink(f.Link, full)
 	}
-	return os.WriteFile(full, f.Data, f.Mode.Perm())
+	if err := os.WriteFile(full, f.Data, f.Mode.Perm()); err != nil {
+		return err
+	}
+	if f.Mode.Perm()&^umask() != f.Mode.Perm() {
+		return os.Chmod(full, f.Mode.Perm())
+	}
+	return nil
 }
+
+// umask is the process's file mode creation mask, read once from
+// /proc/self/status (setting it to read it back would race with other
+// goroutines creating files); 022, the usual one, where that cannot be
+// read.
+var umask = sync.OnceValue(func() os.FileMode {
+	data, err := os.ReadFile("/proc/self/status")
+	if err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(l, "Umask:"); ok {
+				if m, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32); err == nil {
+					return os.FileMode(m)
+				}
+			}
+		}
+	}
+	return 0o022
+})

@@ -114,3 +114,27 @@ func TestReadTreeMany(t *testing.T) {
 		t.Errorf("read back %d files, not what was written", len(got.Files))
 	}
 }
+
+// TestWriteTreeKeepsModes: a tree written out (the copy of an original
+// kept in DIR.orig) has its files' permissions, group and other write
+// bits too, whatever the process's umask takes off new files.
+func TestWriteTreeKeepsModes(t *testing.T) {
+	dir := t.TempDir()
+	tr := &Tree{Files: map[string]*File{
+		"a.txt":     {Data: []byte("a"), Mode: 0o664},
+		"sub/b.sh":  {Data: []byte("b"), Mode: 0o775},
+		"sub/c.txt": {Data: []byte("c"), Mode: 0o600},
+	}}
+	if err := WriteTree(dir, tr, nil); err != nil {
+		t.Fatal(err)
+	}
+	for p, f := range tr.Files {
+		st, err := os.Stat(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != f.Mode.Perm() {
+			t.Errorf("%s: mode %v, want %v (umask %v)", p, st.Mode().Perm(), f.Mode.Perm(), umask())
+		}
+	}
+}
