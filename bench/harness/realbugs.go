@@ -199,6 +199,12 @@ func (b realBug) setups(work string) []setup {
 		}
 		return err
 	}))
+	// A release made before the library had a go.mod is a module all
+	// the same to its users (the go command gives it a go.mod of its
+	// path, at go 1.16); its copy needs that go.mod to be a main module.
+	if _, err := os.Stat(filepath.Join(lib, "go.mod")); os.IsNotExist(err) {
+		check(os.WriteFile(filepath.Join(lib, "go.mod"), []byte("module "+b.Module+"\n\ngo 1.16\n"), 0o644))
+	}
 	client := filepath.Join(lib, "wynotclient")
 	check(os.MkdirAll(client, 0o755))
 	files, err := filepath.Glob(filepath.Join(b.dir, "client", "*.go"))
