@@ -199,6 +199,12 @@ func (b realBug) setups(work string) []setup {
 		}
 		return err
 	}))
+	// A release made before the library had a go.mod is a module all
+	// the same to its users (the go command gives it a go.mod of its
+	// path, at go 1.16); its copy needs that go.mod to be a main module.
+	if _, err := os.Stat(filepath.Join(lib, "go.mod")); os.IsNotExist(err) {
+		check(os.WriteFile(filepath.Join(lib, "go.mod"), []byte("module "+b.Module+"\n\ngo 1.16\n"), 0o644))
+	}
 	client := filepath.Join(lib, "wynotclient")
 	check(os.MkdirAll(client, 0o755))
 	files, err := filepath.Glob(filepath.Join(b.dir, "client", "*.go"))
@@ -231,7 +237,7 @@ func realBugsSection(root, bin, casesFlag string, jobs int, limit time.Duration,
 	defer os.RemoveAll(work)
 	var b strings.Builder
 	b.WriteString("## Real bugs in libraries: trace and chain\n\n")
-	fmt.Fprintf(&b, "`wynot trace --json -j %d` on the failing run and `wynot chain --json -j %d` on the passing and failing runs of real bugs in released versions of small public Go modules (`bench/realbugs`: each names its upstream issue, the fixing commit and the lines it changes in the buggy release), in two setups. **client**: a client program in `client/` requires the buggy release as its users have it; the library comes from the module cache, and both commands instrument it beside the client. **in module**: the same client as a package of a copy of the library's own module (its main module). `packages`: how many were instrumented, trace's `instrumented` and chain's `probed`, and whether the library is among them. `slice`: whether the trace's critical slice keeps an execution of a fixed line that holds a statement trace can skip (`— (omission)` when the fix only inserts statements, `— (control statement)` when every fixed line is an if, for, switch, return or branch statement, which trace never skips and so never lists; `not run` when no such line ran). `suggested`: the statement the chain suggests as the defect's location (and why: the first statement of the transition the rule picks, `parting` for the branch where the runs' control flow parted on the way to it, `crash` for the statement at which the failing run crashed), its distance in lines from the nearest fixed line (`other file` when it is not in the fixed file), and whether it is in a fixed function (a function literal counts as the function that holds it). Lines of a fix that inserts statements are the line before which it inserts. Runs are cut off after %s.\n\n", jobs, jobs, limit)
+	fmt.Fprintf(&b, "`wynot trace --json -j %d` on the failing run and `wynot chain --json -j %d` on the passing and failing runs of real bugs in released versions of small public Go modules (`bench/realbugs`: each names its upstream issue, the fixing commit and the lines it changes in the buggy release), in two setups. **client**: a client program in `client/` requires the buggy release as its users have it; the library comes from the module cache, and both commands instrument it beside the client. **in module**: the same client as a package of a copy of the library's own module (its main module). `packages`: how many were instrumented, trace's `instrumented` and chain's `probed`, and whether the library is among them. `slice`: whether the trace's critical slice keeps an execution of a fixed line that holds a statement trace can skip (`— (omission)` when the fix only inserts statements, `— (control statement)` when every fixed line is an if, for, switch, return or branch statement, which trace never skips and so never lists, unless it lists the short variable declaration an if or switch begins with; `not run` when no such line ran). `suggested`: the statement the chain suggests as the defect's location (and why: the first statement of the transition the rule picks, `parting` for the branch where the runs' control flow parted on the way to it, `crash` for the statement at which the failing run crashed), its distance in lines from the nearest fixed line (`other file` when it is not in the fixed file), and whether it is in a fixed function (a function literal counts as the function that holds it). Lines of a fix that inserts statements are the line before which it inserts. Runs are cut off after %s.\n\n", jobs, jobs, limit)
 	for _, bg := range bugs {
 		fmt.Fprintf(&b, "- **%s** ([issue](%s), %s %s, fixed in %s by %.7s, %s): %s.\n", bg.name, bg.Issue, bg.Module, bg.Version, bg.FixedIn, bg.Commit, bg.Kind, bg.Summary)
 	}
@@ -272,7 +278,10 @@ func realBugsSection(root, bin, casesFlag string, jobs int, limit time.Duration,
 				ran, kept := false, false
 				simple, why := bg.simpleLines()
 				for _, e := range ts.Slice {
-					if _, ok := bg.atFixed(su, e.File, e.Line); ok && simple[e.Line] {
+					// trace lists only statements it can skip: a fixed
+					// line it lists holds one, as the short variable
+					// declaration of an if or switch does.
+					if _, ok := bg.atFixed(su, e.File, e.Line); ok && (simple[e.Line] || !bg.Insertion && slices.Contains(bg.Lines, e.Line)) {
 						ran = ran || e.Ran > 0
 						kept = kept || len(e.Kept) > 0
 					}
