@@ -206,6 +206,7 @@ func main() {
 	}{
 		{"no runs", dir, []string{"."}, 1, "give both runs"},
 		{"no program", dir, []string{"--pass", pass, "--fail", fail}, 1, "give the program"},
+		{"unquoted arguments", dir, []string{"--pass", "alice=50", "bob=70", "--fail", fail, "."}, 1, "quote them, as --pass '21 0'"},
 		{"bad quoting", dir, []string{"--pass", "'x", "--fail", fail, "."}, 1, "unterminated single quote"},
 		{"same behavior", dir, []string{"--pass", fail, "--fail", fail, "."}, 2, "does the same as the failing run"},
 		{"failing run passes", dir, []string{"--fail-on", "carol 60", "--pass", pass, "--fail", fail, "."}, 2, "the failing run does not fail"},

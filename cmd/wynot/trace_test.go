@@ -304,7 +304,7 @@ func main() {
 		{[]string{"--fail-on", "x", "./clock"}, 1, "--fail-on does not apply"},
 		{[]string{"--flat", "--hierarchy", "on", "./clock"}, 1, "--flat and --hierarchy on contradict each other"},
 		{[]string{"--hierarchy", "deep", "./clock"}, 1, `unknown --hierarchy "deep" (want auto, on or off)`},
-		{[]string{"./lib", "./clock"}, 1, "give the program: wynot trace [flags] PKGDIR -- ARG..."},
+		{[]string{"./clock", "20", "0"}, 1, "the program's arguments go after --: wynot trace [flags] ./clock -- 20 0"},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			res := wynotRun(t, dir, nil, append([]string{"trace"}, c.args...)...)
@@ -598,5 +598,27 @@ func main() {
 		if s := res.summary(t); s.Shallow != c.shallow || said != c.shallow {
 			t.Errorf("%s: shallow %v, said %v; want %v\n%s", c.arg, s.Shallow, said, c.shallow, res.stderr)
 		}
+	}
+	// A computation in main.main itself is not said to be skipped.
+	dir = goModule(t, `package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	n := 0
+	for _, c := range os.Args[1] {
+		if c == 'x' {
+			n++
+		}
+	}
+	fmt.Println(n)
+}
+`)
+	res := wynotRun(t, dir, nil, "trace", "--json", "-j2", ".", "--", "abc")
+	if s := res.summary(t); res.code != 0 || s.Shallow || strings.Contains(res.stderr, "every instance of the slice") {
+		t.Errorf("all in main.main: exit %d, shallow %v\n%s", res.code, s.Shallow, res.stderr)
 	}
 }

@@ -83,6 +83,11 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 				return fail("--%s does not apply: wynot chain runs the program itself (--fail-on and --pass-on state the behaviors)", name)
 			}
 		}
+		if len(inv.Args) > 1 && len(inv.Argv) == 0 {
+			// Go's flags end at the first word that is not one: an
+			// unquoted --pass 21 0 leaves 0 and what follows as PKGDIRs.
+			return fail("give one PKGDIR, after the flags; got %s. --pass and --fail take the arguments as one word: quote them, as --pass '21 0' --fail '20 0'", strings.Join(inv.Args, " "))
+		}
 		if len(inv.Args) != 1 || len(inv.Argv) > 0 {
 			return fail("give the program: wynot chain [flags] --pass 'ARGS' --fail 'ARGS' PKGDIR (the directory of a Go main package), or --gdb BINARY")
 		}

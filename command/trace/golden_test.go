@@ -19,7 +19,7 @@ import (
 // summary set, the outcomes in trace's words.
 func TestCloseGolden(t *testing.T) {
 	root := t.TempDir()
-	src := "package main\n\nfunc main() {\n\tx := 1\n\tif x < 2 {\n\t\tprintln(x)\n\t}\n}\n"
+	src := "package main\n\nfunc main() {\n\tx := 1\n\tif x < 2 {\n\t\tprintln(x)\n\t}\n}\n\nfunc two() int {\n\treturn 2\n}\n"
 	if err := os.WriteFile(filepath.Join(root, "main.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -31,10 +31,11 @@ func TestCloseGolden(t *testing.T) {
 				{ID: 1, Kind: instrument.Statement, File: "main.go", Line: 4, Text: "x := 1", Func: "main.main"},
 				{ID: 2, Kind: instrument.Statement, File: "main.go", Line: 5, Text: "if x < 2 {", Func: "main.main"},
 				{ID: 3, Kind: instrument.Statement, File: "main.go", Line: 6, Text: "println(x)", Func: "main.main"},
+				{ID: 4, Kind: instrument.Statement, File: "main.go", Line: 10, Text: "return 2", Func: "main.two"},
 			},
 			Unguarded: []instrument.Unguarded{{File: "main.go", Line: 3, Why: "a function's <header>"}},
 		},
-		origCounts: []uint32{0, 1, 2, 3},
+		origCounts: []uint32{0, 1, 2, 3, 2},
 		levels:     []Level{{Name: "functions and loops", Before: 2, After: 1, Tests: 3}, {Name: "statement instances", Before: 6, After: 3, Tests: 9}},
 		skip:       map[int][]uint32{2: {2}, 3: {1, 3}},
 		kept:       []inst{{1, 1}, {2, 1}, {3, 2}},

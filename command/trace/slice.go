@@ -178,9 +178,10 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 	default:
 		c.Verdict = []string{"the slice is not certified 1-minimal"}
 	}
-	if d.Shallow = t.shallow() && end.Confirmed; d.Shallow {
-		c.Tail = append(c.Tail, fmt.Sprintf("every instance of the slice is in %s: a run that skips all the rest of the program reproduces %s (the run confirming the slice did), so it does not depend on what the program computed, and the slice cannot show what made it wrong. Trace a run whose output is right (wynot trace PKGDIR -- ARGS) to see which statements make that output, compare the two runs with wynot chain, or name the part of the output to reproduce with --observe",
-			mainFunc, what))
+	if n := t.shallow(); n > 0 && end.Confirmed {
+		d.Shallow = true
+		c.Tail = append(c.Tail, fmt.Sprintf("every instance of the slice is in %s: a run that skips all %s the program executed outside it (every call into its other functions and its libraries) reproduces %s, as the run confirming the slice did. What those calls computed does not show in it (an empty or constant output), so the slice cannot show what made it wrong there. Trace a run whose output is right (wynot trace PKGDIR -- ARGS) to see which statements make that output, compare the two runs with wynot chain, or name the part of the output to reproduce with --observe",
+			mainFunc, report.Plural(n, "statement instance"), what))
 		sum.Detail = d
 	}
 	if n := len(t.prog.Unguarded); n > 0 {
@@ -210,17 +211,24 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 const mainFunc = "main.main"
 
 // shallow says that the slice holds only instances of the main
-// function's own statements, while the run executed others.
-func (t *Trace) shallow() bool {
-	if t.GDB || len(t.kept) == t.before {
-		return false
+// function's own statements while the run executed statements of other
+// functions too (n of them): skipping all of those, every call into the
+// program's other functions and its libraries, reproduces the output.
+func (t *Trace) shallow() (n int) {
+	if t.GDB {
+		return 0
 	}
 	for _, x := range t.kept {
 		if t.prog.Stmt(x.id).Func != mainFunc {
-			return false
+			return 0
 		}
 	}
-	return true
+	for id := 1; id < len(t.origCounts); id++ {
+		if st := t.prog.Stmt(id); st.Kind == instrument.Statement && st.Func != mainFunc {
+			n += int(t.origCounts[id])
+		}
+	}
+	return n
 }
 
 func sortedKeys(m map[int][]uint32) []int {

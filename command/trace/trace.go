@@ -61,6 +61,9 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 				return nil, command.Workload{}, command.UsageError("--%s does not apply: wynot trace asks whether a partial run reproduces the original run's output (--observe says which part)", name)
 			}
 		}
+		if len(inv.Args) > 1 && len(inv.Argv) == 0 {
+			return nil, command.Workload{}, command.UsageError("the program's arguments go after --: wynot trace [flags] %s -- %s", inv.Args[0], strings.Join(inv.Args[1:], " "))
+		}
 		if len(inv.Args) != 1 {
 			return nil, command.Workload{}, command.UsageError("give the program: wynot trace [flags] PKGDIR -- ARG... (a Go main package's directory), or wynot trace --gdb [flags] BINARY -- ARG...")
 		}
