@@ -128,6 +128,21 @@ func TestMaxDepth(t *testing.T) {
 	}
 }
 
+func TestNested(t *testing.T) {
+	for in, want := range map[string]bool{
+		"":                    false,
+		"a = 1\nb = [2, 3]\n": false, // groups on one line only
+		"x {\n  y = 1\n}\n":   true,
+		"# a comment longer than the block\nx {\n}\n": false,
+		"[a]\nb = 1\n[c]\nd = 2\n":                    false, // TOML tables: headers, not blocks
+		"f(\n\"(\"\n)":                                true,
+	} {
+		if got := Nested([]byte(in)); got != want {
+			t.Errorf("Nested(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
 func TestChars(t *testing.T) {
 	if _, ok := Chars([]byte("héllo"), nil).(Runes); !ok {
 		t.Errorf("UTF-8 text: want Runes")

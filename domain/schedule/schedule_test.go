@@ -141,6 +141,26 @@ func randomText(rng *rand.Rand) string {
 	return b.String()
 }
 
+// TestLadderNested: in nested text the whole bracket groups come
+// before lines, elsewhere after them; their contents always after lines.
+func TestLadderNested(t *testing.T) {
+	names := func(data string) []string {
+		var out []string
+		for _, p := range (Ladder{Rungs: Deletions}).Passes([]byte(data)) {
+			out = append(out, p.Name())
+		}
+		return out
+	}
+	want := []string{"brackets at depth 0", "brackets at depth 1", "lines", "bracket contents at depth 0", "bracket contents at depth 1", "tokens", "runes"}
+	if got := names("job {\n  group {\n    x = 1\n  }\n}\n"); !slices.Equal(got, want) {
+		t.Errorf("nested: %q, want %q", got, want)
+	}
+	want = []string{"lines", "brackets at depth 0", "bracket contents at depth 0", "tokens", "runes"}
+	if got := names("[server]\nport = 80\nhosts = [a, b]\n"); !slices.Equal(got, want) {
+		t.Errorf("flat: %q, want %q", got, want)
+	}
+}
+
 // TestReduceOneMinimalProperty: on random formulas and texts, whatever
 // the variant of ddmin and the rungs of the ladder, the result fails and
 // is 1-minimal at the finest granularity by brute force; the removals
