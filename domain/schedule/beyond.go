@@ -262,7 +262,7 @@ func kind(p decomp.Pass) string {
 // pieces (words, numbers, characters) rather than removals.
 func replaces(p decomp.Pass) bool {
 	switch p.(type) {
-	case decomp.Replacements, decomp.SmallerChars, decomp.MergeNames:
+	case decomp.Replacements, decomp.SmallerChars, decomp.MergeNames, decomp.Unwrap:
 		return true
 	}
 	return false

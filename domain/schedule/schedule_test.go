@@ -142,7 +142,8 @@ func randomText(rng *rand.Rand) string {
 }
 
 // TestLadderNested: in nested text the whole bracket groups come
-// before lines, elsewhere after them; their contents always after lines.
+// before lines, elsewhere after them, and the groups unwrapped after the
+// lines; their contents always after lines.
 func TestLadderNested(t *testing.T) {
 	names := func(data string) []string {
 		var out []string
@@ -151,7 +152,7 @@ func TestLadderNested(t *testing.T) {
 		}
 		return out
 	}
-	want := []string{"brackets at depth 0", "brackets at depth 1", "lines", "bracket contents at depth 0", "bracket contents at depth 1", "tokens", "runes"}
+	want := []string{"brackets at depth 0", "brackets at depth 1", "lines", "bracket groups unwrapped", "bracket contents at depth 0", "bracket contents at depth 1", "tokens", "runes"}
 	if got := names("job {\n  group {\n    x = 1\n  }\n}\n"); !slices.Equal(got, want) {
 		t.Errorf("nested: %q, want %q", got, want)
 	}

@@ -201,7 +201,8 @@ func Count(granularity string, data []byte) int {
 // tree passes of an input in a language (syn; none when withTree is
 // false, and none for text), and the text passes: for auto, coarse to
 // fine, lines, bracket groups (whole, then contents) at each depth (in
-// nested text the whole groups before the lines: schedule.Ladder),
+// nested text the whole groups before the lines, and the groups
+// unwrapped after them: schedule.Ladder),
 // tokens, and characters (bytes for input that is not UTF-8), then
 // replacements (decomp.Replacements), each candidate checked by finish
 // when it is given; for an input in a language only tokens and
