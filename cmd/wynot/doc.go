@@ -175,8 +175,9 @@ their contents), then tokens, then characters (in nested text, where
 bracket groups spanning lines hold most of it, the whole groups come
 before the lines, and after the lines each group is also tried
 unwrapped: its brackets and the header before them removed, its
-contents kept); then words, numbers,
-strings and bracket groups are replaced by smaller ones (a word
+contents kept; in indented text, YAML say, each top-level line with the
+lines indented under it goes whole before the lines); then words,
+numbers, strings and bracket groups are replaced by smaller ones (a word
 shortened at every occurrence, a number of two digits or more by 0 or 1,
 a string emptied, a bracket group by its first element). Source code in
 a known language (by its file name's extension: .go; .c and .h, .cc,

@@ -248,6 +248,8 @@ func kind(p decomp.Pass) string {
 		return "lines"
 	case decomp.Brackets:
 		return "bracket groups"
+	case decomp.Blocks:
+		return "indented blocks"
 	case decomp.Tokens:
 		return "tokens"
 	case decomp.Runes:

@@ -160,6 +160,11 @@ func TestLadderNested(t *testing.T) {
 	if got := names("[server]\nport = 80\nhosts = [a, b]\n"); !slices.Equal(got, want) {
 		t.Errorf("flat: %q, want %q", got, want)
 	}
+	// Indented text: its outermost blocks first.
+	want = []string{"indented blocks at depth 0", "lines", "tokens", "runes"}
+	if got := names("a:\n  b: 1\n  c:\n    - d\n"); !slices.Equal(got, want) {
+		t.Errorf("indented: %q, want %q", got, want)
+	}
 }
 
 // TestReduceOneMinimalProperty: on random formulas and texts, whatever
