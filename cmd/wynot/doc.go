@@ -171,8 +171,13 @@ run does instead (0 pass, 125 skip, 1-127 fail, 128 and above abort).
 With --split auto (the default) the input is reduced in passes from
 coarse to fine until none makes it smaller. Text is cut into lines, then
 balanced bracket groups ( ) [ ] { } at each depth (whole groups, then
-their contents), then tokens, then characters; then words, numbers,
-strings and bracket groups are replaced by smaller ones (a word
+their contents), then tokens, then characters (in nested text, where
+bracket groups spanning lines hold most of it, the whole groups come
+before the lines, and after the lines each group is also tried
+unwrapped: its brackets and the header before them removed, its
+contents kept; in indented text, YAML say, each top-level line with the
+lines indented under it goes whole before the lines); then words,
+numbers, strings and bracket groups are replaced by smaller ones (a word
 shortened at every occurrence, a number of two digits or more by 0 or 1,
 a string emptied, a bracket group by its first element). Source code in
 a known language (by its file name's extension: .go; .c and .h, .cc,

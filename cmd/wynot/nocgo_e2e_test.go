@@ -53,7 +53,8 @@ func TestReduceWithoutCgo(t *testing.T) {
 			t.Errorf("%s reduced to %q, want %q", name, got, want)
 		}
 	}
-	if s := r.summary(t); len(s.Passes) == 0 || s.Passes[0].Name != "lines" || !s.Minimal {
+	// Text passes: lines first, or whole bracket groups in nested text.
+	if s := r.summary(t); len(s.Passes) == 0 || s.Passes[0].Name != "lines" && s.Passes[0].Name != "brackets at depth 0" || !s.Minimal {
 		t.Errorf("passes %+v, minimal %v: want the text passes", s.Passes, s.Minimal)
 	}
 	check := exec.Command(test[0], test[1:]...)

@@ -128,6 +128,53 @@ func TestMaxDepth(t *testing.T) {
 	}
 }
 
+func TestNested(t *testing.T) {
+	for in, want := range map[string]bool{
+		"":                    false,
+		"a = 1\nb = [2, 3]\n": false, // groups on one line only
+		"x {\n  y = 1\n}\n":   true,
+		"# a comment longer than the block\nx {\n}\n": false,
+		"[a]\nb = 1\n[c]\nd = 2\n":                    false, // TOML tables: headers, not blocks
+		"f(\n\"(\"\n)":                                true,
+	} {
+		if got := Nested([]byte(in)); got != want {
+			t.Errorf("Nested(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestBlocks(t *testing.T) {
+	src := "# top\na: 1\nb:\n  c: 2\n\n  d:\n    - e\nf: 3\n"
+	for depth, want := range map[int][]string{
+		0: {"# top\na: 1\n", "b:\n  c: 2\n\n  d:\n    - e\n", "f: 3\n"},
+		1: {"# top\na: 1\nb:\n  c: 2\n\n", "  d:\n    - e\n", "f: 3\n"},
+		2: {src},
+	} {
+		p, err := Blocks{Depth: depth}.Cut([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for i := range p.Len() {
+			got = append(got, string(p.Join([]int{i})))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("depth %d: %q, want %q", depth, got, want)
+		}
+	}
+	for in, want := range map[string]bool{
+		"":               false,
+		src:              true,
+		"a = 1\nb = 2\n": false,
+		"[a]\nb = [\n  1,\n]\nc = 1\nd = 2\ne = 3\nf = 4\n": false, // one array of a TOML file
+		"x:\n\ty\n": true,
+	} {
+		if got := Indented([]byte(in)); got != want {
+			t.Errorf("Indented(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
 func TestChars(t *testing.T) {
 	if _, ok := Chars([]byte("héllo"), nil).(Runes); !ok {
 		t.Errorf("UTF-8 text: want Runes")

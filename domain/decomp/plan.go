@@ -46,6 +46,23 @@ func SplitterOf(p Pass) (Splitter, bool) {
 	return sp.Splitter, ok
 }
 
+// Recut reports whether cutting any candidate of p again gives back
+// exactly the pieces the candidate kept: a split by lines, runes or bytes
+// with no finish. (Tokens merge when the white space between them goes;
+// bracket groups and the text around them merge when a group goes; a
+// finish reprints.)
+func Recut(p Pass) bool {
+	sp, ok := p.(splitPass)
+	if !ok || sp.finish != nil {
+		return false
+	}
+	switch sp.Splitter.(type) {
+	case Lines, Runes, Bytes:
+		return true
+	}
+	return false
+}
+
 type splitPass struct {
 	Splitter
 	finish func([]byte) ([]byte, error)

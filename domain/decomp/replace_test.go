@@ -112,3 +112,29 @@ func TestReplacementsFinish(t *testing.T) {
 		t.Errorf("%d candidates rejected, %d accepted: Finish not applied", rejected, accepted)
 	}
 }
+
+func TestUnwrap(t *testing.T) {
+	src := "job \"x\" {\n  group \"y\" {\n    a = [1, 2]\n  }\n  b = {}\n}\n"
+	p, err := Unwrap{}.Plan([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// job, group, the list; not the empty group.
+	if p.Len() != 3 {
+		t.Fatalf("%d changes, want 3", p.Len())
+	}
+	for _, tc := range []struct {
+		keep []int
+		want string
+	}{
+		{[]int{1, 2}, "\n  group \"y\" {\n    a = [1, 2]\n  }\n  b = {}\n\n"},
+		{[]int{0, 2}, "job \"x\" {\n  \n    a = [1, 2]\n  \n  b = {}\n}\n"},
+		{[]int{0, 1}, "job \"x\" {\n  group \"y\" {\n    1, 2\n  }\n  b = {}\n}\n"}, // a header to the line's start
+		{nil, "\n  \n    1, 2\n  \n  b = {}\n\n"},
+	} {
+		got, err := p.Apply(tc.keep)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("keep %v: %q, %v; want %q", tc.keep, got, err, tc.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package decomp
 
 import (
+	"bytes"
 	"fmt"
 	"iter"
 )
@@ -183,6 +184,41 @@ func MaxDepth(data []byte) int {
 		}
 	}
 	return d
+}
+
+// Nested reports whether data is nested text: its outermost balanced
+// bracket groups that span lines hold at least half of its bytes (a
+// configuration in blocks, JSON, C-like source as text). In such text
+// most cuts by lines unbalance the brackets, while a bracket group is
+// taken out whole.
+func Nested(data []byte) bool {
+	// As groups does, without keeping tokens or groups (a large input
+	// has millions): the open brackets on the stack are all it needs.
+	in := 0
+	type frame struct {
+		start int
+		b     byte
+	}
+	var stack []frame
+	match := map[byte]byte{')': '(', ']': '[', '}': '{'}
+	for t := range scan(data) {
+		switch t.kind {
+		case tkOpen:
+			stack = append(stack, frame{t.start, data[t.start]})
+		case tkClose:
+			want := match[data[t.start]]
+			for k := len(stack) - 1; k >= 0; k-- {
+				if stack[k].b == want {
+					if k == 0 && bytes.IndexByte(data[stack[0].start:t.end], '\n') >= 0 {
+						in += t.end - stack[0].start
+					}
+					stack = stack[:k]
+					break
+				}
+			}
+		}
+	}
+	return in > 0 && 2*in >= len(data)
 }
 
 // Brackets cuts an input at the balanced bracket groups ( ), [ ], { } of

@@ -248,6 +248,8 @@ func kind(p decomp.Pass) string {
 		return "lines"
 	case decomp.Brackets:
 		return "bracket groups"
+	case decomp.Blocks:
+		return "indented blocks"
 	case decomp.Tokens:
 		return "tokens"
 	case decomp.Runes:
@@ -262,7 +264,7 @@ func kind(p decomp.Pass) string {
 // pieces (words, numbers, characters) rather than removals.
 func replaces(p decomp.Pass) bool {
 	switch p.(type) {
-	case decomp.Replacements, decomp.SmallerChars, decomp.MergeNames:
+	case decomp.Replacements, decomp.SmallerChars, decomp.MergeNames, decomp.Unwrap:
 		return true
 	}
 	return false

@@ -7,7 +7,12 @@ import (
 // Rungs are the steps of the text ladder, a set of them.
 type Rungs uint
 
-// The rungs, coarse to fine; a ladder runs those it has in this order.
+// The rungs, coarse to fine; a ladder runs those it has in this order,
+// but that in nested text (decomp.Nested) it runs the whole bracket
+// groups before the lines, and after the lines the groups unwrapped
+// (decomp.Unwrap) when it has both; in indented text (decomp.Indented)
+// with both, the outermost indented blocks (decomp.Blocks) before the
+// lines.
 const (
 	Lines        Rungs = 1 << iota // lines
 	Brackets                       // bracket groups at each depth, whole, then their contents at each depth
@@ -38,17 +43,36 @@ type Ladder struct {
 // Passes are the ladder's passes over data.
 func (l Ladder) Passes(data []byte) []decomp.Pass {
 	var sps []decomp.Splitter
-	if l.Rungs&Lines != 0 {
-		sps = append(sps, decomp.Lines{})
-	}
+	depth := 0
 	if l.Rungs&Brackets != 0 {
-		depth := decomp.MaxDepth(data)
+		depth = decomp.MaxDepth(data)
+	}
+	// In nested text whole bracket groups come before lines: a group
+	// goes in one test where ddmin over lines seldom keeps the brackets
+	// balanced (hcl-v1 of bench/crashers: 188 tests by lines first,
+	// 57 after the groups' 65).
+	groupsFirst := l.Rungs&Lines != 0 && depth > 0 && decomp.Nested(data)
+	groups := func() {
 		for d := range depth {
 			sps = append(sps, decomp.Brackets{Depth: d})
 		}
-		for d := range depth {
-			sps = append(sps, decomp.Brackets{Depth: d, Contents: true})
-		}
+	}
+	if groupsFirst {
+		groups()
+	} else if l.Rungs&Lines != 0 && l.Rungs&Brackets != 0 && decomp.Indented(data) {
+		// Indented text: its outermost blocks before lines (yaml-v3 of
+		// bench/crashers: 75 tests by lines first; 25, then 17 by
+		// lines). Deeper blocks cost more than the lines they save.
+		sps = append(sps, decomp.Blocks{})
+	}
+	if l.Rungs&Lines != 0 {
+		sps = append(sps, decomp.Lines{})
+	}
+	if !groupsFirst {
+		groups()
+	}
+	for d := range depth {
+		sps = append(sps, decomp.Brackets{Depth: d, Contents: true})
 	}
 	if l.Rungs&Tokens != 0 {
 		sps = append(sps, decomp.Tokens{})
@@ -65,6 +89,13 @@ func (l Ladder) Passes(data []byte) []decomp.Pass {
 	var ps []decomp.Pass
 	for _, sp := range sps {
 		ps = append(ps, decomp.Split(sp, l.Finish))
+		if _, ok := sp.(decomp.Lines); ok && groupsFirst {
+			// Nested text: the blocks around what fails go after the
+			// lines, before tokens would take them off piece by piece
+			// (hcl-v1: 1 test, where tokens and characters took 125
+			// more).
+			ps = append(ps, decomp.Unwrap{Finish: l.Finish})
+		}
 	}
 	if l.Rungs&Replacements != 0 {
 		ps = append(ps, decomp.Replacements{Finish: l.Finish})

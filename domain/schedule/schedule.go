@@ -130,13 +130,36 @@ type Schedule struct {
 
 	// Stats are the statistics of every pass that ran, in order.
 	Stats []Stat
+
+	// gen counts the shrinks of the current Run; done holds, for each
+	// pass over a unit that completed its search (see Run), the gen and
+	// the unit's content it left.
+	gen  int
+	done map[doneKey]doneAt
+}
+
+// doneKey names a pass over a unit of a phase.
+type doneKey struct{ phase, unit, pass string }
+
+type doneAt struct {
+	gen  int
+	data string
 }
 
 // Run runs rounds of the phases until one shrinks nothing, and reports
 // whether that last round's every pass completed its search: then the
 // result is 1-minimal for every pass of the schedule. On an error it
 // stops at once and reports false.
+//
+// A decomp.Pass that completed its search over a unit is not run again
+// while no unit has changed since: the unit is 1-minimal for it as it
+// is. That holds when the pass shrank nothing (its plan was cut from the
+// unit as it still is), and when it shrank the unit by pieces that cut
+// again give back the pieces kept (decomp.Recut: lines, characters), so
+// that its last step tested every single one of them; tokens, bracket
+// groups and finished plans run again after they shrank.
 func (s *Schedule) Run(ctx context.Context, step Step) (minimal bool, err error) {
+	s.gen, s.done = 0, map[doneKey]doneAt{}
 	for round := 1; ; round++ {
 		changed, allMinimal := false, true
 		for pi := range s.Phases {
@@ -213,12 +236,25 @@ func (s *Schedule) unit(ctx context.Context, round, pi int, u Unit, step Step) (
 			if rep > 0 && !above && quiet[p.Name()] {
 				continue
 			}
+			key := doneKey{ph.Name, u.Name, p.Name()}
+			if s.known(ph, u, p, key) {
+				// Nothing changed since this pass completed over
+				// this unit as it is: it is 1-minimal for the pass.
+				quiet[p.Name()] = true
+				continue
+			}
 			ran, err := step(ctx, pi, u, p)
 			if ran.Changes > 0 {
 				s.Stats = append(s.Stats, Stat{Round: round, Phase: ph.Name, Unit: u, Pass: p.Name(), Ran: ran})
 			}
 			shrankHere = shrankHere || ran.Shrank
 			minimal = minimal && (ran.Minimal || ran.Changes == 0)
+			if ran.Shrank {
+				s.gen++
+			}
+			if ran.Minimal && ph.Data != nil && (!ran.Shrank || recut(p)) {
+				s.done[key] = doneAt{s.gen, string(ph.Data(u))}
+			}
 			quiet[p.Name()] = !ran.Shrank
 			above = above || ran.Shrank
 			if err != nil {
@@ -230,6 +266,30 @@ func (s *Schedule) unit(ctx context.Context, round, pi int, u Unit, step Step) (
 			return changed, minimal, nil
 		}
 	}
+}
+
+// known says that pass p over unit u need not run: it completed its
+// search over the unit as it is now, and no unit has changed since.
+func (s *Schedule) known(ph *Phase, u Unit, p Pass, key doneKey) bool {
+	d, ok := s.done[key]
+	if !ok || d.gen != s.gen || ph.Data == nil {
+		return false
+	}
+	_, ok = p.(decomp.Pass)
+	return ok && d.data == string(ph.Data(u))
+}
+
+// recut says that a pass that shrank a unit and completed its search
+// has tested every single change of the plan of the unit as it left
+// it: cutting the content it kept again gives back the pieces it kept
+// (lines, characters, bytes; not tokens, which merge, nor a finished
+// plan, which reprints).
+func recut(p Pass) bool {
+	dp, ok := p.(decomp.Pass)
+	if !ok {
+		return false
+	}
+	return decomp.Recut(dp)
 }
 
 // A Removal is a unit's content with one change of one pass taken out

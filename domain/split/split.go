@@ -200,7 +200,10 @@ func Count(granularity string, data []byte) int {
 // Passes lists the passes of one round over an input holding data: the
 // tree passes of an input in a language (syn; none when withTree is
 // false, and none for text), and the text passes: for auto, coarse to
-// fine, lines, bracket groups (whole, then contents) at each depth,
+// fine, lines, bracket groups (whole, then contents) at each depth (in
+// nested text the whole groups before the lines, and the groups
+// unwrapped after them; in indented text the outermost indented blocks
+// before the lines: schedule.Ladder),
 // tokens, and characters (bytes for input that is not UTF-8), then
 // replacements (decomp.Replacements), each candidate checked by finish
 // when it is given; for an input in a language only tokens and
