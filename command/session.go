@@ -785,9 +785,6 @@ func (s *Session) Search(ctx context.Context, sp Search) (dd.Result, error) {
 			}
 			return dd.Unresolved, nil
 		}
-		if rec.Predicted {
-			s.count(func(st *Stats) { st.Predicted++ })
-		}
 		ti, _ := dd.InfoFrom(ctx)
 		ev := event(base+ti.Test, name, rec)
 		ev.Speculative = ti.Speculative

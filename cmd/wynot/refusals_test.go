@@ -243,7 +243,17 @@ func tmpfsOf(t *testing.T, size string) string {
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
 	}
-	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	t.Cleanup(func() {
+		// A process that had a file there open may still be exiting
+		// (busy): try again a while, then detach it.
+		for range 20 {
+			if exec.Command("umount", dir).Run() == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		exec.Command("umount", "-l", dir).Run()
+	})
 	return dir
 }
 

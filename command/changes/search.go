@@ -246,7 +246,7 @@ func (e *search) testWithResolution(ctx context.Context, lv *level, c dd.Config)
 				if !e.NoResolve && round < 8 && resolve(buildMessages(errs), "does not type-check") {
 					continue
 				}
-				return runner.Test{Outcome: dd.Unresolved, Predicted: true, Detail: "does not type-check: " + errs[0].Msg}, tested(), nil
+				return e.s.Predict("does not type-check: " + errs[0].Msg), tested(), nil
 			}
 		}
 		rec, err := e.s.Test(ctx, e.levelCandidate(lv, cur))
