@@ -129,33 +129,43 @@ type group struct {
 	depth       int
 }
 
-// groups finds the balanced bracket groups of data, outside string
-// literals. A closing bracket that does not match the innermost open one
-// is ignored, and so is an opening bracket that is never closed.
-func groups(data []byte) []group {
-	var out []group
-	type frame struct {
-		t token
-		b byte
-	}
-	var stack []frame
-	match := map[byte]byte{')': '(', ']': '[', '}': '{'}
-	for t := range scan(data) {
-		switch t.kind {
-		case tkOpen:
-			stack = append(stack, frame{t, data[t.start]})
-		case tkClose:
-			want := match[data[t.start]]
-			// Find the innermost open bracket of the right kind; brackets
-			// above it were never closed and are dropped.
-			for k := len(stack) - 1; k >= 0; k-- {
-				if stack[k].b == want {
-					out = append(out, group{open: stack[k].t, close: t, depth: k})
-					stack = stack[:k]
-					break
+// matched yields the balanced bracket groups of data, outside string
+// literals, each when its closing bracket is read (inner groups before
+// the ones around them). A closing bracket that does not match the
+// innermost open one is ignored, and so is an opening bracket that is
+// never closed. Nothing but the open brackets is kept, so that a large
+// input (millions of tokens) costs its nesting depth.
+func matched(data []byte) iter.Seq[group] {
+	return func(yield func(group) bool) {
+		var stack []token
+		match := map[byte]byte{')': '(', ']': '[', '}': '{'}
+		for t := range scan(data) {
+			switch t.kind {
+			case tkOpen:
+				stack = append(stack, t)
+			case tkClose:
+				want := match[data[t.start]]
+				// Find the innermost open bracket of the right kind;
+				// brackets above it were never closed and are dropped.
+				for k := len(stack) - 1; k >= 0; k-- {
+					if data[stack[k].start] == want {
+						if !yield(group{open: stack[k], close: t, depth: k}) {
+							return
+						}
+						stack = stack[:k]
+						break
+					}
 				}
 			}
 		}
+	}
+}
+
+// groups lists the balanced bracket groups of data (matched).
+func groups(data []byte) []group {
+	var out []group
+	for g := range matched(data) {
+		out = append(out, g)
 	}
 	return out
 }
@@ -163,25 +173,9 @@ func groups(data []byte) []group {
 // MaxDepth returns the number of nesting levels of balanced brackets in
 // data: 0 without brackets, 1 for "f(x)", 2 for "f(g(x))".
 func MaxDepth(data []byte) int {
-	// As groups does, without keeping tokens or groups: the open
-	// brackets on the stack are all it needs.
 	d := 0
-	var stack []byte
-	match := map[byte]byte{')': '(', ']': '[', '}': '{'}
-	for t := range scan(data) {
-		switch t.kind {
-		case tkOpen:
-			stack = append(stack, data[t.start])
-		case tkClose:
-			want := match[data[t.start]]
-			for k := len(stack) - 1; k >= 0; k-- {
-				if stack[k] == want {
-					d = max(d, k+1)
-					stack = stack[:k]
-					break
-				}
-			}
-		}
+	for g := range matched(data) {
+		d = max(d, g.depth+1)
 	}
 	return d
 }
@@ -192,30 +186,10 @@ func MaxDepth(data []byte) int {
 // most cuts by lines unbalance the brackets, while a bracket group is
 // taken out whole.
 func Nested(data []byte) bool {
-	// As groups does, without keeping tokens or groups (a large input
-	// has millions): the open brackets on the stack are all it needs.
 	in := 0
-	type frame struct {
-		start int
-		b     byte
-	}
-	var stack []frame
-	match := map[byte]byte{')': '(', ']': '[', '}': '{'}
-	for t := range scan(data) {
-		switch t.kind {
-		case tkOpen:
-			stack = append(stack, frame{t.start, data[t.start]})
-		case tkClose:
-			want := match[data[t.start]]
-			for k := len(stack) - 1; k >= 0; k-- {
-				if stack[k].b == want {
-					if k == 0 && bytes.IndexByte(data[stack[0].start:t.end], '\n') >= 0 {
-						in += t.end - stack[0].start
-					}
-					stack = stack[:k]
-					break
-				}
-			}
+	for g := range matched(data) {
+		if g.depth == 0 && bytes.IndexByte(data[g.open.start:g.close.end], '\n') >= 0 {
+			in += g.close.end - g.open.start
 		}
 	}
 	return in > 0 && 2*in >= len(data)
