@@ -95,11 +95,7 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 		return err
 	}
 	l.Untransplantable = untransplantable
-	build := func(cfg dd.Config) runner.Candidate {
-		a := at
-		a.Ops = memgraph.Encode(m.Plan(deltas, cfg))
-		return c.passing(instrument.StatePlan{At: []instrument.Moment{a}})
-	}
+	build := func(cfg dd.Config) runner.Candidate { return c.transplant(m, at, deltas, cfg) }
 	if whole.Outcome != dd.Fail {
 		how := whole.Outcome.String()
 		if whole.Detail != "" {
@@ -147,6 +143,13 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 	return nil
 }
 
+// transplant is the passing run with the changes of the deltas of cfg
+// made at the moment at.
+func (c *Chain) transplant(m *memgraph.Matching, at instrument.Moment, deltas []memgraph.Delta, cfg dd.Config) runner.Candidate {
+	at.Ops = memgraph.Encode(m.Plan(deltas, cfg))
+	return c.passing(instrument.StatePlan{At: []instrument.Moment{at}})
+}
+
 // maxUntransplantable bounds the deltas set aside at one state, each
 // found by one run.
 const maxUntransplantable = 4
@@ -165,9 +168,7 @@ func (c *Chain) transplantable(ctx context.Context, s *command.Session, m *memgr
 		for i := range all {
 			all[i] = i
 		}
-		a := at
-		a.Ops = memgraph.Encode(m.Plan(deltas, all))
-		whole, err := s.TestOne(ctx, "all deltas at "+where, c.passing(instrument.StatePlan{At: []instrument.Moment{a}}))
+		whole, err := s.TestOne(ctx, "all deltas at "+where, c.transplant(m, at, deltas, all))
 		if err != nil || whole.Outcome == dd.Fail || len(aside) == maxUntransplantable {
 			return deltas, aside, whole, err
 		}
