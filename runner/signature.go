@@ -287,6 +287,31 @@ func failureReport(out string) (string, []string) {
 	return "", nil
 }
 
+// reRuntimeCrash is how the Go runtime reports a crash of its own (an
+// index out of range, a nil dereference), not a panic the program raised.
+var reRuntimeCrash = regexp.MustCompile(`(?m)^(?:panic: runtime error: |fatal error: |unexpected fault address)`)
+
+// CrashedAt reports whether r ended in a crash of the runtime's own (a
+// signal, or a runtime error of a Go program; not a panic the program
+// raised itself) whose backtrace has a frame at line of a file named as
+// file is (by base name: the build may have compiled a copy of it).
+func CrashedAt(r Run, file string, line int) bool {
+	if !Crashed(r) || r.Signal == 0 && !reRuntimeCrash.Match(r.Stderr) {
+		return false
+	}
+	want := fmt.Sprintf("%s:%d", filepath.Base(file), line)
+	for _, l := range strings.Split(string(r.Stderr), "\n") {
+		if !strings.HasPrefix(l, "\t") {
+			continue
+		}
+		loc, _, _ := strings.Cut(strings.TrimPrefix(l, "\t"), " ")
+		if filepath.Base(loc) == want {
+			return true
+		}
+	}
+	return false
+}
+
 // goFrames reads the top frames of the panicking goroutine from the text
 // after a Go panic message: function lines alternate with file:line lines;
 // the runtime's own frames and panic() are skipped.

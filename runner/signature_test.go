@@ -131,3 +131,29 @@ func TestEnding(t *testing.T) {
 		}
 	}
 }
+
+// TestCrashedAt: a crash of the runtime at a file and line of its
+// backtrace (by base name), not a panic the program raised nor another
+// line.
+func TestCrashedAt(t *testing.T) {
+	trace := "\n\ngoroutine 1 [running]:\nexample.com/lib.f(...)\n\t/tmp/copy/mods/1/parser.go:310 +0x91c5\nmain.main()\n\t/x/main.go:13 +0x146\nexit status 2\n"
+	idx := Run{Exit: 2, Stderr: []byte("panic: runtime error: index out of range [0] with length 0" + trace)}
+	own := Run{Exit: 2, Stderr: []byte("panic: too wide" + trace)}
+	for _, c := range []struct {
+		r    Run
+		file string
+		line int
+		want bool
+	}{
+		{idx, "github.com/x/lib@v1.1.1/parser.go", 310, true},
+		{idx, "main.go", 13, true},
+		{idx, "parser.go", 311, false},
+		{idx, "lexer.go", 310, false},
+		{own, "parser.go", 310, false},
+		{Run{Exit: 1, Stderr: idx.Stderr}, "parser.go", 310, false},
+	} {
+		if got := CrashedAt(c.r, c.file, c.line); got != c.want {
+			t.Errorf("CrashedAt(%q…, %s:%d) = %v", c.r.Stderr[:20], c.file, c.line, got)
+		}
+	}
+}

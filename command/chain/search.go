@@ -5,12 +5,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/wynot/wynot/command"
@@ -402,42 +399,22 @@ func (c *Chain) parting(a, b *link) *Parting {
 	return &Parting{Step: a.Step + uint64(i) - 1, Where: loc(f[i-1]), Fail: loc(f[i]), Pass: loc(p[i])}
 }
 
-// runtimeError is how Go reports a crash of the runtime's own (an index
-// out of range, a nil dereference), not a panic the program raised.
-var runtimeError = regexp.MustCompile(`(?m)^(?:panic: runtime error: |fatal error: |unexpected fault address)`)
-
-// frameLine is a frame's place in a Go backtrace: a tab, the file's
-// path, a colon and the line.
-var frameLine = regexp.MustCompile(`(?m)^\t(\S+):(\d+)(?: |$)`)
-
-// inBacktrace reports whether a Go backtrace in out has a frame at line
-// of a file named as file is (the build may have compiled a copy of it,
-// so the directory is not compared).
-func inBacktrace(out []byte, file string, line int) bool {
-	for _, m := range frameLine.FindAllSubmatch(out, -1) {
-		if path.Base(string(m[1])) == path.Base(file) && string(m[2]) == strconv.Itoa(line) {
-			return true
-		}
-	}
-	return false
-}
-
 // crash adds the transition from the last state with relevant deltas to
 // the statement at which the failing run crashed: its last step, when
 // the run crashed in the runtime (an index out of range, a nil
 // dereference, a signal; not a panic of the program's own) and its
 // backtrace names that statement.
 func (c *Chain) crash(orig runner.Run) {
-	if !c.complete || len(c.timeline) == 0 || !runner.Crashed(orig) {
+	if !c.complete || len(c.timeline) == 0 {
 		return
-	}
-	if orig.Signal == 0 && !runtimeError.Match(orig.Stderr) {
-		return // a panic the program raised itself: it noticed the bad state there
 	}
 	last := uint64(len(c.timeline))
 	st := c.prog.Stmt(int(c.timeline[last-1]))
-	if !inBacktrace(orig.Stderr, st.File, st.Line) {
-		return // the run went on past its last probe (deferred calls, other goroutines)
+	if !runner.CrashedAt(orig, st.File, st.Line) {
+		// No crash of the runtime's (a panic the program raised noticed
+		// the bad state there), or the run went on past its last probe
+		// (deferred calls, other goroutines).
+		return
 	}
 	// From the last state before the crash with relevant deltas (the
 	// crashing statement's own state may have some).
