@@ -853,10 +853,11 @@ the slice keeps, and which: as line_time, the line and the time of the
 execution in the partial run (its position among all statement
 executions), or #k, its k-th execution, when the run was too long to
 record its order. When every instance the slice keeps is in main.main
-(an empty or constant output, such as "0 elements", that a run skipping
-all the rest prints as well), wynot says so: such a slice cannot show
-what made the output wrong; trace a run whose output is right, or
-compare the two runs with wynot chain.
+while the run also executed statements of other functions (an empty or
+constant output, such as "0 elements", that a run skipping all of those
+prints as well), wynot says so and how many it skipped: such a slice
+cannot show what made the output wrong; trace a run whose output is
+right, or compare the two runs with wynot chain.
 
 	main.go:18  sum = sum + a   5 of 6  18₈ 18₁₁ 18₁₄ 18₁₇ 18₂₀
 
@@ -894,7 +895,7 @@ and -j, --timeout, --repeat, --cache, --json, --log, --events,
 reduce. The JSON summary has the slice
 (slice: file, line, text, ran, kept, times), the plan of the partial run
 (skipped: element, then instance ranges), shallow (the slice is all
-in main.main), elements_before and elements_after (statement
+in main.main, none of the other functions' instances), elements_before and elements_after (statement
 executions).
 
 # Chain
