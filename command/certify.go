@@ -19,7 +19,11 @@ type Check struct {
 }
 
 // Confirm runs each check's candidate again, without the cache, and
-// counts the runs as checks. Under --repeat auto, while the test has
+// counts the runs as checks; a check that already held in this session
+// (a command that confirms its candidates as it goes, as changes does,
+// hands the one it ends with to Run, which confirms it) is not run
+// again, unless it held before the test showed itself flaky and was not
+// decided by certainty then. Under --repeat auto, while the test has
 // shown no flip, each runs AutoRepeat times and holds when all runs give
 // its outcome; once it has, the runs go on until certainty decides. With
 // --repeat N, N times (at least AutoRepeat), decided as decide does;
@@ -34,6 +38,10 @@ func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.
 	ok := true
 	var runs []runner.Run
 	for _, c := range checks {
+		if r, ok := s.heldBefore(c); ok {
+			runs = append(runs, r)
+			continue
+		}
 		var v runner.Test
 		var err error
 		certified, decided := false, false
@@ -59,6 +67,7 @@ func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.
 		runs = append(runs, v.Run)
 		agree, other := tally(v.Outcomes, c.Want)
 		if v.Outcome == c.Want {
+			s.hold(c, v.Run, certified)
 			switch {
 			case certified:
 				s.Say("run again, %s gave %s in %d of %d runs: the test is flaky, but the result holds (one that gives it in at most half of its runs gets there with at most %g%% chance)", c.What, c.Want, agree, len(v.Outcomes), s.certaintyPercent(c.Want))
@@ -86,6 +95,42 @@ func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.
 		s.noteFlaky("run again, " + what)
 	}
 	return ok, runs, nil
+}
+
+// heldKey identifies a check: its candidate and the outcome it must give.
+type heldKey struct {
+	id   runner.Key
+	want dd.Outcome
+}
+
+// heldCheck is a check that held: its last run, and whether certainty
+// decided it (rather than runs made while the test had shown no flip).
+type heldCheck struct {
+	run       runner.Run
+	certified bool
+}
+
+// hold records that check c held, with run its last run.
+func (s *Session) hold(c Check, run runner.Run, certified bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held == nil {
+		s.held = map[heldKey]heldCheck{}
+	}
+	s.held[heldKey{c.Candidate.Identity(), c.Want}] = heldCheck{run, certified}
+}
+
+// heldBefore returns the last run of check c if it held before and
+// still stands: decided by certainty, or while the test has still shown
+// no flip.
+func (s *Session) heldBefore(c Check) (runner.Run, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h, ok := s.held[heldKey{c.Candidate.Identity(), c.Want}]
+	if !ok || !h.certified && s.flaky != "" {
+		return runner.Run{}, false
+	}
+	return h.run, true
 }
 
 // certaintyPercent is the bound, in percent, on a verdict of o that is

@@ -69,11 +69,11 @@ type Found struct {
 	Minimal bool
 	// Confirm are the results to run once more, without the cache, when
 	// the search ended: the run is confirmed when each gives its outcome
-	// again. Verified says the command confirmed its result itself (with
-	// Session.Confirm, as wynot changes does for each candidate patch);
-	// it counts when Confirm is empty.
-	Confirm  []Check
-	Verified bool
+	// again. A result the command confirmed itself as it searched (with
+	// Session.Confirm, as wynot changes does for each candidate patch) is
+	// listed too: it is not run again unless the test has shown itself
+	// flaky since. With none, the run is not confirmed.
+	Confirm []Check
 	// Removals, when the result claims to be 1-minimal, are the result
 	// with one change less each; they are tested again before the claim
 	// is made (unless --repeat 1 says the test is deterministic). A job
@@ -211,7 +211,7 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		// Under --repeat auto, what is decided while the test has shown no
 		// flip is decided again by certainty once it has.
 		confirmLoose := s.settings.Repeat == 0 && s.flakiness() == ""
-		confirmed = found.Verified
+		confirmed = false
 		if len(found.Confirm) > 0 {
 			var runs []runner.Run
 			if confirmed, runs, err = s.Confirm(ctx, found.Confirm...); err != nil {

@@ -160,6 +160,10 @@ type Session struct {
 	// that gave the outcome the search had seen, while the test has
 	// shown no flip (deterministicAgreement).
 	agreed int
+	// held are the checks that held when Confirm ran them, by
+	// candidate and outcome: a check that held is not run again while
+	// the test shows no flip it was not decided under.
+	held map[heldKey]heldCheck
 	// undecided says why a certifying decision ran out of runs ("").
 	undecided string
 	// caveats say why the result may not be what it seems (Caveat).

@@ -185,6 +185,10 @@ type Candidate struct {
 	Started func()
 }
 
+// Identity identifies the candidate by what it is made of (its files
+// and arguments), whatever question is asked of it.
+func (c Candidate) Identity() Key { return c.key("") }
+
 func (c Candidate) key(context string) Key {
 	files := c.Files
 	if c.Args != nil {

@@ -268,7 +268,7 @@ func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 		commits, from, lo, hi = sub, base, slo, shi
 	}
 	culprit := commits[hi]
-	e.detail.Commit, e.detail.Culprit = culprit.String(), culprit.info()
+	e.detail.Commit, e.detail.Culprit, e.detail.Untested = culprit.String(), culprit.info(), nil
 	for _, c := range commits[lo:hi] {
 		e.detail.Untested = append(e.detail.Untested, c.String())
 	}

@@ -150,11 +150,13 @@ func (e *search) Search(ctx context.Context, s *command.Session) (command.Found,
 	command.WatchTree(s, e.ws)
 	err := e.run(ctx)
 	f := command.Found{Kept: "the changes found so far are shown"}
-	if e.res != nil {
-		f.Minimal, f.Verified = e.res.minimal, e.res.verified
-		if e.res.verified && e.res.differs != "" {
-			s.Caveat(e.res.differs)
-		}
+	if e.res != nil && e.res.verified {
+		// The patch was confirmed as it was found: the session takes
+		// that confirmation (and says whether its failure differs from
+		// the new version's) and rechecks its removals as it does any
+		// command's.
+		f.Minimal, f.Removals = e.res.minimal, e.res.recheck
+		f.Confirm = []command.Check{{Candidate: e.levelCandidate(e.res.lv, e.res.patch), Want: dd.Fail, What: patchWhat(e.res.lv, len(e.res.patch))}}
 	}
 	return f, err
 }
@@ -393,9 +395,9 @@ type outcome struct {
 	removalsPredicted int
 	checkedUnit       string // the unit removals counts, when not lv.unit (line edits of lines replaced one by one)
 	notChecked        string
-	// differs says how the patch's failure differs from the new
-	// version's, when the test is a script whose exit status cannot tell.
-	differs string
+	// recheck are the removals of removals that ran, for the session to
+	// run again before the patch is called 1-minimal.
+	recheck []command.Removal
 
 	// What the runs after the search found: the outcome of the new
 	// version without the patch's hunks, the hunks of a failing
@@ -521,12 +523,12 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 func (e *search) settle(ctx context.Context, lv *level, delta []int) (outcome, error) {
 	res := outcome{lv: lv, patch: delta}
 	if len(delta) > 0 {
-		patch, run, ok, err := e.confirm(ctx, lv, delta)
+		patch, ok, err := e.confirm(ctx, lv, delta)
 		if err != nil {
 			return res, err
 		}
 		if ok {
-			return outcome{lv: lv, patch: patch, own: true, asked: delta, needed: len(patch) - len(delta), verified: true, differs: e.differs(run)}, nil
+			return outcome{lv: lv, patch: patch, own: true, asked: delta, needed: len(patch) - len(delta), verified: true}, nil
 		}
 	}
 	lv.mu.Lock()
@@ -542,13 +544,13 @@ func (e *search) settle(ctx context.Context, lv *level, delta []int) (outcome, e
 			continue
 		}
 		tried++
-		patch, run, ok, err := e.confirm(ctx, lv, c)
+		patch, ok, err := e.confirm(ctx, lv, c)
 		if err != nil {
 			return res, err
 		}
 		if ok {
 			e.s.Say("the search's result did not fail when run again; taking the smallest configuration that failed during the search and fails again: %s", report.Plural(len(patch), lv.unit))
-			return outcome{lv: lv, patch: patch, verified: true, differs: e.differs(run)}, nil
+			return outcome{lv: lv, patch: patch, verified: true}, nil
 		}
 	}
 	return res, nil

@@ -15,32 +15,27 @@ import (
 	"github.com/wynot/wynot/runner"
 )
 
+// patchWhat names a patch of n changes of a level in the messages of
+// its confirmation.
+func patchWhat(lv *level, n int) string {
+	return "the old version with " + report.Plural(n, lv.unit) + " applied"
+}
+
 // confirm tests configuration c of a level as the search does (with
 // resolution, from the cache if it ran before) and, if it fails, runs
 // the configuration that failed once more without the cache. It returns
-// that configuration, the second run, and whether it failed too.
-func (e *search) confirm(ctx context.Context, lv *level, c []int) ([]int, runner.Run, bool, error) {
+// that configuration and whether it failed again.
+func (e *search) confirm(ctx context.Context, lv *level, c []int) ([]int, bool, error) {
 	rec, tested, err := e.testWithResolution(ctx, lv, c)
 	if err != nil || rec.Outcome != dd.Fail {
-		return nil, runner.Run{}, false, err
+		return nil, false, err
 	}
 	patch := c
 	if tested != nil {
 		patch = tested
 	}
-	ok, runs, err := e.s.Confirm(ctx, command.Check{Candidate: e.levelCandidate(lv, patch), Want: dd.Fail,
-		What: "the old version with " + report.Plural(len(patch), lv.unit) + " applied"})
-	if err != nil {
-		return nil, runner.Run{}, false, err
-	}
-	return patch, runs[0], ok, nil
-}
-
-// differs says how a run of a patch fails otherwise than the new
-// version did, when the oracle reads only the exit status
-// (command.Session.FailsOtherwise), or "".
-func (e *search) differs(run runner.Run) string {
-	return e.s.FailsOtherwise("the old version with these changes applied", run)
+	ok, _, err := e.s.Confirm(ctx, command.Check{Candidate: e.levelCandidate(lv, patch), Want: dd.Fail, What: patchWhat(lv, len(patch))})
+	return patch, ok, err
 }
 
 // complement tests the new version without the hunks of the verified
@@ -136,11 +131,15 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 			return err
 		}
 	}
-	res.removals, res.removalsPredicted = &r, 0
-	for k := range r.Config {
-		if predicted[fmt.Sprint(slices.Delete(slices.Clone(r.Config), k, k+1))] {
+	res.removals, res.removalsPredicted, res.recheck = &r, 0, nil
+	for k, i := range r.Config {
+		without := slices.Delete(slices.Clone(r.Config), k, k+1)
+		if predicted[fmt.Sprint(without)] {
 			res.removalsPredicted++
+			continue
 		}
+		res.recheck = append(res.recheck, command.Removal{Candidate: e.levelCandidate(lv, without),
+			What: "the patch without " + lv.set.Changes[i].String()})
 	}
 	return nil
 }
@@ -150,8 +149,7 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 // does not, the patch stays and is not called minimal (ok false).
 func (e *search) leaveOut(ctx context.Context, res *outcome, kept []int, what string, one bool) (ok bool, err error) {
 	lv := res.lv
-	ok, runs, err := e.s.Confirm(ctx, command.Check{Candidate: e.levelCandidate(lv, kept), Want: dd.Fail,
-		What: "the old version with " + report.Plural(len(kept), lv.unit) + " applied"})
+	ok, _, err = e.s.Confirm(ctx, command.Check{Candidate: e.levelCandidate(lv, kept), Want: dd.Fail, What: patchWhat(lv, len(kept))})
 	if err != nil {
 		return false, err
 	}
@@ -160,7 +158,7 @@ func (e *search) leaveOut(ctx context.Context, res *outcome, kept []int, what st
 		return false, nil
 	}
 	e.s.Say("without %s the old version still fails: the patch leaves %s out", what, map[bool]string{true: "it", false: "them"}[one])
-	res.patch, res.differs = kept, e.differs(runs[0])
+	res.patch = kept
 	if res.lv == res.hunks {
 		res.hunkSet = res.patch
 	} else {
@@ -272,7 +270,7 @@ func lineEdits(res outcome) outcome {
 	last := levels[len(levels)-1]
 	lv := &level{name: last.name, unit: last.unit, set: fine, base: res.lv.base}
 	return outcome{lv: lv, patch: dd.All(fine.Len()), hunks: res.hunks, hunkSet: res.hunkSet, own: res.own,
-		verified: true, differs: res.differs}
+		verified: true}
 }
 
 // holding returns the hunks of within (changes of hunks) that hold a
