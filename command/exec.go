@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/wynot/wynot/runner/slurm"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,7 +141,7 @@ func (inv *Invocation) executor(ctx context.Context, say func(string, ...any)) (
 		return nil, InputError("--exec %s: this command keeps a debugger running per test slot, which runs on this machine only; leave --exec out", kind)
 	}
 	if kind == "slurm" {
-		opts := runner.SlurmOptions{
+		opts := slurm.Options{
 			CPUs: inv.Flags.CPUsPerTest, Tasks: inv.Flags.Jobs,
 			AllocArgs: strings.Fields(inv.Flags.SlurmArgs), StepArgs: strings.Fields(inv.Flags.SrunArgs), Say: say}
 		if inv.Flags.SlurmSteps == "slot" {
@@ -150,7 +151,7 @@ func (inv *Invocation) executor(ctx context.Context, say func(string, ...any)) (
 			}
 			opts.Agent = []string{exe, runner.AgentFlag}
 		}
-		s, err := runner.NewSlurm(ctx, opts)
+		s, err := slurm.New(ctx, opts)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err

@@ -19,9 +19,9 @@ import (
 // (--slurm-steps slot).
 const AgentFlag = "-wynot-test-agent"
 
-// agentRequest asks an agent to run a process, or (Cancel set) to end
+// AgentRequest asks an agent to run a process, or (Cancel set) to end
 // the one it runs.
-type agentRequest struct {
+type AgentRequest struct {
 	ID      int64         `json:"id"`
 	Cancel  bool          `json:"cancel,omitempty"`
 	Argv    []string      `json:"argv,omitempty"`
@@ -32,8 +32,8 @@ type agentRequest struct {
 	Timeout time.Duration `json:"timeout,omitempty"`
 }
 
-// agentReply is how a process an agent ran ended.
-type agentReply struct {
+// AgentReply is how a process an agent ran ended.
+type AgentReply struct {
 	ID  int64 `json:"id"`
 	Run Run   `json:"run"`
 	// Err is why the process did not run or was not waited for to its
@@ -53,7 +53,7 @@ func ServeAgent(in io.Reader, out io.Writer) error {
 	dec := json.NewDecoder(bufio.NewReader(in))
 	enc := json.NewEncoder(out)
 	var mu sync.Mutex // enc
-	reply := func(r agentReply) {
+	reply := func(r AgentReply) {
 		mu.Lock()
 		defer mu.Unlock()
 		_ = enc.Encode(r)
@@ -63,7 +63,7 @@ func ServeAgent(in io.Reader, out io.Writer) error {
 	cancels := map[int64]context.CancelFunc{} // of the processes running, by request
 	defer running.Wait()
 	for {
-		var req agentRequest
+		var req AgentRequest
 		if err := dec.Decode(&req); err != nil {
 			cmu.Lock()
 			for _, cancel := range cancels {
@@ -96,7 +96,7 @@ func ServeAgent(in io.Reader, out io.Writer) error {
 				stdin = []byte{}
 			}
 			r, err := execute(ctx, req.Dir, nil, req.Argv, stdin, req.Env, req.Timeout, localProc)
-			rep := agentReply{ID: req.ID, Run: r}
+			rep := AgentReply{ID: req.ID, Run: r}
 			switch {
 			case err == nil:
 			case errors.Is(err, ErrStart):

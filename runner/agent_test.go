@@ -34,12 +34,12 @@ func TestAgent(t *testing.T) {
 	go func() { done <- ServeAgent(inR, outW); outW.Close() }()
 	enc, dec := json.NewEncoder(inW), json.NewDecoder(outR)
 	dir := t.TempDir()
-	ask := func(r agentRequest) agentReply {
+	ask := func(r AgentRequest) AgentReply {
 		t.Helper()
 		if err := enc.Encode(r); err != nil {
 			t.Fatal(err)
 		}
-		var rep agentReply
+		var rep AgentReply
 		if err := dec.Decode(&rep); err != nil {
 			t.Fatal(err)
 		}
@@ -50,25 +50,25 @@ func TestAgent(t *testing.T) {
 	}
 	shArgv := func(script string) []string { return []string{"sh", "-c", script} }
 	for _, c := range []struct {
-		req  agentRequest
-		want func(agentReply) bool
+		req  AgentRequest
+		want func(AgentReply) bool
 	}{
-		{agentRequest{Argv: shArgv("echo out; echo err >&2; exit 3"), NoStdin: true},
-			func(r agentReply) bool {
+		{AgentRequest{Argv: shArgv("echo out; echo err >&2; exit 3"), NoStdin: true},
+			func(r AgentReply) bool {
 				return r.Run.Exit == 3 && string(r.Run.Stdout) == "out\n" && string(r.Run.Stderr) == "err\n"
 			}},
-		{agentRequest{Argv: shArgv("kill -SEGV $$"), NoStdin: true},
-			func(r agentReply) bool { return r.Run.Signal == syscall.SIGSEGV }},
-		{agentRequest{Argv: []string{"cat"}, Stdin: []byte("in\n")},
-			func(r agentReply) bool { return r.Run.Clean() && string(r.Run.Stdout) == "in\n" }},
-		{agentRequest{Argv: []string{"cat"}},
-			func(r agentReply) bool { return r.Run.Clean() && len(r.Run.Stdout) == 0 }},
-		{agentRequest{Argv: shArgv("pwd; echo $WYNOT_X"), Dir: dir, Env: []string{"WYNOT_X=set", "PATH=" + os.Getenv("PATH")}, NoStdin: true},
-			func(r agentReply) bool { return string(r.Run.Stdout) == dir+"\nset\n" }},
-		{agentRequest{Argv: []string{"sleep", "30"}, Timeout: 200 * time.Millisecond, NoStdin: true},
-			func(r agentReply) bool { return r.Run.TimedOut && r.Err == "" }},
-		{agentRequest{Argv: []string{"/nonexistent/program"}, NoStdin: true},
-			func(r agentReply) bool { return r.Start && strings.Contains(r.Err, "/nonexistent/program") }},
+		{AgentRequest{Argv: shArgv("kill -SEGV $$"), NoStdin: true},
+			func(r AgentReply) bool { return r.Run.Signal == syscall.SIGSEGV }},
+		{AgentRequest{Argv: []string{"cat"}, Stdin: []byte("in\n")},
+			func(r AgentReply) bool { return r.Run.Clean() && string(r.Run.Stdout) == "in\n" }},
+		{AgentRequest{Argv: []string{"cat"}},
+			func(r AgentReply) bool { return r.Run.Clean() && len(r.Run.Stdout) == 0 }},
+		{AgentRequest{Argv: shArgv("pwd; echo $WYNOT_X"), Dir: dir, Env: []string{"WYNOT_X=set", "PATH=" + os.Getenv("PATH")}, NoStdin: true},
+			func(r AgentReply) bool { return string(r.Run.Stdout) == dir+"\nset\n" }},
+		{AgentRequest{Argv: []string{"sleep", "30"}, Timeout: 200 * time.Millisecond, NoStdin: true},
+			func(r AgentReply) bool { return r.Run.TimedOut && r.Err == "" }},
+		{AgentRequest{Argv: []string{"/nonexistent/program"}, NoStdin: true},
+			func(r AgentReply) bool { return r.Start && strings.Contains(r.Err, "/nonexistent/program") }},
 	} {
 		c.req.ID++
 		if rep := ask(c.req); !c.want(rep) {
@@ -77,14 +77,14 @@ func TestAgent(t *testing.T) {
 	}
 	// Cancelled: the whole group goes.
 	marker := "wynot-agent-test-" + time.Now().Format("150405.000000")
-	if err := enc.Encode(agentRequest{ID: 50, Argv: shArgv("sleep 30 & echo " + marker + "; wait"), NoStdin: true}); err != nil {
+	if err := enc.Encode(AgentRequest{ID: 50, Argv: shArgv("sleep 30 & echo " + marker + "; wait"), NoStdin: true}); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond)
-	if err := enc.Encode(agentRequest{ID: 50, Cancel: true}); err != nil {
+	if err := enc.Encode(AgentRequest{ID: 50, Cancel: true}); err != nil {
 		t.Fatal(err)
 	}
-	var rep agentReply
+	var rep AgentReply
 	if err := dec.Decode(&rep); err != nil {
 		t.Fatal(err)
 	}

@@ -101,6 +101,30 @@ func (local) String() string { return "local" }
 // has none: each test in a process group of its own, killed as a whole.
 var Local Executor = local{}
 
+// Control says how a process an executor starts on this machine is
+// stopped and guarded, when not as a test's local process group is: a
+// Slurm step's srun is told to end with SIGTERM, so that it cancels its
+// step, and stays out of the guardian.
+type Control struct {
+	// Stop ends the process (pid, also its group id) on timeout or
+	// cancellation.
+	Stop func(pid int)
+	// DeathSignal is the process's parent-death signal.
+	DeathSignal syscall.Signal
+	// Unguarded keeps the process out of the guardian, which would kill
+	// its group with SIGKILL if wynot died.
+	Unguarded bool
+}
+
+// Spawn runs p's command on this machine as a process group of its own,
+// in p.Dir, stopped by c on timeout or when ctx ends: what an executor
+// that reaches elsewhere through a local process (srun) runs. p.Started
+// is called once it has started.
+func Spawn(ctx context.Context, p Process, c Control) (Run, error) {
+	return execute(ctx, p.Dir, p.outs, p.Argv, p.Stdin, p.Env, p.Timeout,
+		procControl{stop: c.Stop, deathSignal: c.DeathSignal, unguarded: c.Unguarded, started: p.Started})
+}
+
 // procControl says how a started process is stopped and guarded.
 type procControl struct {
 	// stop ends the process (pid, also its group id) on timeout or

@@ -26,7 +26,7 @@ func GitInput(ctx context.Context, dir string, stdin []byte, args ...string) ([]
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Env = append(cmd.Environ(), "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-	if err := runChild(cmd); err != nil {
+	if err := RunChild(cmd); err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = err.Error()

@@ -83,14 +83,14 @@ func startGuardian() *os.File {
 	cmd := exec.Command(sh, "-c", guardianScript)
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := startChild(cmd); err != nil {
+	if err := StartChild(cmd); err != nil {
 		r.Close()
 		w.Close()
 		return nil
 	}
 	r.Close()
 	// Reap it whenever it ends; wynot never waits for it.
-	go waitChild(cmd)
+	go WaitChild(cmd)
 	return w
 }
 

@@ -83,9 +83,9 @@ func EndOrphans() {
 	}
 }
 
-// startChild starts cmd (on the calling thread, for a parent-death
+// StartChild starts cmd (on the calling thread, for a parent-death
 // signal) and registers it as a child os/exec waits for, not an orphan.
-func startChild(cmd *exec.Cmd) error {
+func StartChild(cmd *exec.Cmd) error {
 	if !orphans.on.Load() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
@@ -104,8 +104,8 @@ func startChild(cmd *exec.Cmd) error {
 	return err
 }
 
-// waitChild waits for a child startChild started.
-func waitChild(cmd *exec.Cmd) error {
+// WaitChild waits for a child StartChild started.
+func WaitChild(cmd *exec.Cmd) error {
 	err := cmd.Wait()
 	if orphans.on.Load() && cmd.Process != nil {
 		orphans.mu.Lock()
@@ -117,20 +117,20 @@ func waitChild(cmd *exec.Cmd) error {
 	return err
 }
 
-// runChild runs cmd to its end, as cmd.Run does.
-func runChild(cmd *exec.Cmd) error {
-	if err := startChild(cmd); err != nil {
+// RunChild runs cmd to its end, as cmd.Run does.
+func RunChild(cmd *exec.Cmd) error {
+	if err := StartChild(cmd); err != nil {
 		return err
 	}
-	return waitChild(cmd)
+	return WaitChild(cmd)
 }
 
-// outputChild runs cmd to its end and returns its standard output, as
+// OutputChild runs cmd to its end and returns its standard output, as
 // cmd.Output does.
-func outputChild(cmd *exec.Cmd) ([]byte, error) {
+func OutputChild(cmd *exec.Cmd) ([]byte, error) {
 	var out bytes.Buffer
 	cmd.Stdout = &out
-	err := runChild(cmd)
+	err := RunChild(cmd)
 	return out.Bytes(), err
 }
 

@@ -209,11 +209,11 @@ func orphanScenario(scenario string) int {
 		go func() { served <- ServeAgent(inR, outW); outW.Close() }()
 		enc, dec := json.NewEncoder(inW), json.NewDecoder(outR)
 		for i := range 2 {
-			if err := enc.Encode(agentRequest{ID: int64(i), Argv: []string{"sh", "-c", script}, Dir: dir, NoStdin: true}); err != nil {
+			if err := enc.Encode(AgentRequest{ID: int64(i), Argv: []string{"sh", "-c", script}, Dir: dir, NoStdin: true}); err != nil {
 				fail("%v", err)
 				break
 			}
-			var rep agentReply
+			var rep AgentReply
 			if err := dec.Decode(&rep); err != nil {
 				fail("%v", err)
 				break

@@ -34,7 +34,7 @@ type server struct {
 	out     *bufio.Reader
 	pgid    int
 	unguard func()
-	stderr  *tail
+	stderr  *Tail
 	dead    chan struct{} // closed when the process has been waited for
 }
 
@@ -104,11 +104,11 @@ func startServer(c Command, slot string) (*server, error) {
 		endTest(tag)
 		return nil, err
 	}
-	s := &server{cmd: cmd, in: inW, out: bufio.NewReader(outR), stderr: &tail{limit: OutputLimit}, dead: make(chan struct{})}
+	s := &server{cmd: cmd, in: inW, out: bufio.NewReader(outR), stderr: &Tail{Limit: OutputLimit}, dead: make(chan struct{})}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, s.stderr
 	cmd.WaitDelay = 100 * time.Millisecond
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	err = startChild(cmd)
+	err = StartChild(cmd)
 	inR.Close()
 	outW.Close()
 	if err != nil {
@@ -120,7 +120,7 @@ func startServer(c Command, slot string) (*server, error) {
 	s.pgid = cmd.Process.Pid
 	s.unguard = guarded(s.pgid)
 	go func() {
-		_ = waitChild(cmd)
+		_ = WaitChild(cmd)
 		inW.Close()
 		outR.Close()
 		_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
@@ -214,7 +214,7 @@ func (t *Tester) serve(ctx context.Context, slot string, c Candidate) (Run, erro
 // serverDied is the run of a test whose persistent process died or
 // answered nonsense: unresolved (status 125), with its error output.
 func (t *Tester) serverDied(s *server, outs []*capture, start time.Time) Run {
-	msg := strings.TrimSpace(string(s.stderr.buf))
+	msg := strings.TrimSpace(string(s.stderr.Bytes()))
 	if msg == "" {
 		msg = "no message"
 	}

@@ -109,7 +109,7 @@ func (r Run) Explain() string {
 	if len(bytes.TrimSpace(out)) == 0 {
 		out = r.Stdout
 	}
-	if t := lastLines(out, 8); t != "" {
+	if t := LastLines(out, 8); t != "" {
 		b.WriteString("; its output ends:\n" + t)
 	} else {
 		b.WriteString(", with no output")
@@ -117,8 +117,8 @@ func (r Run) Explain() string {
 	return b.String()
 }
 
-// lastLines is the last n lines of b, indented, or "" when they are blank.
-func lastLines(b []byte, n int) string {
+// LastLines is the last n lines of b, indented, or "" when they are blank.
+func LastLines(b []byte, n int) string {
 	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
@@ -281,24 +281,30 @@ func writeFile(path string, data []byte) error {
 // devNull is standard input for tests that get none, opened once.
 var devNull = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNull) })
 
-// tail keeps the last limit bytes written to it.
-type tail struct {
+// Tail is a writer that keeps the last Limit bytes written to it: the
+// output of a helper process (srun, a persistent test server) kept for
+// messages, as much as a test's own output is.
+type Tail struct {
 	buf   []byte
-	limit int
+	Limit int
 }
 
-func (t *tail) Write(p []byte) (int, error) {
+// Write keeps the end of what was written.
+func (t *Tail) Write(p []byte) (int, error) {
 	n := len(p)
-	if len(p) >= t.limit {
-		t.buf = append(t.buf[:0], p[len(p)-t.limit:]...)
+	if len(p) >= t.Limit {
+		t.buf = append(t.buf[:0], p[len(p)-t.Limit:]...)
 		return n, nil
 	}
-	if over := len(t.buf) + len(p) - t.limit; over > 0 {
+	if over := len(t.buf) + len(p) - t.Limit; over > 0 {
 		t.buf = append(t.buf[:0], t.buf[over:]...)
 	}
 	t.buf = append(t.buf, p...)
 	return n, nil
 }
+
+// Bytes returns what is kept.
+func (t *Tail) Bytes() []byte { return t.buf }
 
 // execute runs argv as a process group of its own in dir, stopped by
 // ctl on timeout or when ctx ends.
@@ -315,7 +321,7 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 	} else if f, err := devNull(); err == nil {
 		cmd.Stdin = f
 	}
-	var stdout, stderr *tail
+	var stdout, stderr *Tail
 	if outs != nil {
 		for _, c := range outs {
 			if err := c.reset(); err != nil {
@@ -325,7 +331,7 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 		cmd.Stdout, cmd.Stderr = outs[0].f, outs[1].f
 		defer watch(outs...)()
 	} else {
-		stdout, stderr = &tail{limit: OutputLimit}, &tail{limit: OutputLimit}
+		stdout, stderr = &Tail{Limit: OutputLimit}, &Tail{Limit: OutputLimit}
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 	}
 	// A process group of its own, so that the whole test (a script and
@@ -343,7 +349,7 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 	// The parent-death signal is tied to the thread that starts the
 	// child; startChild keeps the goroutine on one thread while
 	// starting. (Go does not end threads that goroutines merely ran on.)
-	if err := startChild(cmd); err != nil {
+	if err := StartChild(cmd); err != nil {
 		return Run{Exit: -1}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
 	pgid := cmd.Process.Pid
@@ -365,7 +371,7 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 		})
 	}
 	stopCancel := context.AfterFunc(ctx, func() { ctl.stop(pgid) })
-	_ = waitChild(cmd) // the exit status is read from ProcessState below
+	_ = WaitChild(cmd) // the exit status is read from ProcessState below
 	stopCancel()
 	if expiry != nil {
 		expiry.Stop()

@@ -1,4 +1,4 @@
-package runner
+package slurm
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wynot/wynot/runner"
 	"io"
 	"os"
 	"os/exec"
@@ -27,14 +28,14 @@ type slot struct {
 	enc  *json.Encoder
 	// replies holds room for the reply of a cancelled test that came
 	// after the slot was given up, so that the reader never blocks.
-	replies chan agentReply
+	replies chan runner.AgentReply
 	done    chan struct{} // closed when the step (srun) has ended
 	stderr  lockedTail    // what srun and slurmstepd said
 	exit    int           // srun's exit status, once done
 }
 
 // send writes a request to the agent.
-func (sl *slot) send(r agentRequest) error { return sl.enc.Encode(r) }
+func (sl *slot) send(r runner.AgentRequest) error { return sl.enc.Encode(r) }
 
 // ended says whether the step has ended.
 func (sl *slot) ended() bool {
@@ -58,7 +59,7 @@ type slots struct {
 // getSlot takes an idle agent, or starts one while fewer than Tasks run
 // and none is idle, or waits for one to be free. An agent whose step
 // ended while idle is dropped.
-func (s *Slurm) getSlot(ctx context.Context) (*slot, error) {
+func (s *Executor) getSlot(ctx context.Context) (*slot, error) {
 	for {
 		s.pool.mu.Lock()
 		start := s.pool.n < s.Tasks && len(s.pool.idle) == 0
@@ -88,7 +89,7 @@ func (s *Slurm) getSlot(ctx context.Context) (*slot, error) {
 }
 
 // forget drops an agent whose step ended.
-func (s *Slurm) forget(sl *slot) {
+func (s *Executor) forget(sl *slot) {
 	s.pool.mu.Lock()
 	defer s.pool.mu.Unlock()
 	if s.pool.all[sl] {
@@ -98,9 +99,9 @@ func (s *Slurm) forget(sl *slot) {
 }
 
 // startSlot starts an agent as a job step of the allocation.
-func (s *Slurm) startSlot(ctx context.Context) (*slot, error) {
-	sl := &slot{name: fmt.Sprintf("wynot-%d-slot-%d", os.Getpid(), s.seq.Add(1)), replies: make(chan agentReply, 2), done: make(chan struct{})}
-	sl.stderr.limit = 64 << 10
+func (s *Executor) startSlot(ctx context.Context) (*slot, error) {
+	sl := &slot{name: fmt.Sprintf("wynot-%d-slot-%d", os.Getpid(), s.seq.Add(1)), replies: make(chan runner.AgentReply, 2), done: make(chan struct{})}
+	sl.stderr.Limit = 64 << 10
 	argv := []string{"--jobid=" + s.JobID, "--exact", "-n1", "-c", strconv.Itoa(s.opts.CPUs),
 		"--quiet", "--unbuffered", "--job-name=" + sl.name}
 	argv = append(argv, s.opts.StepArgs...)
@@ -117,21 +118,21 @@ func (s *Slurm) startSlot(ctx context.Context) (*slot, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := startChild(sl.cmd); err != nil {
-		return nil, fmt.Errorf("%w: --exec slurm: %v", ErrStart, err)
+	if err := runner.StartChild(sl.cmd); err != nil {
+		return nil, fmt.Errorf("%w: --exec slurm: %v", runner.ErrStart, err)
 	}
 	sl.in, sl.enc = in, json.NewEncoder(in)
 	go func() {
 		dec := json.NewDecoder(bufio.NewReader(out))
 		for {
-			var r agentReply
+			var r runner.AgentReply
 			if err := dec.Decode(&r); err != nil {
 				break
 			}
 			sl.replies <- r
 		}
 		_, _ = io.Copy(io.Discard, out)
-		err := waitChild(sl.cmd)
+		err := runner.WaitChild(sl.cmd)
 		sl.exit = sl.cmd.ProcessState.ExitCode()
 		if err != nil && sl.exit == 0 {
 			sl.exit = -1
@@ -145,13 +146,13 @@ func (s *Slurm) startSlot(ctx context.Context) (*slot, error) {
 }
 
 // executeInSlot runs p through an agent.
-func (s *Slurm) executeInSlot(ctx context.Context, p Process, dir string) (Run, error) {
+func (s *Executor) executeInSlot(ctx context.Context, p runner.Process, dir string) (runner.Run, error) {
 	sl, err := s.getSlot(ctx)
 	if err != nil {
-		return Run{Exit: -1}, err
+		return runner.Run{Exit: -1}, err
 	}
 	id := s.seq.Add(1)
-	req := agentRequest{ID: id, Argv: p.Argv, Env: p.Env, Dir: dir, Stdin: p.Stdin, NoStdin: p.Stdin == nil, Timeout: p.Timeout}
+	req := runner.AgentRequest{ID: id, Argv: p.Argv, Env: p.Env, Dir: dir, Stdin: p.Stdin, NoStdin: p.Stdin == nil, Timeout: p.Timeout}
 	if err := sl.send(req); err != nil {
 		// The agent no longer reads: its step is ending.
 		s.stopSlot(sl)
@@ -167,7 +168,7 @@ func (s *Slurm) executeInSlot(ctx context.Context, p Process, dir string) (Run, 
 			// Not this test's: the agent is not to be trusted.
 			s.stopSlot(sl)
 			s.forget(sl)
-			return Run{Exit: -1}, fmt.Errorf("--slurm-steps slot: the test agent answered request %d with the reply to %d", id, rep.ID)
+			return runner.Run{Exit: -1}, fmt.Errorf("--slurm-steps slot: the test agent answered request %d with the reply to %d", id, rep.ID)
 		}
 		s.pool.idle <- sl
 		return s.fromReply(ctx, rep)
@@ -183,7 +184,7 @@ func (s *Slurm) executeInSlot(ctx context.Context, p Process, dir string) (Run, 
 		}
 		return s.slotEnded(sl)
 	case <-ctx.Done():
-		_ = sl.send(agentRequest{ID: id, Cancel: true})
+		_ = sl.send(runner.AgentRequest{ID: id, Cancel: true})
 		select {
 		case rep := <-sl.replies:
 			s.pool.idle <- sl
@@ -194,15 +195,15 @@ func (s *Slurm) executeInSlot(ctx context.Context, p Process, dir string) (Run, 
 			s.stopSlot(sl)
 			s.forget(sl)
 		}
-		return Run{Exit: -1, Signal: syscall.SIGKILL}, ctx.Err()
+		return runner.Run{Exit: -1, Signal: syscall.SIGKILL}, ctx.Err()
 	}
 }
 
-// fromReply is the Run and error of an agent's reply.
-func (s *Slurm) fromReply(ctx context.Context, rep agentReply) (Run, error) {
+// fromReply is the runner.Run and error of an agent's reply.
+func (s *Executor) fromReply(ctx context.Context, rep runner.AgentReply) (runner.Run, error) {
 	switch {
 	case rep.Start:
-		return rep.Run, fmt.Errorf("%w (Slurm step): %s", ErrStart, trimStart(rep.Err))
+		return rep.Run, fmt.Errorf("%w (Slurm step): %s", runner.ErrStart, trimStart(rep.Err))
 	case rep.Canceled:
 		return rep.Run, ctx.Err()
 	case rep.Err != "":
@@ -211,10 +212,10 @@ func (s *Slurm) fromReply(ctx context.Context, rep agentReply) (Run, error) {
 	return rep.Run, nil
 }
 
-// trimStart drops ErrStart's own words from an agent's message, which
+// trimStart drops runner.ErrStart's own words from an agent's message, which
 // the executor's error says again.
 func trimStart(msg string) string {
-	rest, _ := strings.CutPrefix(msg, ErrStart.Error()+": ")
+	rest, _ := strings.CutPrefix(msg, runner.ErrStart.Error()+": ")
 	return rest
 }
 
@@ -222,13 +223,13 @@ func trimStart(msg string) string {
 // Slurm ended the step (its time limit, out of memory, a node failure,
 // a cancellation) and the test's own outcome is unknown, or the
 // allocation is gone.
-func (s *Slurm) slotEnded(sl *slot) (Run, error) {
+func (s *Executor) slotEnded(sl *slot) (runner.Run, error) {
 	s.forget(sl)
-	r := Run{Exit: sl.exit, Stderr: []byte(sl.stderr.String() + "\n")}
+	r := runner.Run{Exit: sl.exit, Stderr: []byte(sl.stderr.String() + "\n")}
 	if err := classifySlurm(&r, false); err != nil {
 		var gone allocationGone
 		if errors.As(err, &gone) {
-			err = fmt.Errorf("%w: the Slurm allocation (job %s) is gone, cancelled or past its time limit (srun: %s)", ErrStart, s.JobID, string(gone))
+			err = fmt.Errorf("%w: the Slurm allocation (job %s) is gone, cancelled or past its time limit (srun: %s)", runner.ErrStart, s.JobID, string(gone))
 		}
 		return r, err
 	}
@@ -240,7 +241,7 @@ func (s *Slurm) slotEnded(sl *slot) (Run, error) {
 
 // stopSlot ends an agent's step: SIGTERM to srun, which cancels the
 // step; scancel if it has not ended after a grace period.
-func (s *Slurm) stopSlot(sl *slot) {
+func (s *Executor) stopSlot(sl *slot) {
 	_ = sl.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-sl.done:
@@ -253,7 +254,7 @@ func (s *Slurm) stopSlot(sl *slot) {
 
 // closeSlots ends every agent: its input closes, so it ends its test (if
 // any) and exits, and its step ends; those that do not are stopped.
-func (s *Slurm) closeSlots() {
+func (s *Executor) closeSlots() {
 	s.pool.mu.Lock()
 	all := make([]*slot, 0, len(s.pool.all))
 	for sl := range s.pool.all {
@@ -279,15 +280,15 @@ func (s *Slurm) closeSlots() {
 // checkAgent runs a first process through an agent, so that an agent
 // that cannot start on the nodes (wynot's executable not where the
 // nodes see it) is said before the first test.
-func (s *Slurm) checkAgent(ctx context.Context, dir string) error {
-	r, err := s.executeInSlot(ctx, Process{Argv: []string{"true"}, Dir: dir, Timeout: 2 * time.Minute}, dir)
+func (s *Executor) checkAgent(ctx context.Context, dir string) error {
+	r, err := s.executeInSlot(ctx, runner.Process{Argv: []string{"true"}, Dir: dir, Timeout: 2 * time.Minute}, dir)
 	if err == nil && r.Clean() {
 		return nil
 	}
 	why := r.Describe()
 	if err != nil {
 		why = err.Error()
-	} else if t := lastLines(r.Stderr, 4); t != "" {
+	} else if t := runner.LastLines(r.Stderr, 4); t != "" {
 		why += ":\n" + t + "\n"
 	}
 	return fmt.Errorf("--slurm-steps slot: the test agent (%s) does not run in a job step (%s); wynot's executable must be where the nodes see it, or leave --slurm-steps out", strings.Join(s.opts.Agent, " "), why)

@@ -1,4 +1,10 @@
-package runner
+// Package slurm runs wynot's tests on a Slurm cluster: each as a job
+// step of one allocation (srun --exact), or through a test agent
+// (runner.ServeAgent) in one long-lived step per work slot, so that a
+// test costs what a local one does. Like runner/remote it is a
+// runner.Executor built on the runner's exported parts only: a new
+// --exec backend has these two to imitate.
+package slurm
 
 import (
 	"bufio"
@@ -6,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wynot/wynot/runner"
 	"io"
 	"os"
 	"os/exec"
@@ -20,8 +27,8 @@ import (
 	"time"
 )
 
-// SlurmOptions say how tests run as Slurm job steps.
-type SlurmOptions struct {
+// Options say how tests run as Slurm job steps.
+type Options struct {
 	// CPUs is how many CPUs each test gets (srun -c); at least 1.
 	CPUs int
 	// Tasks is how many tests the allocation wynot obtains itself holds
@@ -41,13 +48,13 @@ type SlurmOptions struct {
 	Agent []string
 }
 
-// Slurm runs every test as a job step of one allocation, srun --exact
+// Executor runs every test as a job step of one allocation, srun --exact
 // -n1 -c CPUs, in the allocation wynot runs in (SLURM_JOB_ID) or in one it
 // obtains with salloc and gives back on Close. A step inside an
 // allocation starts in tens of milliseconds, where a job of its own
 // would queue for a second or more. The work directories must be on a
 // file system that the nodes share (Check).
-type Slurm struct {
+type Executor struct {
 	// JobID is the allocation's job id.
 	JobID string
 	// Tasks is how many steps the allocation runs at once: the default
@@ -59,7 +66,7 @@ type Slurm struct {
 	// ("node[1-4]", "vm").
 	Nodes string
 
-	opts   SlurmOptions
+	opts   Options
 	srun   string
 	seq    atomic.Int64
 	holder *exec.Cmd      // salloc, holding wynot's own allocation
@@ -72,16 +79,16 @@ type Slurm struct {
 // it (SIGTERM), before srun is killed and the step cancelled by scancel.
 const stepGrace = 5 * time.Second
 
-// NewSlurm makes the Slurm executor: in the current allocation when
+// New makes the Slurm executor: in the current allocation when
 // SLURM_JOB_ID is set, otherwise in one it obtains with salloc (which
 // may wait in the queue until ctx ends).
-func NewSlurm(ctx context.Context, o SlurmOptions) (*Slurm, error) {
+func New(ctx context.Context, o Options) (*Executor, error) {
 	o.CPUs = max(o.CPUs, 1)
 	srun, err := exec.LookPath("srun")
 	if err != nil {
 		return nil, fmt.Errorf("--exec slurm: no srun on PATH: run wynot where Slurm's commands are installed (a login node of the cluster)")
 	}
-	s := &Slurm{opts: o, srun: srun}
+	s := &Executor{opts: o, srun: srun}
 	defer func() {
 		// The agents' pool, once Tasks is known.
 		s.pool.idle, s.pool.all = make(chan *slot, max(s.Tasks, 1)), map[*slot]bool{}
@@ -101,7 +108,7 @@ func NewSlurm(ctx context.Context, o SlurmOptions) (*Slurm, error) {
 	if err := s.allocate(ctx); err != nil {
 		return nil, err
 	}
-	if out, err := outputChild(exec.CommandContext(ctx, "squeue", "-h", "-j", s.JobID, "-o", "%N")); err == nil {
+	if out, err := runner.OutputChild(exec.CommandContext(ctx, "squeue", "-h", "-j", s.JobID, "-o", "%N")); err == nil {
 		s.Nodes = strings.TrimSpace(string(out))
 	}
 	return s, nil
@@ -109,7 +116,7 @@ func NewSlurm(ctx context.Context, o SlurmOptions) (*Slurm, error) {
 
 // OnThisHost reports whether the allocation's only node is the machine
 // wynot runs on, whose local directories (/dev/shm) the steps then see.
-func (s *Slurm) OnThisHost() bool {
+func (s *Executor) OnThisHost() bool {
 	host, err := os.Hostname()
 	if err != nil || s.Nodes == "" {
 		return false
@@ -123,7 +130,7 @@ func (s *Slurm) OnThisHost() bool {
 // pipe from wynot, until it closes: when wynot closes it, or exits, or
 // is killed (even by SIGKILL), the shell ends and salloc gives the
 // allocation back.
-func (s *Slurm) allocate(ctx context.Context) error {
+func (s *Executor) allocate(ctx context.Context) error {
 	salloc, err := exec.LookPath("salloc")
 	if err != nil {
 		return fmt.Errorf("--exec slurm: not inside a Slurm allocation (no SLURM_JOB_ID) and no salloc on PATH to obtain one")
@@ -142,9 +149,9 @@ func (s *Slurm) allocate(ctx context.Context) error {
 		return err
 	}
 	var msgs lockedTail
-	msgs.limit = 8 << 10
+	msgs.Limit = 8 << 10
 	cmd.Stderr = &msgs
-	if err := startChild(cmd); err != nil {
+	if err := runner.StartChild(cmd); err != nil {
 		return fmt.Errorf("--exec slurm: %v", err)
 	}
 	s.holder, s.hold, s.Own = cmd, in, true
@@ -180,7 +187,7 @@ func (s *Slurm) allocate(ctx context.Context) error {
 // release ends wynot's own allocation: closing salloc's input ends its
 // shell, and salloc gives the allocation back (a pending request is
 // withdrawn on SIGTERM); scancel if salloc does not end in time.
-func (s *Slurm) release() {
+func (s *Executor) release() {
 	if s.holder == nil {
 		return
 	}
@@ -189,13 +196,13 @@ func (s *Slurm) release() {
 		_ = s.holder.Process.Signal(syscall.SIGTERM)
 	}
 	done := make(chan struct{})
-	go func() { _ = waitChild(s.holder); close(done) }()
+	go func() { _ = runner.WaitChild(s.holder); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(20 * time.Second):
 		_ = s.holder.Process.Kill()
 		if s.JobID != "" {
-			_ = runChild(exec.Command("scancel", s.JobID))
+			_ = runner.RunChild(exec.Command("scancel", s.JobID))
 		}
 		<-done
 	}
@@ -203,7 +210,7 @@ func (s *Slurm) release() {
 
 // Close ends the agents' steps and gives back the allocation wynot
 // obtained (inside the user's allocation, that stays).
-func (s *Slurm) Close() error {
+func (s *Executor) Close() error {
 	s.closed.Do(func() {
 		s.closeSlots()
 		s.release()
@@ -211,7 +218,7 @@ func (s *Slurm) Close() error {
 	return nil
 }
 
-func (s *Slurm) String() string {
+func (s *Executor) String() string {
 	name := "Slurm job " + s.JobID
 	var notes []string
 	if s.Own {
@@ -227,12 +234,12 @@ func (s *Slurm) String() string {
 }
 
 // Execute runs p as a job step, or through an agent's step (Agent).
-func (s *Slurm) Execute(ctx context.Context, p Process) (Run, error) {
+func (s *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, error) {
 	dir := p.Dir
 	if dir == "" {
 		var err error
 		if dir, err = os.Getwd(); err != nil {
-			return Run{Exit: -1}, err
+			return runner.Run{Exit: -1}, err
 		}
 	}
 	if s.opts.Agent != nil {
@@ -242,7 +249,7 @@ func (s *Slurm) Execute(ctx context.Context, p Process) (Run, error) {
 }
 
 // executeStep runs p as a job step of its own.
-func (s *Slurm) executeStep(ctx context.Context, p Process, dir string) (Run, error) {
+func (s *Executor) executeStep(ctx context.Context, p runner.Process, dir string) (runner.Run, error) {
 	name := fmt.Sprintf("wynot-%d-%d", os.Getpid(), s.seq.Add(1))
 	argv := []string{s.srun, "--jobid=" + s.JobID, "--exact", "-n1", "-c", strconv.Itoa(s.opts.CPUs),
 		"--quiet", "--job-name=" + name, "--chdir=" + dir}
@@ -253,13 +260,13 @@ func (s *Slurm) executeStep(ctx context.Context, p Process, dir string) (Run, er
 	argv = append(argv, "--")
 	argv = append(argv, p.Argv...)
 	var stopped, finished atomic.Bool
-	ctl := procControl{
+	ctl := runner.Control{
 		// srun cancels its step on SIGTERM and waits for it to end;
 		// SIGKILL would leave the step running. If wynot dies, srun
 		// gets SIGTERM too.
-		deathSignal: syscall.SIGTERM,
-		unguarded:   true,
-		stop: func(pid int) {
+		DeathSignal: syscall.SIGTERM,
+		Unguarded:   true,
+		Stop: func(pid int) {
 			stopped.Store(true)
 			_ = syscall.Kill(pid, syscall.SIGTERM)
 			time.AfterFunc(stepGrace, func() {
@@ -269,21 +276,21 @@ func (s *Slurm) executeStep(ctx context.Context, p Process, dir string) (Run, er
 				}
 			})
 		},
-		// The step runs in the job's allocation, held already: srun
-		// started is the test started.
-		started: p.Started,
 	}
 	// srun itself runs in wynot's directory: the step's directory need
-	// only exist on the node.
-	r, err := execute(ctx, "", p.outs, argv, p.Stdin, p.Env, p.Timeout, ctl)
+	// only exist on the node. The step runs in the job's allocation,
+	// held already: srun started is the test started (p.Started).
+	step := p
+	step.Argv, step.Dir = argv, ""
+	r, err := runner.Spawn(ctx, step, ctl)
 	finished.Store(true)
-	if errors.Is(err, ErrStart) {
+	if errors.Is(err, runner.ErrStart) {
 		return r, err
 	}
 	if serr := classifySlurm(&r, stopped.Load()); serr != nil {
 		var gone allocationGone
 		if errors.As(serr, &gone) {
-			serr = fmt.Errorf("%w: the Slurm allocation (job %s) is gone, cancelled or past its time limit (srun: %s)", ErrStart, s.JobID, string(gone))
+			serr = fmt.Errorf("%w: the Slurm allocation (job %s) is gone, cancelled or past its time limit (srun: %s)", runner.ErrStart, s.JobID, string(gone))
 		}
 		return r, serr
 	}
@@ -291,25 +298,25 @@ func (s *Slurm) executeStep(ctx context.Context, p Process, dir string) (Run, er
 }
 
 // cancelStep cancels the step named name, found by squeue.
-func (s *Slurm) cancelStep(name string) {
-	out, err := outputChild(exec.Command("squeue", "-h", "-s", "-j", s.JobID, "-o", "%i %j"))
+func (s *Executor) cancelStep(name string) {
+	out, err := runner.OutputChild(exec.Command("squeue", "-h", "-s", "-j", s.JobID, "-o", "%i %j"))
 	if err != nil {
 		return
 	}
 	for _, line := range strings.Split(string(out), "\n") {
 		if id, n, ok := strings.Cut(strings.TrimSpace(line), " "); ok && n == name {
-			_ = runChild(exec.Command("scancel", id))
+			_ = runner.RunChild(exec.Command("scancel", id))
 		}
 	}
 }
 
 // Check checks that dir is on a file system the allocation's
 // nodes share: a step writes a file in it, which wynot then reads.
-func (s *Slurm) Check(ctx context.Context, dir string) error {
+func (s *Executor) Check(ctx context.Context, dir string) error {
 	probe := filepath.Join(dir, ".wynot-shared")
 	defer os.Remove(probe)
 	token := fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
-	p := Process{Argv: []string{"sh", "-c", `hostname; echo "$1" > "$2"`, "sh", token, probe}, Dir: dir, Timeout: 2 * time.Minute}
+	p := runner.Process{Argv: []string{"sh", "-c", `hostname; echo "$1" > "$2"`, "sh", token, probe}, Dir: dir, Timeout: 2 * time.Minute}
 	// A step of its own, whose directory slurmstepd enters (and says
 	// when it cannot).
 	r, err := s.executeStep(ctx, p, dir)
@@ -332,7 +339,7 @@ func (s *Slurm) Check(ctx context.Context, dir string) error {
 		why, _, _ = strings.Cut(strings.TrimPrefix(r.Lost, "unresolved: "), ": the work directories")
 	} else if !r.Clean() {
 		why = r.Describe()
-		if t := lastLines(r.Stderr, 4); t != "" {
+		if t := runner.LastLines(r.Stderr, 4); t != "" {
 			why += ":\n" + t + "\n"
 		}
 	}
@@ -370,12 +377,12 @@ func (g allocationGone) Error() string { return "srun: " + string(g) }
 // ended (its time limit, out of memory, a node failure, a cancellation
 // wynot did not ask for, a directory it could not enter) or that never
 // ran is Lost. stopped says that wynot itself cancelled the step
-// (timeout, interrupt). A program the step could not start is ErrStart,
+// (timeout, interrupt). A program the step could not start is runner.ErrStart,
 // as for a local process; an allocation that is gone is
 // allocationGone.
-func classifySlurm(r *Run, stopped bool) error {
+func classifySlurm(r *runner.Run, stopped bool) error {
 	if m := execveLine.FindSubmatch(r.Stderr); m != nil && r.Exit != 0 {
-		return fmt.Errorf("%w (Slurm step): %s", ErrStart, m[1])
+		return fmt.Errorf("%w (Slurm step): %s", runner.ErrStart, m[1])
 	}
 	if m := allocationGoneLine.FindSubmatch(r.Stderr); m != nil && r.Exit != 0 && !stopped {
 		return allocationGone(m[1])
@@ -426,19 +433,19 @@ func classifySlurm(r *Run, stopped bool) error {
 // lockedTail is a tail safe for concurrent writes and reads.
 type lockedTail struct {
 	mu sync.Mutex
-	tail
+	runner.Tail
 }
 
 func (t *lockedTail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.tail.Write(p)
+	return t.Tail.Write(p)
 }
 
 func (t *lockedTail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(bytes.TrimSpace(t.buf))
+	return string(bytes.TrimSpace(t.Bytes()))
 }
 
 // indentTail is ": " and text indented on lines of its own, or "".

@@ -1,10 +1,11 @@
-package runner
+package slurm
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wynot/wynot/runner"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,9 @@ import (
 	"github.com/wynot/wynot/internal/slurmtest"
 )
 
+// sh is a command that runs script with sh -c.
+func sh(script string) runner.Command { return runner.Command{Argv: []string{"sh", "-c", script}} }
+
 // What srun and slurmstepd write when a step ends, as Slurm 22.05 wrote
 // it on a single-node cluster (and, for out of memory and node failure,
 // as Slurm's documentation and users' reports show it).
@@ -26,36 +30,36 @@ func TestClassifySlurm(t *testing.T) {
 		exit    int
 		stderr  string
 		stopped bool
-		want    Run
+		want    runner.Run
 	}{
 		{"exit code", 3, "srun: error: vm: task 0: Exited with exit code 3\nerr\n", false,
-			Run{Exit: 3, Stderr: []byte("err\n")}},
+			runner.Run{Exit: 3, Stderr: []byte("err\n")}},
 		{"signal", 139, "srun: error: vm: task 0: Segmentation fault (core dumped)\n", false,
-			Run{Exit: -1, Signal: syscall.SIGSEGV, Stderr: []byte{}}},
+			runner.Run{Exit: -1, Signal: syscall.SIGSEGV, Stderr: []byte{}}},
 		{"killed", 137, "srun: error: vm: task 0: Killed\n", false,
-			Run{Exit: -1, Signal: syscall.SIGKILL, Stderr: []byte{}}},
+			runner.Run{Exit: -1, Signal: syscall.SIGKILL, Stderr: []byte{}}},
 		{"exit above 128", 130, "srun: error: vm: task 0: Exited with exit code 130\n", false,
-			Run{Exit: 130, Stderr: []byte{}}},
-		{"clean", 0, "out of the test\n", false, Run{Exit: 0, Stderr: []byte("out of the test\n")}},
+			runner.Run{Exit: 130, Stderr: []byte{}}},
+		{"clean", 0, "out of the test\n", false, runner.Run{Exit: 0, Stderr: []byte("out of the test\n")}},
 		{"time limit", 143, "slurmstepd-vm: error: *** STEP 3.0 ON vm CANCELLED AT 2026-11-24T04:41:36 DUE TO TIME LIMIT ***\nsrun: error: vm: task 0: Terminated\n", false,
-			Run{Exit: 143, Lost: "unresolved: Slurm's time limit ended the step"}},
+			runner.Run{Exit: 143, Lost: "unresolved: Slurm's time limit ended the step"}},
 		{"node failure", 137, "slurmstepd: error: *** STEP 12.3 ON n7 CANCELLED AT 2026-01-02T03:04:05 DUE TO NODE FAILURE ***\n", false,
-			Run{Exit: 137, Lost: "unresolved: a node failure ended the step"}},
+			runner.Run{Exit: 137, Lost: "unresolved: a node failure ended the step"}},
 		{"scancel by someone", 143, "slurmstepd-vm: error: *** STEP 4.0 ON vm CANCELLED AT 2026-11-24T04:41:37 ***\nsrun: error: vm: task 0: Terminated\n", false,
-			Run{Exit: 143, Lost: "unresolved: the step was cancelled outside wynot"}},
+			runner.Run{Exit: 143, Lost: "unresolved: the step was cancelled outside wynot"}},
 		{"cancelled by wynot", 143, "slurmstepd-vm: error: *** STEP 4.0 ON vm CANCELLED AT 2026-11-24T04:41:37 ***\nsrun: error: vm: task 0: Terminated\n", true,
-			Run{Exit: -1, Signal: syscall.SIGKILL, Stderr: []byte{}}},
+			runner.Run{Exit: -1, Signal: syscall.SIGKILL, Stderr: []byte{}}},
 		{"out of memory", 137, "slurmstepd: error: Detected 1 oom_kill event in StepId=1234.0. Some of the step tasks have been OOM Killed.\nsrun: error: n1: task 0: Out Of Memory\n", false,
-			Run{Exit: 137, Lost: "unresolved: the step ran out of memory (Slurm's memory limit)"}},
+			runner.Run{Exit: 137, Lost: "unresolved: the step ran out of memory (Slurm's memory limit)"}},
 		{"no step", 1, "srun: error: Unable to create step for job 5: Requested node configuration is not available\n", false,
-			Run{Exit: 1, Lost: "unresolved: srun: Unable to create step for job 5: Requested node configuration is not available"}},
+			runner.Run{Exit: 1, Lost: "unresolved: srun: Unable to create step for job 5: Requested node configuration is not available"}},
 		{"no directory", 0, "slurmstepd-vm: error: couldn't chdir to `/nonexist': No such file or directory: going to /tmp instead\n", false,
-			Run{Exit: 0, Lost: "unresolved: the step couldn't chdir to `/nonexist': No such file or directory: the work directories must be on a file system the nodes share (WYNOT_TMPDIR)"}},
+			runner.Run{Exit: 0, Lost: "unresolved: the step couldn't chdir to `/nonexist': No such file or directory: the work directories must be on a file system the nodes share (WYNOT_TMPDIR)"}},
 		{"user's message", 1, "srun: error: vm: task 0: Exited with exit code 1\nsrun: error: not from srun\n", false,
-			Run{Exit: 1, Stderr: []byte("srun: error: not from srun\n")}},
+			runner.Run{Exit: 1, Stderr: []byte("srun: error: not from srun\n")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := Run{Exit: tc.exit, Stderr: []byte(tc.stderr)}
+			r := runner.Run{Exit: tc.exit, Stderr: []byte(tc.stderr)}
 			if err := classifySlurm(&r, tc.stopped); err != nil {
 				t.Fatal(err)
 			}
@@ -72,11 +76,11 @@ func TestClassifySlurm(t *testing.T) {
 
 // newSlurm obtains an allocation of tasks for the test, given back at
 // its end.
-func newSlurm(t *testing.T, o SlurmOptions) *Slurm {
+func newSlurm(t *testing.T, o Options) *Executor {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	s, err := NewSlurm(ctx, o)
+	s, err := New(ctx, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +98,7 @@ func agent(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []string{exe, AgentFlag}
+	return []string{exe, runner.AgentFlag}
 }
 
 // A test run as a Slurm step, or through an agent's step, runs as it
@@ -102,8 +106,8 @@ func agent(t *testing.T) []string {
 // candidate file are the same.
 func TestSlurmSameAsLocal(t *testing.T) {
 	slurmtest.Need(t)
-	s := newSlurm(t, SlurmOptions{Tasks: 2})
-	slots := newSlurm(t, SlurmOptions{Tasks: 2, Agent: agent(t)})
+	s := newSlurm(t, Options{Tasks: 2})
+	slots := newSlurm(t, Options{Tasks: 2, Agent: agent(t)})
 	if err := slots.Check(context.Background(), t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
@@ -117,20 +121,20 @@ func TestSlurmSameAsLocal(t *testing.T) {
 	if err := s.Check(context.Background(), t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
-	f := File{Name: "input.txt", Data: []byte("hello\n")}
-	for _, c := range []Command{
+	f := runner.File{Name: "input.txt", Data: []byte("hello\n")}
+	for _, c := range []runner.Command{
 		sh("exit 3"), sh("true"), sh("kill -SEGV $$"), sh("kill -ABRT $$"), sh("echo out; echo err >&2; exit 1"),
 		{Argv: []string{"cat", "{}"}}, {Argv: []string{"cat"}, Stdin: true}, {Argv: []string{"cat"}},
 		sh("pwd; ls"), {Argv: []string{"sh", "-c", "echo $WYNOT_X", "sh"}, Env: []string{"WYNOT_X=set", "PATH=" + os.Getenv("PATH")}},
 	} {
-		var runs [3]Run
-		for i, e := range []Executor{nil, s, slots} {
-			tr, err := NewTester(c, nil, 1, t.TempDir())
+		var runs [3]runner.Run
+		for i, e := range []runner.Executor{nil, s, slots} {
+			tr, err := runner.NewTester(c, nil, 1, t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
 			tr.Executor = e
-			r, err := tr.Exec(context.Background(), Candidate{Files: []File{f}})
+			r, err := tr.Exec(context.Background(), runner.Candidate{Files: []runner.File{f}})
 			if err != nil {
 				t.Fatalf("%v: %v", c.Argv, err)
 			}
@@ -153,8 +157,8 @@ func TestSlurmSameAsLocal(t *testing.T) {
 // rather than make every later test unresolved.
 func TestSlurmAllocationCancelled(t *testing.T) {
 	slurmtest.Need(t)
-	s := newSlurm(t, SlurmOptions{Tasks: 1})
-	p := Process{Argv: []string{"true"}, Dir: t.TempDir()}
+	s := newSlurm(t, Options{Tasks: 1})
+	p := runner.Process{Argv: []string{"true"}, Dir: t.TempDir()}
 	if r, err := s.Execute(context.Background(), p); err != nil || !r.Clean() {
 		t.Fatalf("first step: %s %v", r.Describe(), err)
 	}
@@ -163,7 +167,7 @@ func TestSlurmAllocationCancelled(t *testing.T) {
 	}
 	slurmtest.WaitGone(t, s.JobID)
 	_, err := s.Execute(context.Background(), p)
-	if !errors.Is(err, ErrStart) || !strings.Contains(err.Error(), "allocation (job "+s.JobID+") is gone") {
+	if !errors.Is(err, runner.ErrStart) || !strings.Contains(err.Error(), "allocation (job "+s.JobID+") is gone") {
 		t.Errorf("after scancel: %v", err)
 	} else {
 		t.Log(err)
@@ -180,7 +184,7 @@ func TestSlurmOnThisHost(t *testing.T) {
 		nodes string
 		want  bool
 	}{{host, true}, {"", false}, {"node[1-4]", false}, {host + ",other", false}} {
-		if got := (&Slurm{Nodes: c.nodes}).OnThisHost(); got != c.want {
+		if got := (&Executor{Nodes: c.nodes}).OnThisHost(); got != c.want {
 			t.Errorf("nodes %q: %v, want %v", c.nodes, got, c.want)
 		}
 	}
@@ -189,9 +193,9 @@ func TestSlurmOnThisHost(t *testing.T) {
 // A program that cannot start is the same error as locally.
 func TestSlurmCannotStart(t *testing.T) {
 	slurmtest.Need(t)
-	s := newSlurm(t, SlurmOptions{Tasks: 1})
-	_, err := s.Execute(context.Background(), Process{Argv: []string{"/nonexistent/program"}, Dir: t.TempDir()})
-	if !errors.Is(err, ErrStart) || !strings.Contains(err.Error(), "/nonexistent/program: No such file") {
+	s := newSlurm(t, Options{Tasks: 1})
+	_, err := s.Execute(context.Background(), runner.Process{Argv: []string{"/nonexistent/program"}, Dir: t.TempDir()})
+	if !errors.Is(err, runner.ErrStart) || !strings.Contains(err.Error(), "/nonexistent/program: No such file") {
 		t.Errorf("got %v", err)
 	}
 }
@@ -200,8 +204,8 @@ func TestSlurmCannotStart(t *testing.T) {
 // only srun: nothing is left running in the allocation.
 func TestSlurmStopCancelsStep(t *testing.T) {
 	slurmtest.Need(t)
-	s := newSlurm(t, SlurmOptions{Tasks: 1})
-	p := Process{Argv: []string{"sleep", "300"}, Dir: t.TempDir(), Timeout: time.Second}
+	s := newSlurm(t, Options{Tasks: 1})
+	p := runner.Process{Argv: []string{"sleep", "300"}, Dir: t.TempDir(), Timeout: time.Second}
 	start := time.Now()
 	r, err := s.Execute(context.Background(), p)
 	if err != nil || !r.TimedOut || r.Lost != "" {
@@ -230,15 +234,15 @@ func TestSlurmStopCancelsStep(t *testing.T) {
 func TestSlurmTimeLimit(t *testing.T) {
 	slurmtest.Need(t)
 	t.Parallel()
-	s := newSlurm(t, SlurmOptions{Tasks: 1, StepArgs: []string{"--time=1"}})
-	tr, err := NewTester(sh("sleep 600"), &ScriptOracle{}, 1, t.TempDir())
+	s := newSlurm(t, Options{Tasks: 1, StepArgs: []string{"--time=1"}})
+	tr, err := runner.NewTester(sh("sleep 600"), &runner.ScriptOracle{}, 1, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tr.Close()
 	tr.Executor = s
 	tr.Command.Timeout = 5 * time.Minute
-	rec, err := tr.Test(context.Background(), Candidate{Files: []File{{Name: "x", Data: []byte("x")}}})
+	rec, err := tr.Test(context.Background(), runner.Candidate{Files: []runner.File{{Name: "x", Data: []byte("x")}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +255,7 @@ func TestSlurmTimeLimit(t *testing.T) {
 // share the file system) is said before any test runs.
 func TestSlurmCheckNotShared(t *testing.T) {
 	slurmtest.Need(t)
-	s := newSlurm(t, SlurmOptions{Tasks: 1})
+	s := newSlurm(t, Options{Tasks: 1})
 	dir := filepath.Join(t.TempDir(), "not-on-the-node")
 	err := s.Check(context.Background(), dir)
 	if err == nil || !strings.Contains(err.Error(), "WYNOT_TMPDIR") || !strings.Contains(err.Error(), "share") {
@@ -264,7 +268,7 @@ func TestSlurmCheckNotShared(t *testing.T) {
 // wynot's own allocation is given back at Close.
 func TestSlurmOwnAllocation(t *testing.T) {
 	slurmtest.Need(t)
-	s, err := NewSlurm(context.Background(), SlurmOptions{Tasks: 2, AllocArgs: []string{"--time=10"}})
+	s, err := New(context.Background(), Options{Tasks: 2, AllocArgs: []string{"--time=10"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,10 +286,10 @@ func TestSlurmOwnAllocation(t *testing.T) {
 // error as locally.
 func TestSlurmSlots(t *testing.T) {
 	slurmtest.Need(t)
-	s := newSlurm(t, SlurmOptions{Tasks: 1, Agent: agent(t)})
+	s := newSlurm(t, Options{Tasks: 1, Agent: agent(t)})
 	dir := t.TempDir()
 	marker := fmt.Sprintf("wynot-slot-test-%d", time.Now().UnixNano())
-	p := Process{Argv: []string{"sh", "-c", "sleep 300 & echo " + marker + " >/dev/null; wait"}, Dir: dir, Timeout: time.Second}
+	p := runner.Process{Argv: []string{"sh", "-c", "sleep 300 & echo " + marker + " >/dev/null; wait"}, Dir: dir, Timeout: time.Second}
 	r, err := s.Execute(context.Background(), p)
 	if err != nil || !r.TimedOut || r.Lost != "" {
 		t.Errorf("timeout: %+v %v", r, err)
@@ -299,15 +303,15 @@ func TestSlurmSlots(t *testing.T) {
 	if out, _ := exec.Command("pgrep", "-f", marker).Output(); len(out) > 0 {
 		t.Errorf("processes left after a timeout and a cancellation: %s", out)
 	}
-	r, err = s.Execute(context.Background(), Process{Argv: []string{"sh", "-c", "echo next"}, Dir: dir})
+	r, err = s.Execute(context.Background(), runner.Process{Argv: []string{"sh", "-c", "echo next"}, Dir: dir})
 	if err != nil || string(r.Stdout) != "next\n" {
 		t.Errorf("the next test: %+v %v", r, err)
 	}
 	if steps := slurmtest.Steps(t, s.JobID); !strings.Contains(steps, "slot") {
 		t.Errorf("no agent step: %q", steps)
 	}
-	_, err = s.Execute(context.Background(), Process{Argv: []string{"/nonexistent/program"}, Dir: dir})
-	if !errors.Is(err, ErrStart) || !strings.Contains(err.Error(), "/nonexistent/program") {
+	_, err = s.Execute(context.Background(), runner.Process{Argv: []string{"/nonexistent/program"}, Dir: dir})
+	if !errors.Is(err, runner.ErrStart) || !strings.Contains(err.Error(), "/nonexistent/program") {
 		t.Errorf("cannot start: %v", err)
 	}
 	s.Close()
@@ -320,7 +324,7 @@ func TestSlurmSlots(t *testing.T) {
 // unresolved with the reason, and the next test gets a new agent.
 func TestSlurmSlotEnded(t *testing.T) {
 	slurmtest.Need(t)
-	s := newSlurm(t, SlurmOptions{Tasks: 1, Agent: agent(t)})
+	s := newSlurm(t, Options{Tasks: 1, Agent: agent(t)})
 	dir := t.TempDir()
 	go func() {
 		for range 100 {
@@ -334,11 +338,11 @@ func TestSlurmSlotEnded(t *testing.T) {
 			}
 		}
 	}()
-	r, err := s.Execute(context.Background(), Process{Argv: []string{"sleep", "60"}, Dir: dir, Timeout: time.Minute})
+	r, err := s.Execute(context.Background(), runner.Process{Argv: []string{"sleep", "60"}, Dir: dir, Timeout: time.Minute})
 	if err != nil || !strings.Contains(r.Lost, "cancelled outside wynot") {
 		t.Errorf("a test whose step was cancelled: %+v %v", r, err)
 	}
-	r, err = s.Execute(context.Background(), Process{Argv: []string{"true"}, Dir: dir})
+	r, err = s.Execute(context.Background(), runner.Process{Argv: []string{"true"}, Dir: dir})
 	if err != nil || !r.Clean() {
 		t.Errorf("the next test: %+v %v", r, err)
 	}
@@ -348,7 +352,7 @@ func TestSlurmSlotEnded(t *testing.T) {
 // first test.
 func TestSlurmSlotBadAgent(t *testing.T) {
 	slurmtest.Need(t)
-	s := newSlurm(t, SlurmOptions{Tasks: 1, Agent: []string{"/nonexistent/wynot", AgentFlag}})
+	s := newSlurm(t, Options{Tasks: 1, Agent: []string{"/nonexistent/wynot", runner.AgentFlag}})
 	err := s.Check(context.Background(), t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "--slurm-steps slot") || !strings.Contains(err.Error(), "/nonexistent/wynot") {
 		t.Errorf("want an error naming the agent, got %v", err)
