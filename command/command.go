@@ -402,6 +402,16 @@ func flagMessage(err error) error {
 	return err
 }
 
+// LineRegexp compiles a REGEX of --fail-on or --pass-on as grep reads
+// one: ^ and $ match at the start and end of every line of the output,
+// so that a line written out whole ('^FAIL$') matches it.
+func LineRegexp(expr string) (*regexp.Regexp, error) {
+	return regexp.Compile("(?m)" + expr)
+}
+
+// Shown is a REGEX of --fail-on or --pass-on as the user wrote it.
+func Shown(re *regexp.Regexp) string { return strings.TrimPrefix(re.String(), "(?m)") }
+
 // setup turns the shared flags into the test and the output settings,
 // opening the files they name.
 func (inv *Invocation) setup(stderr io.Writer) error {
@@ -414,7 +424,7 @@ func (inv *Invocation) setup(stderr io.Writer) error {
 	}
 	var err error
 	if f.FailOn != "" {
-		if t.FailOn, err = regexp.Compile(f.FailOn); err != nil {
+		if t.FailOn, err = LineRegexp(f.FailOn); err != nil {
 			return fmt.Errorf("--fail-on: %v", err)
 		}
 	}

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/wynot/wynot/runner/slurm"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/wynot/wynot/runner/slurm"
 
 	"github.com/wynot/wynot/runner"
 	"github.com/wynot/wynot/runner/remote"

@@ -42,7 +42,7 @@ const outputTail = 8
 func (s *Session) failureRule(what string) string {
 	switch o := s.tester.Oracle.(type) {
 	case *runner.RegexOracle:
-		return fmt.Sprintf("its output matches %q (--fail-on)", o.Re)
+		return fmt.Sprintf("its output matches %q (--fail-on)", Shown(o.Re))
 	case *runner.OutputOracle:
 		return "when it reproduces the " + what + "'s " + o.Observe.String()
 	case *runner.ScriptOracle:

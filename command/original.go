@@ -262,7 +262,7 @@ func judgeOriginal(runs []runner.Run, f originalFacts, c Certainty) originalJudg
 		if fails == 0 {
 			switch {
 			case st.FailOn != nil:
-				return originalJudgment{err: NotReproduced("the %s does not fail: its output does not match %q; it ended with %s%s", what, st.FailOn, r.Explain(), f.hint)}
+				return originalJudgment{err: NotReproduced("the %s does not fail: its output does not match %q; it ended with %s%s", what, Shown(st.FailOn), r.Explain(), f.hint)}
 			case st.Script != "":
 				conv := ""
 				if st.Convention == runner.CReduce && r.Exit > 0 && r.Exit != 125 && !r.TimedOut {
@@ -354,7 +354,7 @@ func (s *Session) Signature() string {
 	case *runner.SignatureOracle:
 		return o.Want.String()
 	case *runner.RegexOracle:
-		return "output matches " + o.Re.String()
+		return "output matches " + Shown(o.Re)
 	case *runner.OutputOracle:
 		return "the original run's " + o.Observe.String()
 	case *runner.ScriptOracle:

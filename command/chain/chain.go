@@ -27,7 +27,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -148,7 +147,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 			return fail("--observe does not apply with --fail-on (the regular expressions state the behaviors)")
 		}
 		if c.PassOn != "" {
-			if inv.Test.PassOn, err = regexp.Compile(c.PassOn); err != nil {
+			if inv.Test.PassOn, err = command.LineRegexp(c.PassOn); err != nil {
 				return fail("--pass-on: %v", err)
 			}
 		}
