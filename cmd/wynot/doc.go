@@ -659,10 +659,14 @@ ddmin, which finds a 1-minimal failing subset, needed more builds. Then
 the failure-inducing hunks are split into runs of changed lines, and
 where those still span several lines, into single inserted or deleted
 lines, and isolated again (--no-refine stops at hunks; a patch of more
-than 64 hunks, a rewrite, is not split). A Go file the new version adds
-is split by its declarations: its package clause and import lines, each
-import, each top-level declaration with its doc comment; the patch adds
-only those the failure needs, with what they need to compile.
+than 64 hunks, a rewrite, is not split). A file the new version adds,
+in a language wynot parses (Go, and the tree-sitter grammars of wynot
+help reduce but HTML and JSON; wynot version lists them), is split by its
+top-level declarations, each with the comments before it (in Go: its
+package clause and import lines, each import, each declaration with its
+doc comment); the patch adds only those the failure needs (in Go with
+what they need to compile). A changed file of such a language is grouped
+by the declaration each hunk is in (--group auto or decls).
 
 Grouping and resolution make the search faster, but they can keep a
 change the failure does not need beside one it does. So before a patch

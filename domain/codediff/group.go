@@ -1,14 +1,13 @@
 package codediff
 
 import (
-	"github.com/wynot/wynot/internal/enum"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"path"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/wynot/wynot/domain/syntax"
+	"github.com/wynot/wynot/internal/enum"
 )
 
 // Grouping is how changes are grouped (FSE 1999 §6, AADEBUG 2000 §4):
@@ -262,9 +261,16 @@ func (s *Set) Groups(g Grouping) *Group {
 			if len(n.Kids) > 0 || len(n.Changes) < 2 || s.Old.Files[p] == nil {
 				continue
 			}
-			if (g == ByDecls || g == Auto) && strings.HasSuffix(p, ".go") {
-				n.Kids = s.declGroups(p, n.Changes)
-			} else if g == ByIdents || g == Auto {
+			var decls []syntax.Decl
+			if g == ByDecls || g == Auto {
+				decls = syntax.OutlineOf(p, s.Old.Files[p].Data)
+			}
+			switch {
+			case len(decls) > 1:
+				n.Kids = s.declGroups(p, decls, n.Changes)
+			case g == ByIdents || g == Auto || syntax.LangOf(p) != "":
+				// A file of a language that does not parse, or has no
+				// declarations, is grouped by identifiers.
 				n.Kids = s.identGroups(n.Changes)
 			}
 		}
@@ -288,71 +294,25 @@ func (s *Set) Groups(g Grouping) *Group {
 	return root
 }
 
-// declGroups groups the hunks of a Go file by the top-level declaration
-// of the old file each one starts in; hunks outside any declaration
-// (package clause, imports, new declarations between) form groups by the
-// declaration they come before.
-func (s *Set) declGroups(p string, idx []int) []*Group {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, p, s.Old.Files[p].Data, parser.SkipObjectResolution)
-	if err != nil || len(f.Decls) == 0 {
-		return s.identGroups(idx)
-	}
-	type span struct {
-		name       string
-		start, end int // 0-based lines, inclusive
-	}
-	var spans []span
-	for _, d := range f.Decls {
-		name := "decl"
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			name = d.Name.Name
-			if d.Recv != nil && len(d.Recv.List) > 0 {
-				name = exprString(d.Recv.List[0].Type) + "." + name
-			}
-		case *ast.GenDecl:
-			name = d.Tok.String()
-			if len(d.Specs) > 0 {
-				switch sp := d.Specs[0].(type) {
-				case *ast.TypeSpec:
-					name = sp.Name.Name
-				case *ast.ValueSpec:
-					name = sp.Names[0].Name
-				}
-			}
-		}
-		spans = append(spans, span{name, fset.Position(d.Pos()).Line - 1, fset.Position(d.End()).Line - 1})
-	}
+// declGroups groups the hunks of a file by the top-level declaration of
+// the old file each one starts in (decls, its outline: Language's
+// Outliner); a hunk between declarations goes with the one it comes
+// before, one after the last to a group of its own.
+func (s *Set) declGroups(p string, decls []syntax.Decl, idx []int) []*Group {
 	return bucket(idx, func(_, i int) (string, string) {
 		c := &s.Changes[i]
 		key := "header"
 		if c.Kind == Hunk {
-			for k, sp := range spans {
-				if c.OldStart <= sp.end {
-					key = sp.name
-					if c.OldStart < sp.start && k == 0 {
-						key = "header"
-					}
+			key = "end"
+			for _, d := range decls {
+				if c.OldStart <= d.End {
+					key = d.Name
 					break
 				}
-				key = "end"
 			}
 		}
 		return key, p + ":" + key
 	})
-}
-
-func exprString(e ast.Expr) string {
-	switch e := e.(type) {
-	case *ast.StarExpr:
-		return "*" + exprString(e.X)
-	case *ast.Ident:
-		return e.Name
-	case *ast.IndexExpr:
-		return exprString(e.X)
-	}
-	return "?"
 }
 
 // identGroups groups hunks that share an identifier appearing in few of

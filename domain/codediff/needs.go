@@ -615,3 +615,16 @@ type qualKey struct {
 
 // selectorRe matches a selector of Go source, x.Name.
 var selectorRe = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)`)
+
+// exprString is a method's receiver type as its name writes it: "*T".
+func exprString(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.StarExpr:
+		return "*" + exprString(e.X)
+	case *ast.Ident:
+		return e.Name
+	case *ast.IndexExpr:
+		return exprString(e.X)
+	}
+	return "?"
+}

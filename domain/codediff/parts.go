@@ -1,23 +1,19 @@
 package codediff
 
-import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"strings"
-)
+import "github.com/wynot/wynot/domain/syntax"
 
-// Refine is Compare with every added Go file cut into the parts its
-// declarations make (declParts), each a change: refinement then keeps of
-// a new file only the declarations the failure needs, with what they
-// need to compile (Set.Needs), instead of the whole file. A file that
-// does not parse, or makes one part, stays one change.
+// Refine is Compare with every added file of a language that outlines
+// its declarations (syntax.Outliner) cut into the parts they make
+// (declParts), each a change: refinement then keeps of a new file only
+// the declarations the failure needs, with what they need to compile
+// (Set.Needs, for Go), instead of the whole file. A file that does not
+// parse, or makes one part, stays one change.
 func Refine(old, new *Tree, context int) *Set {
 	s := Compare(old, new, context)
 	var out []Change
 	for _, c := range s.Changes {
-		if f := new.Files[c.Path]; c.Kind == Add && strings.HasSuffix(c.Path, ".go") && f.Link == "" && f.Mode.IsRegular() {
-			if parts := declParts(c.Path, f.Data); len(parts) > 1 {
+		if f := new.Files[c.Path]; c.Kind == Add && f.Link == "" && f.Mode.IsRegular() {
+			if parts := declParts(c.Path, f.Data, syntax.OutlineOf(c.Path, f.Data)); len(parts) > 1 {
 				out = append(out, parts...)
 				continue
 			}
@@ -29,73 +25,37 @@ func Refine(old, new *Tree, context int) *Set {
 	return s
 }
 
-// declParts cuts an added Go file into parts, each a hunk of a file the
-// old tree does not have (NewFile): the header (the package clause, the
-// comments before it, and the lines of the import declarations around
-// their specs: "import (" and ")"), which every other part needs
-// (Header); each import spec; and each top-level declaration with its
-// doc comment and the lines after it up to the next part. An empty
-// import block is still Go, so any subset of the specs compiles as far
-// as the header goes. It returns nil when the file does not parse or a
-// part would share a line with another.
-func declParts(p string, data []byte) []Change {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, p, data, parser.ParseComments|parser.SkipObjectResolution)
-	if err != nil {
+// declParts cuts an added file into parts by its outline, each a hunk of
+// a file the old tree does not have (NewFile): a part from each
+// declaration's start to the next one's. The lines before the first
+// declaration, and the declarations the outline marks Header (in Go the
+// package clause and the lines of an import block around its specs, "import
+// (" and ")"), are header parts, which every other part needs (Header). An
+// empty Go import block is still Go, so any subset of the specs compiles
+// as far as the header goes. It returns nil when the file does not
+// parse (no outline) or a part would share a line with another.
+func declParts(p string, data []byte, decls []syntax.Decl) []Change {
+	if decls == nil {
 		return nil
 	}
-	line := func(pos token.Pos) int { return fset.Position(pos).Line - 1 }
 	type cut struct {
 		start  int
 		header bool
 	}
-	cuts := []cut{{0, true}}
-	at := func(start int, header bool) bool {
-		switch last := cuts[len(cuts)-1]; {
-		case start == last.start && last.header && !header && len(cuts) > 1:
-			cuts[len(cuts)-1] = cut{start, header} // the header part between two imports is empty
-		case start <= last.start:
-			return false
+	var cuts []cut
+	if decls[0].Start > 0 {
+		cuts = append(cuts, cut{0, true})
+	}
+	for _, d := range decls {
+		switch n := len(cuts); {
+		case n == 0:
+			cuts = append(cuts, cut{d.Start, d.Header})
+		case d.Start == cuts[n-1].start && cuts[n-1].header && !d.Header && n > 1:
+			cuts[n-1] = cut{d.Start, false} // the header part between two imports is empty
+		case d.Start <= cuts[n-1].start:
+			return nil
 		default:
-			cuts = append(cuts, cut{start, header})
-		}
-		return true
-	}
-	from := func(pos token.Pos, doc *ast.CommentGroup) int {
-		if doc != nil {
-			return line(doc.Pos())
-		}
-		return line(pos)
-	}
-	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.GenDecl:
-			if d.Tok != token.IMPORT {
-				if !at(from(d.Pos(), d.Doc), false) {
-					return nil
-				}
-				continue
-			}
-			if !d.Lparen.IsValid() {
-				// import "x": the declaration is the spec.
-				if !at(from(d.Pos(), d.Doc), false) || !at(line(d.End())+1, true) {
-					return nil
-				}
-				continue
-			}
-			for _, sp := range d.Specs {
-				is := sp.(*ast.ImportSpec)
-				if !at(from(is.Pos(), is.Doc), false) {
-					return nil
-				}
-			}
-			if !at(line(d.Rparen), true) {
-				return nil
-			}
-		case *ast.FuncDecl:
-			if !at(from(d.Pos(), d.Doc), false) {
-				return nil
-			}
+			cuts = append(cuts, cut{d.Start, d.Header})
 		}
 	}
 	lines := splitLines(data)

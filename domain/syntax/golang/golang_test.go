@@ -3,6 +3,7 @@ package golang
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"go/format"
 	"go/parser"
 	"go/token"
@@ -190,5 +191,23 @@ func TestCheckerTypeCheck(t *testing.T) {
 	}
 	if _, err := plain.Finish([]byte("package p\nfunc f( {")); err == nil {
 		t.Error("a candidate that does not parse is accepted")
+	}
+}
+
+// A Go file outlines into its header, each import spec (the block's
+// parentheses as header) and each declaration with its doc comment,
+// methods named by receiver.
+func TestOutline(t *testing.T) {
+	src := "// Package p.\npackage p\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\n// T is.\ntype T int\n\nfunc (t *T) M() { fmt.Println(os.Args) }\n\nvar x, y = 1, 2\n"
+	var got []string
+	for _, d := range (Language{}).Outline("p.go", []byte(src)) {
+		got = append(got, fmt.Sprintf("%s %d-%d %v", d.Name, d.Start, d.End, d.Header))
+	}
+	want := "header 0-3 true, import 4-4 false, import 5-5 false, import 6-6 true, T 8-9 false, *T.M 11-11 false, x 13-13 false"
+	if strings.Join(got, ", ") != want {
+		t.Errorf("outline:\n got %s\nwant %s", strings.Join(got, ", "), want)
+	}
+	if (Language{}).Outline("p.go", []byte("package p\nfunc {")) != nil {
+		t.Errorf("a file that does not parse has an outline")
 	}
 }
