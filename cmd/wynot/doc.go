@@ -184,7 +184,12 @@ a known language (by its file name's extension: .go; .c and .h, .cc,
 .cpp, .cxx, .hh, .hpp, .rs, .java, .ts, .tsx, .js, .py, .json, .sql) is
 reduced as a syntax tree first, level by level from the
 top, and then by tokens and characters, where only candidates that still
-parse are tested. HTML is reduced as text (browsers read any text)
+parse are tested. A single input whose result is 64 bytes or less is
+then tested with each single character removed that leaves it not
+parsing (a compiler that crashes before it misses a closing brace): if
+one still fails, the input is reduced as text from there, every
+candidate tested (--n-minimal 0 turns this off with the other checks
+past 1-minimality). HTML is reduced as text (browsers read any text)
 unless --split tree:html asks for its tree. Several FILEs are reduced in
 turns until none shrinks.
 

@@ -92,7 +92,7 @@ func (rd *reducer) predictedNote(sum *report.Summary) string {
 	}
 	why := "parse"
 	switch {
-	case !rd.TypeCheck:
+	case !rd.TypeCheck || !slices.ContainsFunc(rd.ins, typed) && rd.tree == nil:
 	case slices.ContainsFunc(rd.ins, func(in *input) bool { return typed(in) && in.syn.Lang != "go" }):
 		why = "parse or pass their language's checks"
 	default:

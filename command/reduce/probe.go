@@ -1,13 +1,19 @@
 package reduce
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
+	"time"
+	"unicode/utf8"
 
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/decomp"
+	"github.com/wynot/wynot/domain/schedule"
+	"github.com/wynot/wynot/domain/split"
 	"github.com/wynot/wynot/domain/syntax"
+	"github.com/wynot/wynot/report"
 )
 
 // typeProbes is how many candidates with a new type error are tested
@@ -154,4 +160,64 @@ func (rd *reducer) textFinish(in *input) func([]byte) ([]byte, error) {
 		}
 	}
 	return nil
+}
+
+// maxParseProbe is the largest result whose removals of single
+// characters that leave it not parsing are tested (probeParse): one test
+// each at most.
+const maxParseProbe = 64
+
+// probeParse tests, once a single input in a language is 1-minimal and
+// small (maxParseProbe), the removals of one character that its
+// language rejected without a test because they no longer parse: a
+// crash in a compiler's later phases needs no well-formed input (a
+// missing closing brace the compiler never reaches). The first that
+// still fails is taken, and the input is reduced as text from then on,
+// every candidate tested. It reports whether one failed. Only under
+// --split auto: --split tree:LANG or go asks for a result that parses;
+// --n-minimal 0 turns it off, as every check past 1-minimality.
+func (rd *reducer) probeParse(ctx context.Context) (bool, error) {
+	if rd.tree != nil || rd.Beyond == 0 || len(rd.ins) != 1 || rd.Split.Kind != split.Auto {
+		return false, nil
+	}
+	in := rd.ins[0]
+	if in.syn == nil || in.syn.Finish == nil || len(in.Data) > maxParseProbe || !utf8.Valid(in.Data) {
+		return false, nil
+	}
+	var cands [][]byte
+	for i, r := range string(in.Data) {
+		cand := slices.Concat(in.Data[:i], in.Data[i+utf8.RuneLen(r):])
+		if _, err := in.syn.Finish(cand); err == nil {
+			continue // it parses: the search tested it
+		} else if _, typed := syntax.Predicts(err); typed {
+			continue // a prediction beyond parsing: probeTypes decides those
+		}
+		if len(cands) == 0 || !bytes.Equal(cands[len(cands)-1], cand) {
+			cands = append(cands, cand)
+		}
+	}
+	if len(cands) == 0 {
+		return false, nil
+	}
+	s := rd.s
+	s.Logf("Pass parse probe: %s\n", report.Plural(len(cands), "candidate"))
+	s.Status(func(ps *report.Status) { ps.Pass, ps.Granularity = "parse probe", 0 })
+	st := report.PassStats{Name: "parse probe: characters whose removal leaves it not parsing", BytesBefore: len(in.Data)}
+	t0 := time.Now()
+	first, tested, err := schedule.FirstFailing(ctx, len(cands), s.Jobs, func(ctx context.Context, i int) (dd.Outcome, error) {
+		rec, err := s.TestOne(ctx, "parse probe", rd.candidate(0, cands[i]))
+		return rec.Outcome, err
+	})
+	st.Tests, st.Seconds, st.BytesAfter = tested, time.Since(t0).Seconds(), len(in.Data)
+	if first >= 0 {
+		st.BytesAfter = len(cands[first])
+	}
+	rd.passes = append(rd.passes, st)
+	if err != nil || first < 0 {
+		return false, err
+	}
+	s.Say("%s with one character less, which no longer parses as %s, still fails: the test does not need the input to parse, so from now on it is reduced by lines, tokens and characters, every candidate tested", in.Name, in.syn.Lang)
+	in.syn = nil
+	rd.improve(in, cands[first])
+	return true, nil
 }

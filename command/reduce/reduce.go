@@ -318,11 +318,24 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 	}
 	rd.searched = true
 
-	sched := rd.schedule()
-	certified, g, beyond, err := rd.run(ctx, sched)
-	rd.passes = append(rd.passes, passStats(sched.Stats)...)
-	if beyond.Tests > 0 {
-		rd.passes = append(rd.passes, beyond)
+	var certified bool
+	var g schedule.Guarantee
+	var err error
+	for again := true; again; {
+		sched := rd.schedule()
+		var beyond report.PassStats
+		certified, g, beyond, err = rd.run(ctx, sched)
+		rd.passes = append(rd.passes, passStats(sched.Stats)...)
+		if beyond.Tests > 0 {
+			rd.passes = append(rd.passes, beyond)
+		}
+		again = false
+		if certified && err == nil {
+			// A small result whose language rejected removals that no
+			// longer parse: tested once; one that fails makes the input
+			// text, reduced again.
+			again, err = rd.probeParse(ctx)
+		}
 	}
 	rd.guarantee = g
 	if err == nil {
