@@ -442,13 +442,19 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 		if fine.Len() <= len(res.patch) {
 			continue
 		}
+		unit, shown := lvl.unit, lvl.unit
+		if lvl.context == 0 && !singleLines(fine, dd.All(fine.Len())) {
+			// Runs of changed lines, or an added file's declarations:
+			// not all single lines, which the unit would claim.
+			unit, shown = "change", "smaller change"
+		}
 		if len(res.patch) > maxRefine {
 			s.Say("not refining %s into %s: a patch this large is a rewrite that does not come apart line by line (--no-refine says so up front)",
-				report.Plural(len(res.patch), res.lv.unit), report.Plural(fine.Len(), lvl.unit))
+				report.Plural(len(res.patch), res.lv.unit), report.Plural(fine.Len(), shown))
 			break
 		}
-		s.Say("refining %s into %s", report.Plural(len(res.patch), res.lv.unit), report.Plural(fine.Len(), lvl.unit))
-		fl := e.level(lvl.name, lvl.unit, fine, base)
+		s.Say("refining %s into %s", report.Plural(len(res.patch), res.lv.unit), report.Plural(fine.Len(), shown))
+		fl := e.level(lvl.name, unit, fine, base)
 		d2, err2 := e.isolate(ctx, fl)
 		if ctx.Err() != nil {
 			break // keep the verified coarser patch
