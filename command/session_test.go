@@ -323,3 +323,45 @@ func TestCopying(t *testing.T) {
 		t.Errorf("at the end: said %q", b.String())
 	}
 }
+
+// A result the job confirmed itself as it searched (as changes does for
+// each patch it settles on) and names in Found.Confirm is not run again
+// at the end: the session takes the confirmation it made. With
+// --repeat 1 every confirmation is one run, so the counts tell.
+func TestRunConfirmedInSearch(t *testing.T) {
+	checks := func(confirmInSearch bool) (*report.Summary, *target) {
+		tg := &target{want: "bd"}
+		j := &job{input: "abcdef"}
+		search := j.Search
+		j.search = func(ctx context.Context, s *Session, j *job) (Found, error) {
+			j.search = nil
+			f, err := search(ctx, s)
+			if err == nil && confirmInSearch {
+				if ok, _, cerr := s.Confirm(ctx, f.Confirm...); cerr != nil || !ok {
+					t.Fatalf("confirm in the search: %v %v", ok, cerr)
+				}
+			}
+			return f, err
+		}
+		var stderr bytes.Buffer
+		s, err := Open(Config{Command: "test", Test: Test{Argv: []string{"prog", "{}"}, Repeat: 1}, Output: Output{Stderr: &stderr},
+			Jobs: 1, Files: 1, Size: len(j.input), Fake: tg.exec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		sum := &report.Summary{}
+		if _, err := s.Run(context.Background(), j, sum); err != nil {
+			t.Fatalf("%v\n%s", err, stderr.String())
+		}
+		if !sum.Confirmed || string(j.result) != "bd" {
+			t.Fatalf("result %q, confirmed %v\n%s", j.result, sum.Confirmed, stderr.String())
+		}
+		return sum, tg
+	}
+	plain, _ := checks(false)
+	self, tg := checks(true)
+	if self.Checks != plain.Checks || int(tg.runs.Load()) != self.Tests {
+		t.Errorf("confirmed in the search: %d checks, %d runs of %d tests; confirmed at the end only: %d checks", self.Checks, tg.runs.Load(), self.Tests, plain.Checks)
+	}
+}
