@@ -3,10 +3,13 @@
 package codediff
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/wynot/wynot/domain/syntax"
 	_ "github.com/wynot/wynot/domain/syntax/sql"
 	_ "github.com/wynot/wynot/domain/syntax/treesitter"
 )
@@ -62,5 +65,45 @@ func TestRefineAddedFileByOutline(t *testing.T) {
 		"q.sql:1-2 (new file)", "q.sql:3-4 (new file)", "q.sql:5-5 (new file)"}
 	if !slices.Equal(got, want) {
 		t.Errorf("changes\n%q\nwant\n%q", got, want)
+	}
+}
+
+// An added file cut by its outline loses nothing: its parts, in order,
+// are the file, for the real sources of testdata/syntax and small files
+// of each language; a Rust attribute goes with its item.
+func TestDeclPartsWhole(t *testing.T) {
+	files := map[string]string{
+		"a.py":  "import os\n\n@cache\ndef f(x):\n    return x\n\nclass C:\n    pass\n\nif __name__ == '__main__':\n    f(1)\n",
+		"a.rs":  "use std::fmt;\n\n#[derive(Debug)]\nstruct P { x: i32 }\n\n// main runs.\nfn main() { println!(\"{:?}\", P { x: 1 }); }\n",
+		"a.sql": "CREATE TABLE t (a INT); INSERT INTO t VALUES (1);\nSELECT a FROM t;\n",
+		"a.c":   "\n\n/* only a comment */\n",
+		"b.c":   "",
+		"c.sql": "SELECT 1;\r\nSELECT 2;",
+	}
+	for _, name := range []string{"cppcheck.cc", "crash.c", "crash.cpp", "crash.rs"} {
+		data, err := os.ReadFile(filepath.Join("../../testdata/syntax", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(data)
+	}
+	for name, data := range files {
+		parts := declParts(name, []byte(data), syntax.OutlineOf(name, []byte(data)))
+		if parts == nil {
+			continue // one change: the file as it is
+		}
+		var b strings.Builder
+		for _, p := range parts {
+			for _, l := range p.New {
+				b.Write(l)
+			}
+		}
+		if b.String() != data {
+			t.Errorf("%s: parts join to\n%q\nnot\n%q", name, b.String(), data)
+		}
+	}
+	parts := declParts("a.rs", []byte(files["a.rs"]), syntax.OutlineOf("a.rs", []byte(files["a.rs"])))
+	if len(parts) != 3 || !strings.HasPrefix(string(parts[1].New[0]), "#[derive") {
+		t.Errorf("a.rs parts: %v", parts)
 	}
 }

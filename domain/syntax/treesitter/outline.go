@@ -11,8 +11,8 @@ import (
 )
 
 // Outline lists the top-level declarations of a file of the language:
-// the named nodes under its tree's root, each with the comments just
-// before it, named by kind and name ("function_definition parse"). It
+// the named nodes under its tree's root, each with the comments (and
+// Rust attributes) just before it, named by kind and name ("function_definition parse"). It
 // returns nil when the file does not parse, and for a grammar whose
 // text is a document or a value rather than declarations (HTML, JSON).
 func (l Language) Outline(_ string, data []byte) []syntax.Decl {
@@ -38,7 +38,9 @@ func (g *Grammar) Outline(data []byte) []syntax.Decl {
 		if end > start && n.EndPoint().Column == 0 {
 			end--
 		}
-		if strings.Contains(n.Type(), "comment") {
+		if strings.Contains(n.Type(), "comment") || n.Type() == "attribute_item" {
+			// A comment, or a Rust attribute (#[derive(...)]), goes
+			// with the declaration after it.
 			if comment < 0 {
 				comment = start
 			}
