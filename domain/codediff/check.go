@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+
+	"github.com/wynot/wynot/domain/syntax/golang"
 )
 
 // A BuildCheck predicts, for Go, whether a configuration of a set
@@ -117,21 +119,21 @@ func (b *BuildCheck) check(c, of []int) []BuildError {
 		return nil
 	}
 	sort.Strings(dirs)
-	g := newGoTree(b.s.whole(b.context, &Tree{Files: b.s.Content(c)}), b.fset)
-	g.parse = b.parse
+	g := goTree(b.s.whole(b.context, &Tree{Files: b.s.Content(c)}), b.fset)
+	g.Parse = b.parse
 	errs := map[string][]BuildError{} // by directory
-	g.typeError = func(gp *goPackage, err error) {
-		errs[gp.dir] = append(errs[gp.dir], BuildError{Dir: gp.dir, Msg: err.Error()})
+	g.TypeError = func(gp *golang.Package, err error) {
+		errs[gp.Dir] = append(errs[gp.Dir], BuildError{Dir: gp.Dir, Msg: err.Error()})
 	}
-	g.checked = func(gp *goPackage) {
-		for _, f := range gp.files {
+	g.Checked = func(gp *golang.Package) {
+		for _, f := range gp.Files {
 			for _, im := range f.Imports {
 				if p, err := strconv.Unquote(im.Path.Value); err == nil {
-					if dep := g.mods.DirOf(p); dep != "" && dep != gp.dir {
-						if b.imports[gp.dir] == nil {
-							b.imports[gp.dir] = map[string]bool{}
+					if dep := g.Mods.DirOf(p); dep != "" && dep != gp.Dir {
+						if b.imports[gp.Dir] == nil {
+							b.imports[gp.Dir] = map[string]bool{}
 						}
-						b.imports[gp.dir][dep] = true
+						b.imports[gp.Dir][dep] = true
 					}
 				}
 			}
@@ -139,19 +141,19 @@ func (b *BuildCheck) check(c, of []int) []BuildError {
 	}
 	var out []BuildError
 	for _, d := range dirs {
-		gp := g.importable(d)
+		gp := g.Importable(d)
 		if gp == nil {
 			continue // the configuration removes every Go file there
 		}
-		for _, err := range g.syntax[d] {
+		for _, err := range g.SyntaxErrors(d) {
 			var list scanner.ErrorList
 			if errors.As(err, &list) && len(list) > 0 {
 				err = list[0]
 			}
 			out = append(out, BuildError{Dir: d, Msg: err.Error()})
 		}
-		if len(g.syntax[d]) == 0 {
-			g.check(gp)
+		if len(g.SyntaxErrors(d)) == 0 {
+			g.Check(gp)
 			out = append(out, errs[d]...)
 		}
 	}

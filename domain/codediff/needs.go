@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wynot/wynot/domain/syntax/golang"
 	"golang.org/x/mod/modfile"
 )
 
@@ -243,21 +244,21 @@ type facts struct {
 // declared in t, which changes declare and use it (owners gives the
 // change of each line).
 func analyze(t *Tree, owners map[string][]int) *facts {
-	g := newGoTree(t, token.NewFileSet())
+	g := goTree(t, token.NewFileSet())
 	a := &analysis{g: g, out: &facts{objects: map[string]*fact{}}, owners: owners, fields: map[*types.Var]string{}}
-	g.info, g.checked = true, a.record
+	g.Info, g.Checked = true, a.record
 	// Only packages with changed lines can hold a need between changes;
 	// the packages they import are checked (and recorded) as imports.
 	var changed []string
 	for p := range owners {
-		if d := path.Dir(p); g.dirs[d] != nil && !slices.Contains(changed, d) {
+		if d := path.Dir(p); g.Has(d) && !slices.Contains(changed, d) {
 			changed = append(changed, d)
 		}
 	}
 	sort.Strings(changed)
 	for _, d := range changed {
-		for _, gp := range g.packages(d) {
-			g.check(gp)
+		for _, gp := range g.Packages(d) {
+			g.Check(gp)
 		}
 	}
 	return a.out
@@ -265,7 +266,7 @@ func analyze(t *Tree, owners map[string][]int) *facts {
 
 // analysis gathers the facts of one tree's packages as they are checked.
 type analysis struct {
-	g      *goTree
+	g      *golang.Loader
 	out    *facts
 	owners map[string][]int
 	fields map[*types.Var]string // the key of each field of a named struct type of the tree
@@ -273,10 +274,10 @@ type analysis struct {
 
 // record adds the facts of a checked package: for each entity declared
 // in it, its declaring and using changes.
-func (a *analysis) record(gp *goPackage) {
+func (a *analysis) record(gp *golang.Package) {
 	keys := a.keys(gp)
 	fileOf := func(pos token.Pos) (string, int) {
-		p := a.g.fset.Position(pos)
+		p := a.g.Fset.Position(pos)
 		return p.Filename, p.Line - 1
 	}
 	owner := func(pos token.Pos) int {
@@ -301,13 +302,13 @@ func (a *analysis) record(gp *goPackage) {
 	// In the order of the source: of two entities of one key (two
 	// locals of one name in one function), the first one's change
 	// declares it, the same in every run.
-	for _, id := range inOrder(gp.info.Defs) {
-		if obj := gp.info.Defs[id]; obj != nil && id.Name != "_" {
+	for _, id := range inOrder(gp.Info.Defs) {
+		if obj := gp.Info.Defs[id]; obj != nil && id.Name != "_" {
 			get(obj)
 		}
 	}
-	for _, id := range inOrder(gp.info.Uses) {
-		obj := gp.info.Uses[id]
+	for _, id := range inOrder(gp.Info.Uses) {
+		obj := gp.Info.Uses[id]
 		if obj == nil || !a.local(obj) {
 			continue
 		}
@@ -339,15 +340,15 @@ func (a *analysis) local(obj types.Object) bool {
 	if _, ok := obj.(*types.PkgName); ok {
 		return true
 	}
-	return obj.Pkg() != nil && a.g.byPath[obj.Pkg().Path()] != nil
+	return obj.Pkg() != nil && a.g.Loaded(obj.Pkg().Path())
 }
 
 // keys returns the function that names an entity of gp the same way in
 // both trees: package-level names by package and name, methods and
 // fields by their type, locals by their function, imports by file; and
 // says whether Go requires it to be used.
-func (a *analysis) keys(gp *goPackage) func(types.Object) (string, bool) {
-	scope := gp.tpkg.Scope()
+func (a *analysis) keys(gp *golang.Package) func(types.Object) (string, bool) {
+	scope := gp.Types.Scope()
 	for _, n := range scope.Names() {
 		tn, ok := scope.Lookup(n).(*types.TypeName)
 		if !ok {
@@ -355,12 +356,12 @@ func (a *analysis) keys(gp *goPackage) func(types.Object) (string, bool) {
 		}
 		if st, ok := tn.Type().Underlying().(*types.Struct); ok {
 			for i := range st.NumFields() {
-				a.fields[st.Field(i)] = gp.importPath + "." + n + "." + st.Field(i).Name()
+				a.fields[st.Field(i)] = gp.ImportPath + "." + n + "." + st.Field(i).Name()
 			}
 		}
 	}
 	var funcs, params []span
-	for _, f := range gp.files {
+	for _, f := range gp.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok {
@@ -381,13 +382,13 @@ func (a *analysis) keys(gp *goPackage) func(types.Object) (string, bool) {
 	}
 	funcAt, inParams := newSpans(funcs), newSpans(params)
 	return func(obj types.Object) (string, bool) {
-		pkg := gp.importPath
+		pkg := gp.ImportPath
 		if obj.Pkg() != nil {
 			pkg = obj.Pkg().Path()
 		}
 		switch o := obj.(type) {
 		case *types.PkgName:
-			return a.g.fset.Position(o.Pos()).Filename + ":import:" + o.Name(), true
+			return a.g.Fset.Position(o.Pos()).Filename + ":import:" + o.Name(), true
 		case *types.Label:
 			return "", false
 		case *types.Func:
@@ -405,7 +406,7 @@ func (a *analysis) keys(gp *goPackage) func(types.Object) (string, bool) {
 		fn := funcAt.last(obj.Pos())
 		isParam := inParams.hold(obj.Pos())
 		_, isVar := obj.(*types.Var)
-		return gp.importPath + "." + fn + ".local." + obj.Name(), isVar && !isParam
+		return gp.ImportPath + "." + fn + ".local." + obj.Name(), isVar && !isParam
 	}
 }
 

@@ -71,8 +71,12 @@ type universe struct {
 	// files' package, directly or not, each after those it imports.
 	rdeps []string
 
-	mu   sync.Mutex
-	deps map[string]*depPkg
+	mu sync.Mutex
+	// load type-checks the tree's packages the reduced files' own
+	// imports, each once, as every Go tree of wynot is read (Loader):
+	// the files go build compiles here, parsed once, with the packages
+	// from outside the tree from ext. It is used with mu held.
+	load *Loader
 }
 
 // srcPkg is one directory's Go files, parsed.
@@ -83,26 +87,26 @@ type srcPkg struct {
 	imports []string    // the tree's directories the non-test files import
 }
 
-// depPkg is a package of the tree type-checked once.
-type depPkg struct {
-	pkg     *types.Package
-	err     error
-	running bool
-}
-
 // newUniverse parses the tree's Go files, except those being reduced;
 // self are those (from any file set), as the original has them.
 func newUniverse(t *Tree, fset *token.FileSet, self []*ast.File) *universe {
-	u := &universe{ext: t.importer(), fset: token.NewFileSet(), dir: t.pkgDir(), pkgs: map[string]*srcPkg{}, deps: map[string]*depPkg{}}
+	u := &universe{ext: t.importer(), fset: token.NewFileSet(), dir: t.pkgDir(), pkgs: map[string]*srcPkg{}}
 	u.mods = ReadModules(t.Files).Only(u.dir)
+	rest := map[string][]byte{}      // the tree without the reduced files
+	parsed := map[string]*ast.File{} // of rest
 	for _, p := range sortedKeys(t.Files) {
-		if t.reduced(p) || !strings.HasSuffix(p, ".go") || Hidden(p) {
+		if t.reduced(p) {
+			continue
+		}
+		rest[p] = t.Files[p]
+		if !strings.HasSuffix(p, ".go") || Hidden(p) {
 			continue
 		}
 		f, err := parser.ParseFile(u.fset, p, t.Files[p], parser.SkipObjectResolution)
 		if err != nil {
 			continue // a file that does not parse stays out, as the build would fail on it anyway
 		}
+		parsed[p] = f
 		sp := u.pkgs[path.Dir(p)]
 		if sp == nil {
 			sp = &srcPkg{}
@@ -119,6 +123,14 @@ func newUniverse(t *Tree, fset *token.FileSet, self []*ast.File) *universe {
 	}
 	for _, sp := range u.pkgs {
 		sp.imports = u.treeImports(sp.files)
+	}
+	u.load = NewLoader(u.fset, rest, Source)
+	u.load.Mods, u.load.Ext = u.mods, u.ext
+	u.load.Parse = func(p string, data []byte) (*ast.File, error) {
+		if f := parsed[p]; f != nil {
+			return f, nil
+		}
+		return parser.ParseFile(u.fset, p, data, parser.SkipObjectResolution)
 	}
 	u.setRdeps(fset, self)
 	return u
@@ -210,31 +222,18 @@ func (u *universe) importers(dir string, own []string) []string {
 	return order
 }
 
-// dep type-checks the tree's package in dir once, against its imports.
-// The caller holds u.mu.
+// depLocked is the tree's package in dir, type-checked once against its
+// imports (Loader). The caller holds u.mu.
 func (u *universe) depLocked(dir string) (*types.Package, error) {
-	if d := u.deps[dir]; d != nil {
-		if d.running {
-			return nil, fmt.Errorf("import cycle through %s", dir)
-		}
-		return d.pkg, d.err
+	gp := u.load.Importable(dir)
+	if gp == nil {
+		return nil, fmt.Errorf("no Go files in %s", dir)
 	}
-	d := &depPkg{running: true}
-	u.deps[dir] = d
-	sp := u.pkgs[dir]
-	if sp == nil || len(sp.files) == 0 {
-		d.err = fmt.Errorf("no Go files in %s", dir)
-	} else {
-		conf := types.Config{Importer: importerFunc(func(imp string) (*types.Package, error) {
-			if q := u.mods.DirOf(imp); q != "" {
-				return u.depLocked(q)
-			}
-			return u.ext.Import(imp)
-		}), Error: func(error) {}}
-		d.pkg, _ = conf.Check(u.mods.ImportPath(dir), u.fset, sp.files, nil)
+	u.load.Check(gp)
+	if gp.Types == nil {
+		return nil, fmt.Errorf("%s does not parse, or imports itself", dir)
 	}
-	d.running = false
-	return d.pkg, d.err
+	return gp.Types, nil
 }
 
 type importerFunc func(string) (*types.Package, error)
