@@ -688,7 +688,11 @@ how many did not build ("removals_passed", "removals_unresolved" in
 does not type-check (as above; "removals_predicted"). Large patches are
 checked too (a rewrite of 151 hunks whose removals do not type-check
 costs a few builds); only a patch of more than 1,024 changes is not,
-and it is then not called minimal.
+and it is then not called minimal. As for every command, the patch is
+certified by the final confirmation (it is not run again when it failed
+again as it was found) and by running the removals that were built once
+more, each once while the test has shown no flip, and decided by the
+sequential test once it has, as wynot help reduce says of flaky tests.
 
 With --git, GOOD and BAD are revisions of the repository around the
 current directory (or -C DIR). When GOOD is not an ancestor of BAD (a
