@@ -284,25 +284,25 @@ func (c *Call) process(ctx context.Context, alg dd.Algorithm) (pass, fail, diff 
 
 	passChanged, failChanged := false, false
 	// One phase over the arguments, back to the first after each change.
-	sched := &schedule.Schedule{Phases: []schedule.Phase{{
+	sched := &schedule.Schedule[int]{Phases: []schedule.Phase[int]{{
 		Name:    "arguments",
 		Restart: true,
-		Units: func() []schedule.Unit {
-			us := make([]schedule.Unit, len(c.args))
+		Units: func() []schedule.Unit[int] {
+			us := make([]schedule.Unit[int], len(c.args))
 			for i := range us {
-				us[i] = schedule.Unit{Name: fmt.Sprintf("argument %d", i+1), ID: i}
+				us[i] = schedule.Unit[int]{Name: fmt.Sprintf("argument %d", i+1), Of: i}
 			}
 			return us
 		},
-		Passes: func(u schedule.Unit) ([]schedule.Pass, error) {
-			if s := seqs[u.ID]; s == nil || s.len() == 0 {
+		Passes: func(u schedule.Unit[int]) ([]schedule.Pass, error) {
+			if s := seqs[u.Of]; s == nil || s.len() == 0 {
 				return nil, nil
 			}
 			return []schedule.Pass{elements{}}, nil
 		},
 	}}}
-	_, err = sched.Run(ctx, func(ctx context.Context, _ int, u schedule.Unit, _ schedule.Pass) (schedule.Ran, error) {
-		v := u.ID
+	_, err = sched.Run(ctx, func(ctx context.Context, _ int, u schedule.Unit[int], _ schedule.Pass) (schedule.Ran, error) {
+		v := u.Of
 		s := seqs[v]
 		t := dd.TesterFunc(func(_ context.Context, cfg dd.Config) Outcome {
 			args := append([]reflect.Value(nil), fail...)

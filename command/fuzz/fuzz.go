@@ -244,25 +244,25 @@ var ladder = schedule.Ladder{Rungs: schedule.Lines | schedule.Tokens | schedule.
 // reduce reduces the values in turns until none changes (a schedule of
 // one phase whose units are the values).
 func (f *fuzzer) reduce(ctx context.Context) (bool, error) {
-	s := &schedule.Schedule{Phases: []schedule.Phase{{
+	s := &schedule.Schedule[int]{Phases: []schedule.Phase[int]{{
 		Name: "values",
-		Units: func() []schedule.Unit {
-			us := make([]schedule.Unit, len(f.values))
+		Units: func() []schedule.Unit[int] {
+			us := make([]schedule.Unit[int], len(f.values))
 			for i := range us {
-				us[i] = schedule.Unit{Name: fmt.Sprintf("value %d (%s)", i+1, f.values[i].Type), ID: i}
+				us[i] = schedule.Unit[int]{Name: fmt.Sprintf("value %d (%s)", i+1, f.values[i].Type), Of: i}
 			}
 			return us
 		},
-		Passes: func(u schedule.Unit) ([]schedule.Pass, error) {
-			if v := f.values[u.ID]; v.Kind() == "bytes" {
+		Passes: func(u schedule.Unit[int]) ([]schedule.Pass, error) {
+			if v := f.values[u.Of]; v.Kind() == "bytes" {
 				return schedule.List(ladder.Passes(v.Bytes)), nil
 			}
 			return []schedule.Pass{zero{}}, nil
 		},
-		Data: func(u schedule.Unit) []byte { return f.values[u.ID].Bytes },
+		Data: func(u schedule.Unit[int]) []byte { return f.values[u.Of].Bytes },
 	}}}
-	return s.Run(ctx, func(ctx context.Context, _ int, u schedule.Unit, p schedule.Pass) (schedule.Ran, error) {
-		i := u.ID
+	return s.Run(ctx, func(ctx context.Context, _ int, u schedule.Unit[int], p schedule.Pass) (schedule.Ran, error) {
+		i := u.Of
 		before := f.values[i].String()
 		var ran schedule.Ran
 		var err error
@@ -281,8 +281,8 @@ func (f *fuzzer) reduce(ctx context.Context) (bool, error) {
 }
 
 // reduceBytes runs ddmin over the pieces of a string or byte slice.
-func (f *fuzzer) reduceBytes(ctx context.Context, u schedule.Unit, sp decomp.Pass) (schedule.Ran, error) {
-	i := u.ID
+func (f *fuzzer) reduceBytes(ctx context.Context, u schedule.Unit[int], sp decomp.Pass) (schedule.Ran, error) {
+	i := u.Of
 	p, err := sp.Plan(f.values[i].Bytes)
 	if err != nil || p.Len() == 0 {
 		return schedule.Ran{}, nil

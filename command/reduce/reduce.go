@@ -219,9 +219,6 @@ type reducer struct {
 	probed   bool
 	// tree is the directory reduced as a whole, when the input is one.
 	tree *dirTree
-	// scheduled are the units the schedules listed, by the ID of their
-	// schedule.Unit.
-	scheduled []unit
 	// unsimpler counts the candidates predicted because they would not
 	// have made their input simpler.
 	unsimpler atomic.Int64
@@ -375,7 +372,7 @@ const maxBeyondSize = 32
 // session; a smaller one that fails is taken and the schedule runs again
 // from it. It returns what the checks established, and their statistics
 // as a pass.
-func (rd *reducer) run(ctx context.Context, sched *schedule.Schedule) (bool, schedule.Guarantee, report.PassStats, error) {
+func (rd *reducer) run(ctx context.Context, sched *schedule.Schedule[unit]) (bool, schedule.Guarantee, report.PassStats, error) {
 	s := rd.s
 	st := report.PassStats{Name: "n-minimality: spans, pairs, triples", BytesBefore: -1}
 	b := schedule.DefaultBeyond(rd.Beyond)
@@ -388,7 +385,7 @@ func (rd *reducer) run(ctx context.Context, sched *schedule.Schedule) (bool, sch
 		}
 	}
 	minimal, g, err := sched.RunBeyond(ctx, rd.step(sched), b,
-		func(ctx context.Context, rs []schedule.Removal) (int, int, error) {
+		func(ctx context.Context, rs []schedule.Removal[unit]) (int, int, error) {
 			if len(rs) == 0 {
 				return -1, 0, nil
 			}
@@ -400,15 +397,15 @@ func (rd *reducer) run(ctx context.Context, sched *schedule.Schedule) (bool, sch
 			t0 := time.Now()
 			defer func() { st.Seconds += time.Since(t0).Seconds() }()
 			first, tested, err := schedule.FirstFailing(ctx, len(rs), s.Jobs, func(ctx context.Context, i int) (dd.Outcome, error) {
-				rec, err := s.TestOne(ctx, "n-minimality", rd.unitCandidate(rd.scheduled[rs[i].Unit.ID], rs[i].Data))
+				rec, err := s.TestOne(ctx, "n-minimality", rd.unitCandidate(rs[i].Unit.Of, rs[i].Data))
 				return rec.Outcome, err
 			})
 			st.Tests += tested
 			return first, tested, err
 		},
-		func(r schedule.Removal) {
-			s.Logf("Pass n-minimality: %d of %s of %s at once still fail\n", r.Size, r.Pass, rd.label(rd.scheduled[r.Unit.ID]))
-			rd.improveUnit(rd.scheduled[r.Unit.ID], r.Data)
+		func(r schedule.Removal[unit]) {
+			s.Logf("Pass n-minimality: %d of %s of %s at once still fail\n", r.Size, r.Pass, rd.label(r.Unit.Of))
+			rd.improveUnit(r.Unit.Of, r.Data)
 		})
 	st.BytesAfter = rd.size()
 	if st.BytesBefore < 0 {
@@ -455,7 +452,7 @@ func (rd *reducer) removals(ctx context.Context) ([]command.Removal, error) {
 		return nil, err
 	}
 	for _, r := range ss {
-		u := rd.scheduled[r.Unit.ID]
+		u := r.Unit.Of
 		what := fmt.Sprintf("removing %s %d of %d", r.Pass, r.Index+1, r.Of)
 		if l := rd.label(u); l != "" {
 			what += " in " + l

@@ -36,40 +36,39 @@ func (d entries) Name() string {
 // coarse passes before any gets its fine ones, which cost the most
 // tests. The removals that 1-minimality says must not fail come from the
 // same schedule.
-func (rd *reducer) schedule() *schedule.Schedule {
-	list := func(us []unit) []schedule.Unit {
-		out := make([]schedule.Unit, len(us))
+func (rd *reducer) schedule() *schedule.Schedule[unit] {
+	list := func(us []unit) []schedule.Unit[unit] {
+		out := make([]schedule.Unit[unit], len(us))
 		for i, u := range us {
-			out[i] = schedule.Unit{Name: rd.label(u), ID: len(rd.scheduled)}
-			rd.scheduled = append(rd.scheduled, u)
+			out[i] = schedule.Unit[unit]{Name: rd.label(u), Of: u}
 		}
 		return out
 	}
-	data := func(u schedule.Unit) []byte { return rd.data(rd.scheduled[u.ID]) }
-	passes := func(tree bool) func(schedule.Unit) ([]schedule.Pass, error) {
-		return func(u schedule.Unit) ([]schedule.Pass, error) {
-			t, x, err := rd.unitPasses(rd.scheduled[u.ID])
+	data := func(u schedule.Unit[unit]) []byte { return rd.data(u.Of) }
+	passes := func(tree bool) func(schedule.Unit[unit]) ([]schedule.Pass, error) {
+		return func(u schedule.Unit[unit]) ([]schedule.Pass, error) {
+			t, x, err := rd.unitPasses(u.Of)
 			if !tree {
 				t = x
 			}
 			return schedule.List(t), err
 		}
 	}
-	s := &schedule.Schedule{Admit: rd.tested}
+	s := &schedule.Schedule[unit]{Admit: rd.tested}
 	if rd.tree != nil {
-		s.Phases = append(s.Phases, schedule.Phase{Name: entriesPhase, NoRemovals: true,
-			Units: func() []schedule.Unit {
-				us := make([]schedule.Unit, filetree.Levels(rd.paths()))
+		s.Phases = append(s.Phases, schedule.Phase[unit]{Name: entriesPhase, NoRemovals: true,
+			Units: func() []schedule.Unit[unit] {
+				us := make([]schedule.Unit[unit], filetree.Levels(rd.paths()))
 				for d := range us {
-					us[d].ID = d
+					us[d].Of.depth = d
 				}
 				return us
 			},
-			Passes: func(u schedule.Unit) ([]schedule.Pass, error) { return []schedule.Pass{entries(u.ID)}, nil },
+			Passes: func(u schedule.Unit[unit]) ([]schedule.Pass, error) { return []schedule.Pass{entries(u.Of.depth)}, nil },
 		})
 	}
 	s.Phases = append(s.Phases,
-		schedule.Phase{Name: treePhase, Settle: true, Units: func() []schedule.Unit { return list(rd.treeUnits()) },
+		schedule.Phase[unit]{Name: treePhase, Settle: true, Units: func() []schedule.Unit[unit] { return list(rd.treeUnits()) },
 			Passes: passes(true), Data: data,
 			Start: func(ctx context.Context) error {
 				if rd.probed {
@@ -80,7 +79,7 @@ func (rd *reducer) schedule() *schedule.Schedule {
 				rd.probed = true
 				return rd.probeTypes(ctx)
 			}},
-		schedule.Phase{Name: textPhase, Units: func() []schedule.Unit { return list(rd.textUnits()) },
+		schedule.Phase[unit]{Name: textPhase, Units: func() []schedule.Unit[unit] { return list(rd.textUnits()) },
 			Passes: passes(false), Data: data})
 	s.OnRound = func(round int) {
 		rd.s.Logf("Round %d done: %s\n", round, report.Plural(rd.size(), "byte"))
@@ -92,8 +91,8 @@ func (rd *reducer) schedule() *schedule.Schedule {
 // depth, or over the changes of a unit's pass; a syntax tree's
 // transformations and replacements test each alone first when they are
 // few.
-func (rd *reducer) step(s *schedule.Schedule) schedule.Step {
-	return func(ctx context.Context, phase int, u schedule.Unit, p schedule.Pass) (schedule.Ran, error) {
+func (rd *reducer) step(s *schedule.Schedule[unit]) schedule.Step[unit] {
+	return func(ctx context.Context, phase int, u schedule.Unit[unit], p schedule.Pass) (schedule.Ran, error) {
 		if d, ok := p.(entries); ok {
 			return rd.entryPass(ctx, int(d))
 		}
@@ -102,7 +101,7 @@ func (rd *reducer) step(s *schedule.Schedule) schedule.Step {
 		if _, smaller := sp.(decomp.SmallerChars); smaller {
 			replace = true
 		}
-		return rd.pass(ctx, rd.scheduled[u.ID], sp, s.Phases[phase].Name == treePhase || replace)
+		return rd.pass(ctx, u.Of, sp, s.Phases[phase].Name == treePhase || replace)
 	}
 }
 
@@ -111,7 +110,7 @@ func (rd *reducer) step(s *schedule.Schedule) schedule.Step {
 func passStats(ss []schedule.Stat) []report.PassStats {
 	ps := make([]report.PassStats, len(ss))
 	for i, st := range ss {
-		ps[i] = report.PassStats{Name: st.Pass, File: st.Unit.Name, Tests: st.Tests, Predicted: st.Predicted,
+		ps[i] = report.PassStats{Name: st.Pass, File: st.Unit, Tests: st.Tests, Predicted: st.Predicted,
 			BytesBefore: st.Before, BytesAfter: st.After, Seconds: st.Seconds}
 	}
 	return ps

@@ -25,6 +25,7 @@ type unit struct {
 	bundle  bool
 	lang    syntax.Tree // the language whose unit it is, for a bundle
 	su      syntax.Unit
+	depth   int // of the entries of a tree the entries phase's unit stands for
 }
 
 // single is the unit of input fi alone.

@@ -59,9 +59,9 @@ type Guarantee struct {
 // rejects (unless the schedule admits them), those not simpler than the
 // unit's content and duplicates are left out, as a search predicts or
 // skips them.
-func (s *Schedule) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal, Guarantee, error) {
+func (s *Schedule[U]) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal[U], Guarantee, error) {
 	type unitPlans struct {
-		u      Unit
+		u      Unit[U]
 		src    []byte
 		passes []decomp.Pass
 		plans  []decomp.Plan
@@ -86,7 +86,7 @@ func (s *Schedule) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal, Gua
 				}
 				plan, err := dp.Plan(up.src)
 				if err != nil {
-					return nil, Guarantee{}, &PlanError{Unit: u, Pass: p.Name(), Err: err}
+					return nil, Guarantee{}, &PlanError{Unit: u.Name, Pass: p.Name(), Err: err}
 				}
 				up.passes, up.plans = append(up.passes, dp), append(up.plans, plan)
 				// Passes come coarse to fine: of two as fine, the later.
@@ -97,7 +97,7 @@ func (s *Schedule) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal, Gua
 			ups = append(ups, up)
 		}
 	}
-	var rs []Removal
+	var rs []Removal[U]
 	seen := map[string]bool{}
 	// add adds the candidate of unit up without the changes in gone; it
 	// reports false once the budget is spent.
@@ -120,7 +120,7 @@ func (s *Schedule) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal, Gua
 			return true
 		}
 		seen[key] = true
-		rs = append(rs, Removal{Unit: up.u, Pass: up.passes[pass].Name(), Index: gone[0], Of: plan.Len(), Data: data, Size: len(gone)})
+		rs = append(rs, Removal[U]{Unit: up.u, Pass: up.passes[pass].Name(), Index: gone[0], Of: plan.Len(), Data: data, Size: len(gone)})
 		return true
 	}
 	g := Guarantee{N: 1}
@@ -315,7 +315,7 @@ func contiguous(s []int) bool {
 // again from the smaller result. It reports Run's minimal and what the
 // checks established of the result (Guarantee{N: 1} when they did not
 // complete). The budget is spent over all the checks of the run.
-func (s *Schedule) RunBeyond(ctx context.Context, step Step, b Beyond, test func(ctx context.Context, rs []Removal) (first, tested int, err error), take func(Removal)) (bool, Guarantee, error) {
+func (s *Schedule[U]) RunBeyond(ctx context.Context, step Step[U], b Beyond, test func(ctx context.Context, rs []Removal[U]) (first, tested int, err error), take func(Removal[U])) (bool, Guarantee, error) {
 	for {
 		minimal, err := s.Run(ctx, step)
 		if b.Grant != nil {

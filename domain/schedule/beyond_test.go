@@ -54,9 +54,9 @@ func TestBeyondCost(t *testing.T) {
 	}
 	ladder := Ladder{Rungs: Chars}
 	cur := in
-	s := &Schedule{Phases: []Phase{{Units: func() []Unit { return []Unit{{Name: "input"}} },
-		Passes: func(Unit) ([]Pass, error) { return List(ladder.Passes(cur)), nil },
-		Data:   func(Unit) []byte { return cur }}}}
+	s := &Schedule[int]{Phases: []Phase[int]{{Units: func() []Unit[int] { return []Unit[int]{{Name: "input"}} },
+		Passes: func(Unit[int]) ([]Pass, error) { return List(ladder.Passes(cur)), nil },
+		Data:   func(Unit[int]) []byte { return cur }}}}
 	rs, g, err := s.BeyondRemovals(context.Background(), DefaultBeyond(1000))
 	// Spans of 2..6 of 6 characters: 5+4+3+2+1; pairs not next to each
 	// other: 15-5; triples not contiguous: 20-4.
@@ -99,15 +99,15 @@ func TestBeyondCost(t *testing.T) {
 // about pairs or triples, which were never tried.
 func TestBeyondNoDeletingPass(t *testing.T) {
 	cur := []byte("abcdef")
-	s := &Schedule{Phases: []Phase{{Units: func() []Unit { return []Unit{{Name: "input"}} },
-		Passes: func(Unit) ([]Pass, error) {
+	s := &Schedule[int]{Phases: []Phase[int]{{Units: func() []Unit[int] { return []Unit[int]{{Name: "input"}} },
+		Passes: func(Unit[int]) ([]Pass, error) {
 			var chs []decomp.Change
 			for i := range cur {
 				chs = append(chs, decomp.Change{Kind: "delete", Edits: []decomp.Splice{{From: i, To: i + 1}}})
 			}
 			return []Pass{rewritePass{&decomp.Rewrite{Src: cur, Changes: chs}}}, nil
 		},
-		Data: func(Unit) []byte { return cur }}}}
+		Data: func(Unit[int]) []byte { return cur }}}}
 	rs, g, err := s.BeyondRemovals(context.Background(), DefaultBeyond(1000))
 	if err != nil || len(rs) != 15 || g.N != 1 || g.Span != 6 || len(g.Finest) != 0 || !slices.Equal(g.Spanned, []string{"syntax tree transformations"}) {
 		t.Fatalf("%d removals, %+v, %v", len(rs), g, err)

@@ -38,10 +38,11 @@ import (
 )
 
 // A Unit is what one pass reduces: an input, or several reduced as one
-// (the caller's bundle). ID is the caller's; Name shows in statistics.
-type Unit struct {
+// (the caller's bundle), as the caller's value Of. Name identifies it
+// among the units of its phase and shows in statistics.
+type Unit[U any] struct {
 	Name string
-	ID   int
+	Of   U
 }
 
 // A Pass proposes candidates over a unit as it is now. A decomp.Pass
@@ -55,18 +56,18 @@ type Pass interface {
 // A Phase is one kind of passes over a kind of units: in each round, for
 // every unit the phase lists, every pass it lists for that unit, coarse
 // to fine.
-type Phase struct {
+type Phase[U any] struct {
 	// Name names the phase in statistics.
 	Name string
 	// Start, when set, runs each round before the phase's passes.
 	Start func(context.Context) error
 	// Units are the units the phase reduces, as the input is now.
-	Units func() []Unit
+	Units func() []Unit[U]
 	// Passes are the passes of unit u as it is now, coarse to fine.
-	Passes func(u Unit) ([]Pass, error)
+	Passes func(u Unit[U]) ([]Pass, error)
 	// Data is the content of unit u now (for the removals, and for
 	// Search).
-	Data func(u Unit) []byte
+	Data func(u Unit[U]) []byte
 	// Settle runs a unit's passes again and again until they no longer
 	// shrink it, before the next unit. In the repetitions a pass that
 	// found nothing when it last ran is skipped unless a pass before it
@@ -107,19 +108,19 @@ type Ran struct {
 type Stat struct {
 	Round int
 	Phase string
-	Unit  Unit
+	Unit  string // its name
 	Pass  string
 	Ran
 }
 
 // Step runs pass p of phase over unit u: usually ddmin over the changes
 // of p's plan (Search.Step), taking each smaller failing content.
-type Step func(ctx context.Context, phase int, u Unit, p Pass) (Ran, error)
+type Step[U any] func(ctx context.Context, phase int, u Unit[U], p Pass) (Ran, error)
 
 // A Schedule is the phases of a reduction, run in rounds until a round
 // shrinks nothing.
-type Schedule struct {
-	Phases []Phase
+type Schedule[U any] struct {
+	Phases []Phase[U]
 	// Admit says a candidate that the plan rejected with err (it does not
 	// parse, say) is tested all the same; nil admits none. Rejected
 	// candidates are otherwise predicted unresolved, and are no removals.
@@ -158,7 +159,7 @@ type doneAt struct {
 // again give back the pieces kept (decomp.Recut: lines, characters), so
 // that its last step tested every single one of them; tokens, bracket
 // groups and finished plans run again after they shrank.
-func (s *Schedule) Run(ctx context.Context, step Step) (minimal bool, err error) {
+func (s *Schedule[U]) Run(ctx context.Context, step Step[U]) (minimal bool, err error) {
 	s.gen, s.done = 0, map[doneKey]doneAt{}
 	for round := 1; ; round++ {
 		changed, allMinimal := false, true
@@ -189,7 +190,7 @@ func (s *Schedule) Run(ctx context.Context, step Step) (minimal bool, err error)
 }
 
 // phase runs one phase of one round.
-func (s *Schedule) phase(ctx context.Context, round, pi int, step Step) (changed, minimal bool, err error) {
+func (s *Schedule[U]) phase(ctx context.Context, round, pi int, step Step[U]) (changed, minimal bool, err error) {
 	ph := &s.Phases[pi]
 	minimal = true
 	units := ph.Units()
@@ -206,7 +207,7 @@ func (s *Schedule) phase(ctx context.Context, round, pi int, step Step) (changed
 			if shrank {
 				todo = slices.Clone(ph.Units())
 			}
-			todo = slices.DeleteFunc(todo, func(v Unit) bool { return v == u })
+			todo = slices.DeleteFunc(todo, func(v Unit[U]) bool { return v.Name == u.Name })
 		}
 		return changed, minimal, nil
 	}
@@ -222,7 +223,7 @@ func (s *Schedule) phase(ctx context.Context, round, pi int, step Step) (changed
 
 // unit runs the phase's passes over one unit (until they settle, when
 // the phase says so).
-func (s *Schedule) unit(ctx context.Context, round, pi int, u Unit, step Step) (changed, minimal bool, err error) {
+func (s *Schedule[U]) unit(ctx context.Context, round, pi int, u Unit[U], step Step[U]) (changed, minimal bool, err error) {
 	ph := &s.Phases[pi]
 	minimal = true
 	quiet := map[string]bool{}
@@ -245,7 +246,7 @@ func (s *Schedule) unit(ctx context.Context, round, pi int, u Unit, step Step) (
 			}
 			ran, err := step(ctx, pi, u, p)
 			if ran.Changes > 0 {
-				s.Stats = append(s.Stats, Stat{Round: round, Phase: ph.Name, Unit: u, Pass: p.Name(), Ran: ran})
+				s.Stats = append(s.Stats, Stat{Round: round, Phase: ph.Name, Unit: u.Name, Pass: p.Name(), Ran: ran})
 			}
 			shrankHere = shrankHere || ran.Shrank
 			minimal = minimal && (ran.Minimal || ran.Changes == 0)
@@ -270,7 +271,7 @@ func (s *Schedule) unit(ctx context.Context, round, pi int, u Unit, step Step) (
 
 // known says that pass p over unit u need not run: it completed its
 // search over the unit as it is now, and no unit has changed since.
-func (s *Schedule) known(ph *Phase, u Unit, p Pass, key doneKey) bool {
+func (s *Schedule[U]) known(ph *Phase[U], u Unit[U], p Pass, key doneKey) bool {
 	d, ok := s.done[key]
 	if !ok || d.gen != s.gen || ph.Data == nil {
 		return false
@@ -295,8 +296,8 @@ func recut(p Pass) bool {
 // A Removal is a unit's content with one change of one pass taken out
 // (for a syntax tree's transformation, made): a candidate that
 // 1-minimality says must not fail.
-type Removal struct {
-	Unit  Unit
+type Removal[U any] struct {
+	Unit  Unit[U]
 	Pass  string
 	Index int // the change, from 0 (the first, when several go at once)
 	Of    int // the changes of the pass's plan
@@ -313,8 +314,8 @@ type Removal struct {
 // not simpler than it (Simpler) and duplicates are left out, as a search
 // predicts or skips them. With more than max of them, Removals returns
 // none and false (max < 0: no bound).
-func (s *Schedule) Removals(ctx context.Context, max int) ([]Removal, bool, error) {
-	var rs []Removal
+func (s *Schedule[U]) Removals(ctx context.Context, max int) ([]Removal[U], bool, error) {
+	var rs []Removal[U]
 	seen := map[string]bool{}
 	for pi := range s.Phases {
 		ph := &s.Phases[pi]
@@ -337,7 +338,7 @@ func (s *Schedule) Removals(ctx context.Context, max int) ([]Removal, bool, erro
 				}
 				plan, err := dp.Plan(src)
 				if err != nil {
-					return nil, false, &PlanError{Unit: u, Pass: p.Name(), Err: err}
+					return nil, false, &PlanError{Unit: u.Name, Pass: p.Name(), Err: err}
 				}
 				all := dd.All(plan.Len())
 				for i := range plan.Len() {
@@ -352,7 +353,7 @@ func (s *Schedule) Removals(ctx context.Context, max int) ([]Removal, bool, erro
 					if max >= 0 && len(rs) == max {
 						return nil, false, nil
 					}
-					rs = append(rs, Removal{Unit: u, Pass: p.Name(), Index: i, Of: plan.Len(), Data: data})
+					rs = append(rs, Removal[U]{Unit: u, Pass: p.Name(), Index: i, Of: plan.Len(), Data: data})
 				}
 			}
 		}
@@ -360,18 +361,18 @@ func (s *Schedule) Removals(ctx context.Context, max int) ([]Removal, bool, erro
 	return rs, true, nil
 }
 
-func (s *Schedule) admit(err error, data []byte) bool {
+func (s *Schedule[U]) admit(err error, data []byte) bool {
 	return s.Admit != nil && data != nil && s.Admit(err, data)
 }
 
 // PlanError is a pass that could not plan its changes over a unit.
 type PlanError struct {
-	Unit Unit
+	Unit string // its name
 	Pass string
 	Err  error
 }
 
-func (e *PlanError) Error() string { return e.Unit.Name + ": " + e.Pass + ": " + e.Err.Error() }
+func (e *PlanError) Error() string { return e.Unit + ": " + e.Pass + ": " + e.Err.Error() }
 
 func (e *PlanError) Unwrap() error { return e.Err }
 

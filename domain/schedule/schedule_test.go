@@ -194,10 +194,10 @@ func TestReduceOneMinimalProperty(t *testing.T) {
 		oneMinimal(t, l, r.Data)
 
 		cur := r.Data
-		s := &Schedule{
-			Phases: []Phase{{Units: func() []Unit { return []Unit{{Name: "input"}} },
-				Passes: func(Unit) ([]Pass, error) { return List(ladder.Passes(cur)), nil },
-				Data:   func(Unit) []byte { return cur }}},
+		s := &Schedule[int]{
+			Phases: []Phase[int]{{Units: func() []Unit[int] { return []Unit[int]{{Name: "input"}} },
+				Passes: func(Unit[int]) ([]Pass, error) { return List(ladder.Passes(cur)), nil },
+				Data:   func(Unit[int]) []byte { return cur }}},
 		}
 		rs, ok, err := s.Removals(context.Background(), -1)
 		if err != nil || !ok {
@@ -241,7 +241,7 @@ type fake struct {
 	calls  []string
 }
 
-func (f *fake) step(_ context.Context, _ int, u Unit, p Pass) (Ran, error) {
+func (f *fake) step(_ context.Context, _ int, u Unit[int], p Pass) (Ran, error) {
 	key := u.Name + "/" + p.Name()
 	f.calls = append(f.calls, key)
 	shrank := false
@@ -255,18 +255,18 @@ type named string
 
 func (n named) Name() string { return string(n) }
 
-func units(names ...string) func() []Unit {
-	return func() []Unit {
-		var us []Unit
+func units(names ...string) func() []Unit[int] {
+	return func() []Unit[int] {
+		var us []Unit[int]
 		for i, n := range names {
-			us = append(us, Unit{Name: n, ID: i})
+			us = append(us, Unit[int]{Name: n, Of: i})
 		}
 		return us
 	}
 }
 
-func passes(names ...string) func(Unit) ([]Pass, error) {
-	return func(Unit) ([]Pass, error) {
+func passes(names ...string) func(Unit[int]) ([]Pass, error) {
+	return func(Unit[int]) ([]Pass, error) {
 		var ps []Pass
 		for _, n := range names {
 			ps = append(ps, named(n))
@@ -282,35 +282,35 @@ func passes(names ...string) func(Unit) ([]Pass, error) {
 func TestRunOrder(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		phases []Phase
+		phases []Phase[int]
 		script map[string][]bool
 		want   string
 	}{
-		{"rounds", []Phase{{Units: units("x", "y"), Passes: passes("1", "2")}},
+		{"rounds", []Phase[int]{{Units: units("x", "y"), Passes: passes("1", "2")}},
 			map[string][]bool{"y/1": {true}},
 			"x/1 x/2 y/1 y/2 | x/1 x/2 y/1 y/2"},
-		{"settle", []Phase{{Units: units("x"), Passes: passes("1", "2", "3"), Settle: true}},
+		{"settle", []Phase[int]{{Units: units("x"), Passes: passes("1", "2", "3"), Settle: true}},
 			// 2 shrinks twice: 1 is quiet and skipped in the repetitions,
 			// 3 runs again after 2 shrank above it, not after 2 did not.
 			map[string][]bool{"x/2": {true, true}},
 			"x/1 x/2 x/3 x/2 x/3 x/2 | x/1 x/2 x/3"},
-		{"settle above", []Phase{{Units: units("x"), Passes: passes("1", "2", "3"), Settle: true}},
+		{"settle above", []Phase[int]{{Units: units("x"), Passes: passes("1", "2", "3"), Settle: true}},
 			map[string][]bool{"x/1": {false, true}, "x/3": {true}},
 			"x/1 x/2 x/3 x/3 | x/1 x/2 x/3 x/1 | x/1 x/2 x/3"},
-		{"phases", []Phase{{Units: units("t"), Passes: passes("tree"), Settle: true}, {Units: units("x", "y"), Passes: passes("text")}},
+		{"phases", []Phase[int]{{Units: units("t"), Passes: passes("tree"), Settle: true}, {Units: units("x", "y"), Passes: passes("text")}},
 			map[string][]bool{"y/text": {true}},
 			"t/tree x/text y/text | t/tree x/text y/text"},
-		{"restart", []Phase{{Units: units("a", "b", "c"), Passes: passes("p"), Restart: true}},
+		{"restart", []Phase[int]{{Units: units("a", "b", "c"), Passes: passes("p"), Restart: true}},
 			map[string][]bool{"b/p": {true}, "c/p": {true}},
 			// A phase that restarts, alone, is its own fixpoint: one round.
 			"a/p b/p a/p c/p a/p b/p"},
-		{"restart and settle", []Phase{{Units: units("a", "b"), Passes: passes("p"), Restart: true}, {Units: units("t"), Passes: passes("q"), Settle: true}},
+		{"restart and settle", []Phase[int]{{Units: units("a", "b"), Passes: passes("p"), Restart: true}, {Units: units("t"), Passes: passes("q"), Settle: true}},
 			map[string][]bool{"b/p": {true}, "t/q": {true}},
 			"a/p b/p a/p t/q t/q | a/p b/p t/q"},
 	} {
 		f := &fake{script: tc.script}
 		rounds := 0
-		s := &Schedule{Phases: tc.phases, OnRound: func(r int) {
+		s := &Schedule[int]{Phases: tc.phases, OnRound: func(r int) {
 			rounds = r
 			f.calls = append(f.calls, "|")
 		}}
@@ -369,8 +369,8 @@ func TestRunSkipsCompleted(t *testing.T) {
 // TestRunNotMinimal: a pass of the last round that did not complete,
 // or an error, makes the result not minimal; the error stops the run.
 func TestRunNotMinimal(t *testing.T) {
-	s := &Schedule{Phases: []Phase{{Units: units("x"), Passes: passes("1", "2")}}}
-	minimal, err := s.Run(context.Background(), func(_ context.Context, _ int, u Unit, p Pass) (Ran, error) {
+	s := &Schedule[int]{Phases: []Phase[int]{{Units: units("x"), Passes: passes("1", "2")}}}
+	minimal, err := s.Run(context.Background(), func(_ context.Context, _ int, u Unit[int], p Pass) (Ran, error) {
 		return Ran{Changes: 3, Minimal: p.Name() == "1"}, nil
 	})
 	if minimal || err != nil {
@@ -378,7 +378,7 @@ func TestRunNotMinimal(t *testing.T) {
 	}
 	boom := errors.New("boom")
 	calls := 0
-	minimal, err = s.Run(context.Background(), func(context.Context, int, Unit, Pass) (Ran, error) {
+	minimal, err = s.Run(context.Background(), func(context.Context, int, Unit[int], Pass) (Ran, error) {
 		calls++
 		return Ran{Changes: 1, Shrank: true}, boom
 	})
@@ -387,7 +387,7 @@ func TestRunNotMinimal(t *testing.T) {
 	}
 	// A pass with no changes counts as done and has no statistics.
 	s.Stats = nil
-	minimal, _ = s.Run(context.Background(), func(context.Context, int, Unit, Pass) (Ran, error) { return Ran{}, nil })
+	minimal, _ = s.Run(context.Background(), func(context.Context, int, Unit[int], Pass) (Ran, error) { return Ran{}, nil })
 	if !minimal || len(s.Stats) != 0 {
 		t.Errorf("empty passes: minimal %v, %d stats", minimal, len(s.Stats))
 	}
@@ -407,14 +407,14 @@ func TestSearchPredicts(t *testing.T) {
 	for _, admit := range []bool{false, true} {
 		l.calls = 0
 		data := []byte("(a b) (c d)")
-		s := &Schedule{Phases: []Phase{{Units: units("in"),
-			Passes: func(Unit) ([]Pass, error) { return List(Ladder{Rungs: Chars, Finish: balanced}.Passes(data)), nil },
-			Data:   func(Unit) []byte { return data }}}}
+		s := &Schedule[int]{Phases: []Phase[int]{{Units: units("in"),
+			Passes: func(Unit[int]) ([]Pass, error) { return List(Ladder{Rungs: Chars, Finish: balanced}.Passes(data)), nil },
+			Data:   func(Unit[int]) []byte { return data }}}}
 		if admit {
 			s.Admit = func(error, []byte) bool { return true }
 		}
-		search := &Search{Schedule: s, Test: func(ctx context.Context, _ Unit, d []byte) dd.Outcome { return l.test(ctx, d) },
-			Set: func(_ Unit, d []byte) { data = d }}
+		search := &Search[int]{Schedule: s, Test: func(ctx context.Context, _ Unit[int], d []byte) dd.Outcome { return l.test(ctx, d) },
+			Set: func(_ Unit[int], d []byte) { data = d }}
 		minimal, err := s.Run(context.Background(), search.Step)
 		if err != nil || !minimal {
 			t.Fatalf("admit %v: %v %v", admit, minimal, err)
@@ -469,19 +469,19 @@ func TestScheduleUnitsOneMinimalProperty(t *testing.T) {
 		if l.outcome(joined(0, ins[0])) != dd.Fail {
 			continue
 		}
-		us := func() []Unit { return []Unit{{Name: "first", ID: 0}, {Name: "second", ID: 1}} }
-		data := func(u Unit) []byte { return ins[u.ID] }
+		us := func() []Unit[int] { return []Unit[int]{{Name: "first", Of: 0}, {Name: "second", Of: 1}} }
+		data := func(u Unit[int]) []byte { return ins[u.Of] }
 		coarse := Ladder{Rungs: Lines | Brackets | Tokens}
 		fine := Ladder{Rungs: Chars}
-		s := &Schedule{Phases: []Phase{
+		s := &Schedule[int]{Phases: []Phase[int]{
 			{Name: "coarse", Units: us, Data: data, Settle: true,
-				Passes: func(u Unit) ([]Pass, error) { return List(coarse.Passes(ins[u.ID])), nil }},
+				Passes: func(u Unit[int]) ([]Pass, error) { return List(coarse.Passes(ins[u.Of])), nil }},
 			{Name: "fine", Units: us, Data: data,
-				Passes: func(u Unit) ([]Pass, error) { return List(fine.Passes(ins[u.ID])), nil }},
+				Passes: func(u Unit[int]) ([]Pass, error) { return List(fine.Passes(ins[u.Of])), nil }},
 		}}
-		search := &Search{Schedule: s, Options: dd.Options{Variant: dd.Variant(k % 2)},
-			Test: func(_ context.Context, u Unit, d []byte) dd.Outcome { return l.outcome(joined(u.ID, d)) },
-			Set:  func(u Unit, d []byte) { ins[u.ID] = d }}
+		search := &Search[int]{Schedule: s, Options: dd.Options{Variant: dd.Variant(k % 2)},
+			Test: func(_ context.Context, u Unit[int], d []byte) dd.Outcome { return l.outcome(joined(u.Of, d)) },
+			Set:  func(u Unit[int], d []byte) { ins[u.Of] = d }}
 		minimal, err := s.Run(context.Background(), search.Step)
 		if err != nil || !minimal {
 			t.Fatalf("%q with %s: minimal %v, %v", text, fail, minimal, err)
@@ -503,7 +503,7 @@ func TestScheduleUnitsOneMinimalProperty(t *testing.T) {
 			t.Fatalf("removals: %v %v", ok, err)
 		}
 		for _, rm := range rs {
-			if l.outcome(joined(rm.Unit.ID, rm.Data)) == dd.Fail {
+			if l.outcome(joined(rm.Unit.Of, rm.Data)) == dd.Fail {
 				t.Errorf("%q: removal %q of %s (%s) fails", all, rm.Data, rm.Unit.Name, rm.Pass)
 			}
 		}
@@ -517,18 +517,18 @@ func TestScheduleUnitsOneMinimalProperty(t *testing.T) {
 func TestScheduleFixpointAcrossUnits(t *testing.T) {
 	l := newLetters("a & c & (b | !d)", "")
 	ins := [][]byte{[]byte("a b"), []byte("c d")}
-	us := func() []Unit { return []Unit{{Name: "first", ID: 0}, {Name: "second", ID: 1}} }
-	s := &Schedule{Phases: []Phase{{Units: us, Data: func(u Unit) []byte { return ins[u.ID] },
-		Passes: func(u Unit) ([]Pass, error) { return List(Ladder{Rungs: Chars}.Passes(ins[u.ID])), nil }}}}
+	us := func() []Unit[int] { return []Unit[int]{{Name: "first", Of: 0}, {Name: "second", Of: 1}} }
+	s := &Schedule[int]{Phases: []Phase[int]{{Units: us, Data: func(u Unit[int]) []byte { return ins[u.Of] },
+		Passes: func(u Unit[int]) ([]Pass, error) { return List(Ladder{Rungs: Chars}.Passes(ins[u.Of])), nil }}}}
 	shrank := 0
 	s.OnRound = func(int) { shrank++ }
-	search := &Search{Schedule: s,
-		Test: func(_ context.Context, u Unit, d []byte) dd.Outcome {
+	search := &Search[int]{Schedule: s,
+		Test: func(_ context.Context, u Unit[int], d []byte) dd.Outcome {
 			both := [2][]byte{ins[0], ins[1]}
-			both[u.ID] = d
+			both[u.Of] = d
 			return l.outcome(append(slices.Clone(both[0]), both[1]...))
 		},
-		Set: func(u Unit, d []byte) { ins[u.ID] = d }}
+		Set: func(u Unit[int], d []byte) { ins[u.Of] = d }}
 	minimal, err := s.Run(context.Background(), search.Step)
 	if err != nil || !minimal || string(ins[0]) != "a" || string(ins[1]) != "c" {
 		t.Errorf("reduced to %q, %q (minimal %v, %v), want \"a\", \"c\"", ins[0], ins[1], minimal, err)

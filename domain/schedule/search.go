@@ -17,20 +17,20 @@ import (
 // "Reducing Failure-Inducing Inputs": predicting test outcomes). Every
 // smaller failing content the search steps to is taken at once (Set), so
 // the unit holds the best one found whenever the search stops.
-type Search struct {
-	Schedule *Schedule
+type Search[U any] struct {
+	Schedule *Schedule[U]
 	// Test decides a candidate content of unit u: Fail when the failure
 	// still occurs.
-	Test func(ctx context.Context, u Unit, data []byte) dd.Outcome
+	Test func(ctx context.Context, u Unit[U], data []byte) dd.Outcome
 	// Set takes a simpler failing content of unit u.
-	Set func(u Unit, data []byte)
+	Set func(u Unit[U], data []byte)
 	// Options are those of every ddmin (the algorithm is always ddmin).
 	Options dd.Options
 }
 
 // Step runs ddmin over the changes of pass p's plan over unit u. A pass
 // that is not a decomp.Pass does nothing.
-func (s *Search) Step(ctx context.Context, phase int, u Unit, p Pass) (Ran, error) {
+func (s *Search[U]) Step(ctx context.Context, phase int, u Unit[U], p Pass) (Ran, error) {
 	dp, ok := p.(decomp.Pass)
 	if !ok {
 		return Ran{}, nil
@@ -38,7 +38,7 @@ func (s *Search) Step(ctx context.Context, phase int, u Unit, p Pass) (Ran, erro
 	src := s.Schedule.Phases[phase].Data(u)
 	plan, err := dp.Plan(src)
 	if err != nil {
-		return Ran{}, &PlanError{Unit: u, Pass: p.Name(), Err: err}
+		return Ran{}, &PlanError{Unit: u.Name, Pass: p.Name(), Err: err}
 	}
 	ran := Ran{Changes: plan.Len(), Before: len(src)}
 	if plan.Len() == 0 {
@@ -127,29 +127,29 @@ func Reduce(ctx context.Context, data []byte, passes func([]byte) []decomp.Pass,
 // time.
 func ReduceBeyond(ctx context.Context, data []byte, passes func([]byte) []decomp.Pass, test func(context.Context, []byte) dd.Outcome, opts dd.Options, b Beyond) (Reduced, error) {
 	cur := data
-	unit := Unit{Name: "input"}
-	s := &Schedule{
-		Phases: []Phase{{
+	unit := Unit[struct{}]{Name: "input"}
+	s := &Schedule[struct{}]{
+		Phases: []Phase[struct{}]{{
 			Name:   "text",
-			Units:  func() []Unit { return []Unit{unit} },
-			Passes: func(Unit) ([]Pass, error) { return List(passes(cur)), nil },
-			Data:   func(Unit) []byte { return cur },
+			Units:  func() []Unit[struct{}] { return []Unit[struct{}]{unit} },
+			Passes: func(Unit[struct{}]) ([]Pass, error) { return List(passes(cur)), nil },
+			Data:   func(Unit[struct{}]) []byte { return cur },
 		}},
 	}
-	search := &Search{Schedule: s, Options: opts,
-		Test: func(ctx context.Context, _ Unit, data []byte) dd.Outcome { return test(ctx, data) },
-		Set:  func(_ Unit, data []byte) { cur = data },
+	search := &Search[struct{}]{Schedule: s, Options: opts,
+		Test: func(ctx context.Context, _ Unit[struct{}], data []byte) dd.Outcome { return test(ctx, data) },
+		Set:  func(_ Unit[struct{}], data []byte) { cur = data },
 	}
 	beyondTests := 0
 	minimal, g, err := s.RunBeyond(ctx, search.Step, b,
-		func(ctx context.Context, rs []Removal) (int, int, error) {
+		func(ctx context.Context, rs []Removal[struct{}]) (int, int, error) {
 			first, tested, err := FirstFailing(ctx, len(rs), opts.Parallel, func(ctx context.Context, i int) (dd.Outcome, error) {
 				return test(ctx, rs[i].Data), nil
 			})
 			beyondTests += tested
 			return first, tested, err
 		},
-		func(r Removal) { cur = r.Data })
+		func(r Removal[struct{}]) { cur = r.Data })
 	r := Reduced{Data: cur, Minimal: minimal, Stats: s.Stats, Guarantee: g, Tests: beyondTests}
 	for _, st := range s.Stats {
 		r.Tests += st.Tests
