@@ -404,8 +404,11 @@ type outcome struct {
 	// configuration disjoint from them, and (--git) what the good
 	// revision with the patch gave.
 	complement *dd.Outcome // nil when not tested; the outcome of exactly the new version without the patch's hunks
-	other      []string
-	onGood     string
+	// complementWhy is what made that outcome unresolved, as the test
+	// run says it (a build error, another failure), or "".
+	complementWhy string
+	other         []string
+	onGood        string
 }
 
 // hunks searches the failure-inducing changes between a passing tree P
@@ -496,7 +499,7 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 	}
 	interrupted = ctx.Err() != nil
 	if res.verified && !interrupted {
-		if res.complement, err = e.complement(ctx, res); err != nil && ctx.Err() == nil {
+		if res.complement, res.complementWhy, err = e.complement(ctx, res); err != nil && ctx.Err() == nil {
 			return err
 		}
 		res.other = otherCause(res)

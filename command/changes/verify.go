@@ -43,7 +43,7 @@ func (e *search) confirm(ctx context.Context, lv *level, c []int) ([]int, bool, 
 // it build. Resolution could only add back hunks of the patch itself,
 // and an outcome of the new version with some of the patch says nothing
 // about the new version without it.
-func (e *search) complement(ctx context.Context, res outcome) (*dd.Outcome, error) {
+func (e *search) complement(ctx context.Context, res outcome) (*dd.Outcome, string, error) {
 	in := map[int]bool{}
 	for _, i := range res.hunkSet {
 		in[i] = true
@@ -56,9 +56,9 @@ func (e *search) complement(ctx context.Context, res outcome) (*dd.Outcome, erro
 	}
 	rec, err := e.s.Test(ctx, e.levelCandidate(res.hunks, rest))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return &rec.Outcome, nil
+	return &rec.Outcome, rec.Detail, nil
 }
 
 // oneMinimal checks the verified patch at the granularity it is shown
@@ -375,7 +375,11 @@ func (e *search) verdict(res outcome, interrupted, minimal bool) []string {
 	case *c == dd.Fail:
 		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" still fails: the failure has another cause besides these changes")
 	default:
-		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" could not be tested: "+c.String()+" (it does not build without them), so whether the failure has another cause is not known")
+		why := "it does not build without them, or fails another way"
+		if res.complementWhy != "" {
+			why = res.complementWhy
+		}
+		v = append(v, "the new version without "+hunks(len(res.hunkSet))+" gives "+c.String()+" ("+why+"), so whether the failure has another cause is not known")
 	}
 	if res.onGood != "" {
 		v = append(v, res.onGood)
