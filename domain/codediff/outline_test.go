@@ -73,12 +73,14 @@ func TestRefineAddedFileByOutline(t *testing.T) {
 // of each language; a Rust attribute goes with its item.
 func TestDeclPartsWhole(t *testing.T) {
 	files := map[string]string{
-		"a.py":  "import os\n\n@cache\ndef f(x):\n    return x\n\nclass C:\n    pass\n\nif __name__ == '__main__':\n    f(1)\n",
-		"a.rs":  "use std::fmt;\n\n#[derive(Debug)]\nstruct P { x: i32 }\n\n// main runs.\nfn main() { println!(\"{:?}\", P { x: 1 }); }\n",
-		"a.sql": "CREATE TABLE t (a INT); INSERT INTO t VALUES (1);\nSELECT a FROM t;\n",
-		"a.c":   "\n\n/* only a comment */\n",
-		"b.c":   "",
-		"c.sql": "SELECT 1;\r\nSELECT 2;",
+		"a.py":   "import os\n\n@cache\ndef f(x):\n    return x\n\nclass C:\n    pass\n\nif __name__ == '__main__':\n    f(1)\n",
+		"a.rs":   "use std::fmt;\n\n#[derive(Debug)]\nstruct P { x: i32 }\n\n// main runs.\nfn main() { println!(\"{:?}\", P { x: 1 }); }\n",
+		"a.sql":  "CREATE TABLE t (a INT); INSERT INTO t VALUES (1);\nSELECT a FROM t;\n",
+		"a.c":    "\n\n/* only a comment */\n",
+		"b.c":    "",
+		"n.cc":   "#include <cstdio>\n\nnamespace app {\n\n// f is.\nint f() { return 1; }\n\n}  // namespace app\n\nint main() { return app::f(); }\n",
+		"A.java": "package p;\n\npublic class A {\n    int x;\n\n    int f() { return x; }\n}\n",
+		"c.sql":  "SELECT 1;\r\nSELECT 2;",
 	}
 	for _, name := range []string{"cppcheck.cc", "crash.c", "crash.cpp", "crash.rs"} {
 		data, err := os.ReadFile(filepath.Join("../../testdata/syntax", name))

@@ -30,20 +30,48 @@ func (g *Grammar) Outline(data []byte) []syntax.Decl {
 	}
 	defer tr.t.Close()
 	text := func(n *sitter.Node) string { return n.Content(data) }
+	return outline(tr.root, text, "", int(tr.root.EndPoint().Row))
+}
+
+// containers are the kinds of top-level nodes whose members are
+// declarations of their own: a C++ namespace or extern "C" block, a
+// class or interface (Java, JavaScript, TypeScript), a Rust impl,
+// module or trait. Their header and closing lines are header parts every
+// member needs; with none of its members such a container is still
+// valid. (Not a Python class: without a member its body is empty, which
+// does not parse.)
+var containers = map[string]bool{
+	"namespace_definition": true, "linkage_specification": true,
+	"class_declaration": true, "interface_declaration": true,
+	"impl_item": true, "mod_item": true, "trait_item": true,
+}
+
+// outline lists the declarations among the named children of parent,
+// each with the comments (and Rust attributes) just before it, named
+// after prefix; comments after the last run to last. A container's
+// members are declarations of their own, between its header and its
+// closing lines, when each starts on a line of its own.
+func outline(parent *sitter.Node, text func(*sitter.Node) string, prefix string, last int) []syntax.Decl {
 	var out []syntax.Decl
-	comment := -1 // the first line of the comments before the next declaration, or -1
-	for i := 0; i < int(tr.root.NamedChildCount()); i++ {
-		n := tr.root.NamedChild(i)
+	comment, commentEnd := -1, -1 // the lines of the comments before the next declaration
+	for i := 0; i < int(parent.NamedChildCount()); i++ {
+		n := parent.NamedChild(i)
 		start, end := int(n.StartPoint().Row), int(n.EndPoint().Row)
 		if end > start && n.EndPoint().Column == 0 {
 			end--
 		}
 		if strings.Contains(n.Type(), "comment") || n.Type() == "attribute_item" {
 			// A comment, or a Rust attribute (#[derive(...)]), goes
-			// with the declaration after it.
+			// with the declaration after it; one that begins on the
+			// line where the one before ends (} // namespace x) is that
+			// one's.
+			if len(out) > 0 && start <= out[len(out)-1].End {
+				continue
+			}
 			if comment < 0 {
 				comment = start
 			}
+			commentEnd = end
 			continue
 		}
 		if comment >= 0 {
@@ -53,11 +81,40 @@ func (g *Grammar) Outline(data []byte) []syntax.Decl {
 		if id := declName(n, text); id != "" {
 			name += " " + id
 		}
+		name = prefix + name
+		if members := containerMembers(n, text, name, start, end); members != nil {
+			out = append(out, members...)
+			continue
+		}
 		out = append(out, syntax.Decl{Name: name, Start: start, End: end})
 	}
 	if comment >= 0 {
-		last := int(tr.root.EndPoint().Row)
-		out = append(out, syntax.Decl{Name: "comment", Start: comment, End: last})
+		if last < 0 {
+			last = commentEnd
+		}
+		out = append(out, syntax.Decl{Name: prefix + "comment", Start: comment, End: last})
+	}
+	return out
+}
+
+// containerMembers outlines a container n (its lines start to end) as
+// its header, its members and its closing lines; nil when n is no
+// container, has no members, or a member shares a line with the header
+// or the closing lines.
+func containerMembers(n *sitter.Node, text func(*sitter.Node) string, name string, start, end int) []syntax.Decl {
+	body := n.ChildByFieldName("body")
+	if !containers[n.Type()] || body == nil || body.NamedChildCount() == 0 {
+		return nil
+	}
+	members := outline(body, text, name+" > ", -1)
+	if len(members) == 0 || members[0].Start <= start {
+		return nil
+	}
+	out := append([]syntax.Decl{{Name: name, Start: start, End: members[0].Start - 1, Header: true}}, members...)
+	if tail := members[len(members)-1].End + 1; tail <= end {
+		out = append(out, syntax.Decl{Name: name, Start: tail, End: end, Header: true})
+	} else if members[len(members)-1].End > end {
+		return nil
 	}
 	return out
 }
