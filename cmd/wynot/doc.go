@@ -669,8 +669,10 @@ in a language wynot parses (Go, and the tree-sitter grammars of wynot
 help reduce but HTML and JSON; wynot version lists them), is split by its
 top-level declarations, each with the comments before it (in Go: its
 package clause and import lines, each import, each declaration with its
-doc comment); the patch adds only those the failure needs (in Go with
-what they need to compile). A changed file of such a language is grouped
+doc comment; the members of a C++ namespace, of a Java, JavaScript or
+TypeScript class and of a Rust impl each on its own, inside the
+container's first and last lines); the patch adds only those the
+failure needs (in Go with what they need to compile). A changed file of such a language is grouped
 by the declaration each hunk is in (--group auto or decls).
 
 Grouping and resolution make the search faster, but they can keep a
