@@ -395,8 +395,9 @@ type outcome struct {
 	removalsPredicted int
 	checkedUnit       string // the unit removals counts, when not lv.unit (line edits of lines replaced one by one)
 	notChecked        string
-	// recheck are the removals of removals that ran, for the session to
-	// run again before the patch is called 1-minimal.
+	// recheck are the candidates of the removals that ran (not those
+	// predicted), for the session to run again before the patch is
+	// called 1-minimal.
 	recheck []command.Removal
 
 	// What the runs after the search found: the outcome of the new
