@@ -3,6 +3,7 @@
 package codediff
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -107,5 +108,28 @@ func TestDeclPartsWhole(t *testing.T) {
 	parts := declParts("a.rs", []byte(files["a.rs"]), syntax.OutlineOf("a.rs", []byte(files["a.rs"])))
 	if len(parts) != 3 || !strings.HasPrefix(string(parts[1].New[0]), "#[derive") {
 		t.Errorf("a.rs parts: %v", parts)
+	}
+}
+
+// Of an added C++ file, a namespace's members need its first and last
+// lines, which need each other; a function outside it needs neither.
+func TestContainerNeeds(t *testing.T) {
+	src := "namespace app {\n\nint f() { return 1; }\n\nint g() { return 2; }\n\n}  // namespace app\n\nint main() { return 0; }\n"
+	s := Refine(tree(map[string]string{}), tree(map[string]string{"n.cc": src}), 0)
+	var got []string
+	for i, ns := range s.Needs(nil) {
+		for _, j := range ns {
+			got = append(got, fmt.Sprintf("%s -> %s", s.Changes[i].String(), s.Changes[j].String()))
+		}
+	}
+	slices.Sort(got)
+	want := []string{
+		"n.cc:1-2 (new file) -> n.cc:6-8 (new file)",
+		"n.cc:3-4 (new file) -> n.cc:1-2 (new file)", "n.cc:3-4 (new file) -> n.cc:6-8 (new file)",
+		"n.cc:5-5 (new file) -> n.cc:1-2 (new file)", "n.cc:5-5 (new file) -> n.cc:6-8 (new file)",
+		"n.cc:6-8 (new file) -> n.cc:1-2 (new file)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("needs\n%q\nwant\n%q", got, want)
 	}
 }

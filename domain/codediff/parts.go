@@ -30,7 +30,9 @@ func Refine(old, new *Tree, context int) *Set {
 // declaration's start to the next one's. The lines before the first
 // declaration, and the declarations the outline marks Header (in Go the
 // package clause and the lines of an import block around its specs, "import
-// (" and ")"), are header parts, which every other part needs (Header). An
+// (" and ")"), are header parts, which every other part needs (Header);
+// a container's first and last lines (a C++ namespace's) are header parts
+// its members need (Opens, Within). An
 // empty Go import block is still Go, so any subset of the specs compiles
 // as far as the header goes. It returns nil when the file does not
 // parse (no outline) or a part would share a line with another.
@@ -39,23 +41,25 @@ func declParts(p string, data []byte, decls []syntax.Decl) []Change {
 		return nil
 	}
 	type cut struct {
-		start  int
-		header bool
+		start       int
+		header      bool
+		opens, with string
 	}
 	var cuts []cut
 	if decls[0].Start > 0 {
-		cuts = append(cuts, cut{0, true})
+		cuts = append(cuts, cut{start: 0, header: true})
 	}
 	for _, d := range decls {
+		c := cut{d.Start, d.Header, d.Of, d.In}
 		switch n := len(cuts); {
 		case n == 0:
-			cuts = append(cuts, cut{d.Start, d.Header})
+			cuts = append(cuts, c)
 		case d.Start == cuts[n-1].start && cuts[n-1].header && !d.Header && n > 1:
-			cuts[n-1] = cut{d.Start, false} // the header part between two imports is empty
+			cuts[n-1] = c // the header part between two imports is empty
 		case d.Start <= cuts[n-1].start:
 			return nil
 		default:
-			cuts = append(cuts, cut{d.Start, d.Header})
+			cuts = append(cuts, c)
 		}
 	}
 	lines := splitLines(data)
@@ -68,20 +72,24 @@ func declParts(p string, data []byte, decls []syntax.Decl) []Change {
 		if end <= c.start || c.start >= len(lines) {
 			continue
 		}
-		parts = append(parts, Change{Kind: Hunk, Path: p, NewFile: true, Header: c.header, NewStart: c.start, New: lines[c.start:end]})
+		parts = append(parts, Change{Kind: Hunk, Path: p, NewFile: true, Header: c.header, Opens: c.opens, Within: c.with, NewStart: c.start, New: lines[c.start:end]})
 	}
 	return parts
 }
 
 // fileNeeds adds, for each added file cut into parts, that every part
 // needs the file's header parts (the package clause and the import
-// lines around the specs).
+// lines around the specs), and a container's members its first and last
+// lines, which need each other (through them, the containers around
+// it).
 func (s *Set) fileNeeds(add func(i, j int)) {
 	for _, idx := range s.byPath {
 		for _, h := range idx {
 			if c := &s.Changes[h]; c.NewFile && c.Header {
 				for _, i := range idx {
-					add(i, h)
+					if o := &s.Changes[i]; c.Opens == "" || o.Within == c.Opens || o.Opens == c.Opens {
+						add(i, h)
+					}
 				}
 			}
 		}

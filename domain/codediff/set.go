@@ -50,9 +50,13 @@ type Change struct {
 	Old, New           [][]byte
 	// NewFile says the hunk is a part of a file the old tree does not
 	// have (Refine): the file exists when any of its parts is applied,
-	// and holds the parts applied, in order. Header says every other
-	// part of the file needs this one (its package clause).
+	// and holds the parts applied, in order. Header says the other
+	// parts of the file need this one (its package clause) or, when
+	// Opens names a container, its members do (a namespace's first or
+	// last lines); Within is the container a part is a member of ("" at
+	// the top level).
 	NewFile, Header bool
+	Opens, Within   string
 }
 
 // String describes the change briefly, as "dir/file.go:12-14" or

@@ -12,10 +12,17 @@ type Decl struct {
 	// is where its doc comment begins. The declarations of a file are in
 	// order and do not overlap.
 	Start, End int
-	// Header marks lines the file's other declarations need (a Go
-	// package clause, the parentheses of an import block): an added file
-	// cut into its declarations makes every part need its header parts.
+	// Header marks lines other declarations need: of the file (a Go
+	// package clause, the parentheses of an import block) when Of is "",
+	// else the first or last lines of the container Of (a C++
+	// namespace's "namespace x {" and "}"), which its members need. An
+	// added file cut into its declarations makes each part need the
+	// header parts it is in.
 	Header bool
+	Of     string
+	// In is the container the declaration is a member of ("" at the top
+	// level).
+	In string
 }
 
 // An Outliner is a Language that knows the top-level declarations of a

@@ -30,7 +30,7 @@ func (g *Grammar) Outline(data []byte) []syntax.Decl {
 	}
 	defer tr.t.Close()
 	text := func(n *sitter.Node) string { return n.Content(data) }
-	return outline(tr.root, text, "", int(tr.root.EndPoint().Row))
+	return outline(tr.root, text, "", "", int(tr.root.EndPoint().Row))
 }
 
 // containers are the kinds of top-level nodes whose members are
@@ -46,12 +46,13 @@ var containers = map[string]bool{
 	"impl_item": true, "mod_item": true, "trait_item": true,
 }
 
-// outline lists the declarations among the named children of parent,
-// each with the comments (and Rust attributes) just before it, named
-// after prefix; comments after the last run to last. A container's
-// members are declarations of their own, between its header and its
-// closing lines, when each starts on a line of its own.
-func outline(parent *sitter.Node, text func(*sitter.Node) string, prefix string, last int) []syntax.Decl {
+// outline lists the declarations among the named children of parent
+// (members of the container in, "" at the top level), each with the
+// comments (and Rust attributes) just before it, named after prefix;
+// comments after the last run to last. A container's members are
+// declarations of their own, between its header and its closing lines,
+// when each starts on a line of its own.
+func outline(parent *sitter.Node, text func(*sitter.Node) string, prefix, in string, last int) []syntax.Decl {
 	var out []syntax.Decl
 	comment, commentEnd := -1, -1 // the lines of the comments before the next declaration
 	for i := 0; i < int(parent.NamedChildCount()); i++ {
@@ -82,37 +83,37 @@ func outline(parent *sitter.Node, text func(*sitter.Node) string, prefix string,
 			name += " " + id
 		}
 		name = prefix + name
-		if members := containerMembers(n, text, name, start, end); members != nil {
+		if members := containerMembers(n, text, name, in, start, end); members != nil {
 			out = append(out, members...)
 			continue
 		}
-		out = append(out, syntax.Decl{Name: name, Start: start, End: end})
+		out = append(out, syntax.Decl{Name: name, Start: start, End: end, In: in})
 	}
 	if comment >= 0 {
 		if last < 0 {
 			last = commentEnd
 		}
-		out = append(out, syntax.Decl{Name: prefix + "comment", Start: comment, End: last})
+		out = append(out, syntax.Decl{Name: prefix + "comment", Start: comment, End: last, In: in})
 	}
 	return out
 }
 
-// containerMembers outlines a container n (its lines start to end) as
-// its header, its members and its closing lines; nil when n is no
-// container, has no members, or a member shares a line with the header
-// or the closing lines.
-func containerMembers(n *sitter.Node, text func(*sitter.Node) string, name string, start, end int) []syntax.Decl {
+// containerMembers outlines a container n named name (its lines start
+// to end, a member of in) as its header, its members and its closing
+// lines; nil when n is no container, has no members, or a member shares
+// a line with the header or the closing lines.
+func containerMembers(n *sitter.Node, text func(*sitter.Node) string, name, in string, start, end int) []syntax.Decl {
 	body := n.ChildByFieldName("body")
 	if !containers[n.Type()] || body == nil || body.NamedChildCount() == 0 {
 		return nil
 	}
-	members := outline(body, text, name+" > ", -1)
+	members := outline(body, text, name+" > ", name, -1)
 	if len(members) == 0 || members[0].Start <= start {
 		return nil
 	}
-	out := append([]syntax.Decl{{Name: name, Start: start, End: members[0].Start - 1, Header: true}}, members...)
+	out := append([]syntax.Decl{{Name: name, Start: start, End: members[0].Start - 1, Header: true, Of: name, In: in}}, members...)
 	if tail := members[len(members)-1].End + 1; tail <= end {
-		out = append(out, syntax.Decl{Name: name, Start: tail, End: end, Header: true})
+		out = append(out, syntax.Decl{Name: name, Start: tail, End: end, Header: true, Of: name, In: in})
 	} else if members[len(members)-1].End > end {
 		return nil
 	}
