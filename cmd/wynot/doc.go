@@ -640,8 +640,11 @@ still be removed.
 
 Before a configuration is built, the Go packages of the files it changes
 are parsed and type-checked as configured (go/types, with the tree's own
-packages from the tree and other modules' packages empty, so errors
-about names of other modules are never held against it). A
+packages from the tree, and the standard library's and other modules'
+packages from the export data go list -export gives, read once from the
+module cache, offline, when the changes touch neither go.mod nor go.sum
+and the trees hold one module; otherwise those packages are empty, so
+errors about their names are never held against a configuration). A
 configuration that does not type-check does not build: its messages are
 read by failure resolution as a build's would be, and when nothing makes
 it build it is unresolved without a build ("predicted" in the closing

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"go/types"
 	"slices"
 	"sort"
 	"sync"
@@ -71,6 +72,9 @@ type search struct {
 	// start from a later one (the culprit's parent): the patch is then
 	// also tried on the good revision itself.
 	good string
+	// ext types the packages the trees import from outside them in the
+	// type checks (exports), or is nil.
+	ext types.Importer
 	// noLayer is the workspace base as a layer of nothing, which
 	// identifies candidates given as all they change (candidate).
 	noLayer *filetree.Layer
@@ -187,7 +191,7 @@ func (e *search) level(name, unit string, set *codediff.Set, base map[string]*co
 		lv.needs = set.Needs(&codediff.Tree{Files: maps(e.ws.Base().Files, base)})
 	}
 	if !e.NoPredict {
-		lv.check = set.BuildCheck(&codediff.Tree{Files: maps(e.ws.Base().Files, base)})
+		lv.check = set.BuildCheck(&codediff.Tree{Files: maps(e.ws.Base().Files, base)}).WithImports(e.ext)
 	}
 	return lv
 }
@@ -423,6 +427,9 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 	s.StartProgress(set.Len(), "changes")
 	s.Say("%s between the versions; the new version fails, the old one passes", report.Plural(set.Len(), "change"))
 
+	if e.ext == nil {
+		e.ext = e.exports(ctx, set, base)
+	}
 	hl := e.level("hunks", "change", set, base)
 	res := outcome{lv: hl, hunks: hl}
 	delta, err := e.isolate(ctx, hl)

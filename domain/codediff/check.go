@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"go/types"
 	"path"
 	"slices"
 	"sort"
@@ -34,6 +35,8 @@ import (
 type BuildCheck struct {
 	s       *Set
 	context *Tree
+
+	ext types.Importer // the packages from outside the tree, or nil (empty)
 
 	mu     sync.Mutex
 	fset   *token.FileSet
@@ -66,6 +69,15 @@ func (s *Set) BuildCheck(context *Tree) *BuildCheck {
 		context = s.Old // what the set leaves untouched
 	}
 	return &BuildCheck{s: s, context: context, fset: token.NewFileSet(), parsed: map[string][]parsedFile{}, imports: map[string]map[string]bool{}}
+}
+
+// WithImports makes the check type the packages from outside the tree
+// with ext (export data: golang.ExportImporter) instead of leaving them
+// empty; the same for every configuration and for the versions whose
+// messages are the check's noise.
+func (b *BuildCheck) WithImports(ext types.Importer) *BuildCheck {
+	b.ext = ext
+	return b
 }
 
 // Check returns the errors configuration c has in the packages of the
@@ -120,7 +132,7 @@ func (b *BuildCheck) check(c, of []int) []BuildError {
 	}
 	sort.Strings(dirs)
 	g := goTree(b.s.whole(b.context, &Tree{Files: b.s.Content(c)}), b.fset)
-	g.Parse = b.parse
+	g.Parse, g.Ext = b.parse, b.ext
 	errs := map[string][]BuildError{} // by directory
 	g.TypeError = func(gp *golang.Package, err error) {
 		errs[gp.Dir] = append(errs[gp.Dir], BuildError{Dir: gp.Dir, Msg: err.Error()})

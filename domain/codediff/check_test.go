@@ -1,6 +1,9 @@
 package codediff
 
 import (
+	"fmt"
+	"go/token"
+	"go/types"
 	"runtime"
 	"slices"
 	"strings"
@@ -148,3 +151,45 @@ func TestBuildCheckConstraints(t *testing.T) {
 		}
 	}
 }
+
+// With the packages from outside the tree typed (WithImports: export
+// data), a configuration's misuse of another module's API is a type
+// error the check finds; left empty, that package's names are unknown
+// in every version alike, and the check cannot tell.
+func TestBuildCheckWithImports(t *testing.T) {
+	dep := types.NewPackage("github.com/x/dep", "dep")
+	sig := types.NewSignatureType(nil, nil, nil,
+		types.NewTuple(types.NewVar(token.NoPos, dep, "n", types.Typ[types.Int])),
+		types.NewTuple(types.NewVar(token.NoPos, dep, "", types.Typ[types.Int])), false)
+	dep.Scope().Insert(types.NewFunc(token.NoPos, dep, "F", sig))
+	dep.MarkComplete()
+	ext := importerFunc(func(p string) (*types.Package, error) {
+		if p == dep.Path() {
+			return dep, nil
+		}
+		return nil, fmt.Errorf("no export data for %s", p)
+	})
+	old := tree(map[string]string{
+		"go.mod": "module example.com/app\n\ngo 1.21\n",
+		"p/p.go": "package p\n\nimport \"github.com/x/dep\"\n\nvar n = 1\n\nvar V = dep.F(n)\n",
+	})
+	nw := tree(map[string]string{
+		"go.mod": "module example.com/app\n\ngo 1.21\n",
+		"p/p.go": "package p\n\nimport \"github.com/x/dep\"\n\nvar n = \"1\"\n\nvar V = dep.F(len(n))\n",
+	})
+	s := Compare(old, nw, 0)
+	if s.Len() != 2 {
+		t.Fatalf("changes %v", s.Changes)
+	}
+	// The string without len: dep.F gets a string.
+	if errs := s.BuildCheck(nil).WithImports(ext).Check([]int{0}); len(errs) != 1 || !strings.Contains(errs[0].Msg, "cannot use n (variable of type string) as int value in argument to dep.F") {
+		t.Errorf("typed: %v", errs)
+	}
+	if errs := s.BuildCheck(nil).Check([]int{0}); len(errs) != 0 {
+		t.Errorf("untyped: %v", errs)
+	}
+}
+
+type importerFunc func(string) (*types.Package, error)
+
+func (f importerFunc) Import(p string) (*types.Package, error) { return f(p) }

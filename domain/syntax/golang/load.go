@@ -211,3 +211,29 @@ func GuessName(p string) string {
 		return r
 	}, el)
 }
+
+// ImportsOutside lists, sorted, the import paths that the Go files of
+// files (the tree's, by slash-separated path) import from outside the
+// tree's modules: the standard library's and the requirements'
+// packages, whose export data types them (ExportImporter).
+func ImportsOutside(files map[string][]byte) []string {
+	mods := ReadModules(files)
+	seen := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, p := range sortedKeys(files) {
+		if !strings.HasSuffix(p, ".go") || Hidden(p) {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, files[p], parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, im := range f.Imports {
+			imp := strings.Trim(im.Path.Value, "`\"")
+			if imp != "C" && mods.DirOf(imp) == "" {
+				seen[imp] = true
+			}
+		}
+	}
+	return sortedKeys(seen)
+}

@@ -56,3 +56,20 @@ func TestLoader(t *testing.T) {
 		}
 	}
 }
+
+// The imports from outside a tree's modules: the standard library's and
+// other modules', not the tree's own, not cgo's, not those of files the
+// go command ignores.
+func TestImportsOutside(t *testing.T) {
+	files := map[string][]byte{
+		"go.mod":        []byte("module example.com/m\n"),
+		"a/a.go":        []byte("package a\n\nimport (\n\t\"C\"\n\t\"fmt\"\n\t\"example.com/m/b\"\n\tx \"github.com/x/y/v2\"\n)\n"),
+		"b/b_test.go":   []byte("package b\n\nimport \"testing\"\n"),
+		"testdata/t.go": []byte("package t\n\nimport \"os\"\n"),
+		"_ignored/i.go": []byte("package i\n\nimport \"net\"\n"),
+		"c/broken.go":   []byte("package c\n\nimport \"strings\n"),
+	}
+	if got := strings.Join(ImportsOutside(files), " "); got != "fmt github.com/x/y/v2 testing" {
+		t.Errorf("imports outside: %q", got)
+	}
+}
