@@ -150,8 +150,9 @@ status 3). --precision says how closely messages are compared:
 	stack    also the same top stack frames
 	exact    message and frames compared literally
 
---fail-on REGEX states the failure instead: output matching REGEX fails.
-It only narrows the failure: a run that matches but gets less far than
+--fail-on REGEX states the failure instead: output matching REGEX fails
+(standard error or standard output; ^ and $ match at the start and end
+of every line, as in grep). It only narrows the failure: a run that matches but gets less far than
 the original (it does not build, where the original's tests ran) is
 unresolved, so that --fail-on FAIL does not take go test's "FAIL pkg
 [build failed]" for a failing test.
