@@ -266,7 +266,7 @@ func judgeOriginal(runs []runner.Run, f originalFacts, c Certainty) originalJudg
 			case st.Script != "":
 				conv := ""
 				if st.Convention == runner.CReduce && r.Exit > 0 && r.Exit != 125 && !r.TimedOut {
-					conv = "\n(by the creduce convention, a script says that its candidate fails by exiting 0; one that exits non-zero on a failure follows git bisect's: give --convention bisect)"
+					conv = "\n(by the creduce convention, a script says that its candidate fails by exiting 0; one that exits non-zero on a failure follows git bisect's: give --convention bisect. A script gets no arguments: it runs in a directory that holds the candidate under the input's own name)"
 				}
 				return originalJudgment{err: NotReproduced("the %s is not reproduced by %s (%s convention): %s%s%s", what, st.Script, st.Convention, r.Explain(), conv, f.hint)}
 			case st.ExitStatus:
