@@ -85,18 +85,14 @@ func (e *search) exports(ctx context.Context, set *codediff.Set, base map[string
 	}
 	// Offline, from the module cache the builds filled: a package not
 	// there stays untyped.
-	c := runner.Command{Argv: []string{"go", "list", "-e", "-deps", "-export", "-f", "{{if .Export}}{{.ImportPath}}\t{{.Export}}{{end}}", "."},
-		Dir: dir, Env: append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off"), Timeout: 5 * time.Minute}
-	out, err := c.Output(ctx)
-	if err != nil {
-		e.s.Logf("go list -export for the type checks failed (%v): imports from outside the tree stay untyped\n", err)
-		return nil
+	exec := func(argv []string) ([]byte, error) {
+		c := runner.Command{Argv: argv, Env: append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off"), Timeout: 5 * time.Minute}
+		return c.Output(ctx)
 	}
 	export := map[string]string{}
-	for _, line := range strings.Split(string(out), "\n") {
-		if imp, file, ok := strings.Cut(line, "\t"); ok {
-			export[imp] = file
-		}
+	if err := golang.ListExports(exec, dir, ".", export); err != nil {
+		e.s.Logf("go list -export for the type checks failed (%v): imports from outside the tree stay untyped\n", err)
+		return nil
 	}
 	if len(export) == 0 {
 		return nil

@@ -111,15 +111,8 @@ func exports(d syntax.Dir) (types.Importer, []string) {
 			continue
 		}
 		dir := filepath.Join(d.Root, filepath.FromSlash(path.Dir(rel)))
-		out, err := d.Exec([]string{"go", "-C", dir, "list", "-e", "-deps", "-export", "-f", "{{if .Export}}{{.ImportPath}}\t{{.Export}}{{end}}", "./..."})
-		if err != nil {
+		if err := ListExports(d.Exec, dir, "./...", files); err != nil {
 			failed = append(failed, path.Dir(rel)+": "+err.Error())
-			continue
-		}
-		for _, line := range strings.Split(string(out), "\n") {
-			if imp, file, ok := strings.Cut(line, "\t"); ok {
-				files[imp] = file
-			}
 		}
 	}
 	if len(failed) > 0 {
@@ -134,6 +127,23 @@ func exports(d syntax.Dir) (types.Importer, []string) {
 	}
 	notes = append(notes, fmt.Sprintf("Go files are type-checked with the export data of %s from outside the tree (go list -export)", n))
 	return NewExportImporter(files), notes
+}
+
+// ListExports adds to files, by import path, the export data files the
+// go command keeps for the packages that patterns in dir need, the
+// standard library's too (go list -e -deps -export, run by exec): what
+// an ExportImporter reads.
+func ListExports(exec syntax.Exec, dir, patterns string, files map[string]string) error {
+	out, err := exec([]string{"go", "-C", dir, "list", "-e", "-deps", "-export", "-f", "{{if .Export}}{{.ImportPath}}\t{{.Export}}{{end}}", patterns})
+	if err != nil {
+		return err
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if imp, file, ok := strings.Cut(line, "\t"); ok {
+			files[imp] = file
+		}
+	}
+	return nil
 }
 
 // goTree is Go in a directory reduced as a whole.
