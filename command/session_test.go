@@ -93,8 +93,14 @@ func (j *job) Close(sum *report.Summary, end End) Closing {
 
 func run(t *testing.T, tg *target, j *job, ctx context.Context) (*report.Summary, string, error) {
 	t.Helper()
+	return runRepeat(t, tg, j, ctx, 0)
+}
+
+// runRepeat is run with --repeat repeat (0: auto).
+func runRepeat(t *testing.T, tg *target, j *job, ctx context.Context, repeat int) (*report.Summary, string, error) {
+	t.Helper()
 	var stderr bytes.Buffer
-	s, err := Open(Config{Command: "test", Test: Test{Argv: []string{"prog", "{}"}}, Output: Output{Stderr: &stderr},
+	s, err := Open(Config{Command: "test", Test: Test{Argv: []string{"prog", "{}"}, Repeat: repeat}, Output: Output{Stderr: &stderr},
 		Jobs: 1, Files: 1, Size: len(j.input), Fake: tg.exec})
 	if err != nil {
 		t.Fatal(err)
@@ -343,19 +349,9 @@ func TestRunConfirmedInSearch(t *testing.T) {
 			}
 			return f, err
 		}
-		var stderr bytes.Buffer
-		s, err := Open(Config{Command: "test", Test: Test{Argv: []string{"prog", "{}"}, Repeat: 1}, Output: Output{Stderr: &stderr},
-			Jobs: 1, Files: 1, Size: len(j.input), Fake: tg.exec})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		sum := &report.Summary{}
-		if _, err := s.Run(context.Background(), j, sum); err != nil {
-			t.Fatalf("%v\n%s", err, stderr.String())
-		}
-		if !sum.Confirmed || string(j.result) != "bd" {
-			t.Fatalf("result %q, confirmed %v\n%s", j.result, sum.Confirmed, stderr.String())
+		sum, stderr, err := runRepeat(t, tg, j, context.Background(), 1)
+		if err != nil || !sum.Confirmed || string(j.result) != "bd" {
+			t.Fatalf("result %q, confirmed %v, %v\n%s", j.result, sum.Confirmed, err, stderr)
 		}
 		return sum, tg
 	}
