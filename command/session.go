@@ -72,6 +72,10 @@ type Test struct {
 	Persistent bool
 	// Sandbox, when set, confines each test (--sandbox).
 	Sandbox *runner.Sandbox
+	// Paired, when set, is a second process of every test
+	// (runner.Command.Paired): wynot trace --pass runs the passing
+	// program beside the failing one.
+	Paired *runner.Command
 }
 
 // Output says where messages go.
@@ -283,7 +287,7 @@ func Open(cfg Config) (*Session, error) {
 		cmd.Argv = absolutePaths(t.Argv, cfg.Tree, cfg.InTree)
 		cmd.Stdin = !cfg.InPlace && cfg.Files == 1 && !hasPlaceholder(t.Argv)
 	}
-	cmd.Env, cmd.Input, cmd.Persistent, cmd.Sandbox = t.Env, t.Input, t.Persistent, t.Sandbox
+	cmd.Env, cmd.Input, cmd.Persistent, cmd.Sandbox, cmd.Paired = t.Env, t.Input, t.Persistent, t.Sandbox, t.Paired
 	if t.Dir != "" {
 		cmd.Dir = t.Dir
 	}

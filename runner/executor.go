@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -150,15 +151,16 @@ var localProc = procControl{
 // and where it runs.
 func (c *Command) process(dir string, files []File) Process {
 	p := Process{Argv: c.Argv, Env: c.Env, Dir: dir, WorkDir: dir, Timeout: c.Timeout}
-	if len(files) > 0 {
-		path := filepath.Join(dir, files[0].Name)
+	first := slices.IndexFunc(files, func(f File) bool { return c.File == "" || f.Name == c.File })
+	if first >= 0 {
+		path := filepath.Join(dir, files[first].Name)
 		p.Argv, p.Env = substitute(p.Argv, path), substitute(p.Env, path)
 		if c.literal > 0 {
 			p.Argv = append(p.Argv[:c.literal:c.literal], c.Argv[c.literal:]...)
 		}
 	}
-	if c.Stdin && len(files) > 0 {
-		p.Stdin = files[0].Data
+	if c.Stdin && first >= 0 {
+		p.Stdin = files[first].Data
 	}
 	if c.Input != nil {
 		p.Stdin = c.Input

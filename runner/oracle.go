@@ -252,6 +252,9 @@ func (o *OutputOracle) Classify(r Run) (dd.Outcome, string, error) {
 	if Crashed(r) && !(Crashed(o.Want) && r.Exit == o.Want.Exit && r.Signal == o.Want.Signal) {
 		return dd.Unresolved, "crashed: " + FailureLine(r), nil
 	}
+	if p, w := r.Paired, o.Want.Paired; p != nil && w != nil && Crashed(*p) && !(Crashed(*w) && p.Exit == w.Exit && p.Signal == w.Signal) {
+		return dd.Unresolved, "the paired run crashed: " + FailureLine(*p), nil
+	}
 	return dd.Pass, o.difference(r), nil
 }
 
@@ -277,8 +280,18 @@ func Crashed(r Run) bool {
 	return r.Exit == 2 && reGoPanic.Match(r.Stderr)
 }
 
-// observed is what of r is compared.
+// observed is what of r is compared: with the paired run's after it
+// (Command.Paired).
 func (o *OutputOracle) observed(r Run) []byte {
+	b := o.observedOne(r)
+	if r.Paired != nil {
+		b = append(append(b, "\x00paired\x00"...), o.observedOne(*r.Paired)...)
+	}
+	return b
+}
+
+// observedOne is what of one run is compared.
+func (o *OutputOracle) observedOne(r Run) []byte {
 	var b bytes.Buffer
 	if o.Observe.Lines != nil {
 		for _, out := range [][]byte{r.Stdout, r.Stderr} {
@@ -323,8 +336,14 @@ func stableTraceback(stderr []byte) []byte {
 
 func (o *OutputOracle) same(r Run) bool { return bytes.Equal(o.observed(r), o.observed(o.Want)) }
 
-// difference says in a few words how r differs from the reference.
+// difference says in a few words how r differs from the reference
+// (and, when r is the same, how its paired run differs from the
+// reference's).
 func (o *OutputOracle) difference(r Run) string {
+	if r.Paired != nil && o.Want.Paired != nil && bytes.Equal(o.observedOne(r), o.observedOne(o.Want)) {
+		p := OutputOracle{Observe: o.Observe, Want: *o.Want.Paired}
+		return "the paired run: " + p.difference(*r.Paired)
+	}
 	if o.Observe.Exit && (r.Exit != o.Want.Exit || r.Signal != o.Want.Signal) {
 		return fmt.Sprintf("%s instead of %s", r.Describe(), o.Want.Describe())
 	}

@@ -58,6 +58,17 @@ type Command struct {
 	Persistent bool
 	// Sandbox, when set, confines each test (local tests only).
 	Sandbox *Sandbox
+	// File, when set, names the candidate's file that "{}" stands for
+	// (and that Stdin feeds) instead of its first.
+	File string
+	// Paired, when set, is a second process of every test, run after
+	// the first (unless that one timed out or was lost) with the same
+	// candidate in the same work directory, by its own Argv, Env, Dir,
+	// Input and File; Timeout and Sandbox are the first's. Its Run is
+	// the first's Run.Paired, and a test of both is what an oracle
+	// classifies: wynot trace --pass runs the failing and the passing
+	// program with one plan. Not with Persistent.
+	Paired *Command
 	// literal, when above zero, is where Argv's arguments that are
 	// values, not a template, begin (a candidate's own arguments: "{}"
 	// there is what the program gets).
@@ -76,6 +87,10 @@ type Run struct {
 	// ran it ended it (Slurm's time limit, out of memory, a node
 	// failure), and the run is unresolved whatever its exit status.
 	Lost string
+	// Paired is the run of Command.Paired in the same test, when it
+	// ran. TimedOut and Lost are then set when they are set for either
+	// run, and Duration is that of both.
+	Paired *Run
 }
 
 // OutputLimit is how much of each output stream a Run keeps (the end of it).

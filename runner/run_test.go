@@ -651,3 +651,43 @@ func TestPatience(t *testing.T) {
 		t.Errorf("a hang: timed out %v, %d retimed, %v; want timed out after one more run", rec.Run.TimedOut, tester.Retimed(), err)
 	}
 }
+
+// TestPairedRun: a paired command runs after the first on the same
+// candidate, with "{}" its own file, and the output oracle compares both
+// runs: a candidate whose first run reproduces but whose paired run does
+// not is not the reference's behavior, and says why.
+func TestPairedRun(t *testing.T) {
+	cmd := sh(`cat {}`)
+	cmd.Paired = &Command{Argv: []string{"sh", "-c", "cat {}; exit 3"}, File: "pass"}
+	cand := func(fail, pass string) Candidate {
+		return Candidate{Files: []File{{Name: "fail", Data: []byte(fail)}, {Name: "pass", Data: []byte(pass)}}}
+	}
+	tester, err := NewTester(cmd, &ScriptOracle{}, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tester.Close()
+	ctx := context.Background()
+	ref, err := tester.Test(ctx, cand("F\n", "P\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := ref.Run.Paired; string(ref.Run.Stdout) != "F\n" || p == nil || string(p.Stdout) != "P\n" || p.Exit != 3 {
+		t.Fatalf("run %q, paired %+v", ref.Run.Stdout, p)
+	}
+	tester.Oracle = &OutputOracle{Observe: Observation{Stdout: true, Exit: true}, Want: ref.Run}
+	for _, c := range []struct {
+		fail, pass string
+		want       dd.Outcome
+		detail     string
+	}{
+		{"F\n", "P\n", dd.Fail, "reproduced"},
+		{"F\n", "Q\n", dd.Pass, `the paired run: stdout line 1: "Q" instead of "P"`},
+		{"G\n", "P\n", dd.Pass, `stdout line 1: "G" instead of "F"`},
+	} {
+		r, err := tester.Test(ctx, cand(c.fail, c.pass))
+		if err != nil || r.Outcome != c.want || r.Detail != c.detail {
+			t.Errorf("%q, %q: %s (%s), want %s (%s) %v", c.fail, c.pass, r.Outcome, r.Detail, c.want, c.detail, err)
+		}
+	}
+}

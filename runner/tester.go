@@ -162,7 +162,11 @@ func (t *Tester) Repeat() int { return max(int(t.repeat.Load()), 1) }
 // so that a run started again, whose calibrated timeout is never quite
 // the same, finds the outcomes of the first.
 func (t *Tester) contextKey(repeat int) string {
-	return fmt.Sprintf("%q stdin=%v repeat=%d %s", strings.Join(t.Command.Argv, "\x00"), t.Command.Stdin, repeat, t.Oracle.Key())
+	paired := ""
+	if p := t.Command.Paired; p != nil {
+		paired = fmt.Sprintf(" paired %q file=%q", strings.Join(p.Argv, "\x00"), p.File)
+	}
+	return fmt.Sprintf("%q stdin=%v repeat=%d%s %s", strings.Join(t.Command.Argv, "\x00"), t.Command.Stdin, repeat, paired, t.Oracle.Key())
 }
 
 // Candidate is what a test runs on: files for the work directory and,
@@ -321,7 +325,28 @@ func (t *Tester) runWithin(ctx context.Context, slot string, c Candidate, fresh 
 	if err == nil && e == Local && !t.InPlace && !r.Clean() && ranOutOfRoom(r, slot) {
 		t.outOfRoom.Add(1)
 	}
-	return r, err
+	if err != nil || cmd.Paired == nil || r.TimedOut || r.Lost != "" {
+		return r, err
+	}
+	// The paired process: the same candidate, already in place.
+	pc := *cmd.Paired
+	pc.Timeout, pc.Sandbox = cmd.Timeout, cmd.Sandbox
+	dir := slot
+	if t.InPlace {
+		dir = ""
+	}
+	q := pc.process(dir, c.Files)
+	q.WorkDir, q.outs, q.Fresh = p.WorkDir, p.outs, fresh
+	r2, err := e.Execute(ctx, q)
+	if err != nil {
+		return r, err
+	}
+	r.Paired = &r2
+	r.TimedOut, r.Duration = r.TimedOut || r2.TimedOut, r.Duration+r2.Duration
+	if r.Lost == "" {
+		r.Lost = r2.Lost
+	}
+	return r, nil
 }
 
 // OutOfRoom is how many local runs did not end cleanly while the file
