@@ -237,12 +237,12 @@ func realBugsSection(root, bin, casesFlag string, jobs int, limit time.Duration,
 	defer os.RemoveAll(work)
 	var b strings.Builder
 	b.WriteString("## Real bugs in libraries: trace and chain\n\n")
-	fmt.Fprintf(&b, "`wynot trace --json -j %d` on the failing run and `wynot chain --json -j %d` on the passing and failing runs of real bugs in released versions of small public Go modules (`bench/realbugs`: each names its upstream issue, the fixing commit and the lines it changes in the buggy release), in two setups. **client**: a client program in `client/` requires the buggy release as its users have it; the library comes from the module cache, and both commands instrument it beside the client. **in module**: the same client as a package of a copy of the library's own module (its main module). `packages`: how many were instrumented, trace's `instrumented` and chain's `probed`, and whether the library is among them. `slice`: whether the trace's critical slice keeps an execution of a fixed line that holds a statement trace can skip (`— (omission)` when the fix only inserts statements, `— (control statement)` when every fixed line is an if, for, switch, return or branch statement, which trace never skips and so never lists, unless it lists the short variable declaration an if or switch begins with; `not run` when no such line ran). `suggested`: the statement the chain suggests as the defect's location (and why: `overwrite`, the first statement that overwrote a variable carrying the cause; `diverges`, the first branch leading the failing run where the passing run never goes; `statement`, the first statement that moved the cause; `parting`, the branch where the runs' control flow parted on the way to the transition a rule picked; `crash`, the statement at which the failing run crashed), its distance in lines from the nearest fixed line (`other file` when it is not in the fixed file), and whether it is in a fixed function (a function literal counts as the function that holds it). Lines of a fix that inserts statements are the line before which it inserts. Runs are cut off after %s.\n\n", jobs, jobs, limit)
+	fmt.Fprintf(&b, "`wynot trace --json -j %d` on the failing run (alone, and against the passing run with `--pass`) and `wynot chain --json -j %d` on the passing and failing runs of real bugs in released versions of small public Go modules (`bench/realbugs`: each names its upstream issue, the fixing commit and the lines it changes in the buggy release), in two setups. **client**: a client program in `client/` requires the buggy release as its users have it; the library comes from the module cache, and both commands instrument it beside the client. **in module**: the same client as a package of a copy of the library's own module (its main module). `packages`: how many were instrumented, trace's `instrumented` and chain's `probed`, and whether the library is among them. `slice`: whether the trace's critical slice keeps an execution of a fixed line that holds a statement trace can skip (`— (omission)` when the fix only inserts statements, `— (control statement)` when every fixed line is an if, for, switch, return or branch statement, which trace never skips and so never lists, unless it lists the short variable declaration an if or switch begins with; `not run` when no such line ran); `with --pass`: the same for `wynot trace --pass` with the bug's passing run, which every test runs too with the same instances skipped and which must keep its output as well. `suggested`: the statement the chain suggests as the defect's location (and why: `overwrite`, the first statement that overwrote a variable carrying the cause; `diverges`, the first branch leading the failing run where the passing run never goes; `statement`, the first statement that moved the cause; `parting`, the branch where the runs' control flow parted on the way to the transition a rule picked; `crash`, the statement at which the failing run crashed), its distance in lines from the nearest fixed line (`other file` when it is not in the fixed file), and whether it is in a fixed function (a function literal counts as the function that holds it). Lines of a fix that inserts statements are the line before which it inserts. Runs are cut off after %s.\n\n", jobs, jobs, limit)
 	for _, bg := range bugs {
 		fmt.Fprintf(&b, "- **%s** ([issue](%s), %s %s, fixed in %s by %.7s, %s): %s.\n", bg.name, bg.Issue, bg.Module, bg.Version, bg.FixedIn, bg.Commit, bg.Kind, bg.Summary)
 	}
-	b.WriteString("\n| bug | setup | kind | trace: packages | slice holds a fixed line | trace tests | trace s | chain: packages | suggested | distance | in fixed function | chain tests | chain s |\n|---|---|---|---|---|---:|---:|---|---|---|---|---:|---:|\n")
-	type tally struct{ bugs, inFunc, within3, sliceOK, sliceRan, flaky int }
+	b.WriteString("\n| bug | setup | kind | trace: packages | slice holds a fixed line | trace tests | trace s | with --pass: slice holds a fixed line | tests | s | chain: packages | suggested | distance | in fixed function | chain tests | chain s |\n|---|---|---|---|---|---:|---:|---|---:|---:|---|---|---|---|---:|---:|\n")
+	type tally struct{ bugs, inFunc, within3, sliceOK, sliceRan, passOK, passRan, flaky int }
 	tallies := map[string]*tally{"client": {}, "in module": {}}
 	var notes []string
 	for _, bg := range bugs {
@@ -254,28 +254,38 @@ func realBugsSection(root, bin, casesFlag string, jobs int, limit time.Duration,
 				tag += ".inmodule"
 			}
 			j := strconv.Itoa(jobs)
-			// Trace the failing run.
-			args := []string{"trace", "--json", "-q", "-j", j}
-			if bg.FailStdin != "" {
-				args = append(args, "--stdin", bg.FailStdin)
-			}
-			args = append(args, su.target)
-			if len(bg.FailArgs) > 0 {
-				args = append(append(args, "--"), bg.FailArgs...)
-			}
-			out, errOut, tsecs, err := runWynotIn(su.dir, wynot, args, limit)
-			keepLog(logDir, tag+".trace", out, errOut)
-			if strings.Contains(string(out)+string(errOut), "flaky") {
-				t.flaky++
-				notes = append(notes, tag+": trace says flaky")
-			}
-			var ts traceSummary
-			tracePkgs, slice, ttests := "error", "error", ""
-			if err != nil || json.Unmarshal(out, &ts) != nil {
-				notes = append(notes, fmt.Sprintf("%s: trace: %v %s", tag, err, lastLine(string(errOut))))
-			} else {
-				tracePkgs = fmt.Sprintf("%d, %s", len(ts.Instrumented), libraryAmong(bg.Module, ts.Instrumented))
-				ran, kept := false, false
+			// Trace the failing run, alone and against the passing run
+			// (--pass).
+			traceRun := func(paired bool) (pkgs, slice, tests string, secs float64, ok, ran bool) {
+				args := []string{"trace", "--json", "-q", "-j", j}
+				if bg.FailStdin != "" {
+					args = append(args, "--stdin", bg.FailStdin)
+				}
+				name := tag + ".trace"
+				if paired {
+					name += "-pass"
+					args = append(args, "--pass", shellQuote(bg.PassArgs))
+					if bg.PassStdin != "" {
+						args = append(args, "--pass-stdin", bg.PassStdin)
+					}
+				}
+				args = append(args, su.target)
+				if len(bg.FailArgs) > 0 {
+					args = append(append(args, "--"), bg.FailArgs...)
+				}
+				out, errOut, secs, err := runWynotIn(su.dir, wynot, args, limit)
+				keepLog(logDir, name, out, errOut)
+				if strings.Contains(string(out)+string(errOut), "flaky") {
+					t.flaky++
+					notes = append(notes, name+": trace says flaky")
+				}
+				var ts traceSummary
+				if err != nil || json.Unmarshal(out, &ts) != nil {
+					notes = append(notes, fmt.Sprintf("%s: %v %s", name, err, lastLine(string(errOut))))
+					return "error", "error", "", secs, false, false
+				}
+				pkgs = fmt.Sprintf("%d, %s", len(ts.Instrumented), libraryAmong(bg.Module, ts.Instrumented))
+				kept := false
 				simple, why := bg.simpleLines()
 				for _, e := range ts.Slice {
 					// trace lists only statements it can skip: a fixed
@@ -288,21 +298,32 @@ func realBugsSection(root, bin, casesFlag string, jobs int, limit time.Duration,
 				}
 				switch {
 				case kept:
-					slice = "yes"
-					t.sliceOK++
-					t.sliceRan++
+					slice, ok, ran = "yes", true, true
 				case ran:
 					slice = "no"
-					t.sliceRan++
 				case len(simple) == 0:
 					slice = "— (" + why + ")"
 				default:
 					slice = "not run"
 				}
-				ttests = strconv.Itoa(ts.Tests)
+				return pkgs, slice, strconv.Itoa(ts.Tests), secs, ok, ran
+			}
+			tracePkgs, slice, ttests, tsecs, ok, ran := traceRun(false)
+			if ran {
+				t.sliceRan++
+			}
+			if ok {
+				t.sliceOK++
+			}
+			_, pslice, ptests, psecs, ok, ran := traceRun(true)
+			if ran {
+				t.passRan++
+			}
+			if ok {
+				t.passOK++
 			}
 			// The chain from the passing to the failing run.
-			args = []string{"chain", "--json", "-q", "-j", j}
+			args := []string{"chain", "--json", "-q", "-j", j}
 			if bg.PassStdin != "" {
 				args = append(args, "--pass-stdin", bg.PassStdin, "--fail-stdin", bg.FailStdin)
 			}
@@ -355,8 +376,8 @@ func realBugsSection(root, bin, casesFlag string, jobs int, limit time.Duration,
 				}
 				ctests = strconv.Itoa(cs.Tests)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %.1f | %s | %s | %s | %s | %s | %.1f |\n", bg.name, su.name, bg.Kind, tracePkgs, slice, ttests, tsecs, chainPkgs, where, dist, inFunc, ctests, csecs)
-			fmt.Printf("%-15s %-9s trace %s slice %s %s tests %.1fs | chain %s %s dist %s func %s %s tests %.1fs\n", bg.name, su.name, tracePkgs, slice, ttests, tsecs, chainPkgs, where, dist, inFunc, ctests, csecs)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %.1f | %s | %s | %.1f | %s | %s | %s | %s | %s | %.1f |\n", bg.name, su.name, bg.Kind, tracePkgs, slice, ttests, tsecs, pslice, ptests, psecs, chainPkgs, where, dist, inFunc, ctests, csecs)
+			fmt.Printf("%-15s %-9s trace %s slice %s %s tests %.1fs, --pass %s %s tests %.1fs | chain %s %s dist %s func %s %s tests %.1fs\n", bg.name, su.name, tracePkgs, slice, ttests, tsecs, pslice, ptests, psecs, chainPkgs, where, dist, inFunc, ctests, csecs)
 		}
 	}
 	met := func(ok bool) string {
@@ -369,7 +390,7 @@ func realBugsSection(root, bin, casesFlag string, jobs int, limit time.Duration,
 	c, m := tallies["client"], tallies["in module"]
 	fmt.Fprintf(&b, "- chain's suggestion in a fixed function on every bug: %d of %d, %s (in module: %d of %d);\n", c.inFunc, c.bugs, met(c.inFunc == c.bugs), m.inFunc, m.bugs)
 	fmt.Fprintf(&b, "- within 3 lines of a fixed line on at least half: %d of %d, %s (in module: %d of %d);\n", c.within3, c.bugs, met(2*c.within3 >= c.bugs), m.within3, m.bugs)
-	fmt.Fprintf(&b, "- trace's slice holds a fixed line wherever the fix changes a statement that ran: %d of %d, %s (in module: %d of %d);\n", c.sliceOK, c.sliceRan, met(c.sliceOK == c.sliceRan), m.sliceOK, m.sliceRan)
+	fmt.Fprintf(&b, "- trace's slice holds a fixed line wherever the fix changes a statement that ran: of the failing run alone, %d of %d, %s (in module: %d of %d); against the passing run (--pass), %d of %d, %s (in module: %d of %d);\n", c.sliceOK, c.sliceRan, met(c.sliceOK == c.sliceRan), m.sliceOK, m.sliceRan, c.passOK, c.passRan, met(c.passOK == c.passRan), m.passOK, m.passRan)
 	fmt.Fprintf(&b, "- no \"flaky\" verdict on these deterministic programs: %d, %s (in module: %d).\n", c.flaky, met(c.flaky == 0), m.flaky)
 	for _, n := range notes {
 		b.WriteString("\n" + n + "\n")

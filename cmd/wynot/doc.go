@@ -867,6 +867,19 @@ critical slice with respect to one output. A Go crash report on standard
 error compares without the hexadecimal numbers of its traceback
 (argument words and addresses differ from run to run).
 
+--pass ARGS names a run whose output is right: its arguments, split by
+the shell's quoting rules (an empty string for none), and --pass-stdin
+FILE its standard input. Every test then runs it too, with the same
+instances skipped (the k-th execution of a statement in one run is the
+k-th in the other, within the passing run's own counts), and it must
+reproduce its own output as well: the slice keeps the instances without
+which either output changes (one that the failing run no longer
+executes under the slice's plan is shown as "#k in the passing run"). That is the slice to take when the
+wrong output is one that a run computing nothing prints as well (false,
+0, an empty line): skipping the defective statement leaves such an
+output as it is, but not the passing run's, which needs the statement.
+Each test costs both runs.
+
 The result shows each statement that ran, how many of its executions
 the slice keeps, and which: as line_time, the line and the time of the
 execution in the partial run (its position among all statement
@@ -875,8 +888,8 @@ record its order. When every instance the slice keeps is in main.main
 while the run also executed statements of other functions (an empty or
 constant output, such as "0 elements", that a run skipping all of those
 prints as well), wynot says so and how many it skipped: such a slice
-cannot show what made the output wrong; trace a run whose output is
-right, or compare the two runs with wynot chain.
+cannot show what made the output wrong; give a run whose output is
+right with --pass, or compare the two runs with wynot chain.
 
 	main.go:18  sum = sum + a   5 of 6  18₈ 18₁₁ 18₁₄ 18₁₇ 18₂₀
 
@@ -901,6 +914,8 @@ the k-th is as nondeterministic as the scheduling.
 Flags:
 
 	--stdin FILE     the program's standard input
+	--pass ARGS      also run these arguments, whose output is right,
+	                 in every test (--pass-stdin FILE: its input)
 	--pkg PATTERNS   instrument only the packages these go list patterns
 	                 match (default: all outside the standard library)
 	--observe WHAT   all (default), stdout, stderr, exit, or a REGEX
@@ -914,8 +929,9 @@ and -j, --timeout, --repeat, --cache, --json, --log, --events,
 reduce. The JSON summary has the slice
 (slice: file, line, text, ran, kept, times), the plan of the partial run
 (skipped: element, then instance ranges), shallow (the slice is all
-in main.main, none of the other functions' instances), elements_before and elements_after (statement
-executions).
+in main.main, none of the other functions' instances), pass (the
+passing run of --pass: args, stdin), elements_before and
+elements_after (statement executions).
 
 # Chain
 

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -620,5 +621,77 @@ func main() {
 	res := wynotRun(t, dir, nil, "trace", "--json", "-j2", ".", "--", "abc")
 	if s := res.summary(t); res.code != 0 || s.Shallow || strings.Contains(res.stderr, "every instance of the slice") {
 		t.Errorf("all in main.main: exit %d, shallow %v\n%s", res.code, s.Shallow, res.stderr)
+	}
+}
+
+// TestTracePass: a wrong output that a run computing nothing prints too
+// (a count of zero) gives a slice all in main.main; traced against a run
+// whose output is right (--pass), every test runs that one too with the
+// same instances skipped, and the defective statement, which both runs
+// execute and the passing run's output needs, is in the slice.
+func TestTracePass(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := goModule(t, `package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// vowels counts the vowels of a word, whatever their case.
+func vowels(w string) int {
+	lower := strings.ToLower(w[:len(w)-1])
+	n := 0
+	for _, c := range lower {
+		if strings.ContainsRune("aeiou", c) {
+			n++
+		}
+	}
+	return n
+}
+
+func main() {
+	fmt.Println(vowels(os.Args[1]))
+}
+`)
+	const defect = 11 // lower := strings.ToLower(w[:len(w)-1])
+	kept := func(s summary) bool {
+		for _, l := range s.Slice {
+			if l.Line == defect && len(l.Kept) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	alone := wynotRun(t, dir, nil, "trace", "--json", "-j2", ".", "--", "xA")
+	if s := alone.summary(t); alone.code != 0 || !s.Shallow || kept(s) {
+		t.Fatalf("alone: exit %d, shallow %v, defect kept %v\n%s", alone.code, s.Shallow, kept(s), alone.stderr)
+	}
+	if !strings.Contains(alone.stderr, "--pass 'ARGS'") {
+		t.Errorf("the shallow slice's note does not point to --pass:\n%s", alone.stderr)
+	}
+	res := wynotRun(t, dir, nil, "trace", "--json", "-j2", "--pass", "Ax", ".", "--", "xA")
+	s := res.summary(t)
+	if res.code != 0 || s.Shallow || !kept(s) || s.Pass == nil || !slices.Equal(s.Pass.Args, []string{"Ax"}) {
+		t.Fatalf("--pass: exit %d, shallow %v, defect kept %v, pass %+v\n%s", res.code, s.Shallow, kept(s), s.Pass, res.stderr)
+	}
+	for _, want := range []string{"matter for the original run's output and the passing run's", "each test also ran the passing run (Ax)"} {
+		if !strings.Contains(res.stderr, want) {
+			t.Errorf("no %q in:\n%s", want, res.stderr)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--pass", "xA", ".", "--", "xA"}, "is the traced run itself"},
+		{[]string{"--pass", "'unclosed", ".", "--", "xA"}, "--pass:"},
+	} {
+		r := wynotRun(t, dir, nil, append([]string{"trace"}, c.args...)...)
+		if r.code != 1 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%q: exit %d, want 1 and %q:\n%s", c.args, r.code, c.want, r.stderr)
+		}
 	}
 }

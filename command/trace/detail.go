@@ -9,6 +9,9 @@ type Detail struct {
 	Instrumented    []string `json:"instrumented,omitempty"`
 	NotInstrumented []string `json:"not_instrumented,omitempty"`
 	Observe         string   `json:"observe,omitempty"` // what of the original run is reproduced
+	// Pass is the run whose output is right that every test ran too
+	// (--pass), when there was one.
+	Pass *PassRun `json:"pass,omitempty"`
 	// Slice is the critical slice: the statements with instances kept,
 	// in source order.
 	Slice []SliceLine `json:"slice,omitempty"`
@@ -25,6 +28,13 @@ type Detail struct {
 	// the output (an empty or constant output), so the slice cannot show
 	// what made it so.
 	Shallow bool `json:"shallow,omitempty"`
+}
+
+// PassRun is the passing run of wynot trace --pass: its arguments and
+// the file of its standard input, if any.
+type PassRun struct {
+	Args  []string `json:"args"`
+	Stdin string   `json:"stdin,omitempty"`
 }
 
 // Level is one level of a hierarchical search: how many of its elements
@@ -46,4 +56,8 @@ type SliceLine struct {
 	// Times are the kept instances' times in the reduced run (the
 	// seed's line_time notation), when the run's timeline was recorded.
 	Times []int `json:"times,omitempty"`
+	// PassOnly are instances kept (--pass) that the failing run with the
+	// slice's plan does not execute: the passing run's output needs
+	// them.
+	PassOnly []int `json:"pass_only,omitempty"`
 }

@@ -60,6 +60,12 @@ func (t *Trace) slice() []SliceLine {
 		}
 		slices.SortFunc(ks, func(a, b inst) int { return int(a.k) - int(b.k) })
 		for _, x := range ks {
+			if t.paired && int(x.k) > l.Ran {
+				// Not executed by the failing run under the slice's
+				// plan: an instance the passing run's output needs.
+				l.PassOnly = append(l.PassOnly, int(x.k))
+				continue
+			}
 			l.Kept = append(l.Kept, int(x.k))
 			if tm, ok := times[x]; ok {
 				l.Times = append(l.Times, tm)
@@ -100,6 +106,9 @@ func table(lines []SliceLine) string {
 		if len(l.Kept) > 0 {
 			shown = instances(l)
 		}
+		if len(l.PassOnly) > 0 {
+			shown = strings.TrimPrefix(strings.TrimPrefix(shown, "·")+" + "+passOnly(l), " ")
+		}
 		loc := fmt.Sprintf("%s:%d", l.File, l.Line)
 		count := fmt.Sprintf("%d of %d", len(l.Kept), l.Ran)
 		fmt.Fprintf(&b, "  %-*s  %-*s  %*s  %s\n", wLoc, loc, wText, text, wCount, count, shown)
@@ -119,6 +128,9 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 	sum.Unit, sum.Granularity = "instances", "statement instances"
 	d := Detail{Instrumented: t.instrumented, NotInstrumented: t.notInstrumented, Observe: t.obs.String(), Slice: t.slice(), Unguarded: len(t.prog.Unguarded), BuildSecs: t.buildTime.Seconds(),
 		Hierarchy: "off", Levels: t.levels}
+	if t.paired {
+		d.Pass = &PassRun{Args: append([]string{}, t.passArgs...), Stdin: t.PassStdin}
+	}
 	sum.Algorithm = "ddmin over statement instances"
 	if t.hierarchy {
 		sum.Algorithm = "hierarchical ddmin: functions and loops, calls and iterations, statements, statement instances"
@@ -150,6 +162,11 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 	if t.obs.Lines != nil || !(t.obs.Stdout && t.obs.Stderr && t.obs.Exit) {
 		what = "the original run's " + t.obs.String()
 	}
+	changes := what // what skipping one more instance changes
+	if t.paired {
+		changes = what + " or the passing run's"
+		what += " and the passing run's"
+	}
 	c := command.Closing{
 		Head: []string{fmt.Sprintf("critical slice: %d of %s %s for %s (%s, %.1fs)",
 			len(t.kept), report.Plural(t.before, "executed statement instance"), map[bool]string{true: "matters", false: "matter"}[t.before == 1], what,
@@ -174,13 +191,28 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 	case end.Interrupted:
 		c.Verdict = []string{"interrupted: the slice is the smallest found so far, not 1-minimal"}
 	case end.Minimal:
-		c.Verdict = []string{"the slice is 1-minimal: skipping any single one of its instances changes " + what}
+		c.Verdict = []string{"the slice is 1-minimal: skipping any single one of its instances changes " + changes}
 	default:
 		c.Verdict = []string{"the slice is not certified 1-minimal"}
 	}
-	if n := t.shallow(); n > 0 && end.Confirmed {
+	if t.paired {
+		only := 0
+		for _, l := range d.Slice {
+			only += len(l.PassOnly)
+		}
+		c.Tail = append(c.Tail, fmt.Sprintf("each test also ran the passing run (%s) with the same instances skipped (the k-th execution of a statement in one run is the k-th in the other) and required its output too: an instance is in the slice when skipping it in both runs changes the output of either",
+			passShown(t.passArgs, t.PassStdin)))
+		if only > 0 {
+			c.Tail[len(c.Tail)-1] += fmt.Sprintf(" (%s of the slice the failing run no longer executes with the slice's plan: \"in the passing run\")", report.Plural(only, "instance"))
+		}
+	}
+	if n := t.shallow(); n > 0 && end.Confirmed && t.paired {
 		d.Shallow = true
-		c.Tail = append(c.Tail, fmt.Sprintf("every instance of the slice is in %s: a run that skips all %s the program executed outside it (every call into its other functions and its libraries) reproduces %s, as the run confirming the slice did. What those calls computed does not show in it (an empty or constant output), so the slice cannot show what made it wrong there. Trace a run whose output is right (wynot trace PKGDIR -- ARGS) to see which statements make that output, compare the two runs with wynot chain, or name the part of the output to reproduce with --observe",
+		c.Tail = append(c.Tail, fmt.Sprintf("every instance of the slice is in %s: a run that skips all %s the program executed outside it reproduces %s", mainFunc, report.Plural(n, "statement instance"), what))
+		sum.Detail = d
+	} else if n > 0 && end.Confirmed {
+		d.Shallow = true
+		c.Tail = append(c.Tail, fmt.Sprintf("every instance of the slice is in %s: a run that skips all %s the program executed outside it (every call into its other functions and its libraries) reproduces %s, as the run confirming the slice did. What those calls computed does not show in it (an empty or constant output), so the slice cannot show what made it wrong there. Give a run whose output is right with --pass 'ARGS': each test then runs it too with the same instances skipped, and the slice keeps what that output needs as well; or compare the two runs with wynot chain, or name the part of the output to reproduce with --observe",
 			mainFunc, report.Plural(n, "statement instance"), what))
 		sum.Detail = d
 	}
@@ -205,6 +237,18 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 		}
 	}
 	return c
+}
+
+// passShown names the passing run as the text output does.
+func passShown(args []string, stdin string) string {
+	shown := "no arguments"
+	if len(args) > 0 {
+		shown = command.ShellQuote(args)
+	}
+	if stdin != "" {
+		shown += ", standard input " + stdin
+	}
+	return shown
 }
 
 // mainFunc is the function a Go program's run begins in.
@@ -315,6 +359,16 @@ func annotated(lines []SliceLine, source func(string) string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// passOnly writes a line's instances that only the passing run
+// executed.
+func passOnly(l SliceLine) string {
+	var ks []string
+	for _, k := range l.PassOnly {
+		ks = append(ks, fmt.Sprintf("#%d", k))
+	}
+	return strings.Join(ks, " ") + " in the passing run"
 }
 
 // instances writes a line's kept instances as the table does.

@@ -47,6 +47,8 @@ const timelineCap = 1 << 22
 func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	t := &Trace{}
 	fs.StringVar(&t.StdinFile, "stdin", "", "a `FILE` for the program's standard input")
+	fs.StringVar(&t.Pass, "pass", "", "the `ARGS` of a run whose output is right (split by the shell's quoting rules; '' for none): every test runs it too, with the same instances skipped, and must reproduce its output as well")
+	fs.StringVar(&t.PassStdin, "pass-stdin", "", "a `FILE` for the standard input of the run --pass names (default: that of --stdin)")
 	fs.StringVar(&t.Observe, "observe", "all", "what must be reproduced: all (stdout, stderr and exit status), stdout, stderr, exit, or a REGEX (the output lines matching it)")
 	fs.StringVar(&t.Hierarchy, "hierarchy", "auto", "on: reduce calls and loop iterations first, then statement instances; off: all statement instances at once; auto: on for runs of 10,000 statement instances or more")
 	fs.BoolVar(&t.Flat, "flat", false, "the same as --hierarchy off")
@@ -81,12 +83,31 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 			return nil, command.Workload{}, command.UsageError("%v", err)
 		}
 		t.obs = obs
+		t.paired = inv.IsSet("pass") || inv.IsSet("pass-stdin")
+		if t.paired && t.GDB {
+			return nil, command.Workload{}, command.UsageError("--pass and --pass-stdin apply to Go programs, not with --gdb")
+		}
+		if t.passArgs, err = command.ShellSplit(t.Pass); err != nil {
+			return nil, command.Workload{}, command.UsageError("--pass: %v", err)
+		}
+		if t.paired && !inv.IsSet("pass") {
+			t.passArgs = inv.Argv
+		}
 		if t.StdinFile != "" {
 			if t.input, err = os.ReadFile(t.StdinFile); err != nil {
 				return nil, command.Workload{}, command.InputError("--stdin: %v", err)
 			}
 		} else {
 			t.input = []byte{}
+		}
+		t.passInput = t.input
+		if t.PassStdin != "" {
+			if t.passInput, err = os.ReadFile(t.PassStdin); err != nil {
+				return nil, command.Workload{}, command.InputError("--pass-stdin: %v", err)
+			}
+		}
+		if t.paired && slices.Equal(t.passArgs, inv.Argv) && bytes.Equal(t.passInput, t.input) {
+			return nil, command.Workload{}, command.UsageError("the run --pass names is the traced run itself (the same arguments and standard input): give the arguments of a run whose output is right")
 		}
 		// Named by the rule of wynot's temporary files, so that a run
 		// killed before it removes the folder leaves it to the next.
@@ -114,6 +135,10 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 			inv.Test.Argv = append([]string{t.bin}, inv.Argv...)
 			inv.Test.Env = append(os.Environ(), instrument.PlanEnv+"="+runner.Placeholder)
 			inv.Test.Input = t.input
+			if t.paired {
+				inv.Test.Paired = &runner.Command{Argv: append([]string{t.bin}, t.passArgs...), Dir: cwd, Input: t.passInput,
+					Env: append(os.Environ(), instrument.PlanEnv+"="+runner.Placeholder), File: passPlan}
+			}
 		}
 		inv.Test.Dir = cwd
 		inv.Test.Reproduce = &t.obs
@@ -124,10 +149,15 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 // Trace is a run of wynot trace.
 type Trace struct {
 	StdinFile string
-	Observe   string
-	Hierarchy string // auto, on or off
-	Flat      bool
-	GDB       bool
+	// Pass and PassStdin are the arguments and standard input of a run
+	// whose output is right (--pass, --pass-stdin): with either set,
+	// each test runs it too with the same instances skipped, and it must
+	// reproduce its own output as well.
+	Pass, PassStdin string
+	Observe         string
+	Hierarchy       string // auto, on or off
+	Flat            bool
+	GDB             bool
 	// Pkgs are go list patterns of the packages to instrument (--pkg);
 	// none for every package that can be.
 	Pkgs   []string
@@ -135,6 +165,13 @@ type Trace struct {
 
 	obs       runner.Observation
 	input     []byte
+	paired    bool // --pass: every test runs the passing run too
+	passArgs  []string
+	passInput []byte
+	// passLimit bounds the passing run's instances as the reference
+	// run's counts bound the failing run's: its counts when recorded
+	// with what the levels so far skip.
+	passLimit []uint32
 	work      string // the build, plans' record files
 	bin       string
 	script    string // --gdb: the gdb script and its settings
@@ -263,10 +300,38 @@ func (t *Trace) prepareGDB(ctx context.Context, binary string, args []string, cw
 	return nil
 }
 
+// passPlan is the name of the passing run's plan among a candidate's
+// files (--pass).
+const passPlan = "pass-plan"
+
 // candidate is the test of one plan: its file in the work directory,
-// named by PlanEnv.
-func candidate(p instrument.Plan) runner.Candidate {
-	return runner.Candidate{Files: []runner.File{{Name: "plan", Data: p.Encode()}}}
+// named by PlanEnv; with --pass, the passing run's plan beside it, which
+// skips the same instances, within the passing run's own counts, and
+// records its counts beside the failing run's when that does.
+func (t *Trace) candidate(p instrument.Plan) runner.Candidate {
+	c := runner.Candidate{Files: []runner.File{{Name: "plan", Data: p.Encode()}}}
+	if t.paired {
+		q := instrument.Plan{Skip: p.Skip, Limit: t.passLimit}
+		if p.Record != "" {
+			q.Record = strings.TrimSuffix(p.Record, ".counts") + ".pass.counts"
+		}
+		c.Files = append(c.Files, runner.File{Name: passPlan, Data: q.Encode()})
+	}
+	return c
+}
+
+// passCounts reads the passing run's counts recorded beside the failing
+// run's under tag (--pass).
+func (t *Trace) passCounts(tag string) ([]uint32, error) {
+	data, err := os.ReadFile(filepath.Join(t.work, tag+".pass.counts"))
+	if err != nil {
+		return nil, err
+	}
+	counts := instrument.ReadCounts(data)
+	if len(counts) != len(t.prog.Stmts)+1 {
+		return nil, fmt.Errorf("the passing run recorded %d counts for %d elements", len(counts), len(t.prog.Stmts))
+	}
+	return counts, nil
 }
 
 // record is a plan that records counts and the timeline into files
@@ -399,7 +464,7 @@ func isStmt(k instrument.Kind) bool { return k == instrument.Statement }
 
 // Begin starts from the original run, recording what it executes.
 func (t *Trace) Begin() command.Begin {
-	return command.Begin{Failing: candidate(t.record("original", instrument.Plan{})), What: "original run", Unit: "instances", Algorithm: "ddmin"}
+	return command.Begin{Failing: t.candidate(t.record("original", instrument.Plan{})), What: "original run", Unit: "instances", Algorithm: "ddmin"}
 }
 
 // Search reduces the calls and loop iterations, then the statement
@@ -413,6 +478,15 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 		return command.Found{}, fmt.Errorf("reading what the original run executed: %v; the run ended with %s", err, s.Original().Explain())
 	}
 	t.origCounts = orig.counts
+	if t.paired {
+		if t.passLimit, err = t.passCounts("original"); err != nil {
+			how := "it did not run"
+			if p := s.Original().Paired; p != nil {
+				how = "it ended with " + p.Explain()
+			}
+			return command.Found{}, fmt.Errorf("reading what the passing run executed: %v; %s", err, how)
+		}
+	}
 	stmts := t.instances(orig, isStmt)
 	t.before = len(stmts)
 	if t.before == 0 {
@@ -454,7 +528,7 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 			opts.Start = len(groups)
 		}
 		res, err = s.Search(ctx, command.Search{Name: l.name, N: len(groups), Algorithm: dd.Minimize, Options: opts,
-			Build: func(c dd.Config) runner.Candidate { return candidate(plan(base, groups, c, ref.counts)) },
+			Build: func(c dd.Config) runner.Candidate { return t.candidate(plan(base, groups, c, ref.counts)) },
 			OnStep: func(st dd.Step) {
 				n := len(st.Config)
 				s.Status(func(ps *report.Status) { ps.Size = n })
@@ -479,19 +553,26 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 		// Renumber: record the run without what this level skips.
 		p := plan(base, groups, res.Fail, ref.counts)
 		tag := fmt.Sprintf("level%d", i)
-		rec, err := s.TestOne(ctx, "recording", candidate(t.record(tag, p)))
+		rec, err := s.TestOne(ctx, "recording", t.candidate(t.record(tag, p)))
 		if err != nil {
 			return command.Found{}, err
 		}
 		var r2 recording
+		var pass2 []uint32
 		if rec.Outcome == dd.Fail {
 			r2, err = t.recorded(tag)
+		}
+		if err == nil && rec.Outcome == dd.Fail && t.paired {
+			pass2, err = t.passCounts(tag)
 		}
 		if rec.Outcome != dd.Fail || err != nil {
 			s.Say("the run without the %s found unneeded did not reproduce the output when recorded (%s); going on without that level", l.name, rec.Detail)
 			continue
 		}
 		base, ref = p.Skip, r2
+		if t.paired {
+			t.passLimit = pass2
+		}
 	}
 	insts := make([]inst, len(groups)) // the last level's: one instance each
 	for i, g := range groups {
@@ -515,10 +596,10 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 		return command.Found{Kept: "the smallest slice found so far is shown"}, err
 	}
 	found := command.Found{Minimal: res.Minimal, Kept: "the smallest slice found so far is shown",
-		Confirm: []command.Check{{Candidate: candidate(t.record("result", final)), Want: dd.Fail, What: "the critical slice"}}}
+		Confirm: []command.Check{{Candidate: t.candidate(t.record("result", final)), Want: dd.Fail, What: "the critical slice"}}}
 	for i, x := range t.kept {
 		rest := slices.Delete(slices.Clone(keep), i, i+1)
-		found.Removals = append(found.Removals, command.Removal{Candidate: candidate(plan(base, groups, rest, limit)),
+		found.Removals = append(found.Removals, command.Removal{Candidate: t.candidate(plan(base, groups, rest, limit)),
 			What: fmt.Sprintf("skipping %s", t.name(x, 0))})
 	}
 	return found, nil
