@@ -333,6 +333,58 @@ func main() {
 	}
 }
 
+// TestChainArgumentFiles: two runs whose arguments name two files (the
+// program opens the one it is given): the files' lines are the state at
+// the first step, and the line that differs, transplanted into the
+// passing run (which then reads a file of its own in the argument's
+// place), makes it fail; the names of the files are not the cause.
+func TestChainArgumentFiles(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := goModule(t, `package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+func main() {
+	f, err := os.Open(os.Args[1])
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	sc := bufio.NewScanner(f)
+	total := 0
+	for sc.Scan() {
+		n, err := strconv.Atoi(sc.Text())
+		if err != nil {
+			n = -1
+		}
+		total += n
+	}
+	fmt.Println("total", total)
+}
+`)
+	write(t, filepath.Join(dir, "good.txt"), []byte("1\n2\n3\n4\n"))
+	write(t, filepath.Join(dir, "bad.txt"), []byte("1\n2\n\n4\n"))
+	res := wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass", "good.txt", "--fail", "bad.txt", ".")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s := res.summary(t)
+	if len(s.Chain) == 0 || len(s.Chain[0].Relevant) != 1 || s.Chain[0].Relevant[0].Text != `file os.Args[1] line 3 = "\n" instead of "3\n"` {
+		t.Errorf("the first state:\n%s", res.stderr)
+	}
+	for _, name := range []string{"good.txt", "bad.txt"} {
+		if got := string(read(t, filepath.Join(dir, name))); got == "" {
+			t.Errorf("%s is empty after the chain", name)
+		}
+	}
+}
+
 // TestLongChainGDBHang: a transplant that makes the program loop forever
 // is unresolved at the timeout, and neither the program nor its gdb
 // outlives it; the search goes on with a fresh gdb.

@@ -50,7 +50,8 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 	where := fmt.Sprintf("%s:%d (step %d)", st.File, st.Line, t)
 	s.Status(func(ps *report.Status) { ps.Pass = where })
 	// The failing run's state.
-	gs, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: probe, Step: t, Callers: callers}}, fmt.Sprintf("f%d", t))
+	files := c.atStart(t)
+	gs, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: probe, Step: t, Callers: callers, Files: files}}, fmt.Sprintf("f%d", t))
 	if err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 	}
 	l.depth = strings.Count(fg.Point.Stack, " < ")
 	// The passing run's matching state: the same backtrace, as often.
-	at := instrument.Moment{Probe: probe, Stack: fg.Point.Stack, Occurrence: fg.Point.Occurrence, Callers: callers}
+	at := instrument.Moment{Probe: probe, Stack: fg.Point.Stack, Occurrence: fg.Point.Occurrence, Callers: callers, Files: files}
 	gs, err = c.capture(ctx, s, c.passing, []instrument.Moment{at}, fmt.Sprintf("p%d", t))
 	if err != nil {
 		return err
@@ -78,7 +79,7 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 	l.Matched, l.pstep = true, pg.Point.Step
 	l.PassVertices, l.Cut = pg.Size(), l.Cut || pg.Cut
 	m := memgraph.Match(pg, fg)
-	deltas := m.Deltas()
+	deltas := contents(m, m.Deltas())
 	l.Deltas = len(deltas)
 	for _, d := range deltas[:min(len(deltas), 100)] {
 		l.Differences = append(l.Differences, m.Describe(d))
@@ -141,6 +142,29 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 	}
 	l.failing, l.passing, l.confirm = build(res.Fail), build(res.Pass), res.Minimal
 	return nil
+}
+
+// atStart says whether step t of the failing run is at its start (in
+// main.main's first statement, or before it), where the files its
+// arguments name are part of its state: it has not read them yet.
+func (c *Chain) atStart(t uint64) bool { return !c.GDB && t <= c.firstStep() }
+
+// contents leaves out of the deltas an argument's difference where the
+// files the two runs' arguments name differ in their lines: the lines
+// are the difference the program reads (a transplant of them gives the
+// passing run a file of its own in that argument's place), where the
+// name would take the whole file along.
+func contents(m *memgraph.Matching, deltas []memgraph.Delta) []memgraph.Delta {
+	lines := map[string]bool{}
+	for _, d := range deltas {
+		if v := m.Var(d); strings.HasPrefix(v, "file os.Args[") {
+			lines["os.Args["+strings.TrimPrefix(v[:strings.Index(v, "]")+1], "file os.Args[")] = true
+		}
+	}
+	if len(lines) == 0 {
+		return deltas
+	}
+	return slices.DeleteFunc(deltas, func(d memgraph.Delta) bool { return lines[m.Var(d)] })
 }
 
 // transplant is the passing run with the changes of the deltas of cfg
@@ -220,7 +244,7 @@ func (c *Chain) same(ctx context.Context, s *command.Session, a, b *link) (bool,
 	if a.bot || b.bot {
 		return a.bot == b.bot || len(a.Relevant) == len(b.Relevant), nil, nil
 	}
-	gs, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: a.probe, Step: a.Step, Callers: a.callers}, {Probe: b.probe, Step: b.Step, Callers: b.callers}},
+	gs, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: a.probe, Step: a.Step, Callers: a.callers, Files: c.atStart(a.Step)}, {Probe: b.probe, Step: b.Step, Callers: b.callers, Files: c.atStart(b.Step)}},
 		fmt.Sprintf("j%d-%d", a.Step, b.Step))
 	if err != nil {
 		return false, nil, err

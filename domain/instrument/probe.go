@@ -299,6 +299,12 @@ type Moment struct {
 	// calls in progress to the state (FUNC::NAME): the run records its
 	// calls while such a moment is to come.
 	Callers bool `json:"callers,omitempty"`
+	// Files adds to the state the regular files the run's arguments
+	// name (up to 256 KiB each), by lines, as read when the run began:
+	// files["i"] for os.Args[i]. A transplant that changes one writes
+	// the new lines to a file beside the plan, which the argument then
+	// names. For the run's first moments, before it reads them.
+	Files bool `json:"files,omitempty"`
 }
 
 // Encode writes the plan as the runtime reads it.

@@ -178,6 +178,16 @@ func Apply(parent, op string, root bool) string {
 		if k, err := strconv.Atoi(strings.Trim(op, "[]")); err == nil {
 			return fmt.Sprintf("stdin line %d", k+1)
 		}
+	case parent == Files && strings.HasPrefix(op, "["):
+		// A file an argument names, by the argument's index.
+		if k, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(op, "["), "]")); err == nil {
+			return "file os.Args[" + k + "]"
+		}
+	case strings.HasPrefix(parent, "file os.Args[") && !strings.Contains(parent, " line ") && strings.HasPrefix(op, "["):
+		// Its lines, counted from 1.
+		if k, err := strconv.Atoi(strings.Trim(op, "[]")); err == nil {
+			return fmt.Sprintf("%s line %d", parent, k+1)
+		}
 	case parent == Env && strings.HasPrefix(op, "["):
 		// An environment variable, as a shell names it.
 		if name, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(op, "["), "]")); err == nil {
@@ -194,6 +204,10 @@ const Env = "$env"
 // Stdin names the root of a program's standard input, by lines, while
 // the program has read nothing of it.
 const Stdin = "stdin"
+
+// Files names the root of the files a program's arguments name, a map
+// from the argument's index in os.Args to the file's lines.
+const Files = "files"
 
 // Paths lists the paths that reach v through each of its parents, the
 // first being Path(v).

@@ -335,8 +335,9 @@ func TestWindow(t *testing.T) {
 }
 
 // TestApplyInputNames: the inputs' roots name their parts as users know
-// them: lines of the standard input from 1, environment variables as a
-// shell writes them; other roots index as Go does.
+// them: lines of the standard input and of the files the arguments name
+// from 1, environment variables as a shell writes them; other roots
+// index as Go does.
 func TestApplyInputNames(t *testing.T) {
 	for _, c := range []struct{ parent, op, want string }{
 		{Stdin, "[1]", "stdin line 2"},
@@ -344,6 +345,9 @@ func TestApplyInputNames(t *testing.T) {
 		{Env, `["A B"]`, "$A B"},
 		{"env", `["WIDTH"]`, `env["WIDTH"]`},
 		{"m", "[0]", "m[0]"},
+		{Files, `["1"]`, "file os.Args[1]"},
+		{"file os.Args[1]", "[2]", "file os.Args[1] line 3"},
+		{"file os.Args[1] line 3", "[0]", "file os.Args[1] line 3[0]"},
 	} {
 		if got := Apply(c.parent, c.op, false); got != c.want {
 			t.Errorf("Apply(%q, %q) = %q, want %q", c.parent, c.op, got, c.want)
