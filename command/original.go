@@ -201,7 +201,11 @@ func judgeOriginal(runs []runner.Run, f originalFacts, c Certainty) originalJudg
 	oracleFor := func() (runner.Oracle, error) {
 		switch {
 		case st.Reproduce != nil:
-			return &runner.OutputOracle{Observe: *st.Reproduce, Want: runs[0]}, nil
+			o := &runner.OutputOracle{Observe: *st.Reproduce, Want: runs[0]}
+			if st.Paired != nil {
+				o.PairedName = st.Paired.Name
+			}
+			return o, nil
 		case st.FailOn != nil:
 			return &runner.RegexOracle{Re: st.FailOn, Pass: st.PassOn, Phase: runner.Extract(runs[0]).Phase}, nil
 		case st.Script != "" || st.ExitStatus:

@@ -230,6 +230,9 @@ type OutputOracle struct {
 	Observe Observation
 	Want    Run
 	Pass    *Run
+	// PairedName is how a difference of the paired run is named
+	// (Command.Name; "the paired run" when empty).
+	PairedName string
 }
 
 // Classify compares r with the reference run.
@@ -253,7 +256,11 @@ func (o *OutputOracle) Classify(r Run) (dd.Outcome, string, error) {
 		return dd.Unresolved, "crashed: " + FailureLine(r), nil
 	}
 	if p, w := r.Paired, o.Want.Paired; p != nil && w != nil && Crashed(*p) && !(Crashed(*w) && p.Exit == w.Exit && p.Signal == w.Signal) {
-		return dd.Unresolved, "the paired run crashed: " + FailureLine(*p), nil
+		name := o.PairedName
+		if name == "" {
+			name = "the paired run"
+		}
+		return dd.Unresolved, name + " crashed: " + FailureLine(*p), nil
 	}
 	return dd.Pass, o.difference(r), nil
 }
@@ -342,7 +349,11 @@ func (o *OutputOracle) same(r Run) bool { return bytes.Equal(o.observed(r), o.ob
 func (o *OutputOracle) difference(r Run) string {
 	if r.Paired != nil && o.Want.Paired != nil && bytes.Equal(o.observedOne(r), o.observedOne(o.Want)) {
 		p := OutputOracle{Observe: o.Observe, Want: *o.Want.Paired}
-		return "the paired run: " + p.difference(*r.Paired)
+		name := o.PairedName
+		if name == "" {
+			name = "the paired run"
+		}
+		return name + ": " + p.difference(*r.Paired)
 	}
 	if o.Observe.Exit && (r.Exit != o.Want.Exit || r.Signal != o.Want.Signal) {
 		return fmt.Sprintf("%s instead of %s", r.Describe(), o.Want.Describe())

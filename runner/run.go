@@ -69,6 +69,9 @@ type Command struct {
 	// classifies: wynot trace --pass runs the failing and the passing
 	// program with one plan. Not with Persistent.
 	Paired *Command
+	// Name, when set, is how messages name the process ("the passing
+	// run" for a paired one).
+	Name string
 	// literal, when above zero, is where Argv's arguments that are
 	// values, not a template, begin (a candidate's own arguments: "{}"
 	// there is what the program gets).

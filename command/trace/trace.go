@@ -137,7 +137,7 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 			inv.Test.Input = t.input
 			if t.paired {
 				inv.Test.Paired = &runner.Command{Argv: append([]string{t.bin}, t.passArgs...), Dir: cwd, Input: t.passInput,
-					Env: append(os.Environ(), instrument.PlanEnv+"="+runner.Placeholder), File: passPlan}
+					Env: append(os.Environ(), instrument.PlanEnv+"="+runner.Placeholder), File: passPlan, Name: "the passing run (--pass)"}
 			}
 		}
 		inv.Test.Dir = cwd
