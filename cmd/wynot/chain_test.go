@@ -333,9 +333,9 @@ func main() {
 	}
 }
 
-// TestChainArgumentFiles: two runs whose arguments name two files (the
-// program opens the one it is given): the files' lines are the state at
-// the first step, and the line that differs, transplanted into the
+// TestChainArgumentFiles: two runs whose arguments (or environment
+// variables) name two files (the program opens the one it is given): the
+// files' lines are the state at the first step, and the line that differs, transplanted into the
 // passing run (which then reads a file of its own in the argument's
 // place), makes it fail; the names of the files are not the cause.
 func TestChainArgumentFiles(t *testing.T) {
@@ -351,7 +351,11 @@ import (
 )
 
 func main() {
-	f, err := os.Open(os.Args[1])
+	name := os.Getenv("NUMBERS")
+	if name == "" {
+		name = os.Args[1]
+	}
+	f, err := os.Open(name)
 	if err != nil {
 		fmt.Println("error:", err)
 		os.Exit(1)
@@ -377,6 +381,15 @@ func main() {
 	s := res.summary(t)
 	if len(s.Chain) == 0 || len(s.Chain[0].Relevant) != 1 || s.Chain[0].Relevant[0].Text != `file os.Args[1] line 3 = "\n" instead of "3\n"` {
 		t.Errorf("the first state:\n%s", res.stderr)
+	}
+	// The same by an environment variable's file.
+	res = wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass-env", "NUMBERS=good.txt", "--fail-env", "NUMBERS=bad.txt", ".")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s = res.summary(t)
+	if len(s.Chain) == 0 || len(s.Chain[0].Relevant) != 1 || s.Chain[0].Relevant[0].Text != `file $NUMBERS line 3 = "\n" instead of "3\n"` {
+		t.Errorf("the first state, by $NUMBERS:\n%s", res.stderr)
 	}
 	for _, name := range []string{"good.txt", "bad.txt"} {
 		if got := string(read(t, filepath.Join(dir, name))); got == "" {

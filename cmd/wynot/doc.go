@@ -965,11 +965,12 @@ variables and parameters of the function), the package variables of the
 probed packages, os.Args, the environment variables that --pass-env and
 --fail-env set ($WIDTH), while the program has read none of it, its
 standard input by lines ("stdin line 2"), at its first step in
-main.main, the regular files of up to 256 KiB its arguments name, by
-lines ("file os.Args[1] line 3"; a transplant of one gives the passing
-run a file of the new lines in that argument's place, and where the
-files' lines differ, the arguments' names are not a difference of their
-own), and everything reachable from
+main.main, the regular files of up to 256 KiB that its arguments and
+those environment variables name, by lines ("file os.Args[1] line 3",
+"file $CONFIG line 2"; a transplant of one gives the passing run a file
+of the new lines in that argument's or variable's place, and where the
+files' lines differ, their names are not a difference of their own),
+and everything reachable from
 them (struct fields, array, slice and map elements, pointees, interface
 values), one vertex per address and type, so that two names of one
 piece of memory (a slice and its alias, a pointer and its target) are

@@ -149,16 +149,17 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 // arguments name are part of its state: it has not read them yet.
 func (c *Chain) atStart(t uint64) bool { return !c.GDB && t <= c.firstStep() }
 
-// contents leaves out of the deltas an argument's difference where the
-// files the two runs' arguments name differ in their lines: the lines
-// are the difference the program reads (a transplant of them gives the
-// passing run a file of its own in that argument's place), where the
-// name would take the whole file along.
+// contents leaves out of the deltas an argument's or environment
+// variable's difference where the files the two runs' values name differ
+// in their lines: the lines are the difference the program reads (a
+// transplant of them gives the passing run a file of its own in that
+// value's place), where the name would take the whole file along.
 func contents(m *memgraph.Matching, deltas []memgraph.Delta) []memgraph.Delta {
-	lines := map[string]bool{}
+	lines := map[string]bool{} // the names whose files' lines differ
 	for _, d := range deltas {
-		if v := m.Var(d); strings.HasPrefix(v, "file os.Args[") {
-			lines["os.Args["+strings.TrimPrefix(v[:strings.Index(v, "]")+1], "file os.Args[")] = true
+		if v, ok := strings.CutPrefix(m.Var(d), "file "); ok {
+			name, _, _ := strings.Cut(v, " line ")
+			lines[name] = true
 		}
 	}
 	if len(lines) == 0 {

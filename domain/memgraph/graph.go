@@ -181,9 +181,12 @@ func Apply(parent, op string, root bool) string {
 	case parent == Files && strings.HasPrefix(op, "["):
 		// A file an argument names, by the argument's index.
 		if k, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(op, "["), "]")); err == nil {
+			if strings.HasPrefix(k, "$") {
+				return "file " + k
+			}
 			return "file os.Args[" + k + "]"
 		}
-	case strings.HasPrefix(parent, "file os.Args[") && !strings.Contains(parent, " line ") && strings.HasPrefix(op, "["):
+	case strings.HasPrefix(parent, "file ") && !strings.Contains(parent, " line ") && strings.HasPrefix(op, "["):
 		// Its lines, counted from 1.
 		if k, err := strconv.Atoi(strings.Trim(op, "[]")); err == nil {
 			return fmt.Sprintf("%s line %d", parent, k+1)
@@ -205,8 +208,9 @@ const Env = "$env"
 // the program has read nothing of it.
 const Stdin = "stdin"
 
-// Files names the root of the files a program's arguments name, a map
-// from the argument's index in os.Args to the file's lines.
+// Files names the root of the files a program's arguments and
+// environment variables name, a map from the argument's index in
+// os.Args ("1") or the variable's name ("$CONFIG") to the file's lines.
 const Files = "files"
 
 // Paths lists the paths that reach v through each of its parents, the

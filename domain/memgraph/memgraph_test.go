@@ -347,6 +347,8 @@ func TestApplyInputNames(t *testing.T) {
 		{"m", "[0]", "m[0]"},
 		{Files, `["1"]`, "file os.Args[1]"},
 		{"file os.Args[1]", "[2]", "file os.Args[1] line 3"},
+		{Files, `["$CONFIG"]`, "file $CONFIG"},
+		{"file $CONFIG", "[0]", "file $CONFIG line 1"},
 		{"file os.Args[1] line 3", "[0]", "file os.Args[1] line 3[0]"},
 	} {
 		if got := Apply(c.parent, c.op, false); got != c.want {
