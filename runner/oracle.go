@@ -277,6 +277,12 @@ func (o *OutputOracle) Key() string {
 // them.
 func (o *OutputOracle) Same(a, b Run) bool { return bytes.Equal(o.observed(a), o.observed(b)) }
 
+// SameOutput reports whether two runs printed the same on standard
+// output and standard error and ended the same way.
+func SameOutput(a, b Run) bool {
+	return bytes.Equal(a.Stdout, b.Stdout) && bytes.Equal(a.Stderr, b.Stderr) && a.Exit == b.Exit && a.Signal == b.Signal
+}
+
 // Crashed reports whether a run ended by a signal or a Go runtime crash
 // (a panic or a fatal error reported on standard error, exit status 2),
 // or by a wynot trace runtime error (status 125).

@@ -682,6 +682,11 @@ func main() {
 			t.Errorf("no %q in:\n%s", want, res.stderr)
 		}
 	}
+	// A "passing" run that prints the same is said to be none.
+	same := wynotRun(t, dir, nil, "trace", "-j2", "--pass", "xB", ".", "--", "xA")
+	if same.code != 0 || !strings.Contains(same.stderr, "it is no passing run of this failure") {
+		t.Errorf("--pass with the same output: exit %d\n%s", same.code, same.stderr)
+	}
 	for _, c := range []struct {
 		args []string
 		want string

@@ -478,6 +478,9 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 		return command.Found{}, fmt.Errorf("reading what the original run executed: %v; the run ended with %s", err, s.Original().Explain())
 	}
 	t.origCounts = orig.counts
+	if o := s.Original(); t.paired && o.Paired != nil && runner.SameOutput(o, *o.Paired) {
+		s.Say("the run --pass names prints what the traced run prints, and ends the same way (%s): it is no passing run of this failure, and the slice keeps what both need for that one output", o.Paired.Describe())
+	}
 	if t.paired {
 		if t.passLimit, err = t.passCounts("original"); err != nil {
 			how := "it did not run"
