@@ -124,44 +124,6 @@ func (rd *reducer) tested(err error, data []byte) bool {
 // parsing (Go's type checks).
 func typed(in *input) bool { return in.syn != nil && in.syn.Typed }
 
-// passList lists the passes of one round over input in (split.Passes),
-// a file of a tree prepared with the tree as it is now (a Go file is
-// type-checked with its package, and the packages that import it); a
-// file bundled with its language's unit has its tree passes with the
-// unit (unitPasses).
-func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
-	t := rd.langTree(in)
-	if t != nil {
-		if syn := t.File(in.Name, in.Data, rd.nowFiles); syn != nil {
-			in.syn = syn
-		}
-	}
-	var finish func([]byte) ([]byte, error)
-	if in.syn == nil {
-		finish = rd.textFinish(in)
-	}
-	tree, text, err = rd.Split.Passes(in.syn, in.Data, t == nil, finish)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", in.Name, err)
-	}
-	return tree, text, nil
-}
-
-// textFinish is what predicts the candidates of the text passes over an
-// input in no language that a language of the tree knows of (a Go
-// module's go.mod, go.sum or vendor/modules.txt: Tree.Finish), or nil.
-func (rd *reducer) textFinish(in *input) func([]byte) ([]byte, error) {
-	if rd.tree == nil {
-		return nil
-	}
-	for _, t := range rd.tree.langs {
-		if fin := t.Finish(in.Name, in.Data, rd.nowFiles); fin != nil {
-			return fin
-		}
-	}
-	return nil
-}
-
 // maxParseProbe is the largest result whose removals of single
 // characters that leave it not parsing are tested (probeParse): one test
 // each at most.
