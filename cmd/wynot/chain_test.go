@@ -178,62 +178,6 @@ func TestChainTruth(t *testing.T) {
 	}
 }
 
-// TestChainBadInput: the mistakes a user makes get a clear message and
-// the right exit status.
-func TestChainBadInput(t *testing.T) {
-	e2e(t)
-	t.Parallel()
-	dir := chainModule(t)
-	pass, fail := "alice=50 bob=70 carol=90", "alice=90 bob=50 carol=60"
-	nondet := goModule(t, `package main
-
-import (
-	"fmt"
-	"os"
-	"time"
-)
-
-func main() {
-	fmt.Println(len(os.Args), time.Now().UnixNano())
-}
-`)
-	for _, c := range []struct {
-		name string
-		dir  string
-		args []string
-		code int
-		want string
-	}{
-		{"no runs", dir, []string{"."}, 1, "give both runs"},
-		{"no program", dir, []string{"--pass", pass, "--fail", fail}, 1, "give the program"},
-		{"unquoted arguments", dir, []string{"--pass", "alice=50", "bob=70", "--fail", fail, "."}, 1, "quote them, as --pass '21 0'"},
-		{"bad quoting", dir, []string{"--pass", "'x", "--fail", fail, "."}, 1, "unterminated single quote"},
-		{"same behavior", dir, []string{"--pass", fail, "--fail", fail, "."}, 2, "does the same as the failing run"},
-		{"failing run passes", dir, []string{"--fail-on", "carol 60", "--pass", pass, "--fail", fail, "."}, 2, "the failing run does not fail"},
-		{"passing run fails", dir, []string{"--fail-on", "median \\(60\\)", "--pass", fail, "--fail", fail, "."}, 2, "the passing run does not pass"},
-		{"pass-on alone", dir, []string{"--pass-on", "x", "--pass", pass, "--fail", fail, "."}, 1, "--pass-on needs --fail-on"},
-		{"not reached", dir, []string{"--at", "main.go:34", "--pass", pass, "--fail", fail, "."}, 1, "never reaches that line"},
-		{"reached less often", dir, []string{"--at", "main.go:64#4", "--pass", pass, "--fail", fail, "."}, 1, "reaches that line 3 times only"},
-		{"other file", dir, []string{"--at", "other.go:3", "--pass", pass, "--fail", fail, "."}, 1, "other.go is not a file of the program's module"},
-		{"no statement", dir, []string{"--at", "main.go:1", "--pass", pass, "--fail", fail, "."}, 1, "no statement starts on that line"},
-		{"bad at", dir, []string{"--at", "main.go", "--pass", pass, "--fail", fail, "."}, 1, "want FILE:LINE"},
-		{"not a package", dir, []string{"--pass", pass, "--fail", fail, "go.mod"}, 1, "not a directory"},
-		{"gdb on a text file", dir, []string{"--gdb", "--pass", pass, "--fail", fail, "go.mod"}, 1, "not an executable program"},
-		{"gdb on no file", dir, []string{"--gdb", "--pass", pass, "--fail", fail, "nothing"}, 1, "no such file"},
-		{"nondeterministic", nondet, []string{"--pass", "a", "--fail", "a b", "."}, 2, "not deterministic"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			res := wynotRun(t, c.dir, nil, append([]string{"chain"}, c.args...)...)
-			if res.code != c.code || !strings.Contains(res.stderr, c.want) {
-				t.Errorf("exit %d, want %d with %q:\n%s", res.code, c.code, c.want, res.stderr)
-			}
-		})
-	}
-	if entries, _ := filepath.Glob(filepath.Join(os.TempDir(), "wynot-*-chain-*")); len(entries) > 0 {
-		t.Logf("left in the temp dir (maybe from other runs): %v", entries)
-	}
-}
-
 // TestChainGDBSample is Zeller's sample program in C (testdata/chain/
 // sample.c: shell_sort called with argc instead of argc - 1, the slot
 // past the end padded by the number of arguments) under gdb: at the

@@ -17,11 +17,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/wynot/wynot/command/chain"
 	"github.com/wynot/wynot/command/changes"
 	"github.com/wynot/wynot/command/isolate"
 	"github.com/wynot/wynot/command/trace"
-	"github.com/wynot/wynot/domain/syntax/treesitter"
 	"github.com/wynot/wynot/internal/proctest"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
@@ -37,10 +37,21 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// Run as wynot by a script of testdata/script, the test binary is
+	// wynot; otherwise it runs the tests.
+	testscript.Main(suite{m}, map[string]func(){"wynot": func() { os.Exit(wynot()) }})
+}
+
+// suite runs the tests, with the programs the end-to-end tests run built
+// first (but under -short).
+type suite struct{ m *testing.M }
+
+func (s suite) Run() int {
+	m := s.m
 	flag.Parse()
 	if testing.Short() {
 		// The end-to-end tests skip (e2e): build nothing.
-		os.Exit(m.Run())
+		return m.Run()
 	}
 	// Made like wynot's own work directories (wynot-PID-e2e-...): when
 	// go test kills this binary at its timeout, before the directory
@@ -50,24 +61,28 @@ func TestMain(m *testing.M) {
 	dir, err := runner.MkdirTemp("", "e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
 	binDir = dir
 	wynotBin = filepath.Join(dir, "wynot")
-	build := func(args ...string) {
+	build := func(args ...string) bool {
 		cmd := exec.Command(args[0], args[1:]...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n%s", strings.Join(args, " "), err, out)
-			os.RemoveAll(dir)
-			os.Exit(1)
+			return false
 		}
+		return true
 	}
-	build("go", "build", "-o", wynotBin, ".")
+	ok := build("go", "build", "-o", wynotBin, ".")
 	for _, p := range []string{"mystery", "flex", "slow"} {
-		build("go", "build", "-o", filepath.Join(dir, p), "../../testdata/progs/"+p)
+		ok = ok && build("go", "build", "-o", filepath.Join(dir, p), "../../testdata/progs/"+p)
 	}
-	build("go", "build", "-o", filepath.Join(dir, "printer"), "../../examples/printer")
-	build("gcc", "-O1", "-o", filepath.Join(dir, "crtplot"), "../../testdata/progs/crtplot/crtplot.c")
+	ok = ok && build("go", "build", "-o", filepath.Join(dir, "printer"), "../../examples/printer")
+	ok = ok && build("gcc", "-O1", "-o", filepath.Join(dir, "crtplot"), "../../testdata/progs/crtplot/crtplot.c")
+	if !ok {
+		os.RemoveAll(dir)
+		return 1
+	}
 	// wynot keeps what it knows of files reduced in place in the user's
 	// cache directory: the tests get their own (and the Go build cache
 	// stays where it is).
@@ -78,7 +93,7 @@ func TestMain(m *testing.M) {
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	code := m.Run()
 	os.RemoveAll(dir)
-	os.Exit(code)
+	return code
 }
 
 func prog(name string) string { return filepath.Join(binDir, name) }
@@ -704,91 +719,5 @@ func TestInterrupt(t *testing.T) {
 			}
 			t.Errorf("%v: directory holds %v", sig, names)
 		}
-	}
-}
-
-// TestBadInput: each bad input gets a clear message and exit status, and
-// never a stack trace or a lost file.
-func TestBadInput(t *testing.T) {
-	e2e(t)
-	t.Parallel()
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "ok"), []byte(mysteryInput))
-	write(t, filepath.Join(dir, "passes"), []byte("no parentheses here"))
-	write(t, filepath.Join(dir, "empty"), nil)
-	write(t, filepath.Join(dir, "binary"), []byte("(\xff\xfe)"))
-	write(t, filepath.Join(dir, "ok.go"), []byte("package p\n\nvar x = 1\n"))
-	write(t, filepath.Join(dir, "broken.go"), []byte("package p\n\nfunc f( {\n"))
-	write(t, filepath.Join(dir, "noexec.sh"), []byte("#!/bin/sh\nexit 0\n"))
-	flaky := filepath.Join(dir, "flaky.sh")
-	write(t, flaky, []byte("#!/bin/sh\nif [ -e "+dir+"/mark ]; then rm "+dir+"/mark; echo 'panic: first' >&2; exit 2; else touch "+dir+"/mark; echo 'panic: second' >&2; exit 2; fi\n"))
-	os.Chmod(flaky, 0o755)
-	for _, c := range []struct {
-		name string
-		args []string
-		code int
-		msg  string
-	}{
-		{"missing file", []string{"reduce", "nosuch", "--", prog("mystery"), "{}"}, 1, "input nosuch: no such file or directory"},
-		{"no test", []string{"reduce", "ok"}, 1, "no test: give a command after -- or --test SCRIPT"},
-		{"test not found", []string{"reduce", "ok", "--", "./nosuch"}, 1, "cannot start the test"},
-		{"script not executable", []string{"reduce", "--test", "noexec.sh", "ok"}, 1, "is not executable"},
-		{"does not fail", []string{"reduce", "passes", "--", prog("mystery"), "{}"}, 2, "the original input does not fail: exit status 0"},
-		{"flaky", []string{"reduce", "ok", "--", flaky, "{}"}, 2, "the failure is flaky"},
-		{"empty input", []string{"reduce", "empty", "--", prog("mystery"), "{}"}, 1, "input empty is empty: nothing to reduce"},
-		{"binary as runes", []string{"reduce", "--split", "runes", "binary", "--", prog("mystery"), "{}"}, 1, "not UTF-8 text"},
-		{"missing output dir", []string{"reduce", "-o", "nodir/out", "ok", "--", prog("mystery"), "{}"}, 1, "cannot write the result to nodir/out"},
-		{"unknown split", []string{"reduce", "--split", "words", "ok", "--", prog("mystery"), "{}"}, 1, "unknown --split"},
-		{"go split on non-Go", []string{"reduce", "--split", "go", "ok", "--", prog("mystery"), "{}"}, 1, "input ok does not parse as Go: line 1:1: expected 'package'"},
-		{"go split on broken Go", []string{"reduce", "--split", "go", "broken.go", "--", "false"}, 1, "input broken.go does not parse as Go"},
-		{"unknown grammar", []string{"reduce", "--split", "tree:cobol", "ok", "--", prog("mystery"), "{}"}, 1, `--split tree:cobol: no grammar for "cobol" (known: c, javascript, python, html, json, cpp, rust, java, typescript, tsx, go, sql)`},
-		{"tree split on non-C", []string{"reduce", "--split", "tree:c", "ok", "--", prog("mystery"), "{}"}, 1, "input ok does not parse as c"},
-		{"tree split without cgo", []string{"reduce", "--split", "tree:c", "ok", "--", prog("mystery"), "{}"}, 1, `--split tree:c: no grammar for "c": ` + treesitter.NoCgo},
-		{"typecheck without Go", []string{"reduce", "--typecheck", "ok", "--", prog("mystery"), "{}"}, 1, "--typecheck applies to inputs that parse in a language with checks beyond parsing"},
-		{"missing --with", []string{"reduce", "--with", "nosuch", "ok.go", "--", "false"}, 1, "--with nosuch: no such file or directory"},
-		{"--with clash", []string{"reduce", "--with", "ok.go", "ok.go", "--", "false"}, 1, "--with ok.go has the name of the input ok.go"},
-		{"bad flag", []string{"reduce", "--frobnicate", "ok"}, 1, "unknown flag --frobnicate"},
-		{"unknown command", []string{"frobnicate"}, 1, "unknown command"},
-	} {
-		switch c.name {
-		case "unknown grammar", "tree split on non-C":
-			if !grammars {
-				continue // said as "tree split without cgo" says
-			}
-		case "tree split without cgo":
-			if grammars {
-				continue
-			}
-		}
-		r := wynotRun(t, dir, nil, c.args...)
-		if r.code != c.code || !strings.Contains(r.stderr, c.msg) {
-			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit %d and %q", c.name, r.code, r.stderr, c.code, c.msg)
-		}
-		if strings.Contains(r.stderr, "goroutine ") && !strings.Contains(c.msg, "goroutine") {
-			t.Errorf("%s: stack trace in stderr:\n%s", c.name, r.stderr)
-		}
-	}
-	if got := string(read(t, filepath.Join(dir, "ok"))); got != mysteryInput {
-		t.Errorf("input changed by failed runs: %q", got)
-	}
-	// The original does not fail: the message shows what it did.
-	r := wynotRun(t, dir, nil, "reduce", "ok", "--", "sh", "-c", "echo all fine; exit 0")
-	if !strings.Contains(r.stderr, "all fine") {
-		t.Errorf("the message does not show the original's output:\n%s", r.stderr)
-	}
-}
-
-func TestHelp(t *testing.T) {
-	e2e(t)
-	t.Parallel()
-	r := wynotRun(t, t.TempDir(), nil, "reduce", "--help")
-	for _, want := range []string{"wynot reduce [flags] FILE... -- CMD [ARG...]", "--precision P", "Exit status"} {
-		if r.code != 0 || !strings.Contains(r.stdout, want) {
-			t.Errorf("reduce --help (exit %d) lacks %q:\n%s", r.code, want, r.stdout)
-		}
-	}
-	r = wynotRun(t, t.TempDir(), nil, "help")
-	if r.code != 0 || !strings.Contains(r.stdout, "wynot reduce") {
-		t.Errorf("help: exit %d\n%s", r.code, r.stdout)
 	}
 }

@@ -52,35 +52,6 @@ func TestFuzz(t *testing.T) {
 	}
 }
 
-func TestFuzzBadInput(t *testing.T) {
-	e2e(t)
-	t.Parallel()
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "testdata/fuzz/FuzzA/one"), []byte("go test fuzz v1\nint(1)\n"))
-	write(t, filepath.Join(dir, "testdata/fuzz/FuzzB/one"), []byte("not a corpus file\n"))
-	write(t, filepath.Join(dir, "testdata/fuzz/FuzzC/one"), []byte("go test fuzz v1\nint(1)\n"))
-	write(t, filepath.Join(dir, "testdata/fuzz/FuzzC/two"), []byte("go test fuzz v1\nint(2)\n"))
-	for _, c := range []struct {
-		args []string
-		msg  string
-	}{
-		{[]string{"fuzz", "nothere", "FuzzA"}, "does not exist"},
-		{[]string{"fuzz", ".", "Parse"}, "not the name of a fuzz target"},
-		{[]string{"fuzz", ".", "FuzzZ"}, "no corpus for FuzzZ"},
-		{[]string{"fuzz", ".", "FuzzA", "three"}, "no corpus entry three"},
-		{[]string{"fuzz", ".", "FuzzB"}, "not a Go fuzz corpus file"},
-		{[]string{"fuzz", ".", "FuzzC"}, "holds 2 entries; name one: one, two"},
-		{[]string{"fuzz", "."}, "want PACKAGE_DIR FuzzXxx"},
-		{[]string{"fuzz", "-o", "x", ".", "FuzzA"}, "-o does not apply"},
-		{[]string{"fuzz", ".", "FuzzA"}, "go test -c"},
-	} {
-		r := wynotRun(t, dir, goEnv(), c.args...)
-		if r.code != 1 || !strings.Contains(r.stderr, c.msg) {
-			t.Errorf("%v: exit %d, stderr %q; want exit 1 and %q", c.args, r.code, r.stderr, c.msg)
-		}
-	}
-}
-
 // TestFuzzTempFiles: the compiled tests live in a directory named by
 // wynot's one rule for temporary files, so that after a SIGKILL the next
 // run removes it; interrupted while compiling, wynot fuzz exits with 130.

@@ -135,36 +135,6 @@ exit 0
 	}
 }
 
-func TestIsolateBadInput(t *testing.T) {
-	e2e(t)
-	t.Parallel()
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "fails"), []byte("(x)"))
-	write(t, filepath.Join(dir, "fails2"), []byte("((x))"))
-	write(t, filepath.Join(dir, "passes"), []byte("x"))
-	write(t, filepath.Join(dir, "empty"), nil)
-	for _, c := range []struct {
-		name string
-		args []string
-		code int
-		msg  string
-	}{
-		{"passing fails", []string{"isolate", "fails2", "fails", "--", prog("mystery"), "{}"}, 2, "the passing input fails2 does not pass (FAIL)"},
-		{"failing passes", []string{"isolate", "empty", "passes", "--", prog("mystery"), "{}"}, 2, "the failing input does not fail"},
-		{"same inputs", []string{"isolate", "fails", "fails", "--", prog("mystery"), "{}"}, 1, "the passing and the failing input are the same"},
-		{"empty failing", []string{"isolate", "passes", "empty", "--", prog("mystery"), "{}"}, 1, "is empty"},
-		{"missing", []string{"isolate", "nosuch", "fails", "--", prog("mystery"), "{}"}, 1, "passing input nosuch: no such file"},
-		{"one file", []string{"isolate", "fails", "--", prog("mystery"), "{}"}, 1, "want PASSING FAILING"},
-		{"maximize: empty fails", []string{"maximize", "fails", "--", "sh", "-c", "exit 3"}, 2, "the empty input does not pass"},
-		{"argv with arguments", []string{"isolate", "--argv", "passes", "fails", "--", "sh", "-c", "x"}, 1, "give the program alone"},
-	} {
-		r := wynotRun(t, dir, nil, c.args...)
-		if r.code != c.code || !strings.Contains(r.stderr, c.msg) {
-			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit %d and %q", c.name, r.code, r.stderr, c.code, c.msg)
-		}
-	}
-}
-
 // TestIsolateShowsWindows: on a one-line input of 100 KB, wynot isolate
 // shows a window around the change with its column, not the line twice;
 // on binary input, a hex dump around the first difference. The result

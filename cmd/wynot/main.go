@@ -20,7 +20,11 @@ import (
 //go:embed doc.go
 var docSource string
 
-func main() {
+func main() { os.Exit(wynot()) }
+
+// wynot is the program: it runs the command of os.Args and returns the
+// exit status (the tests' scripts run it as their wynot command).
+func wynot() int {
 	// A test agent in a Slurm job step (--slurm-steps slot) serves
 	// and exits.
 	command.AgentMain(os.Args[1:])
@@ -29,7 +33,7 @@ func main() {
 	command.AdoptOrphans()
 	code := run(os.Args[1:], os.Stdout, os.Stderr)
 	command.EndOrphans()
-	os.Exit(code)
+	return code
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -268,54 +268,6 @@ func TestTraceScale(t *testing.T) {
 	checkSlice(t, newReplayer(t, dir), s, func(out string) string { return out })
 }
 
-func TestTraceBadInput(t *testing.T) {
-	e2e(t)
-	t.Parallel()
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/bad\n\ngo 1.24\n"))
-	write(t, filepath.Join(dir, "lib/lib.go"), []byte("package lib\n\nfunc F() int { return 1 }\n"))
-	write(t, filepath.Join(dir, "broken/main.go"), []byte("package main\n\nfunc main() {\n\tx := 1\n}\n"))
-	write(t, filepath.Join(dir, "clock/main.go"), []byte(`package main
-
-import (
-	"fmt"
-	"os"
-	"time"
-)
-
-func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: clock N")
-		os.Exit(2)
-	}
-	fmt.Println(time.Now().UnixNano())
-}
-`))
-	for _, c := range []struct {
-		args []string
-		code int
-		want string
-	}{
-		{[]string{"./lib"}, 1, "./lib is package lib, not a main package"},
-		{[]string{"./broken"}, 1, "./broken does not build:\n# example.com/bad/broken\n./main.go:4:2: declared and not used: x"},
-		{[]string{"./broken/main.go"}, 1, "is not a directory: give the directory of a Go main package"},
-		{[]string{"./clock", "--", "1"}, 2, "the original run's output is not deterministic: two runs of it differ"},
-		{[]string{"./clock"}, 0, "wynot: the original run executed 2 statement instances and ended with exit status 2; its output ends:\n    usage: clock N\nif that is not"},
-		{[]string{"--observe", "(", "./clock"}, 1, "--observe \"(\": not all, stdout, stderr or exit, and not a regular expression"},
-		{[]string{"--fail-on", "x", "./clock"}, 1, "--fail-on does not apply"},
-		{[]string{"--flat", "--hierarchy", "on", "./clock"}, 1, "--flat and --hierarchy on contradict each other"},
-		{[]string{"--hierarchy", "deep", "./clock"}, 1, `unknown --hierarchy "deep" (want auto, on or off)`},
-		{[]string{"./clock", "20", "0"}, 1, "the program's arguments go after --: wynot trace [flags] ./clock -- 20 0"},
-	} {
-		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			res := wynotRun(t, dir, nil, append([]string{"trace"}, c.args...)...)
-			if res.code != c.code || !strings.Contains(res.stderr, c.want) {
-				t.Errorf("exit %d, want %d; stderr:\n%s\nwant it to contain %q", res.code, c.code, res.stderr, c.want)
-			}
-		})
-	}
-}
-
 // cSample builds the sample program in C, statically, with debugging
 // information and without optimization.
 func cSample(t *testing.T) (dir, bin string) {
@@ -686,17 +638,5 @@ func main() {
 	same := wynotRun(t, dir, nil, "trace", "-j2", "--pass", "xB", ".", "--", "xA")
 	if same.code != 0 || !strings.Contains(same.stderr, "it is no passing run of this failure") {
 		t.Errorf("--pass with the same output: exit %d\n%s", same.code, same.stderr)
-	}
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--pass", "xA", ".", "--", "xA"}, "is the traced run itself"},
-		{[]string{"--pass", "'unclosed", ".", "--", "xA"}, "--pass:"},
-	} {
-		r := wynotRun(t, dir, nil, append([]string{"trace"}, c.args...)...)
-		if r.code != 1 || !strings.Contains(r.stderr, c.want) {
-			t.Errorf("%q: exit %d, want 1 and %q:\n%s", c.args, r.code, c.want, r.stderr)
-		}
 	}
 }
