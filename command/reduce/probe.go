@@ -56,7 +56,7 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 		var err error
 		switch {
 		case in.syn != nil && in.syn.Typed:
-			passes, _, err = rd.unitPasses(u)
+			passes, _, err = u.passes()
 		case rd.textFinish(in) != nil:
 			// A file a language of the tree knows of (a Go module's
 			// go.mod, go.sum or vendor/modules.txt): candidates that
@@ -69,7 +69,7 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := probes.Add(ctx, k, passes, rd.data(u)); err != nil {
+		if err := probes.Add(ctx, k, passes, u.data()); err != nil {
 			return fmt.Errorf("%s: %w", u.name, err)
 		}
 	}
@@ -77,7 +77,7 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 		if rd.typesOff[p.Class] {
 			continue
 		}
-		t, err := rd.s.TestOne(ctx, "type check probe", rd.unitCandidate(units[p.Unit], p.Data))
+		t, err := rd.s.TestOne(ctx, "type check probe", units[p.Unit].candidate(p.Data))
 		if err != nil {
 			return err
 		}

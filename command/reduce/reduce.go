@@ -9,6 +9,7 @@ package reduce
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -222,6 +223,9 @@ type reducer struct {
 	// unsimpler counts the candidates predicted because they would not
 	// have made their input simpler.
 	unsimpler atomic.Int64
+	// gen counts the changes of the inputs' contents: a unit's bundle
+	// made at another generation is made again (unit.data).
+	gen atomic.Uint64
 }
 
 // newReducer is the reducer of the inputs ins, of the directory t when
@@ -397,15 +401,15 @@ func (rd *reducer) run(ctx context.Context, sched *schedule.Schedule[unit]) (boo
 			t0 := time.Now()
 			defer func() { st.Seconds += time.Since(t0).Seconds() }()
 			first, tested, err := schedule.FirstFailing(ctx, len(rs), s.Jobs, func(ctx context.Context, i int) (dd.Outcome, error) {
-				rec, err := s.TestOne(ctx, "n-minimality", rd.unitCandidate(rs[i].Unit.Of, rs[i].Data))
+				rec, err := s.TestOne(ctx, "n-minimality", rs[i].Unit.Of.candidate(rs[i].Data))
 				return rec.Outcome, err
 			})
 			st.Tests += tested
 			return first, tested, err
 		},
 		func(r schedule.Removal[unit]) {
-			s.Logf("Pass n-minimality: %d of %s of %s at once still fail\n", r.Size, r.Pass, rd.label(r.Unit.Of))
-			rd.improveUnit(r.Unit.Of, r.Data)
+			s.Logf("Pass n-minimality: %d of %s of %s at once still fail\n", r.Size, r.Pass, r.Unit.Of.label())
+			r.Unit.Of.improve(r.Data)
 		})
 	st.BytesAfter = rd.size()
 	if st.BytesBefore < 0 {
@@ -420,6 +424,7 @@ func (rd *reducer) Restart() error {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
 	err := rd.res.Restart()
+	rd.gen.Add(1)
 	rd.relayerAll()
 	if err != nil {
 		return err
@@ -454,10 +459,10 @@ func (rd *reducer) removals(ctx context.Context) ([]command.Removal, error) {
 	for _, r := range ss {
 		u := r.Unit.Of
 		what := fmt.Sprintf("removing %s %d of %d", r.Pass, r.Index+1, r.Of)
-		if l := rd.label(u); l != "" {
+		if l := u.label(); l != "" {
 			what += " in " + l
 		}
-		rs = append(rs, command.Removal{Candidate: rd.unitCandidate(u, r.Data), What: what})
+		rs = append(rs, command.Removal{Candidate: u.candidate(r.Data), What: what})
 	}
 	return rs, nil
 }
@@ -485,6 +490,7 @@ func (rd *reducer) format(ctx context.Context) error {
 		}
 		rd.mu.Lock()
 		in.Data, in.Dirty = out, true
+		rd.gen.Add(1)
 		rd.relayer([]*input{in})
 		rd.mu.Unlock()
 		rd.formatted = append(rd.formatted, in.Dest)
@@ -528,7 +534,7 @@ const singlesFirst = 16
 // outcomes), and so are those that would not make the input simpler.
 func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms bool) (schedule.Ran, error) {
 	s := rd.s
-	src := rd.data(u)
+	src := u.data()
 	plan, err := sp.Plan(src)
 	if err != nil {
 		return schedule.Ran{}, fmt.Errorf("%s: %s: %w", u.name, sp.Name(), err)
@@ -536,9 +542,9 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 	if plan.Len() == 0 {
 		return schedule.Ran{Minimal: true}, nil
 	}
-	before := rd.unitSize(u)
+	before := u.size()
 	name := sp.Name()
-	if l := rd.label(u); l != "" {
+	if l := u.label(); l != "" {
 		name += " of " + l
 	}
 	s.Status(func(st *report.Status) { st.Pass, st.Granularity = name, 0 })
@@ -546,7 +552,21 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 	st0 := s.Stats()
 	t0 := time.Now()
 
+	// The texts of the candidates that failed, by configuration: the
+	// steps the search takes and its result are among them, and are
+	// not made again.
+	var failed sync.Map
+	key := func(c dd.Config) string {
+		b := make([]byte, 0, 2*len(c))
+		for _, i := range c {
+			b = binary.AppendUvarint(b, uint64(i))
+		}
+		return string(b)
+	}
 	apply := func(c dd.Config) ([]byte, bool) {
+		if data, ok := failed.Load(key(c)); ok {
+			return data.([]byte), true
+		}
 		data, err := plan.Apply(c)
 		return data, err == nil || rd.tested(err, data)
 	}
@@ -569,12 +589,16 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 				rd.unsimpler.Add(1)
 				return s.Predict("not smaller than the input"), nil
 			}
-			return s.Test(ctx, rd.unitCandidate(u, data))
+			t, err := s.Test(ctx, u.candidate(data))
+			if err == nil && t.Outcome == dd.Fail {
+				failed.Store(key(c), data)
+			}
+			return t, err
 		},
 		OnStep: func(st dd.Step) {
 			if st.Rule == dd.ReduceToSubset || st.Rule == dd.ReduceToComplement {
 				if data, ok := apply(st.Config); ok {
-					rd.improveUnit(u, data)
+					u.improve(data)
 				}
 			}
 		}})
@@ -582,24 +606,24 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 	settled := true
 	if res.Fail != nil {
 		best, ok := apply(res.Fail)
-		if ok && schedule.Simpler(best, rd.data(u)) {
-			rd.improveUnit(u, best)
+		if ok && schedule.Simpler(best, u.data()) {
+			u.improve(best)
 		}
 		// The search ended where the input is now, unless a step it
 		// took was not simpler than one taken before it (tests run in
 		// parallel): then this pass is not known to be done.
-		settled = ok && bytes.Equal(best, rd.data(u))
+		settled = ok && bytes.Equal(best, u.data())
 	}
 	st1 := s.Stats()
 	ran := schedule.Ran{Changes: plan.Len(), Tests: st1.Runs - st0.Runs, Predicted: st1.Predicted - st0.Predicted,
-		Before: before, After: rd.unitSize(u), Seconds: time.Since(t0).Seconds()}
+		Before: before, After: u.size(), Seconds: time.Since(t0).Seconds()}
 	s.Logf("Pass %s done: %s, %d predicted, %s removed\n", name, report.Plural(ran.Tests, "test"), ran.Predicted,
 		report.Plural(before-ran.After, "byte"))
 	if nr := command.Unreproduced(err, "the input", ""); nr != nil {
 		return ran, nr
 	}
 	ran.Minimal = err == nil && res.Minimal && settled
-	ran.Shrank = !bytes.Equal(rd.data(u), src)
+	ran.Shrank = !bytes.Equal(u.data(), src)
 	return ran, err
 }
 
@@ -613,6 +637,7 @@ func (rd *reducer) improve(in *input, data []byte) {
 		return
 	}
 	in.Data, in.Dirty = data, true
+	rd.gen.Add(1)
 	rd.commitLocked([]*input{in})
 }
 

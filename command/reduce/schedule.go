@@ -40,14 +40,14 @@ func (rd *reducer) schedule() *schedule.Schedule[unit] {
 	list := func(us []unit) []schedule.Unit[unit] {
 		out := make([]schedule.Unit[unit], len(us))
 		for i, u := range us {
-			out[i] = schedule.Unit[unit]{Name: rd.label(u), Of: u}
+			out[i] = schedule.Unit[unit]{Name: u.label(), Of: u}
 		}
 		return out
 	}
-	data := func(u schedule.Unit[unit]) []byte { return rd.data(u.Of) }
+	data := func(u schedule.Unit[unit]) []byte { return u.Of.data() }
 	passes := func(tree bool) func(schedule.Unit[unit]) ([]schedule.Pass, error) {
 		return func(u schedule.Unit[unit]) ([]schedule.Pass, error) {
-			t, x, err := rd.unitPasses(u.Of)
+			t, x, err := u.Of.passes()
 			if !tree {
 				t = x
 			}

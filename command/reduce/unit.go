@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/wynot/wynot/domain/decomp"
 	"github.com/wynot/wynot/domain/schedule"
@@ -19,18 +20,33 @@ import (
 // a declaration deleted with the statements that use it wherever they
 // are; a Go module's go.mod, go.sum and vendor/modules.txt, whose pass
 // removes a requirement with its checksums and vendor entry.
+//
+// A unit is a view of the reducer's inputs (shrinkray's View): its text
+// as it is now (a bundle's is made once, and again only after one of the
+// inputs changed), the candidate of another text of it, and how a
+// smaller failing text of it is taken.
 type unit struct {
+	rd      *reducer
 	name    string // in logs: the input's name, or the language's unit's
 	members []int  // the inputs, by index into the reducer's
 	bundle  bool
 	lang    syntax.Tree // the language whose unit it is, for a bundle
 	su      syntax.Unit
-	depth   int // of the entries of a tree the entries phase's unit stands for
+	depth   int      // of the entries of a tree the entries phase's unit stands for
+	text    *bundled // a bundle's text, as last made
+}
+
+// bundled is a bundle's text and the generation of the inputs
+// (reducer.gen) it was made of.
+type bundled struct {
+	mu   sync.Mutex
+	gen  uint64
+	data []byte
 }
 
 // single is the unit of input fi alone.
 func (rd *reducer) single(fi int) unit {
-	return unit{name: rd.ins[fi].Name, members: []int{fi}}
+	return unit{rd: rd, name: rd.ins[fi].Name, members: []int{fi}}
 }
 
 // treeUnits are the units of the tree passes, in the order of their
@@ -62,8 +78,8 @@ func (rd *reducer) treeUnits() []unit {
 			continue
 		}
 		groups[g] = len(us)
-		us = append(us, unit{name: name, members: []int{fi}, bundle: true, lang: lt,
-			su: syntax.Unit{Name: name, Files: []string{in.Name}}})
+		us = append(us, unit{rd: rd, name: name, members: []int{fi}, bundle: true, lang: lt,
+			su: syntax.Unit{Name: name, Files: []string{in.Name}}, text: &bundled{}})
 	}
 	return append(us, rd.extraUnits()...)
 }
@@ -82,7 +98,7 @@ func (rd *reducer) extraUnits() []unit {
 	var us []unit
 	for _, lt := range rd.tree.langs {
 		for _, su := range lt.Units(files) {
-			u := unit{name: su.Name, bundle: true, lang: lt, su: su}
+			u := unit{rd: rd, name: su.Name, bundle: true, lang: lt, su: su, text: &bundled{}}
 			for _, name := range su.Files {
 				u.members = append(u.members, byName[name])
 			}
@@ -95,9 +111,16 @@ func (rd *reducer) extraUnits() []unit {
 }
 
 // data is the unit's text as it is now.
-func (rd *reducer) data(u unit) []byte {
+func (u unit) data() []byte {
+	rd := u.rd
 	if !u.bundle {
 		return rd.ins[u.members[0]].Data
+	}
+	u.text.mu.Lock()
+	defer u.text.mu.Unlock()
+	gen := rd.gen.Load()
+	if u.text.data != nil && u.text.gen == gen {
+		return u.text.data
 	}
 	fs := make([]decomp.File, len(u.members))
 	for i, fi := range u.members {
@@ -107,11 +130,12 @@ func (rd *reducer) data(u unit) []byte {
 	if err != nil {
 		panic(err) // Go files that parse hold no NUL byte
 	}
+	u.text.gen, u.text.data = gen, b
 	return b
 }
 
 // contents splits a text of the unit into its inputs' contents.
-func (rd *reducer) contents(u unit, data []byte) (map[int][]byte, error) {
+func (u unit) contents(data []byte) (map[int][]byte, error) {
 	if !u.bundle {
 		return map[int][]byte{u.members[0]: data}, nil
 	}
@@ -126,33 +150,36 @@ func (rd *reducer) contents(u unit, data []byte) (map[int][]byte, error) {
 	return m, nil
 }
 
-// unitCandidate is the candidate with the unit holding data.
-func (rd *reducer) unitCandidate(u unit, data []byte) runner.Candidate {
+// candidate is the candidate with the unit holding data.
+func (u unit) candidate(data []byte) runner.Candidate {
+	rd := u.rd
 	if !u.bundle {
 		return rd.candidate(u.members[0], data)
 	}
-	m, err := rd.contents(u, data)
+	m, err := u.contents(data)
 	if err != nil {
 		panic(err) // the bundle's passes keep its files
 	}
 	return rd.treeCandidate(m, nil)
 }
 
-// improveUnit records a smaller failing text of the unit, as improve
-// does for an input: each of its files changed is written at once.
-func (rd *reducer) improveUnit(u unit, data []byte) {
+// improve records a smaller failing text of the unit, as the reducer's
+// improve does for an input: each of its files changed is written at
+// once.
+func (u unit) improve(data []byte) {
+	rd := u.rd
 	if !u.bundle {
 		rd.improve(rd.ins[u.members[0]], data)
 		return
 	}
-	m, err := rd.contents(u, data)
+	m, err := u.contents(data)
 	if err != nil {
 		rd.s.SetFatal(err)
 		return
 	}
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
-	if !schedule.Simpler(data, rd.data(u)) {
+	if !schedule.Simpler(data, u.data()) {
 		return
 	}
 	var changed []*input
@@ -162,20 +189,22 @@ func (rd *reducer) improveUnit(u unit, data []byte) {
 			continue
 		}
 		in.Data, in.Dirty = m[fi], true
+		rd.gen.Add(1)
 		changed = append(changed, in)
 	}
 	rd.commitLocked(changed)
 }
 
-// unitPasses are the tree passes of a unit (those of passList for an
+// passes are the tree passes of a unit (those of passList for an
 // input on its own; for a bundle, its language's: Go's over a package
 // as a whole, type-checked with the tree around it when type checks are
 // on) and its text passes (none for a bundle: its files have their own).
-func (rd *reducer) unitPasses(u unit) (tree, text []decomp.Pass, err error) {
+func (u unit) passes() (tree, text []decomp.Pass, err error) {
+	rd := u.rd
 	if !u.bundle {
 		return rd.passList(rd.ins[u.members[0]])
 	}
-	data := rd.data(u)
+	data := u.data()
 	tree, err = u.lang.Passes(u.su, data, rd.nowFiles)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", u.name, err)
@@ -187,7 +216,7 @@ func (rd *reducer) unitPasses(u unit) (tree, text []decomp.Pass, err error) {
 // a file of a tree prepared with the tree as it is now (a Go file is
 // type-checked with its package, and the packages that import it); a
 // file bundled with its language's unit has its tree passes with the
-// unit (unitPasses).
+// unit (unit.passes).
 func (rd *reducer) passList(in *input) (tree, text []decomp.Pass, err error) {
 	t := rd.langTree(in)
 	if t != nil {
@@ -223,8 +252,8 @@ func (rd *reducer) textFinish(in *input) func([]byte) ([]byte, error) {
 
 // label is how the unit is named in a pass's statistics (none for the
 // only input).
-func (rd *reducer) label(u unit) string {
-	if len(rd.ins) > 1 || u.bundle {
+func (u unit) label() string {
+	if len(u.rd.ins) > 1 || u.bundle {
 		return u.name
 	}
 	return ""
@@ -241,11 +270,11 @@ func (rd *reducer) textUnits() []unit {
 	return us
 }
 
-// unitSize is the size of the unit's inputs now.
-func (rd *reducer) unitSize(u unit) int {
+// size is the size of the unit's inputs now.
+func (u unit) size() int {
 	n := 0
 	for _, fi := range u.members {
-		n += len(rd.ins[fi].Data)
+		n += len(u.rd.ins[fi].Data)
 	}
 	return n
 }
