@@ -167,63 +167,6 @@ func TestReduceTreeOutput(t *testing.T) {
 	}
 }
 
-// TestReduceTreeBadInput: each bad tree gets a clear message, and the
-// tree is left as it was.
-func TestReduceTreeBadInput(t *testing.T) {
-	e2e(t)
-	t.Parallel()
-	dir := t.TempDir()
-	tree := filepath.Join(dir, "in")
-	bugTree(t, tree)
-	os.MkdirAll(filepath.Join(dir, "empty", "sub"), 0o755)
-	write(t, filepath.Join(dir, "full", "x"), []byte("x"))
-	write(t, filepath.Join(dir, "file.txt"), []byte("x"))
-	fifo := filepath.Join(dir, "withfifo")
-	bugTree(t, fifo)
-	if err := syscall.Mkfifo(filepath.Join(fifo, "pipe"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	orig, _ := filetree.ReadTree(tree)
-	for _, c := range []struct {
-		name string
-		in   string // the directory wynot runs in, below dir
-		args []string
-		msg  string
-	}{
-		{"the current directory", "in", []string{"reduce", "."}, "input . is the current directory, or holds it"},
-		{"a parent of the current directory", "in/a", []string{"reduce", ".."}, "input .. is the current directory, or holds it"},
-		{"-o inside the tree", "", []string{"reduce", "-o", "in/out", "in"}, "-o in/out: the result tree must go outside the input tree in"},
-		{"-o a directory with files", "", []string{"reduce", "-o", "full", "in"}, "-o full is a directory that is not empty"},
-		{"no files", "", []string{"reduce", "empty"}, "input empty holds no files: nothing to reduce"},
-		{"a directory and a file", "", []string{"reduce", "in", "file.txt"}, "input in is a directory: give one directory, or files"},
-		{"a named pipe", "", []string{"reduce", "withfifo"}, "withfifo/pipe: not a regular file, directory or symbolic link"},
-		{"--with clash", "", []string{"reduce", "--with", "in/top.txt", "in"}, "--with top.txt has the name of top.txt in the tree"},
-	} {
-		r := wynotRun(t, filepath.Join(dir, c.in), nil, append(append(c.args, "--"), bugTest...)...)
-		if r.code != 1 || !strings.Contains(r.stderr, c.msg) {
-			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit 1 and %q", c.name, r.code, r.stderr, c.msg)
-		}
-		if strings.Contains(r.stderr, "goroutine ") {
-			t.Errorf("%s: stack trace in stderr:\n%s", c.name, r.stderr)
-		}
-	}
-	sameTree(t, tree, orig)
-	if _, err := os.Stat(tree + ".orig"); err == nil {
-		t.Error("in.orig written by a failed run")
-	}
-
-	// An in.orig that is not this run's: the original goes to in.orig.1.
-	write(t, filepath.Join(dir, "in.orig", "keep"), []byte("mine"))
-	r := wynotRun(t, dir, nil, append([]string{"reduce", "in", "--"}, bugTest...)...)
-	if r.code != 0 || !strings.Contains(r.stderr, "in.orig exists and is not the original of in; the original will be kept in in.orig.1") {
-		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
-	}
-	sameTree(t, tree+".orig.1", orig)
-	if got := string(read(t, filepath.Join(dir, "in.orig", "keep"))); got != "mine" {
-		t.Errorf("in.orig/keep holds %q", got)
-	}
-}
-
 // TestReduceTreeNoRoom: a tree that does not fit as many times as tests
 // run into WYNOT_TMPDIR is refused before anything is written, naming
 // WYNOT_TMPDIR. The small file system is a tmpfs mounted for the test
