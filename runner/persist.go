@@ -130,12 +130,34 @@ func startServer(c Command, slot string) (*server, error) {
 	return s, nil
 }
 
-// serve runs a test through the slot's persistent process.
-func (t *Tester) serve(ctx context.Context, slot string, c Candidate) (Run, error) {
-	cmd := t.Command
+// serve runs a test through the slot's persistent process, and its
+// paired run (Command.Paired) through the slot's paired one.
+func (t *Tester) serve(ctx context.Context, slot string, c Candidate, timeout time.Duration) (Run, error) {
 	if err := prepare(slot, c.Files); err != nil {
 		return Run{Exit: -1}, err
 	}
+	cmd := t.Command
+	if timeout > 0 {
+		cmd.Timeout = timeout
+	}
+	r, err := t.serveOne(ctx, cmd, &t.servers, slot, c, c.Started)
+	if err != nil || cmd.Paired == nil || r.TimedOut || r.Lost != "" {
+		return r, err
+	}
+	pc := *cmd.Paired
+	pc.Timeout = cmd.Timeout
+	r2, err := t.serveOne(ctx, pc, &t.paired, slot, c, nil)
+	if err != nil {
+		return r, err
+	}
+	r.Paired = &r2
+	r.TimedOut, r.Duration = r.TimedOut || r2.TimedOut, r.Duration+r2.Duration
+	return r, nil
+}
+
+// serveOne runs a test through the persistent process of cmd in ss for
+// the slot, whose files are in place.
+func (t *Tester) serveOne(ctx context.Context, cmd Command, ss *servers, slot string, c Candidate, started func()) (Run, error) {
 	outs := t.outs[slot]
 	for _, o := range outs {
 		if err := o.reset(); err != nil {
@@ -143,10 +165,13 @@ func (t *Tester) serve(ctx context.Context, slot string, c Candidate) (Run, erro
 		}
 	}
 	first := ""
-	if len(c.Files) > 0 {
-		first = filepath.Join(slot, c.Files[0].Name)
+	for _, f := range c.Files {
+		if cmd.File == "" || f.Name == cmd.File {
+			first = filepath.Join(slot, f.Name)
+			break
+		}
 	}
-	s := t.servers.take(slot)
+	s := ss.take(slot)
 	if s == nil {
 		var err error
 		if s, err = startServer(cmd, slot); err != nil {
@@ -154,8 +179,8 @@ func (t *Tester) serve(ctx context.Context, slot string, c Candidate) (Run, erro
 		}
 	}
 	start := time.Now()
-	if c.Started != nil {
-		c.Started()
+	if started != nil {
+		started()
 	}
 	answer := make(chan string, 1)
 	go func() {
@@ -197,7 +222,7 @@ func (t *Tester) serve(ctx context.Context, slot string, c Candidate) (Run, erro
 		if r.Exit == 124 {
 			r.TimedOut = true
 		}
-		t.servers.put(slot, s)
+		ss.put(slot, s)
 	case <-timeout:
 		s.kill()
 		r = Run{Exit: -1, Signal: syscall.SIGKILL, TimedOut: true, Duration: time.Since(start)}

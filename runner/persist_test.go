@@ -100,3 +100,36 @@ func TestPersistent(t *testing.T) {
 		t.Error("Close left the server running")
 	}
 }
+
+// TestPersistentPaired: a persistent command's paired command is a
+// persistent process of its own, kept across tests, given the file it
+// names; both runs come back.
+func TestPersistentPaired(t *testing.T) {
+	c := sh(persistentServer)
+	c.Persistent = true
+	c.Timeout = 2 * time.Second
+	p := sh(persistentServer)
+	p.Persistent, p.File = true, "pass"
+	c.Paired = &p
+	tester, err := NewTester(c, &ScriptOracle{Bisect}, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tester.Close()
+	ctx := context.Background()
+	run := func(fail, pass string) Run {
+		t.Helper()
+		r, err := tester.Exec(ctx, Candidate{Files: []File{{Name: "in", Data: []byte(fail)}, {Name: "pass", Data: []byte(pass)}}})
+		if err != nil || r.Paired == nil {
+			t.Fatalf("%s, %s: %+v %v", fail, pass, r, err)
+		}
+		return r
+	}
+	a, b := run("a", "xyz"), run("bc", "w")
+	if a.Exit != 1 || a.Paired.Exit != 3 || !strings.HasSuffix(string(a.Stdout), "run 1: a\n") || !strings.HasSuffix(string(a.Paired.Stdout), "run 1: xyz\n") {
+		t.Fatalf("first test: %q %q", a.Stdout, a.Paired.Stdout)
+	}
+	if b.Exit != 2 || b.Paired.Exit != 1 || !strings.HasSuffix(string(b.Stdout), "run 2: bc\n") || !strings.HasSuffix(string(b.Paired.Stdout), "run 2: w\n") {
+		t.Errorf("second test: %q %q (each process kept for the next)", b.Stdout, b.Paired.Stdout)
+	}
+}

@@ -67,7 +67,8 @@ type Command struct {
 	// Input and File; Timeout and Sandbox are the first's. Its Run is
 	// the first's Run.Paired, and a test of both is what an oracle
 	// classifies: wynot trace --pass runs the failing and the passing
-	// program with one plan. Not with Persistent.
+	// program with one plan. With Persistent, the paired command is a
+	// persistent process of its own per work slot.
 	Paired *Command
 	// Name, when set, is how messages name the process ("the passing
 	// run" for a paired one).

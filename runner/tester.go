@@ -60,6 +60,7 @@ type Tester struct {
 	repeat    atomic.Int32 // runs per test (SetRepeat)
 	outOfRoom atomic.Int64 // runs that ran out of room (OutOfRoom)
 	servers   servers      // Command.Persistent: a process per slot
+	paired    servers      // and one of Command.Paired
 	root      string
 	dirs      chan string
 	outs      map[string][]*capture // per work directory: its output captures
@@ -140,6 +141,7 @@ func (t *Tester) Root() string { return t.root }
 // Close removes the work directories.
 func (t *Tester) Close() error {
 	t.servers.closeAll()
+	t.paired.closeAll()
 	for _, cs := range t.outs {
 		for _, c := range cs {
 			c.close()
@@ -299,7 +301,7 @@ func (t *Tester) runWithin(ctx context.Context, slot string, c Candidate, fresh 
 	var p Process
 	switch {
 	case cmd.Persistent && !t.InPlace && c.Setup == nil:
-		return t.serve(ctx, slot, c)
+		return t.serve(ctx, slot, c, timeout)
 	case t.InPlace:
 		if len(c.Files) > 0 {
 			return Run{Exit: -1}, errors.New("runner: files need a work directory")

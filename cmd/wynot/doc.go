@@ -878,7 +878,8 @@ executes under the slice's plan is shown as "#k in the passing run"). That is th
 wrong output is one that a run computing nothing prints as well (false,
 0, an empty line): skipping the defective statement leaves such an
 output as it is, but not the passing run's, which needs the statement.
-Each test costs both runs.
+Each test costs both runs; with --gdb, the passing run has a gdb of its
+own beside the failing run's in each -j slot.
 
 The result shows each statement that ran, how many of its executions
 the slice keeps, and which: as line_time, the line and the time of the

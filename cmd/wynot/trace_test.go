@@ -14,8 +14,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wynot/wynot/domain/instrument"
+	"github.com/wynot/wynot/internal/proctest"
 )
 
 // traceModule makes a module of one main package from a program's file.
@@ -638,5 +640,47 @@ func main() {
 	same := wynotRun(t, dir, nil, "trace", "-j2", "--pass", "xB", ".", "--", "xA")
 	if same.code != 0 || !strings.Contains(same.stderr, "it is no passing run of this failure") {
 		t.Errorf("--pass with the same output: exit %d\n%s", same.code, same.stderr)
+	}
+}
+
+// TestTraceGDBPass: --pass under gdb (a C program, by line): a wrong
+// count of zero, which a run skipping the count's computation prints
+// too, keeps the defective line only against the passing run, which
+// runs in a gdb of its own beside the failing run's.
+func TestTraceGDBPass(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	for _, tool := range []string{"gdb", "gcc"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "count.c"), read(t, "testdata/trace/count.c"))
+	if out, err := exec.Command("gcc", "-g", "-O0", "-static", "-o", filepath.Join(dir, "count"), filepath.Join(dir, "count.c")).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	const defect = 8 // len = strlen(s) - 1;
+	kept := func(s summary) bool {
+		for _, l := range s.Slice {
+			if l.Line == defect && len(l.Kept) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	alone := wynotRun(t, dir, nil, "trace", "--json", "-j2", "--gdb", "./count", "--", "xa")
+	if s := alone.summary(t); alone.code != 0 || kept(s) {
+		t.Fatalf("alone: exit %d, defect kept %v\n%s", alone.code, kept(s), alone.stderr)
+	}
+	res := wynotRun(t, dir, nil, "trace", "--json", "-j2", "--gdb", "--pass", "ax", "./count", "--", "xa")
+	if s := res.summary(t); res.code != 0 || !kept(s) || s.Pass == nil {
+		t.Fatalf("--pass: exit %d, defect kept %v\n%s", res.code, kept(s), res.stderr)
+	}
+	// Neither gdb outlives the run.
+	for deadline := time.Now().Add(patience); len(proctest.Marked(filepath.Join(dir, "count"))) > 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("processes of the run outlived it: %v", proctest.Marked(filepath.Join(dir, "count")))
+		}
 	}
 }

@@ -84,9 +84,6 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 		}
 		t.obs = obs
 		t.paired = inv.IsSet("pass") || inv.IsSet("pass-stdin")
-		if t.paired && t.GDB {
-			return nil, command.Workload{}, command.UsageError("--pass and --pass-stdin apply to Go programs, not with --gdb")
-		}
 		if t.passArgs, err = command.ShellSplit(t.Pass); err != nil {
 			return nil, command.Workload{}, command.UsageError("--pass: %v", err)
 		}
@@ -128,6 +125,10 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 			inv.Test.Argv = instrument.GDBArgv(t.script)
 			inv.Test.Env = append(os.Environ(), instrument.GDBEnv+"="+t.gdbConfig, instrument.PlanEnv+"="+runner.Placeholder)
 			inv.Test.Persistent = true
+			if t.paired {
+				inv.Test.Paired = &runner.Command{Argv: instrument.GDBArgv(t.script), Persistent: true, File: passPlan, Name: "the passing run (--pass)",
+					Env: append(os.Environ(), instrument.GDBEnv+"="+t.gdbPassConfig, instrument.PlanEnv+"="+runner.Placeholder)}
+			}
 		} else {
 			if err := t.prepare(ctx, inv.Args[0], inv); err != nil {
 				return nil, command.Workload{}, err
@@ -176,9 +177,12 @@ type Trace struct {
 	bin       string
 	script    string // --gdb: the gdb script and its settings
 	gdbConfig string
-	prog      *instrument.Program
-	pkg       string // the main package's import path
-	root      string // what the elements' file names are relative to
+	// gdbPassConfig are the settings of the passing run under gdb
+	// (--pass).
+	gdbPassConfig string
+	prog          *instrument.Program
+	pkg           string // the main package's import path
+	root          string // what the elements' file names are relative to
 	// instrumented and notInstrumented are the packages instrumented,
 	// and what ran as it is (instrument.Built).
 	instrumented, notInstrumented []string
@@ -288,6 +292,21 @@ func (t *Trace) prepareGDB(ctx context.Context, binary string, args []string, cw
 	cfg.Mode, cfg.ElementsFile, cfg.Elements, cfg.Serve = "run", "", lines, true
 	if err := write(); err != nil {
 		return err
+	}
+	if t.paired {
+		// The passing run's settings: its arguments and input.
+		cfg.Args = append([]string{}, t.passArgs...)
+		if t.PassStdin != "" {
+			cfg.Stdin, _ = filepath.Abs(t.PassStdin)
+		}
+		t.gdbPassConfig = filepath.Join(t.work, "gdb-pass.json")
+		js, err := json.Marshal(cfg)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(t.gdbPassConfig, js, 0o644); err != nil {
+			return err
+		}
 	}
 	t.prog, t.root = instrument.GDBProgram(lines, cwd), cwd
 	t.pkg = binary
