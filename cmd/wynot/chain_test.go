@@ -647,3 +647,50 @@ func main() {
 		t.Errorf("at main.go:18: %+v", l)
 	}
 }
+
+// TestChainLargeFile: files too large for their lines to be state leave
+// the file's name as the cause at the first step, and wynot says why and
+// how to narrow the files.
+func TestChainLargeFile(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := goModule(t, `package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// The sum of the first three lines of the file.
+func main() {
+	f, err := os.Open(os.Args[1])
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	sc := bufio.NewScanner(f)
+	total := 0
+	for i := 0; i < 3 && sc.Scan(); i++ {
+		n, _ := strconv.Atoi(sc.Text())
+		total += n
+	}
+	fmt.Println("total", total)
+}
+`)
+	rest := strings.Repeat("x\n", 140<<10) // 280 KiB
+	write(t, filepath.Join(dir, "good.txt"), []byte("1\n2\n3\n"+rest))
+	write(t, filepath.Join(dir, "bad.txt"), []byte("1\n20\n3\n"+rest))
+	res := wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass", "good.txt", "--fail", "bad.txt", ".")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	s := res.summary(t)
+	if len(s.Chain) == 0 || len(s.Chain[0].Relevant) != 1 || s.Chain[0].Relevant[0].Var != "os.Args[1]" {
+		t.Errorf("the first state:\n%s", res.stderr)
+	}
+	if !strings.Contains(res.stderr, "os.Args[1] names bad.txt, a file of 280 KiB: files larger than 256 KiB are not part of the state by lines") {
+		t.Errorf("no word of the file's size:\n%s", res.stderr)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/wynot/wynot/command"
@@ -76,6 +77,7 @@ func (c *Chain) Search(ctx context.Context, s *command.Session) (command.Found, 
 	if err != nil {
 		return c.found(), err
 	}
+	c.largeFiles(s, first)
 	last, err := c.lastLink(ctx, s)
 	if err != nil {
 		return c.found(), err
@@ -90,6 +92,33 @@ func (c *Chain) Search(ctx context.Context, s *command.Session) (command.Found, 
 	c.crash(s.Original())
 	c.suggest()
 	return c.found(), nil
+}
+
+// largeFiles says, for a relevant difference of the first state that is
+// an argument or environment variable naming a file too large for its
+// lines to be state, why the cause is the name, and how to narrow it.
+func (c *Chain) largeFiles(s *command.Session, l *link) {
+	if c.GDB {
+		return
+	}
+	for _, d := range l.Relevant {
+		name := ""
+		if k, ok := strings.CutPrefix(d.Var, "os.Args["); ok {
+			if i, err := strconv.Atoi(strings.TrimSuffix(k, "]")); err == nil && i >= 1 && i <= len(c.failArgs) {
+				name = c.failArgs[i-1]
+			}
+		} else if v, ok := strings.CutPrefix(d.Var, "$"); ok {
+			for _, e := range c.FailEnv {
+				if n, val, _ := strings.Cut(e, "="); n == v {
+					name = val
+				}
+			}
+		}
+		if st, err := os.Stat(name); name != "" && err == nil && st.Mode().IsRegular() && st.Size() > instrument.MaxStateFile {
+			s.Say("%s names %s, a file of %s: files larger than %d KiB are not part of the state by lines, so the cause at the first step is the name. To find the lines that matter, isolate the two files first (wynot isolate PASSING_FILE FAILING_FILE -- ...)",
+				d.Var, name, fmt.Sprintf("%d KiB", st.Size()>>10), instrument.MaxStateFile>>10)
+		}
+	}
 }
 
 // firstStep is the failing run's first step in main.main, or 1 when

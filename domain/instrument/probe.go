@@ -300,12 +300,16 @@ type Moment struct {
 	// calls while such a moment is to come.
 	Callers bool `json:"callers,omitempty"`
 	// Files adds to the state the regular files the run's arguments
-	// name (up to 256 KiB each), by lines, as read when the run began:
+	// name (up to MaxStateFile bytes each), by lines, as read when the run began:
 	// files["i"] for os.Args[i]. A transplant that changes one writes
 	// the new lines to a file beside the plan, which the argument then
 	// names. For the run's first moments, before it reads them.
 	Files bool `json:"files,omitempty"`
 }
+
+// MaxStateFile is the largest file that a run's arguments or variables
+// name whose lines are state (Moment.Files): the runtime's maxNamed.
+const MaxStateFile = 256 << 10
 
 // Encode writes the plan as the runtime reads it.
 func (p StatePlan) Encode() []byte {

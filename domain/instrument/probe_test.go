@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"encoding/json"
+	"fmt"
 	"go/importer"
 	"go/token"
 	"os"
@@ -360,5 +361,13 @@ func TestGDBApply(t *testing.T) {
 	}
 	if r.stdout != rf.stdout {
 		t.Errorf("transplanted run printed %q, the failing run %q", r.stdout, rf.stdout)
+	}
+}
+
+// TestMaxStateFile: the runtime's bound on the files that are state is
+// the one the chain tells users of.
+func TestMaxStateFile(t *testing.T) {
+	if want := fmt.Sprintf("const maxNamed = %d << 10", MaxStateFile>>10); !strings.Contains(string(probeTemplate), want) {
+		t.Errorf("the runtime has no %q", want)
 	}
 }
