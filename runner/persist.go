@@ -150,9 +150,7 @@ func (t *Tester) serve(ctx context.Context, slot string, c Candidate, timeout ti
 	if err != nil {
 		return r, err
 	}
-	r.Paired = &r2
-	r.TimedOut, r.Duration = r.TimedOut || r2.TimedOut, r.Duration+r2.Duration
-	return r, nil
+	return paired(r, r2), nil
 }
 
 // serveOne runs a test through the persistent process of cmd in ss for

@@ -343,12 +343,19 @@ func (t *Tester) runWithin(ctx context.Context, slot string, c Candidate, fresh 
 	if err != nil {
 		return r, err
 	}
+	return paired(r, r2), nil
+}
+
+// paired is the run of a test of two processes: the first's, with the
+// paired one's as its Paired; timed out or lost when either was, and as
+// long as both.
+func paired(r, r2 Run) Run {
 	r.Paired = &r2
 	r.TimedOut, r.Duration = r.TimedOut || r2.TimedOut, r.Duration+r2.Duration
 	if r.Lost == "" {
 		r.Lost = r2.Lost
 	}
-	return r, nil
+	return r
 }
 
 // OutOfRoom is how many local runs did not end cleanly while the file
