@@ -250,10 +250,14 @@ func (rd *reducer) candidate(fi int, data []byte) runner.Candidate {
 		}
 		return rd.treeCandidate(ch, nil)
 	}
+	// The other inputs as they are now: a search's steps write them
+	// (improve) while its speculative tests are being made.
 	files := make([]runner.File, len(rd.ins))
+	rd.mu.Lock()
 	for i, in := range rd.ins {
 		files[i] = runner.File{Name: in.Name, Data: in.Data}
 	}
+	rd.mu.Unlock()
 	if fi >= 0 {
 		files[fi].Data = data
 	}
