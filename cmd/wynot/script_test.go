@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -23,7 +24,8 @@ import (
 // runs PROG as exec does and checks that it exits with status N and that
 // its standard error holds no Go stack trace; [grammars] is true when
 // this build has the tree-sitter grammars (cgo); $EXAMPLES is the
-// repository's examples directory.
+// repository's examples directory, and $WYNOTBIN the directory of the
+// scripts' wynot (for a script that sets PATH).
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	examples, err := filepath.Abs("../../examples")
@@ -46,6 +48,8 @@ func TestScripts(t *testing.T) {
 			// toolchain's, without a network.
 			e.Setenv("XDG_CACHE_HOME", filepath.Join(e.WorkDir, ".cache"))
 			e.Setenv("EXAMPLES", examples) // the repository's examples/
+			// Where the scripts' wynot is, for a script that sets PATH.
+			e.Setenv("WYNOTBIN", strings.SplitN(e.Getenv("PATH"), string(os.PathListSeparator), 2)[0])
 			for k, v := range goenv {
 				e.Setenv(k, v)
 			}

@@ -143,39 +143,3 @@ func TestSlurmInterrupt(t *testing.T) {
 		t.Errorf("the original is not kept: %v\n%s", err, errb.String())
 	}
 }
-
-// Mistakes in --exec and its flags are said before anything runs.
-func TestExecBadInput(t *testing.T) {
-	e2e(t)
-	t.Parallel()
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "in.txt"), []byte("x\n"))
-	// A PATH with a shell but no Slurm commands.
-	bin := t.TempDir()
-	if err := os.Symlink("/bin/sh", filepath.Join(bin, "sh")); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		env  []string
-		args []string
-		want string
-	}{
-		{nil, []string{"--exec", "cloud"}, `unknown --exec "cloud"`},
-		{[]string{"WYNOT_EXEC=cloud"}, nil, `unknown --exec "cloud"`},
-		{nil, []string{"--cpus-per-test", "2"}, "--cpus-per-test applies to --exec slurm"},
-		{nil, []string{"--exec", "slurm", "--remote-input", "x"}, "--remote-input applies to --exec reapi"},
-		{nil, []string{"--exec", "slurm", "--cpus-per-test", "0"}, "--cpus-per-test must be at least 1"},
-		{nil, []string{"--slurm-steps", "slot"}, "--slurm-steps applies to --exec slurm"},
-		{nil, []string{"--exec", "slurm", "--slurm-steps", "agent"}, `--slurm-steps "agent": want test or slot`},
-		{[]string{"PATH=" + bin, "SLURM_JOB_ID="}, []string{"--exec", "slurm"}, "no srun on PATH"},
-	} {
-		args := append(append([]string{"reduce"}, c.args...), "in.txt", "--", "/bin/grep", "x", "{}")
-		r := wynotRun(t, dir, c.env, args...)
-		if r.code == 0 || !strings.Contains(r.stderr, c.want) {
-			t.Errorf("%v %v: exit %d, want %q in:\n%s", c.env, c.args, r.code, c.want, r.stderr)
-		}
-	}
-	if got := string(read(t, filepath.Join(dir, "in.txt"))); got != "x\n" {
-		t.Errorf("the input changed: %q", got)
-	}
-}

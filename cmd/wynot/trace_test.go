@@ -316,32 +316,6 @@ func TestTraceGDBSample(t *testing.T) {
 	}
 }
 
-func TestTraceGDBBadInput(t *testing.T) {
-	e2e(t)
-	t.Parallel()
-	dir, _ := cSample(t)
-	if out, err := exec.Command("gcc", "-O0", "-o", filepath.Join(dir, "nodebug"), filepath.Join(dir, "sample.c")).CombinedOutput(); err != nil {
-		t.Fatalf("gcc: %v\n%s", err, out)
-	}
-	empty := t.TempDir()
-	for _, c := range []struct {
-		env  []string
-		args []string
-		want string
-	}{
-		{nil, []string{"./nodebug", "--", "0", "5"}, "has no debugging information for source files of its own: build it with -g -O0"},
-		{nil, []string{"./sample.c"}, "./sample.c is not an executable program"},
-		{[]string{"PATH=" + empty}, []string{"./sample", "--", "0", "5"}, "--gdb needs gdb, which is not on PATH"},
-	} {
-		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			res := wynotRun(t, dir, c.env, append([]string{"trace", "--gdb"}, c.args...)...)
-			if res.code != 1 || !strings.Contains(res.stderr, c.want) {
-				t.Errorf("exit %d; stderr:\n%s\nwant it to contain %q", res.code, res.stderr, c.want)
-			}
-		})
-	}
-}
-
 // TestTraceStdinObserveExit: the program reads --stdin, and the slice is
 // taken with respect to its exit status alone.
 func TestTraceStdinObserveExit(t *testing.T) {
