@@ -964,22 +964,25 @@ step of a run is one probe passed. At a step, a probe captures the
 program's state as a memory graph: the variables in scope (local
 variables and parameters of the function), the package variables of the
 probed packages, os.Args, the environment variables that --pass-env and
---fail-env set ($WIDTH), while the program has read none of it, its
-standard input by lines ("stdin line 2"), at its first step in
+--fail-env set ($WIDTH), and everything reachable from them (struct
+fields, array, slice and map elements, pointees, interface values), one
+vertex per address and type, so that two names of one piece of memory
+(a slice and its alias, a pointer and its target) are one vertex. Where
+that state shows no difference that makes the passing run fail, it is
+captured again with the receivers, parameters and named results of the
+probed functions the step was called from (named FUNC::NAME, as
+report::m, nearest call first; only while the program runs one
+goroutine, as several goroutines' calls would mix).
+
+The inputs are state too: the standard input by lines ("stdin line 2"),
+while the program has read none of it; and at its first step in
 main.main, the regular files of up to 256 KiB that its arguments and
 those environment variables name, by lines ("file os.Args[1] line 3",
-"file $CONFIG line 2"; a transplant of one gives the passing run a file
-of the new lines in that argument's or variable's place, and where the
-files' lines differ, their names are not a difference of their own),
-and everything reachable from
-them (struct fields, array, slice and map elements, pointees, interface
-values), one vertex per address and type, so that two names of one
-piece of memory (a slice and its alias, a pointer and its target) are
-one vertex. Where that state shows no difference that makes the passing
-run fail, it is captured again with the receivers, parameters and named
-results of the probed functions the step was called from (named
-FUNC::NAME, as report::m, nearest call first; only while the program
-runs one goroutine, as several goroutines' calls would mix).
+"file $CONFIG line 2"). A transplant of a file's lines gives the passing
+run a file of the new lines in that argument's or variable's place;
+where the two runs' files differ in their lines, the files' names are
+not a difference of their own. Of a larger file, the name is the
+difference, and wynot says so.
 
 The state of the failing run at a step is compared with the passing
 run's matching state: the same statement with the same backtrace, as
