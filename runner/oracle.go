@@ -256,11 +256,7 @@ func (o *OutputOracle) Classify(r Run) (dd.Outcome, string, error) {
 		return dd.Unresolved, "crashed: " + FailureLine(r), nil
 	}
 	if p, w := r.Paired, o.Want.Paired; p != nil && w != nil && Crashed(*p) && !(Crashed(*w) && p.Exit == w.Exit && p.Signal == w.Signal) {
-		name := o.PairedName
-		if name == "" {
-			name = "the paired run"
-		}
-		return dd.Unresolved, name + " crashed: " + FailureLine(*p), nil
+		return dd.Unresolved, o.pairedName() + " crashed: " + FailureLine(*p), nil
 	}
 	return dd.Pass, o.difference(r), nil
 }
@@ -273,15 +269,17 @@ func (o *OutputOracle) Key() string {
 	return fmt.Sprintf("output %s %x", o.Observe, o.observed(o.Want))
 }
 
+// pairedName is how the paired run is named (PairedName).
+func (o *OutputOracle) pairedName() string {
+	if o.PairedName == "" {
+		return "the paired run"
+	}
+	return o.PairedName
+}
+
 // Same says whether two runs are the same as far as the oracle observes
 // them.
 func (o *OutputOracle) Same(a, b Run) bool { return bytes.Equal(o.observed(a), o.observed(b)) }
-
-// SameOutput reports whether two runs printed the same on standard
-// output and standard error and ended the same way.
-func SameOutput(a, b Run) bool {
-	return bytes.Equal(a.Stdout, b.Stdout) && bytes.Equal(a.Stderr, b.Stderr) && a.Exit == b.Exit && a.Signal == b.Signal
-}
 
 // Crashed reports whether a run ended by a signal or a Go runtime crash
 // (a panic or a fatal error reported on standard error, exit status 2),
@@ -355,11 +353,7 @@ func (o *OutputOracle) same(r Run) bool { return bytes.Equal(o.observed(r), o.ob
 func (o *OutputOracle) difference(r Run) string {
 	if r.Paired != nil && o.Want.Paired != nil && bytes.Equal(o.observedOne(r), o.observedOne(o.Want)) {
 		p := OutputOracle{Observe: o.Observe, Want: *o.Want.Paired}
-		name := o.PairedName
-		if name == "" {
-			name = "the paired run"
-		}
-		return name + ": " + p.difference(*r.Paired)
+		return o.pairedName() + ": " + p.difference(*r.Paired)
 	}
 	if o.Observe.Exit && (r.Exit != o.Want.Exit || r.Signal != o.Want.Signal) {
 		return fmt.Sprintf("%s instead of %s", r.Describe(), o.Want.Describe())

@@ -319,6 +319,12 @@ func (t *Trace) prepareGDB(ctx context.Context, binary string, args []string, cw
 	return nil
 }
 
+// alone is a run without its paired run.
+func alone(r runner.Run) runner.Run {
+	r.Paired = nil
+	return r
+}
+
 // passPlan is the name of the passing run's plan among a candidate's
 // files (--pass).
 const passPlan = "pass-plan"
@@ -342,13 +348,19 @@ func (t *Trace) candidate(p instrument.Plan) runner.Candidate {
 // passCounts reads the passing run's counts recorded beside the failing
 // run's under tag (--pass).
 func (t *Trace) passCounts(tag string) ([]uint32, error) {
-	data, err := os.ReadFile(filepath.Join(t.work, tag+".pass.counts"))
+	return t.counts(tag + ".pass.counts")
+}
+
+// counts reads a recording run's counts from the file name in the work
+// directory: one per element.
+func (t *Trace) counts(name string) ([]uint32, error) {
+	data, err := os.ReadFile(filepath.Join(t.work, name))
 	if err != nil {
 		return nil, err
 	}
 	counts := instrument.ReadCounts(data)
 	if len(counts) != len(t.prog.Stmts)+1 {
-		return nil, fmt.Errorf("the passing run recorded %d counts for %d elements", len(counts), len(t.prog.Stmts))
+		return nil, fmt.Errorf("the run recorded %d counts for %d elements", len(counts), len(t.prog.Stmts))
 	}
 	return counts, nil
 }
@@ -369,14 +381,11 @@ type recording struct {
 
 // recorded reads what a recording run wrote.
 func (t *Trace) recorded(tag string) (recording, error) {
-	data, err := os.ReadFile(filepath.Join(t.work, tag+".counts"))
+	counts, err := t.counts(tag + ".counts")
 	if err != nil {
 		return recording{}, err
 	}
-	r := recording{counts: instrument.ReadCounts(data)}
-	if len(r.counts) != len(t.prog.Stmts)+1 {
-		return recording{}, fmt.Errorf("the run recorded %d counts for %d elements", len(r.counts), len(t.prog.Stmts))
-	}
+	r := recording{counts: counts}
 	if tl, err := os.ReadFile(filepath.Join(t.work, tag+".timeline")); err == nil {
 		r.timeline, r.complete = instrument.ReadTimeline(tl)
 	}
@@ -497,8 +506,8 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 		return command.Found{}, fmt.Errorf("reading what the original run executed: %v; the run ended with %s", err, s.Original().Explain())
 	}
 	t.origCounts = orig.counts
-	if o := s.Original(); t.paired && o.Paired != nil && runner.SameOutput(o, *o.Paired) {
-		s.Say("the run --pass names prints what the traced run prints, and ends the same way (%s): it is no passing run of this failure, and the slice keeps what both need for that one output", o.Paired.Describe())
+	if o := s.Original(); t.paired && o.Paired != nil && (&runner.OutputOracle{Observe: t.obs}).Same(alone(o), *o.Paired) {
+		s.Say("the run --pass names gives what the traced run gives (%s, as --observe compares them): it is no passing run of this failure, and the slice keeps what both need for that one output", o.Paired.Describe())
 	}
 	if t.paired {
 		if t.passLimit, err = t.passCounts("original"); err != nil {
