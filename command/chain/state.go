@@ -157,9 +157,8 @@ func (c *Chain) atStart(t uint64) bool { return !c.GDB && t <= c.firstStep() }
 func contents(m *memgraph.Matching, deltas []memgraph.Delta) []memgraph.Delta {
 	lines := map[string]bool{} // the names whose files' lines differ
 	for _, d := range deltas {
-		if v, ok := strings.CutPrefix(m.Var(d), "file "); ok {
-			name, _, _ := strings.Cut(v, " line ")
-			lines[name] = true
+		if by, ok := memgraph.NamedBy(m.Var(d)); ok {
+			lines[by] = true
 		}
 	}
 	if len(lines) == 0 {

@@ -213,6 +213,18 @@ const Stdin = "stdin"
 // os.Args ("1") or the variable's name ("$CONFIG") to the file's lines.
 const Files = "files"
 
+// NamedBy says, of the name of a file of Files or of a part of one
+// ("file os.Args[1] line 3", as Apply names them), what names the file:
+// the argument or variable ("os.Args[1]", "$CONFIG").
+func NamedBy(name string) (string, bool) {
+	v, ok := strings.CutPrefix(name, "file ")
+	if !ok || !strings.HasPrefix(v, "os.Args[") && !strings.HasPrefix(v, "$") {
+		return "", false
+	}
+	by, _, _ := strings.Cut(v, " line ")
+	return by, true
+}
+
 // Paths lists the paths that reach v through each of its parents, the
 // first being Path(v).
 func (g *Graph) Paths(v int) [][]string {

@@ -356,3 +356,20 @@ func TestApplyInputNames(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedBy: the names Apply gives a file's parts say what names the
+// file; other names do not.
+func TestNamedBy(t *testing.T) {
+	for _, c := range []struct{ name, want string }{
+		{Apply(Files, `["1"]`, false), "os.Args[1]"},
+		{Apply(Apply(Files, `["2"]`, false), "[4]", false), "os.Args[2]"},
+		{Apply(Apply(Files, `["$CONFIG"]`, false), "[0]", false), "$CONFIG"},
+		{"file", ""},
+		{"file.lines[2]", ""},
+		{"stdin line 2", ""},
+	} {
+		if got, ok := NamedBy(c.name); got != c.want || ok != (c.want != "") {
+			t.Errorf("NamedBy(%q) = %q, %v; want %q", c.name, got, ok, c.want)
+		}
+	}
+}
