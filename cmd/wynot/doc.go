@@ -873,13 +873,14 @@ FILE its standard input. Every test then runs it too, with the same
 instances skipped (the k-th execution of a statement in one run is the
 k-th in the other, within the passing run's own counts), and it must
 reproduce its own output as well: the slice keeps the instances without
-which either output changes (one that the failing run no longer
-executes under the slice's plan is shown as "#k in the passing run"). That is the slice to take when the
-wrong output is one that a run computing nothing prints as well (false,
-0, an empty line): skipping the defective statement leaves such an
-output as it is, but not the passing run's, which needs the statement.
-Each test costs both runs; with --gdb, the passing run has a gdb of its
-own beside the failing run's in each -j slot.
+which either output changes (one that the failing run no longer executes
+under the slice's plan is shown as "#k in the passing run"). That is the
+slice to take when the wrong output is one that a run computing nothing
+prints as well (false, 0, an empty line): skipping the defective
+statement leaves such an output as it is, but not the passing run's,
+which needs the statement. Each test costs both runs; with --gdb, the
+passing run has a gdb of its own beside the failing run's in each -j
+slot.
 
 The result shows each statement that ran, how many of its executions
 the slice keeps, and which: as line_time, the line and the time of the
