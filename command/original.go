@@ -80,7 +80,7 @@ func (s *Session) checkOriginal(ctx context.Context, orig runner.Candidate, what
 		}
 		runs = append(runs, r)
 	}
-	facts := originalFacts{settings: s.settings, what: what, hint: s.executorHint(), where: s.where(),
+	facts := originalFacts{settings: s.settings, what: what, hint: s.executorHint(), where: s.where(), byName: s.byName,
 		timeout: s.tester.Command.Timeout, outOfRoom: s.tester.OutOfRoom() > 0}
 	j := judgeOriginal(runs, facts, s.certainty)
 	if j.more {
@@ -169,10 +169,14 @@ func calibrate(runs []runner.Run, c Certainty) time.Duration {
 // the test's settings, what the original is called, and the particulars
 // of where the tests run that errors name.
 type originalFacts struct {
-	settings  Test
-	what      string
-	hint      string // executorHint
-	where     string // where the tests run
+	settings Test
+	what     string
+	hint     string // executorHint
+	where    string // where the tests run
+	// byName, when set, is the command with {} in the place of the
+	// argument that names the input: it runs in a private work
+	// directory because it reads the candidate by that name.
+	byName    string
 	timeout   time.Duration
 	outOfRoom bool // a run ran out of room in its work directory
 }
@@ -299,8 +303,13 @@ func judgeOriginal(runs []runner.Run, f originalFacts, c Certainty) originalJudg
 	if o, ok := oracle.(*runner.SignatureOracle); ok && o.Want.Phase == runner.NotSetUp {
 		// The tool never got to the code: that is how the command fails
 		// where it runs, not a failure of what it tests.
-		return originalJudgment{err: NotReproduced("the %s fails before anything is built or tested: %s could not start on it (%s). That is how the command fails %s, not a failure of the program; run it there by hand, or, if this is the failure you are after, state it with --fail-on REGEX.\nThe run: %s",
-			what, o.Want.Tool, o.Want.Message, f.where, runs[j.ref].Explain())}
+		how := "run it there by hand, or, if this is the failure you are after, state it with --fail-on REGEX"
+		if f.byName != "" {
+			how = "it runs there because it names the input by its name, where the candidate is under that name. To run it here, where you typed it, write {} in the input's place: -- " + f.byName +
+				" (or, if this is the failure you are after, state it with --fail-on REGEX)"
+		}
+		return originalJudgment{err: NotReproduced("the %s fails before anything is built or tested: %s could not start on it (%s). That is how the command fails %s, not a failure of the program; %s.\nThe run: %s",
+			what, o.Want.Tool, o.Want.Message, f.where, how, runs[j.ref].Explain())}
 	}
 	j.oracle, j.fails = oracle, fails
 	return j

@@ -179,7 +179,11 @@ type Session struct {
 	// started (a command that gets its candidate by {} or on standard
 	// input), or "": whether the test writes there is checked on the
 	// original's runs.
-	here      string
+	here string
+	// byName is the test command with {} in the place of the argument
+	// that names the input, when that argument is why it runs in a
+	// private work directory (originalFacts.byName).
+	byName    string
 	cancel    context.CancelFunc
 	eventBase int    // test numbers of earlier searches, for the events file
 	doing     string // what the run does before its search, for an interruption
@@ -286,6 +290,7 @@ func Open(cfg Config) (*Session, error) {
 	default:
 		cmd.Argv = absolutePaths(t.Argv, cfg.Tree, cfg.InTree)
 		cmd.Stdin = !cfg.InPlace && cfg.Files == 1 && !hasPlaceholder(t.Argv)
+		s.byName = byName(t.Argv, cfg)
 	}
 	cmd.Env, cmd.Input, cmd.Persistent, cmd.Sandbox, cmd.Paired = t.Env, t.Input, t.Persistent, t.Sandbox, t.Paired
 	if t.Dir != "" {
@@ -359,6 +364,30 @@ func here(argv []string, cfg Config) bool {
 		return false // no single file, or files given beside it (--with)
 	}
 	return !namesInput(argv[1:], cfg.Inputs)
+}
+
+// byName is argv with {} in the place of the argument that names the
+// single input, as the user would write it for the test to run where
+// wynot was started; "" when no argument as a whole names it.
+func byName(argv []string, cfg Config) string {
+	if cfg.InPlace || cfg.Files != 1 || len(cfg.Inputs) != 1 || len(argv) < 2 || cfg.Executor != nil {
+		return ""
+	}
+	for i, a := range argv[1:] {
+		if strings.ContainsAny(a, " \t") || !namesInput([]string{a}, cfg.Inputs) {
+			continue
+		}
+		with := runner.Placeholder
+		if flag, _, ok := strings.Cut(a, "="); ok {
+			with = ShellQuote([]string{flag + "="}) + with // --file={}
+		}
+		quoted := []string{ShellQuote(argv[:i+1]), with}
+		if rest := argv[i+2:]; len(rest) > 0 {
+			quoted = append(quoted, ShellQuote(rest))
+		}
+		return strings.Join(quoted, " ")
+	}
+	return ""
 }
 
 // namesInput reports whether an argument names one of the inputs by its

@@ -308,6 +308,36 @@ func TestHere(t *testing.T) {
 	}
 }
 
+// TestByName: a command that names its single input as a whole argument
+// is written back with {} in its place (the flag's name kept), as the
+// user would type it to run where wynot was started; a word of a shell
+// command, several files and argument lists give none.
+func TestByName(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("in.txt", []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	one := Config{Files: 1, Inputs: []string{"in.txt"}}
+	for _, c := range []struct {
+		argv []string
+		cfg  Config
+		want string
+	}{
+		{[]string{"go", "run", "./cmd/x", "in.txt"}, one, "go run ./cmd/x {}"},
+		{[]string{"go", "run", "./cmd/x", "./in.txt", "-v"}, one, "go run ./cmd/x {} -v"},
+		{[]string{"tool", "--file=in.txt"}, one, "tool --file={}"},
+		{[]string{"sh", "-c", "tool in.txt"}, one, ""},
+		{[]string{"go", "run", "./cmd/x"}, one, ""},
+		{[]string{"tool", "in.txt"}, Config{Files: 2, Inputs: []string{"in.txt", "b"}}, ""},
+		{[]string{"tool", "in.txt"}, Config{Files: 1, InPlace: true, Inputs: []string{"in.txt"}}, ""},
+	} {
+		if got := byName(c.argv, c.cfg); got != c.want {
+			t.Errorf("byName(%q) = %q, want %q", c.argv, got, c.want)
+		}
+	}
+}
+
 // TestCopying: a copy of a tree into a work directory is said once it
 // has taken two seconds, then every two seconds, never once done.
 func TestCopying(t *testing.T) {
