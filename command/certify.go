@@ -69,6 +69,14 @@ func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.
 		if v.Outcome == c.Want {
 			s.hold(c, v.Run, certified)
 			switch {
+			case certified && agree == len(v.Outcomes):
+				// The test flipped before, so every check is run
+				// several times; one whose runs all agree is news
+				// only the first time.
+				if s.quietHeld() {
+					continue
+				}
+				s.Say("run again %d times, as every check is since the test flipped, %s gave %s every time: the result holds (checks that hold every time are not listed further)", len(v.Outcomes), c.What, c.Want)
 			case certified:
 				s.Say("run again, %s gave %s in %d of %d runs: the test is flaky, but the result holds (one that gives it in at most half of its runs gets there with at most %g%% chance)", c.What, c.Want, agree, len(v.Outcomes), s.certaintyPercent(c.Want))
 			case agree < len(v.Outcomes):
@@ -373,4 +381,14 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, e
 		}
 	}
 	return found, firstErr
+}
+
+// quietHeld reports whether a certified check whose runs all agreed was
+// said before; it records that one is being said now.
+func (s *Session) quietHeld() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	said := s.saidHeld
+	s.saidHeld = true
+	return said
 }

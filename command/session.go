@@ -168,6 +168,9 @@ type Session struct {
 	// candidate and outcome: a check that held is not run again while
 	// the test shows no flip it was not decided under.
 	held map[heldKey]heldCheck
+	// saidHeld is whether a certified check that held in all its runs
+	// was said (quietHeld).
+	saidHeld bool
 	// undecided says why a certifying decision ran out of runs ("").
 	undecided string
 	// caveats say why the result may not be what it seems (Caveat).
