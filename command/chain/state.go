@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
@@ -51,13 +53,13 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 	s.Status(func(ps *report.Status) { ps.Pass = where })
 	// The failing run's state.
 	files := c.atStart(t)
-	gs, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: probe, Step: t, Callers: callers, Files: files}}, fmt.Sprintf("f%d", t))
+	gs, why, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: probe, Step: t, Callers: callers, Files: files}}, fmt.Sprintf("f%d", t))
 	if err != nil {
 		return err
 	}
 	fg := gs[0]
 	if fg == nil {
-		l.Note = "the failing run did not reach this step when run again"
+		l.Note = cmp.Or(why, "the failing run did not reach this step when run again")
 		return nil
 	}
 	l.Stack, l.FailVertices, l.Cut = fg.Point.Stack, fg.Size(), fg.Cut
@@ -67,13 +69,13 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 	l.depth = strings.Count(fg.Point.Stack, " < ")
 	// The passing run's matching state: the same backtrace, as often.
 	at := instrument.Moment{Probe: probe, Stack: fg.Point.Stack, Occurrence: fg.Point.Occurrence, Callers: callers, Files: files}
-	gs, err = c.capture(ctx, s, c.passing, []instrument.Moment{at}, fmt.Sprintf("p%d", t))
+	gs, why, err = c.capture(ctx, s, c.passing, []instrument.Moment{at}, fmt.Sprintf("p%d", t))
 	if err != nil {
 		return err
 	}
 	pg := gs[0]
 	if pg == nil {
-		l.Note = "the passing run never reaches this state (no state with the same backtrace)"
+		l.Note = cmp.Or(why, "the passing run never reaches this state (no state with the same backtrace)")
 		return nil
 	}
 	l.Matched, l.pstep = true, pg.Point.Step
@@ -85,7 +87,11 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 		l.Differences = append(l.Differences, m.Describe(d))
 	}
 	if len(deltas) == 0 {
-		l.Note = "the states do not differ (the cause is outside the captured state: callers' local variables, other goroutines, files)"
+		outside := "callers' local variables, other goroutines, files"
+		if c.GDB {
+			outside = "memory that no variable of the program's own functions reaches, files"
+		}
+		l.Note = "the states do not differ (the cause is outside the captured state: " + outside + ")" + c.cutNote(l)
 		l.hidden = true
 		return nil
 	}
@@ -102,7 +108,7 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 		if whole.Detail != "" {
 			how += ": " + whole.Detail
 		}
-		l.Note = fmt.Sprintf("transplanting all %s into the passing run does not make it fail (%s)", report.Plural(len(deltas), "delta"), how)
+		l.Note = fmt.Sprintf("transplanting all %s into the passing run does not make it fail (%s)%s", report.Plural(len(deltas), "delta"), how, c.cutNote(l))
 		l.neither, l.hidden = whole.Outcome == dd.Unresolved, true
 		return nil
 	}
@@ -116,7 +122,7 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 	var np *dd.NotPassingError
 	switch {
 	case errors.As(err, &nf):
-		l.Note = fmt.Sprintf("transplanting all %s into the passing run does not make it fail", report.Plural(len(deltas), "delta"))
+		l.Note = fmt.Sprintf("transplanting all %s into the passing run does not make it fail%s", report.Plural(len(deltas), "delta"), c.cutNote(l))
 		l.hidden = true
 		return nil
 	case errors.As(err, &np):
@@ -244,7 +250,7 @@ func (c *Chain) same(ctx context.Context, s *command.Session, a, b *link) (bool,
 	if a.bot || b.bot {
 		return a.bot == b.bot || len(a.Relevant) == len(b.Relevant), nil, nil
 	}
-	gs, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: a.probe, Step: a.Step, Callers: a.callers, Files: c.atStart(a.Step)}, {Probe: b.probe, Step: b.Step, Callers: b.callers, Files: c.atStart(b.Step)}},
+	gs, _, err := c.capture(ctx, s, c.failing, []instrument.Moment{{Probe: a.probe, Step: a.Step, Callers: a.callers, Files: c.atStart(a.Step)}, {Probe: b.probe, Step: b.Step, Callers: b.callers, Files: c.atStart(b.Step)}},
 		fmt.Sprintf("j%d-%d", a.Step, b.Step))
 	if err != nil {
 		return false, nil, err
@@ -281,8 +287,10 @@ func (c *Chain) same(ctx context.Context, s *command.Session, a, b *link) (bool,
 }
 
 // capture runs one side with a plan that captures the states at the
-// moments, and reads them (nil for a moment the run never reached).
-func (c *Chain) capture(ctx context.Context, s *command.Session, side func(instrument.StatePlan) runner.Candidate, at []instrument.Moment, tag string) ([]*memgraph.Graph, error) {
+// moments, and reads them (nil for a moment the run never reached). Where
+// a state is missing because of how the run ended (it timed out, or was
+// lost), why says so; it is "" when the run ended as its own runs do.
+func (c *Chain) capture(ctx context.Context, s *command.Session, side func(instrument.StatePlan) runner.Candidate, at []instrument.Moment, tag string) (out []*memgraph.Graph, why string, err error) {
 	var paths []string
 	for i := range at {
 		paths = append(paths, filepath.Join(c.work, fmt.Sprintf("%s.%d.graph", tag, i)))
@@ -292,23 +300,46 @@ func (c *Chain) capture(ctx context.Context, s *command.Session, side func(instr
 	c.captures++
 	rec, err := s.TestOne(ctx, "capture", side(instrument.StatePlan{At: at, MaxVertices: c.MaxVertices}))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	out := make([]*memgraph.Graph, len(at))
+	out = make([]*memgraph.Graph, len(at))
 	for i, path := range paths {
 		data, err := os.ReadFile(path)
 		if errors.Is(err, os.ErrNotExist) {
 			if rec.Cached {
-				return nil, fmt.Errorf("a capture's outcome came from the cache, not from a run; run without --cache")
+				return nil, "", fmt.Errorf("a capture's outcome came from the cache, not from a run; run without --cache")
 			}
+			why = captureLost(rec.Run, s.Timeout())
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if out[i], err = memgraph.Read(data); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
-	return out, nil
+	return out, why, nil
+}
+
+// cutNote says, of a state that was cut, that its deltas are not all
+// of the difference.
+func (c *Chain) cutNote(l *link) string {
+	if !l.Cut {
+		return ""
+	}
+	return fmt.Sprintf("; but the state had more than %d vertices and was cut, so the difference may lie in what was cut (--max-vertices raises the limit)", c.MaxVertices)
+}
+
+// captureLost says why a run that was to capture a state did not, when
+// the way it ended explains it: a time limit (capturing a state far
+// along a run takes longer than the run), or a run an executor lost.
+func captureLost(r runner.Run, limit time.Duration) string {
+	switch {
+	case r.TimedOut:
+		return fmt.Sprintf("the run that captures this state timed out (%s): no state to compare; --timeout longer than %s gives it time (capturing a state far along a run takes longer than the run)", r.Describe(), limit)
+	case r.Lost != "":
+		return "the run that captures this state was lost (" + r.Lost + ")"
+	}
+	return ""
 }

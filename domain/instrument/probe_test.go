@@ -315,6 +315,7 @@ func TestGDBCapture(t *testing.T) {
 		{"heap[3]", "atom", "9"},
 		{"total", "atom", "10"},
 		{"argc", "atom", "2"},
+		{"argv[1]", "ptr", ""}, // main's argv is argc strings
 	} {
 		v := vertexNamed(t, g, c.name)
 		if string(v.Kind) != c.kind || v.Value != c.value {
@@ -326,6 +327,9 @@ func TestGDBCapture(t *testing.T) {
 	}
 	if names := strings.Join(g.Names(g.Lookup("*second")), " "); !strings.Contains(names, "*(*b.list).next") {
 		t.Errorf("*second has the names %s, not *(*b.list).next", names)
+	}
+	if names := strings.Join(g.Names(g.Lookup("*b.name")), " "); !strings.Contains(names, "*argv[1]") {
+		t.Errorf("*b.name has the names %s, not *argv[1] (the string b.name shares with argv[1])", names)
 	}
 	// alias points into heap's block: one vertex, two names.
 	id := g.Lookup("*alias")
@@ -369,5 +373,43 @@ func TestGDBApply(t *testing.T) {
 func TestMaxStateFile(t *testing.T) {
 	if want := fmt.Sprintf("const maxNamed = %d << 10", MaxStateFile>>10); !strings.Contains(string(probeTemplate), want) {
 		t.Errorf("the runtime has no %q", want)
+	}
+}
+
+// TestProbeCaptureCut: a state larger than the limit is cut fairly: a
+// long slice unfolded first does not take the place of a short one's
+// elements, and every variable keeps its first parts.
+func TestProbeCaptureCut(t *testing.T) {
+	src := []byte(`package main
+
+import "fmt"
+
+func main() {
+	long := make([]int, 5000)
+	short := []int{7, 8}
+	fmt.Println(len(long), short) // probe
+}
+`)
+	dir := module(t, src)
+	p := probeModule(t, dir)
+	bin := build(t, dir, p)
+	out := filepath.Join(t.TempDir(), "graph.json")
+	plan := StatePlan{At: []Moment{{Probe: probeLine(t, p, "// probe", src), Stack: "main.main", Occurrence: 1, Graph: out}}, MaxVertices: 100}
+	runState(t, bin, plan)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := memgraph.Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Cut || g.Size() > 101 {
+		t.Errorf("cut %v, %d vertices; want a cut at 100", g.Cut, g.Size())
+	}
+	for name, want := range map[string]string{"short[1]": "8", "long[0]": "0", "long[40]": "0"} {
+		if v := vertexNamed(t, g, name); v.Value != want {
+			t.Errorf("%s = %q, want %q", name, v.Value, want)
+		}
 	}
 }
