@@ -275,6 +275,16 @@ func main() {
 	if len(s.Chain) == 0 || len(s.Chain[0].Relevant) != 1 || s.Chain[0].Relevant[0].Text != `stdin line 2 = "20\n" instead of "2\n"` {
 		t.Errorf("the first state:\n%s", res.stderr)
 	}
+	// At the loop, the scanner is made of os.Stdin but has read nothing:
+	// the transplanted line is what it reads.
+	res = wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass-stdin", "pass.txt", "--fail-stdin", "fail.txt",
+		"--at", "main.go:13", ".")
+	if res.code != 0 {
+		t.Fatalf("exit %d:\n%s", res.code, res.stderr)
+	}
+	if l := linkAt(res.summary(t), "main.go:13"); l == nil || len(l.Relevant) != 1 || l.Relevant[0].Text != `stdin line 2 = "20\n" instead of "2\n"` {
+		t.Errorf("at the loop, where the scanner has read nothing yet: %+v\n%s", l, res.stderr)
+	}
 }
 
 // TestChainArgumentFiles: two runs whose arguments (or environment
