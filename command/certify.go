@@ -76,7 +76,7 @@ func (s *Session) Confirm(ctx context.Context, checks ...Check) (bool, []runner.
 				if s.quietHeld() {
 					continue
 				}
-				s.Say("run again %d times, as every check is since the test flipped, %s gave %s every time: the result holds (checks that hold every time are not listed further)", len(v.Outcomes), c.What, c.Want)
+				s.Say("run again %d times, as every check is since the test flipped, %s gave %s every time: the result holds (one that gives it in at most half of its runs gets there with at most %g%% chance); further checks that hold in every run are not listed", len(v.Outcomes), c.What, c.Want, s.certaintyPercent(c.Want))
 			case certified:
 				s.Say("run again, %s gave %s in %d of %d runs: the test is flaky, but the result holds (one that gives it in at most half of its runs gets there with at most %g%% chance)", c.What, c.Want, agree, len(v.Outcomes), s.certaintyPercent(c.Want))
 			case agree < len(v.Outcomes):
