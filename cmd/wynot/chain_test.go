@@ -465,18 +465,26 @@ func main() {
 
 // TestChainSuggestsBranchAndCrash: the suggested location is the branch
 // where the runs' control flow parted on the way to the first transition
-// (a wrong condition: the cause decides it before it moves), and for a
-// run that crashes with no overwrite or divergence on the way, the
-// statement that crashed.
+// (a wrong condition: the cause decides it before it moves); for a run
+// that crashes with no overwrite or divergence on the way, the statement
+// that crashed; where the failing run goes into a branch of an if with
+// else ifs that the passing run never takes, that branch's condition
+// (not the if's first line), and a buffer written on is not overwritten
+// (go-wordwrap 1.0.0, a no-break space taken as a break); and where only
+// the reading of the input moved the cause, the statement where the
+// cause was last seen (a match without a length check whose result is
+// printed).
 func TestChainSuggestsBranchAndCrash(t *testing.T) {
 	e2e(t)
 	t.Parallel()
 	dir := goModule(t, `package main
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"strings"
+	"unicode"
 )
 
 // unquote strips the quotes around v; the condition should be >= 2.
@@ -494,18 +502,64 @@ func first(words []string) string {
 }
 
 func main() {
-	if os.Args[1] == "first" {
+	switch os.Args[1] {
+	case "first":
 		fmt.Println(first(strings.Fields(os.Args[2])))
+		return
+	case "wrap":
+		fmt.Printf("%q\n", wrap(os.Args[2]))
+		return
+	case "match":
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			fmt.Println(match(sc.Text()))
+		}
 		return
 	}
 	fmt.Printf("%d %q\n", len(unquote(os.Args[2])), unquote(os.Args[2]))
 }
+
+// wrap breaks s at white space; the else if should not break at a
+// no-break space.
+func wrap(s string) string {
+	var out, word strings.Builder
+	for _, r := range s {
+		if r == '\n' {
+			out.WriteString(word.String())
+			word.Reset()
+			out.WriteRune(r)
+		} else if unicode.IsSpace(r) {
+			out.WriteString(word.String())
+			word.Reset()
+			out.WriteRune('\n')
+		} else {
+			word.WriteRune(r)
+		}
+	}
+	out.WriteString(word.String())
+	return out.String()
+}
+
+// match says whether s is start*art; "start" is too short to be.
+func match(s string) bool {
+	return strings.HasPrefix(s, "start") && strings.HasSuffix(s, "art")
+}
 `)
+	write(t, filepath.Join(dir, "stark.txt"), []byte("startart\nstark\n"))
+	write(t, filepath.Join(dir, "start.txt"), []byte("startart\nstart\n"))
 	for _, c := range []struct{ pass, fail, where, why string }{
-		{`unquote '"a"'`, `unquote '""'`, "main.go:11", "the branch at which the runs parted"},
-		{`first 'a b'`, `first ''`, "main.go:20", "crashed"},
+		{`unquote '"a"'`, `unquote '""'`, "main.go:13", "the branch at which the runs parted"},
+		{`first 'a b'`, `first ''`, "main.go:22", "crashed"},
+		{"wrap foo_bar", "wrap 'foo\u00a0bar'", "main.go:52", "the first branch where the cause leads the failing run"},
+		{"match --pass-stdin stark.txt", "match --fail-stdin start.txt", "main.go:66", "last state"},
 	} {
-		res := wynotRun(t, dir, nil, "chain", "--json", "-j2", "--pass", c.pass, "--fail", c.fail, ".")
+		args := []string{"chain", "--json", "-j2"}
+		pass, passIn, _ := strings.Cut(c.pass, " --pass-stdin ")
+		fail, failIn, _ := strings.Cut(c.fail, " --fail-stdin ")
+		if passIn != "" {
+			args = append(args, "--pass-stdin", passIn, "--fail-stdin", failIn)
+		}
+		res := wynotRun(t, dir, nil, append(args, "--pass", pass, "--fail", fail, ".")...)
 		if res.code != 0 {
 			t.Fatalf("%s: exit %d:\n%s", c.fail, res.code, res.stderr)
 		}

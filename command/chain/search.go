@@ -325,9 +325,20 @@ func (c *Chain) suggest() {
 		{func(t Transition) bool { return t.passOnly }, "the first transition on whose way the passing run changed a variable carrying the cause and the failing run did not"},
 		{func(t Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 }, "the first branch where the cause leads the failing run where the passing run never goes"},
 		{func(t Transition) bool { return t.Kind == "crash" }, "the statement at which the failing run crashed, with the cause in its state"},
-		{func(t Transition) bool { return t.Kind == "statement" }, "the first statement that moved the cause"},
+		{func(t Transition) bool { return t.Kind == "statement" && !fromInput(t) }, "the first statement that moved the cause"},
+		{func(Transition) bool { return len(c.trans) > 0 && c.lastState() != nil }, ""},
 		{func(Transition) bool { return true }, "the first cause transition"},
 	} {
+		if r.why == "" && r.want(Transition{}) {
+			// No statement of the program moved the cause but one that
+			// read its input: the statement at the last state with
+			// relevant deltas, where the cause leaves what the chain
+			// captures (into the output, or a value returned).
+			l := c.lastState()
+			c.suggested = &Suggestion{Where: fmt.Sprintf("%s:%d", l.File, l.Line), Func: l.Func, Step: l.Step,
+				Why: "the statement of the last state with a cause, where the cause leaves the captured state (for the output, or in a value returned): no statement but one reading the input moved it"}
+			return
+		}
 		for i := range c.trans {
 			t := &c.trans[i]
 			if !r.want(*t) {
@@ -336,6 +347,8 @@ func (c *Chain) suggest() {
 			t.Suggested = true
 			sg := &Suggestion{Where: strings.SplitN(t.Where, " → ", 2)[0], Func: t.Func, Step: t.FromStep, Why: r.why}
 			switch {
+			case t.Kind == "diverges":
+				sg.Where = c.branch(t)
 			case t.Kind == "crash":
 				sg.Where, sg.Func, sg.Step = strings.SplitN(t.Where, " → ", 2)[1], c.prog.Stmt(int(c.timeline[t.ToStep-1])).Func, t.ToStep
 			case t.Parting != nil:
@@ -351,6 +364,51 @@ func (c *Chain) suggest() {
 			return
 		}
 	}
+}
+
+// fromInput says that a transition moved the cause out of the program's
+// input only (standard input, arguments, files, the environment): the
+// statement reads the input, which a defect rarely does wrong.
+func fromInput(t Transition) bool {
+	for _, v := range t.Before {
+		if !strings.HasPrefix(v, "stdin line ") && !strings.HasPrefix(v, "os.Args[") && !strings.HasPrefix(v, "file ") && !strings.HasPrefix(v, "$") {
+			return false
+		}
+	}
+	return len(t.Before) > 0
+}
+
+// lastState is the last state of the chain with relevant deltas, when
+// it is past the first: nil otherwise.
+func (c *Chain) lastState() *link {
+	links := c.chain()
+	for i := len(links) - 1; i > 0; i-- {
+		if !links[i].bot {
+			if links[i].Step > links[0].Step {
+				return links[i]
+			}
+			break
+		}
+	}
+	return nil
+}
+
+// branch is where a transition into a state the passing run never
+// reaches was decided: the condition of the if, else if, case or loop
+// (Stmt.Guard) that let the failing run into the statement it went to,
+// where that condition is part of the statement it came from (an if
+// with else ifs is one statement, from its first line to its last);
+// otherwise the statement it came from.
+func (c *Chain) branch(t *Transition) string {
+	from := strings.SplitN(t.Where, " → ", 2)[0]
+	if t.FromStep == 0 || t.ToStep == 0 || int(t.ToStep) > len(c.timeline) {
+		return from
+	}
+	a, b := c.prog.Stmt(int(c.timeline[t.FromStep-1])), c.prog.Stmt(int(c.timeline[t.ToStep-1]))
+	if b.Guard == 0 || a.File != b.File || a.Func != b.Func || b.Guard <= a.Line || b.Guard > a.EndLine {
+		return from
+	}
+	return fmt.Sprintf("%s:%d", b.File, b.Guard)
 }
 
 // partings sets each transition's Parting: the runs' control flow is

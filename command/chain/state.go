@@ -278,7 +278,7 @@ func (c *Chain) same(ctx context.Context, s *command.Session, a, b *link) (bool,
 			same = false
 			continue
 		}
-		if a.Relevant[i].New != b.Relevant[j].New {
+		if before, after := a.Relevant[i].New, b.Relevant[j].New; before != after && !extends(before, after) {
 			over = append(over, b.Relevant[j].Var)
 		}
 	}
@@ -329,6 +329,17 @@ func (c *Chain) cutNote(l *link) string {
 		return ""
 	}
 	return fmt.Sprintf("; but the state had more than %d vertices and was cut, so the difference may lie in what was cut (--max-vertices raises the limit)", c.MaxVertices)
+}
+
+// extends says that a string's or byte slice's value after is its value
+// before with more appended (as quoted by memgraph): the wrong part it
+// carried is kept and passed on, not overwritten (a buffer written to).
+func extends(before, after string) bool {
+	if len(before) < 2 || before[0] != '"' || before[len(before)-1] != '"' || strings.HasSuffix(before, `\"`) {
+		return false
+	}
+	open := before[:len(before)-1]
+	return len(after) > len(before) && strings.HasPrefix(after, open)
 }
 
 // captureLost says why a run that was to capture a state did not, when

@@ -92,6 +92,10 @@ type Stmt struct {
 	// Func is the function the element is in ("main.main", "(*T).m",
 	// "main.func1" for a literal).
 	Func string
+	// Guard is the line of the condition that decides whether the
+	// statement runs: the if, else if, case or loop header whose block
+	// holds it; 0 when none does or it is not known (Probes sets it).
+	Guard int
 }
 
 // Unguarded is a statement wynot could not guard; it always runs.

@@ -151,6 +151,7 @@ func (pr *prober) rewrite() []byte {
 			}
 			stack = append(stack, n)
 			var list []ast.Stmt
+			guard := 0
 			switch x := n.(type) {
 			case *ast.FuncLit:
 				outer := fns[len(fns)-1]
@@ -159,13 +160,16 @@ func (pr *prober) rewrite() []byte {
 				pr.frame(x.Body, fns[len(fns)-1], nil, x.Type)
 			case *ast.BlockStmt:
 				list = x.List
+				if len(stack) > 1 {
+					guard = pr.guard(stack[len(stack)-2], x)
+				}
 			case *ast.CaseClause:
-				list = x.Body
+				list, guard = x.Body, rw.line(x.Pos())
 			case *ast.CommClause:
-				list = x.Body
+				list, guard = x.Body, rw.line(x.Pos())
 			}
 			for _, s := range list {
-				pr.probe(s, fns[len(fns)-1])
+				pr.probe(s, fns[len(fns)-1], guard)
 			}
 			return true
 		})
@@ -211,8 +215,29 @@ func (pr *prober) frame(body *ast.BlockStmt, fn string, recv *ast.FieldList, typ
 			pr.rt, fn, strings.Join(vars, ", "))})
 }
 
-// probe puts a probe before statement s of function fn.
-func (pr *prober) probe(s ast.Stmt, fn string) {
+// guard is the line of the condition that decides whether block, a
+// part of statement parent, runs: an if's or else if's condition (also
+// for its else block), a loop's header; 0 for a block that no condition
+// decides.
+func (pr *prober) guard(parent ast.Node, block *ast.BlockStmt) int {
+	rw := &rewriter{fset: pr.fset, src: pr.src}
+	switch x := parent.(type) {
+	case *ast.IfStmt:
+		return rw.line(x.Cond.Pos())
+	case *ast.ForStmt:
+		if x.Cond != nil {
+			return rw.line(x.Cond.Pos())
+		}
+		return rw.line(x.Pos())
+	case *ast.RangeStmt:
+		return rw.line(x.Pos())
+	}
+	return 0
+}
+
+// probe puts a probe before statement s of function fn; guard is the
+// line of the condition that decides whether s runs (Stmt.Guard).
+func (pr *prober) probe(s ast.Stmt, fn string, guard int) {
 	switch s.(type) {
 	case *ast.EmptyStmt, *ast.CaseClause, *ast.CommClause:
 		return // a switch's or select's clauses are not statements of a list
@@ -220,7 +245,7 @@ func (pr *prober) probe(s ast.Stmt, fn string) {
 	rw := &rewriter{fset: pr.fset, src: pr.src}
 	id := len(pr.prog.Stmts) + 1
 	pr.prog.Stmts = append(pr.prog.Stmts, Stmt{ID: id, Kind: Statement, File: pr.rel, Line: rw.line(s.Pos()),
-		EndLine: rw.line(s.End()), Text: rw.text(s.Pos(), s.End()), Func: fn})
+		EndLine: rw.line(s.End()), Text: rw.text(s.Pos(), s.End()), Func: fn, Guard: guard})
 	var vars []string
 	for _, v := range pr.inScope(s.Pos()) {
 		vars = append(vars, fmt.Sprintf(", %s.Var{N: %q, P: &%s}", pr.rt, v.Name(), v.Name()))
