@@ -156,6 +156,85 @@ func Replace(p Pieces, reps []Replacement) *Script {
 	return s
 }
 
+// Grow returns the script that grows part, a subsequence of whole given
+// as the sorted, disjoint byte spans [start, end) of whole.Data it keeps,
+// into whole: the pieces of whole, cut also where a span begins or ends,
+// those within part kept and the others inserted. Its changes are
+// insertions only, so any set of them applied gives a subsequence of
+// whole that holds part, as maximization (ddmax) needs. Diff of part and
+// whole cut each on its own is no such script where the cut depends on
+// the context (a token of whole may be several tokens of part, or part
+// one that whole cuts in two): it deletes pieces of part, and a set of
+// changes that inserts a piece of whole without deleting the piece of
+// part it replaces gives bytes twice.
+func Grow(whole Pieces, part [][2]int) *Script {
+	s := &Script{Minimal: true}
+	p := Pieces{Cuts: []int{0}}
+	f := Pieces{Data: whole.Data}
+	if whole.Len() > 0 {
+		f.Cuts = []int{whole.Cuts[0]}
+	}
+	k := 0 // the first span that does not end before the piece
+	for j := range whole.Len() {
+		lo, hi := whole.Cuts[j], whole.Cuts[j+1]
+		for lo < hi {
+			for k < len(part) && part[k][1] <= lo {
+				k++
+			}
+			in := k < len(part) && part[k][0] <= lo
+			end := hi
+			switch {
+			case in:
+				end = min(hi, part[k][1])
+			case k < len(part):
+				end = min(hi, part[k][0])
+			}
+			f.Cuts = append(f.Cuts, end)
+			if in {
+				p.Data = append(p.Data, whole.Data[lo:end]...)
+				p.Cuts = append(p.Cuts, len(p.Data))
+				s.ops = append(s.ops, op{kind: keep, i: p.Len() - 1, j: f.Len() - 1})
+			} else {
+				s.changes = append(s.changes, len(s.ops))
+				s.ops = append(s.ops, op{kind: ins, i: p.Len(), j: f.Len() - 1})
+			}
+			lo = end
+		}
+	}
+	if p.Len() == 0 {
+		p.Cuts = nil
+	}
+	s.P, s.F = p, f
+	return s
+}
+
+// Spans returns the sorted, disjoint byte spans [start, end) of F.Data
+// that the changes at the sorted indices c, applied, give: Apply(c) is
+// F.Data at these spans. It holds for scripts that only insert (Grow's,
+// or Diff's from nothing), and panics on one that deletes.
+func (s *Script) Spans(c []int) [][2]int {
+	var out [][2]int
+	k := 0
+	for n, o := range s.ops {
+		switch o.kind {
+		case del:
+			panic("decomp: Spans of a script that deletes")
+		case ins:
+			if k >= len(c) || s.changes[c[k]] != n {
+				continue
+			}
+			k++
+		}
+		lo, hi := s.F.Cuts[o.j], s.F.Cuts[o.j+1]
+		if m := len(out); m > 0 && out[m-1][1] == lo {
+			out[m-1][1] = hi
+		} else if lo < hi {
+			out = append(out, [2]int{lo, hi})
+		}
+	}
+	return out
+}
+
 // UnifiedLines is the difference between two texts by lines as a
 // unified diff ("diff -u") with context lines of context, labelled with
 // the two names.

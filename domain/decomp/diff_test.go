@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -157,4 +158,116 @@ func TestReplace(t *testing.T) {
 	if d := Diff(p, f).Unified("a", "b", 3); d == want {
 		t.Errorf("a shortest script of the texts shows the same diff; the test shows nothing:\n%s", d)
 	}
+}
+
+// isSubsequence reports whether a is a subsequence of b.
+func isSubsequence(a, b []byte) bool {
+	for _, c := range b {
+		if len(a) > 0 && a[0] == c {
+			a = a[1:]
+		}
+	}
+	return len(a) == 0
+}
+
+// at returns the bytes of data at the spans.
+func at(data []byte, spans [][2]int) []byte {
+	var out []byte
+	for _, sp := range spans {
+		out = append(out, data[sp[0]:sp[1]]...)
+	}
+	return out
+}
+
+// TestGrow checks the scripts that grow a part of a text into the text,
+// as maximization composes its passes: on a part kept by lines, cut by
+// tokens, a shortest script of the part and the text deletes, and a set
+// of its changes gives bytes twice; Grow's changes only insert, and every
+// set of them gives a subsequence of the text that holds the part, at the
+// spans Spans says.
+func TestGrow(t *testing.T) {
+	whole := []byte("\n```\n(0)\n```\n{\n-\n")
+	part := [][2]int{{0, 1}, {5, 9}, {13, 17}} // "\n", "(0)\n", "{\n-\n": whole lines
+	wp, _ := Tokens{}.Cut(whole)
+	pp, _ := Tokens{}.Cut(at(whole, part))
+	d := Diff(pp, wp)
+	garbled := false
+	for k := range d.Len() {
+		if got := d.Apply([]int{k}); !isSubsequence(got, whole) {
+			garbled = true
+		}
+	}
+	if !garbled {
+		t.Error("every change of Diff of the part and the whole gives a subsequence; the test shows nothing")
+	}
+
+	rng := rand.New(rand.NewPCG(3, 4))
+	const alphabet = "ab (){}`\"'\n\n  -_,"
+	for range 500 {
+		whole := make([]byte, rng.IntN(30))
+		for i := range whole {
+			whole[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		// A part: random spans, some empty or touching.
+		var part [][2]int
+		for lo := 0; lo < len(whole); {
+			hi := lo + rng.IntN(5)
+			hi = min(hi, len(whole))
+			if rng.IntN(2) == 0 && hi > lo {
+				if m := len(part); m > 0 && part[m-1][1] == lo {
+					part[m-1][1] = hi
+				} else {
+					part = append(part, [2]int{lo, hi})
+				}
+			}
+			lo = max(hi, lo+1)
+		}
+		for _, sp := range []Splitter{Lines{}, Tokens{}, Runes{}} {
+			wp, _ := sp.Cut(whole)
+			s := Grow(wp, part)
+			if got, want := string(s.Apply(nil)), string(at(whole, part)); got != want {
+				t.Fatalf("%s %q %v: nothing applied gives %q, want the part %q", sp.Name(), whole, part, got, want)
+			}
+			if got := s.Apply(all(s.Len())); string(got) != string(whole) {
+				t.Fatalf("%s %q %v: all applied gives %q", sp.Name(), whole, part, got)
+			}
+			if got := s.Spans(nil); !slices.Equal(got, part) {
+				t.Fatalf("%s %q %v: spans of nothing applied %v", sp.Name(), whole, part, got)
+			}
+			for range 10 {
+				var c []int
+				for k := range s.Len() {
+					if rng.IntN(2) == 0 {
+						c = append(c, k)
+					}
+				}
+				got, spans := s.Apply(c), s.Spans(c)
+				if string(got) != string(at(whole, spans)) {
+					t.Fatalf("%s %q %v: %v applied gives %q, not the text at its spans %v", sp.Name(), whole, part, c, got, spans)
+				}
+				for i, sp := range spans {
+					if sp[0] >= sp[1] || i > 0 && spans[i-1][1] >= sp[0] {
+						t.Fatalf("spans %v not sorted, disjoint and non-empty", spans)
+					}
+				}
+				if !contains(spans, part) {
+					t.Fatalf("%s %q: spans %v do not hold the part %v", sp.Name(), whole, spans, part)
+				}
+			}
+		}
+	}
+}
+
+// contains reports whether the spans outer cover every span of inner.
+func contains(outer, inner [][2]int) bool {
+	for _, in := range inner {
+		ok := false
+		for _, o := range outer {
+			ok = ok || o[0] <= in[0] && in[1] <= o[1]
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
