@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -175,4 +178,90 @@ func TestIsolateShowsWindows(t *testing.T) {
 	if !strings.Contains(r.stderr, "@@ first difference at offset 2002 (0x7d2) @@") || !strings.Contains(r.stderr, "|BUG.") || len(r.stderr) > 3000 {
 		t.Errorf("stderr:\n%.3000s", r.stderr)
 	}
+}
+
+// TestMaximizeFindsParts: wynot maximize with --split auto (lines, then
+// tokens, then characters) on random inputs full of quotes, brackets and
+// white space, whose tokens depend on the lines around them, against
+// random tests that fail when the input holds a pattern (characters next
+// to or after one another, across lines) and a character as often as the
+// input does: the result is always a part (a subsequence) of the input,
+// it passes, and the summary gives its size.
+func TestMaximizeFindsParts(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(11, 12))
+	inputs := []string{"\n```\n(0)\n```\n{\n-\n"} // a markdown renderer's panic, found by a user
+	const alphabet = "ab (){}``\"'\n\n  -_,"
+	lines := []string{"```", "`", "a `b", "(0)", "{", "-", `"x`, "' y", "", "  ", "a b"}
+	for k := range 24 {
+		var in []byte
+		if k%2 == 0 {
+			for range 8 + rng.IntN(40) {
+				in = append(in, alphabet[rng.IntN(len(alphabet))])
+			}
+		} else {
+			for range 3 + rng.IntN(8) {
+				in = append(in, lines[rng.IntN(len(lines))]+"\n"...)
+			}
+		}
+		inputs = append(inputs, string(in))
+	}
+	// $0 is the pattern's file, $1 the character, $2 how often.
+	test := `[ "$(tr -cd -- "$1" <"$3" | wc -c)" -eq "$2" ] && tr '\n' '~' <"$3" | grep -q -f "$0" && { echo 'panic: pattern' >&2; exit 2; }; exit 0`
+	for n, in := range inputs {
+		// The pattern: two to four of the input's characters, in order,
+		// next to each other or anywhere after one another; each in
+		// brackets, a newline as the ~ that tr makes of it.
+		var pat strings.Builder
+		at, spread := rng.IntN(len(in)), rng.IntN(2) == 0
+		for k := 2 + rng.IntN(3); k > 0 && at < len(in); k-- {
+			if pat.Len() > 0 && spread {
+				pat.WriteString(".*")
+			}
+			fmt.Fprintf(&pat, "[%c]", in[at])
+			at++
+			if spread {
+				at += rng.IntN(4)
+			}
+		}
+		re := strings.ReplaceAll(pat.String(), "\n", "~")
+		if strings.Trim(in, "\n") == "" {
+			continue // no character to count
+		}
+		c := in[rng.IntN(len(in))]
+		for c == '\n' {
+			c = in[rng.IntN(len(in))]
+		}
+		count := fmt.Sprint(strings.Count(in, string(c)))
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "pat"), []byte(re+"\n"))
+		write(t, filepath.Join(dir, "in"), []byte(in))
+		what := fmt.Sprintf("input %d %q, pattern %s, %s × %q", n, in, re, count, c)
+		r := wynotRun(t, dir, nil, "maximize", "--json", "in", "--", "sh", "-c", test, filepath.Join(dir, "pat"), string(c), count, "{}")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d\n%s", what, r.code, r.stderr)
+		}
+		got := read(t, filepath.Join(dir, "in.pass"))
+		if !isSubsequence(got, []byte(in)) {
+			t.Errorf("%s: the passing part %q is not a part of the input\n%s", what, got, r.stderr)
+		}
+		if s := r.summary(t); s.PassSize == nil || *s.PassSize != len(got) {
+			t.Errorf("%s: the summary gives %v bytes, the result has %d", what, s.PassSize, len(got))
+		}
+		write(t, filepath.Join(dir, "check"), got)
+		if err := exec.Command("sh", "-c", test, filepath.Join(dir, "pat"), string(c), count, filepath.Join(dir, "check")).Run(); err != nil {
+			t.Errorf("%s: the passing part %q fails: %v", what, got, err)
+		}
+	}
+}
+
+// isSubsequence reports whether a is a subsequence of b.
+func isSubsequence(a, b []byte) bool {
+	for _, c := range b {
+		if len(a) > 0 && a[0] == c {
+			a = a[1:]
+		}
+	}
+	return len(a) == 0
 }

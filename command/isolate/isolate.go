@@ -10,7 +10,9 @@
 //
 // The changes are an edit script from the passing to the failing input,
 // computed in passes from coarse to fine: lines, then tokens and
-// characters within what still differs (package decomp).
+// characters within what still differs (package decomp). For
+// maximization they are the pieces of the failing input that the passing
+// part lacks, so that every candidate is a part of the failing input.
 package isolate
 
 import (
@@ -211,6 +213,7 @@ type isolator struct {
 	elements0  int                // changes at the coarsest level
 	elements   int                // changes left
 	passes     []report.PassStats // one per level
+	kept       [][2]int           // with Maximize, the spans of fail that pass is: the part grows within it
 }
 
 func (iso *isolator) candidate(data []byte) runner.Candidate {
@@ -262,7 +265,7 @@ func (iso *isolator) Begin() command.Begin {
 // Restart goes back to the inputs the search began from, when its
 // results did not hold up (a flaky test).
 func (iso *isolator) Restart() error {
-	iso.pass, iso.fail, iso.passes = iso.pass0, iso.fail0, nil
+	iso.pass, iso.fail, iso.kept, iso.passes = iso.pass0, iso.fail0, nil, nil
 	return nil
 }
 
@@ -294,19 +297,37 @@ func (iso *isolator) Search(ctx context.Context, s *command.Session) (command.Fo
 	return found, err
 }
 
-// pass1 runs one pass: the edit script between the current passing and
+// script returns the changes of a pass at the granularity of sp. For dd
+// they are the edit script between the current passing and failing
+// inputs. For ddmax they are the pieces of the failing input missing
+// from the passing part, which is a subsequence of it: an edit script
+// between the two, each cut on its own, may also delete pieces of the
+// passing part (where the cut depends on the context, as a token does),
+// and a set of its changes that inserts without the matching deletion
+// tests bytes twice, which is no part of the input.
+func (iso *isolator) script(sp decomp.Splitter) (*decomp.Script, error) {
+	f, err := sp.Cut(iso.fail)
+	if err != nil {
+		return nil, err
+	}
+	if iso.Maximize {
+		return decomp.Grow(f, iso.kept), nil
+	}
+	p, err := sp.Cut(iso.pass)
+	if err != nil {
+		return nil, err
+	}
+	return decomp.Diff(p, f), nil
+}
+
+// pass1 runs one pass: the changes between the current passing and
 // failing inputs, at one granularity, searched by dd or ddmax.
 func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) (bool, error) {
 	s := iso.s
-	p, err := sp.Cut(iso.pass)
+	script, err := iso.script(sp)
 	if err != nil {
 		return false, err
 	}
-	f, err := sp.Cut(iso.fail)
-	if err != nil {
-		return false, err
-	}
-	script := decomp.Diff(p, f)
 	iso.finest = sp.Name()
 	if first {
 		iso.elements0 = script.Len()
@@ -328,7 +349,7 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 		}})
 	// Keep what was found, also when the search was cut short.
 	if res.Fail != nil {
-		iso.pass, iso.fail = script.Apply(res.Pass), script.Apply(res.Fail)
+		iso.take(script, res.Pass, res.Fail)
 		iso.elements = len(res.Delta)
 	}
 	runs := s.Stats().Runs - runs0
@@ -338,6 +359,15 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 		return false, nr
 	}
 	return err == nil && res.Minimal && script.Minimal, err
+}
+
+// take keeps what a pass found: the passing and failing inputs that the
+// configurations pass and fail of its script give.
+func (iso *isolator) take(script *decomp.Script, pass, fail dd.Config) {
+	iso.pass, iso.fail = script.Apply(pass), script.Apply(fail)
+	if iso.Maximize {
+		iso.kept = script.Spans(pass)
+	}
 }
 
 // paths of the results.

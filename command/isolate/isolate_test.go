@@ -1,8 +1,11 @@
 package isolate
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/wynot/wynot/dd"
 )
 
 // TestSplitters checks that each --split gives the passes it names, from
@@ -34,5 +37,76 @@ func TestSplitters(t *testing.T) {
 	var sp Split
 	if err := sp.UnmarshalText([]byte("words")); err == nil {
 		t.Error("--split words accepted")
+	}
+}
+
+// isSubsequence reports whether a is a subsequence of b.
+func isSubsequence(a, b []byte) bool {
+	for _, c := range b {
+		if len(a) > 0 && a[0] == c {
+			a = a[1:]
+		}
+	}
+	return len(a) == 0
+}
+
+// TestMaximizePassesStayParts runs the passes of wynot maximize --split
+// auto (lines, tokens, characters) with the outcomes of ddmax drawn at
+// random: whatever each pass keeps, every candidate of the next is a
+// part (a subsequence) of the failing input that holds the passing part
+// so far, and so is the result. Where the tokens of the passing part are
+// not those of the input (a `...` string that a missing line cuts
+// differently), an edit script between the two would test bytes twice.
+func TestMaximizePassesStayParts(t *testing.T) {
+	inputs := []string{
+		"\n```\n(0)\n```\n{\n-\n", // a markdown renderer's panic, found by a user
+		"a \"b\nc\" d\n'e\nf'\n",
+		"x  \n\n  y\n`z`\n",
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	const alphabet = "ab (){}`\"'\n\n  -_,"
+	for range 300 {
+		in := make([]byte, 1+rng.IntN(40))
+		for i := range in {
+			in[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		inputs = append(inputs, string(in))
+	}
+	for _, in := range inputs {
+		fail := []byte(in)
+		iso := &isolator{Isolation: &Isolation{Maximize: true}, fail: fail, fail0: fail}
+		for _, sp := range iso.splitters() {
+			script, err := iso.script(sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := make(dd.Config, script.Len())
+			for k := range all {
+				all[k] = k
+			}
+			check := func(c dd.Config) {
+				got := script.Apply(c)
+				if !isSubsequence(got, fail) || !isSubsequence(iso.pass, got) {
+					t.Fatalf("%q, pass %s from %q: changes %v give %q, not a part of the input that holds the passing part", in, sp.Name(), iso.pass, c, got)
+				}
+			}
+			for k := range all {
+				check(dd.Config{k})
+				check(slices.Delete(slices.Clone(all), k, k+1))
+			}
+			// ddmax found a passing part: a random one, and the failing
+			// input as it was.
+			var pass dd.Config
+			for k := range all {
+				if rng.IntN(3) > 0 {
+					pass = append(pass, k)
+				}
+			}
+			check(pass)
+			iso.take(script, pass, all)
+			if string(iso.fail) != in {
+				t.Fatalf("%q, pass %s: the failing input became %q", in, sp.Name(), iso.fail)
+			}
+		}
 	}
 }
