@@ -258,8 +258,14 @@ func (iso *isolator) Begin() command.Begin {
 		what = "failing command"
 	}
 	pass := iso.candidate(iso.pass)
+	// The progress line shows the difference left, or with Maximize the
+	// passing part's size against the failing input's.
+	size := len(iso.fail) - len(iso.pass)
+	if iso.Maximize {
+		size = len(iso.fail)
+	}
 	return command.Begin{Failing: iso.candidate(iso.fail), What: what, Passing: &pass, PassingWhat: iso.passName,
-		Size: len(iso.fail) - len(iso.pass), Algorithm: iso.alg.String()}
+		Size: size, Algorithm: iso.alg.String()}
 }
 
 // Restart goes back to the inputs the search began from, when its
@@ -336,7 +342,12 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 	if script.Len() == 0 {
 		return true, nil
 	}
-	s.Status(func(st *report.Status) { st.Pass, st.Granularity = sp.Name(), 0 })
+	s.Status(func(st *report.Status) {
+		st.Pass, st.Granularity = sp.Name(), 0
+		if iso.Maximize {
+			st.Size = len(iso.pass)
+		}
+	})
 	s.Logf("Pass %s: %s\n", sp.Name(), report.Plural(script.Len(), "change"))
 	runs0 := s.Stats().Runs
 	t0 := time.Now()
@@ -344,8 +355,9 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 	res, err := s.Search(ctx, command.Search{Name: sp.Name(), N: script.Len(), Algorithm: iso.alg, Options: dd.Options{Variant: iso.Variant, Bisect: iso.Bisect},
 		Build: func(c dd.Config) runner.Candidate { return iso.candidate(script.Apply(c)) },
 		OnStep: func(st dd.Step) {
-			n := st.Fail - st.Pass
-			s.Status(func(ps *report.Status) { ps.Size = n })
+			if n, ok := iso.shown(script, st); ok {
+				s.Status(func(ps *report.Status) { ps.Size = n })
+			}
 		}})
 	// Keep what was found, also when the search was cut short.
 	if res.Fail != nil {
@@ -359,6 +371,19 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 		return false, nr
 	}
 	return err == nil && res.Minimal && script.Minimal, err
+}
+
+// shown is the size the progress line shows after a step of the search
+// over script, and false when the step leaves it as it is: the changes
+// left, or with Maximize the bytes of the passing part as it grows.
+func (iso *isolator) shown(script *decomp.Script, st dd.Step) (int, bool) {
+	if !iso.Maximize {
+		return st.Fail - st.Pass, true
+	}
+	if st.Rule != dd.IncreaseToSubset && st.Rule != dd.IncreaseToComplement {
+		return 0, false
+	}
+	return len(script.Apply(st.Config)), true
 }
 
 // take keeps what a pass found: the passing and failing inputs that the

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/decomp"
 )
 
 // TestSplitters checks that each --split gives the passes it names, from
@@ -108,5 +109,38 @@ func TestMaximizePassesStayParts(t *testing.T) {
 				t.Fatalf("%q, pass %s: the failing input became %q", in, sp.Name(), iso.fail)
 			}
 		}
+	}
+}
+
+// TestMaximizeProgress: the progress line of wynot maximize shows the
+// bytes of the passing part as it grows, out of the failing input's,
+// not the changes left out of bytes; that of wynot isolate shows the
+// changes left.
+func TestMaximizeProgress(t *testing.T) {
+	fail := []byte("one\ntwo\nthree\n")
+	iso := &isolator{Isolation: &Isolation{Maximize: true}, fail: fail, fail0: fail}
+	if b := iso.Begin(); b.Size != len(fail) {
+		t.Errorf("the line starts from %d bytes, want the failing input's %d", b.Size, len(fail))
+	}
+	script, err := iso.script(decomp.Lines{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		st   dd.Step
+		n    int
+		show bool
+	}{
+		{dd.Step{Rule: dd.IncreaseToComplement, Pass: 2, Fail: 3, Config: dd.Config{0, 2}}, len("one\nthree\n"), true},
+		{dd.Step{Rule: dd.IncreaseToSubset, Pass: 1, Fail: 3, Config: dd.Config{1}}, len("two\n"), true},
+		{dd.Step{Rule: dd.IncreaseGranularity, Pass: 1, Fail: 3}, 0, false},
+	} {
+		if n, show := iso.shown(script, c.st); n != c.n || show != c.show {
+			t.Errorf("after %s to %v: %d bytes (shown %v), want %d (%v)", c.st.Rule, c.st.Config, n, show, c.n, c.show)
+		}
+	}
+	iso.Maximize = false
+	if n, show := iso.shown(script, dd.Step{Rule: dd.ReduceToSubset, Pass: 1, Fail: 3, Config: dd.Config{0, 1}}); n != 2 || !show {
+		t.Errorf("isolate: %d (shown %v), want the 2 changes left", n, show)
 	}
 }
