@@ -108,7 +108,8 @@ var Local Executor = local{}
 // step, and stays out of the guardian.
 type Control struct {
 	// Stop ends the process (pid, also its group id) on timeout or
-	// cancellation.
+	// cancellation; nil stops its group as a local test's is (SIGINT,
+	// then SIGTERM, then SIGKILL).
 	Stop func(pid int)
 	// DeathSignal is the process's parent-death signal.
 	DeathSignal syscall.Signal
@@ -129,7 +130,7 @@ func Spawn(ctx context.Context, p Process, c Control) (Run, error) {
 // procControl says how a started process is stopped and guarded.
 type procControl struct {
 	// stop ends the process (pid, also its group id) on timeout or
-	// cancellation.
+	// cancellation; nil stops its group in steps (groupStopper).
 	stop func(pid int)
 	// deathSignal is the process's parent-death signal.
 	deathSignal syscall.Signal
@@ -141,10 +142,7 @@ type procControl struct {
 	started func()
 }
 
-var localProc = procControl{
-	stop:        func(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) },
-	deathSignal: syscall.SIGKILL,
-}
+var localProc = procControl{deathSignal: syscall.SIGKILL}
 
 // process makes the Process of running c on files in dir (already
 // prepared): "{}" replaced by the first file's path, the standard input,

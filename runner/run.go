@@ -379,22 +379,29 @@ func execute(ctx context.Context, dir string, outs []*capture, argv []string, st
 	if !ctl.unguarded {
 		unguard = guarded(pgid)
 	}
-	// Kill the whole group on timeout or when ctx ends. Timers and
-	// context callbacks cost no goroutine unless they fire.
+	// Stop the whole group on timeout or when ctx ends: by ctl.stop, or
+	// in steps that let the test clean up (stop.go). Timers and context
+	// callbacks cost no goroutine unless they fire.
+	stopper := &groupStopper{pgid: pgid}
+	stop := stopper.stop
+	if ctl.stop != nil {
+		stop = func() { ctl.stop(pgid) }
+	}
 	var timedOut atomic.Bool
 	var expiry *time.Timer
 	if timeout > 0 {
 		expiry = time.AfterFunc(timeout, func() {
 			timedOut.Store(true)
-			ctl.stop(pgid)
+			stop()
 		})
 	}
-	stopCancel := context.AfterFunc(ctx, func() { ctl.stop(pgid) })
+	stopCancel := context.AfterFunc(ctx, stop)
 	_ = WaitChild(cmd) // the exit status is read from ProcessState below
 	stopCancel()
 	if expiry != nil {
 		expiry.Stop()
 	}
+	stopper.finish()
 	// Nothing of the test outlives it: its group is killed here, and
 	// what left the group (endTest, deferred) once the group is gone.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)

@@ -365,7 +365,12 @@ the test runs again. FILE is new, empty, or a cache wynot wrote (its
 first line says so); wynot refuses any other file (exit status 1) and
 leaves it as it was.
 
-Nothing a test starts outlives it. When a test ends, times out or is
+Nothing a test starts outlives it. A test that times out or is no
+longer needed (a parallel test whose answer came too late, or wynot was
+interrupted) is stopped as Ctrl-C stops a command: its process group
+gets SIGINT, SIGTERM 100ms later and SIGKILL 200ms after that, so that
+a test that removes its temporary files on SIGINT or SIGTERM (a shell's
+trap, go run's build folder) gets to. When a test ends, times out or is
 interrupted, wynot kills its process group and, on Linux, every process
 the test detached from it: a daemon that calls setsid, forks twice or
 runs under nohup. wynot is the child subreaper of its tests (prctl
