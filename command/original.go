@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -329,7 +332,11 @@ func allTimedOut(runs []runner.Run) bool {
 // writes there would step on another one running at the same time, so
 // the tests then run one at a time, as they would in the user's shell.
 func (s *Session) checkWrites(before runner.Footprint) {
-	changed := before.Changed(runner.TakeFootprint(s.here))
+	changed := slices.DeleteFunc(before.Changed(runner.TakeFootprint(s.here)), func(p string) bool {
+		// What wynot writes itself is not the test's doing.
+		fi, err := os.Stat(filepath.Join(s.here, p))
+		return err == nil && slices.ContainsFunc(s.own, func(own os.FileInfo) bool { return os.SameFile(fi, own) })
+	})
 	if len(changed) == 0 {
 		return
 	}

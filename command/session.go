@@ -183,6 +183,10 @@ type Session struct {
 	// input), or "": whether the test writes there is checked on the
 	// original's runs.
 	here string
+	// own are the files wynot itself writes (its standard output and
+	// error, --log, --events, --cache), which a change of here does not
+	// count as the test's.
+	own []os.FileInfo
 	// byName is the test command with {} in the place of the argument
 	// that names the input, when that argument is why it runs in a
 	// private work directory (originalFacts.byName).
@@ -331,7 +335,31 @@ func Open(cfg Config) (*Session, error) {
 	if out.Events != nil {
 		s.eventLog = report.NewEvents(out.Events)
 	}
+	if s.here != "" {
+		s.own = ownFiles(t.CacheFile, os.Stdout, os.Stderr, out.Stderr, out.Log, out.Events)
+	}
 	return s, nil
+}
+
+// ownFiles are the files that wynot writes to, among writers (those that
+// are files) and the file at path: what a test that runs where wynot was
+// started finds changed there without having written it (wynot's output
+// redirected to a file there, its --log).
+func ownFiles(path string, writers ...any) []os.FileInfo {
+	var own []os.FileInfo
+	for _, w := range writers {
+		if f, ok := w.(interface{ Stat() (os.FileInfo, error) }); ok {
+			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+				own = append(own, fi)
+			}
+		}
+	}
+	if path != "" {
+		if fi, err := os.Stat(path); err == nil {
+			own = append(own, fi)
+		}
+	}
+	return own
 }
 
 // checkExecutor checks, before the first test, that the executor can
