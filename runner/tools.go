@@ -81,7 +81,7 @@ func readTools(out string) ToolReading {
 	switch {
 	case goTestOutput(out):
 		add(readGoTest(out))
-	case reCargo.MatchString(out):
+	case reCargo.MatchString(out) || reCargoSetup.MatchString(out):
 		add(readCargo(out))
 	case rePytest.MatchString(out):
 		add(readPytest(out))
@@ -333,8 +333,17 @@ func readGoBuild(out string) ToolReading {
 }
 
 var (
-	// cargo's and rustc's lines.
-	reCargo        = regexp.MustCompile(`(?m)^(test result: FAILED|error(\[E\d+\])?: |error: could not compile|---- \S+ stdout ----|\s+Running (unittests|tests/))`)
+	// cargo's and rustc's lines: a test run's, a compile error, the
+	// status lines cargo prints as it builds and runs. A line that
+	// begins with "error: " is not one of them by itself: git, and many
+	// another program, fail with one too.
+	reCargo = regexp.MustCompile("(?m)^(test result: FAILED|error\\[E\\d+\\]: |error: could not compile|---- \\S+ stdout ----|\\s+Running (unittests|tests/|`)|\\s+Compiling \\S+ v\\d|\\s+Finished .* target\\(s\\) in )")
+	// cargo's own complaints before it builds anything: no manifest, no
+	// such command, target or package.
+	reCargoSetup = regexp.MustCompile("(?m)^error: (could not find `Cargo\\.toml`|failed to (parse|load) manifest|manifest path .* does not exist|no such command: |no (bin|example|test|bench) target named |package\\(s\\) .* not found in workspace|no matching package named |failed to select a version |a bin target must be available for `cargo run`|`cargo run` could not determine which binary to run|current package believes it's in a workspace)")
+	// cargo starting a program or a test binary: what fails after it
+	// is the program's.
+	reCargoRunning = regexp.MustCompile(`(?m)^\s+Running `)
 	reCargoFailed  = regexp.MustCompile(`(?m)^test (\S+) \.\.\. FAILED$`)
 	reRustError    = regexp.MustCompile(`(?m)^error(?:\[E\d+\])?: (.*)$`)
 	reRustSection  = regexp.MustCompile(`(?m)^---- (\S+) stdout ----$`)
@@ -360,7 +369,9 @@ func readCargo(out string) ToolReading {
 			t.Message = strings.TrimSpace(m[1])
 		}
 	}
-	if len(t.Failed) == 0 {
+	// cargo's own error, when nothing ran: the failure is where it runs.
+	// Once it runs a program, an error is the program's.
+	if len(t.Failed) == 0 && !reCargoRunning.MatchString(out) {
 		if m := reRustError.FindStringSubmatch(out); m != nil {
 			t.Phase, t.Message = NotSetUp, "error: "+m[1]
 		}
