@@ -47,9 +47,9 @@ func (s *Session) failureRule(what string) string {
 		return "when it reproduces the " + what + "'s " + o.Observe.String()
 	case *runner.ScriptOracle:
 		if s.settings.Script == "" {
-			return fmt.Sprintf("the command ends with %s, read by the %s convention (--convention: its output is not read)", s.original.Describe(), o.Convention)
+			return fmt.Sprintf("the command %s, read by the %s convention (--convention: its output is not read)", endsAs(s.original.Describe()), o.Convention)
 		}
-		return fmt.Sprintf("%s ends with %s, read by the %s convention", s.settings.Script, s.original.Describe(), o.Convention)
+		return fmt.Sprintf("%s %s, read by the %s convention", s.settings.Script, endsAs(s.original.Describe()), o.Convention)
 	case *runner.SignatureOracle:
 		w := o.Want
 		same := "" // after "and" or "with"
@@ -76,13 +76,30 @@ func (s *Session) failureRule(what string) string {
 			}
 			return fmt.Sprintf("when %s %s%s and nothing else fails, as %s reports it; a run whose code does not build, or in which other tests fail, is unresolved", list, verb, with, w.Tool)
 		case w.Message != "":
-			return fmt.Sprintf("when it ends with %s%s; a run that fails otherwise is unresolved", w.Ending, and)
+			return fmt.Sprintf("when it %s%s; a run that fails otherwise is unresolved", endsAs(w.Ending), and)
 		case w.Tool != "":
-			return fmt.Sprintf("when it ends with %s and gets as far, as %s reports it: its output names no more of the failure; state the failure with --fail-on REGEX if another failure could end the same way", w.Ending, w.Tool)
+			return fmt.Sprintf("when it %s and gets as far, as %s reports it: its output names no more of the failure; state the failure with --fail-on REGEX if another failure could end the same way", endsAs(w.Ending), w.Tool)
 		}
-		return fmt.Sprintf("when it ends with %s: the %s's output names no failure wynot can read, so the exit status is all that tells it; state the failure with --fail-on REGEX if another failure could end the same way", w.Ending, what)
+		evidence := "the exit status"
+		if !strings.HasPrefix(w.Ending, "exit status") {
+			evidence = "how it ends"
+		}
+		return fmt.Sprintf("when it %s: the %s's output names no failure wynot can read, so %s is all that tells it; state the failure with --fail-on REGEX if another failure could end the same way", endsAs(w.Ending), what, evidence)
 	}
 	return ""
+}
+
+// endsAs says how a run ends as a verb phrase, from how Run.Describe or
+// a signature's Ending put it: "ends with exit status 2", "times out",
+// "is killed by SIGSEGV".
+func endsAs(ending string) string {
+	if rest, ok := strings.CutPrefix(ending, "timed out"); ok {
+		return "times out" + rest
+	}
+	if strings.HasPrefix(ending, "killed by ") {
+		return "is " + ending
+	}
+	return "ends with " + ending
 }
 
 // exitOnly reports whether the oracle tells failures apart by the exit
