@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/importer"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -656,5 +658,89 @@ func TestTraceGDBPass(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("processes of the run outlived it: %v", proctest.Marked(filepath.Join(dir, "count")))
 		}
+	}
+}
+
+// TestTraceInterruptedBetweenLevels interrupts a trace while it searches
+// the calls and loop iterations, after the functions and loops were
+// reduced: the slice shown is what the run executes without what the
+// first level found unneeded (not every instance, as if nothing had been
+// reduced), the interrupted level says its result is not in it, and the
+// counts are the original run's.
+func TestTraceInterruptedBetweenLevels(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := goModule(t, `package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+func noise(i int) int {
+	return i * 3
+}
+
+func main() {
+	time.Sleep(100 * time.Millisecond)
+	unused := 0
+	for i := 0; i < 40; i++ {
+		unused += noise(i)
+	}
+	sum := 0
+	for i := 0; i < 40; i++ {
+		sum += i
+	}
+	fmt.Println(sum, len(os.Args))
+}
+`)
+	events := filepath.Join(t.TempDir(), "events")
+	cmd := exec.Command(wynotBin, "trace", "--json", "-j2", "--hierarchy", "on", "--events", events, ".")
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, cmd, "a test of the calls and iterations", func() bool {
+		b, _ := os.ReadFile(events)
+		return bytes.Contains(b, []byte(`"pass":"calls and iterations"`))
+	})
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit %v, want 130:\n%s", err, errb.String())
+	}
+	var s struct {
+		ElementsBefore int `json:"elements_before"`
+		ElementsAfter  int `json:"elements_after"`
+		Levels         []struct {
+			Name        string `json:"name"`
+			Before      int    `json:"before"`
+			After       int    `json:"after"`
+			Interrupted bool   `json:"interrupted"`
+		} `json:"levels"`
+		Slice []struct {
+			Line int `json:"line"`
+			Ran  int `json:"ran"`
+		} `json:"slice"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatalf("%v:\n%s\n%s", err, out.String(), errb.String())
+	}
+	if len(s.Levels) != 2 || s.Levels[0].After >= s.Levels[0].Before || !s.Levels[1].Interrupted {
+		t.Fatalf("levels %+v, want functions and loops reduced, then calls and iterations interrupted\n%s", s.Levels, errb.String())
+	}
+	if s.ElementsAfter >= s.ElementsBefore {
+		t.Errorf("the slice keeps %d of %d instances: what the first level found unneeded is back in it\n%s", s.ElementsAfter, s.ElementsBefore, errb.String())
+	}
+	for _, l := range s.Slice {
+		if l.Line == 11 && l.Ran != 40 { // return i * 3
+			t.Errorf("line 11 ran %d times, want the original run's 40", l.Ran)
+		}
+	}
+	if strings.Contains(errb.String(), "no statement instance was reduced yet") || !strings.Contains(errb.String(), "without the functions and loops found unneeded") {
+		t.Errorf("what the slice is, after the interruption:\n%s", errb.String())
 	}
 }

@@ -23,6 +23,11 @@ type Detail struct {
 	Hierarchy string   `json:"hierarchy,omitempty"` // "on" or "off"
 	// Levels are the levels the search went through, coarse to fine.
 	Levels []Level `json:"levels,omitempty"`
+	// Renumbered says that the kept instances are numbered in the run
+	// without the calls and loop iterations the levels above the
+	// statement instances found unneeded (the k-th execution there),
+	// not in the original run.
+	Renumbered bool `json:"renumbered,omitempty"`
 	// Shallow says that every instance of the slice is in the main
 	// function: a run that skips all the rest of the program reproduces
 	// the output (an empty or constant output), so the slice cannot show
@@ -44,6 +49,9 @@ type Level struct {
 	Before int    `json:"before"`
 	After  int    `json:"after"`
 	Tests  int    `json:"tests"`
+	// Interrupted says the search of this level was cut short before
+	// the statement instances: what it found is not in the slice.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // SliceLine is one statement of a critical slice.
@@ -51,8 +59,13 @@ type SliceLine struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
 	Text string `json:"text"`
-	Ran  int    `json:"ran"`  // executions in the reduced run
-	Kept []int  `json:"kept"` // the instances kept (k-th execution)
+	Ran  int    `json:"ran"` // executions in the original run
+	// Reached is how often the run with the slice's plan reached the
+	// statement (executed or skipped it): fewer than Ran where the
+	// calls or loop iterations that hold it are skipped; nil when that
+	// run was not recorded.
+	Reached *int  `json:"reached,omitempty"`
+	Kept    []int `json:"kept"` // the instances kept (k-th execution; Renumbered)
 	// Times are the kept instances' times in the reduced run (the
 	// seed's line_time notation), when the run's timeline was recorded.
 	Times []int `json:"times,omitempty"`

@@ -54,13 +54,16 @@ func (t *Trace) slice() []SliceLine {
 		if len(ks) == 0 && orig == 0 || st.Kind != instrument.Statement {
 			continue
 		}
-		l := SliceLine{File: st.File, Line: st.Line, Text: st.Text, Ran: ran[st.ID], Kept: []int{}}
-		if l.Ran == 0 {
-			l.Ran = orig
+		l := SliceLine{File: st.File, Line: st.Line, Text: st.Text, Ran: orig, Kept: []int{}}
+		reached, recorded := ran[st.ID]
+		if recorded {
+			l.Reached = &reached
+		} else {
+			reached = orig
 		}
 		slices.SortFunc(ks, func(a, b inst) int { return int(a.k) - int(b.k) })
 		for _, x := range ks {
-			if t.paired && int(x.k) > l.Ran {
+			if t.paired && int(x.k) > reached {
 				// Not executed by the failing run under the slice's
 				// plan: an instance the passing run's output needs.
 				l.PassOnly = append(l.PassOnly, int(x.k))
@@ -127,7 +130,7 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 	sum.SizeAfter, sum.ElementsAfter = len(t.kept), len(t.kept)
 	sum.Unit, sum.Granularity = "instances", "statement instances"
 	d := Detail{Instrumented: t.instrumented, NotInstrumented: t.notInstrumented, Observe: t.obs.String(), Slice: t.slice(), Unguarded: len(t.prog.Unguarded), BuildSecs: t.buildTime.Seconds(),
-		Hierarchy: "off", Levels: t.levels}
+		Hierarchy: "off", Levels: t.levels, Renumbered: t.renumbered}
 	if t.paired {
 		d.Pass = &PassRun{Args: append([]string{}, t.passArgs...), Stdin: t.PassStdin}
 	}
@@ -183,7 +186,11 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 	if t.hierarchy {
 		var ls []string
 		for _, l := range t.levels {
-			ls = append(ls, fmt.Sprintf("%s %d → %d (%s)", l.Name, l.Before, l.After, report.Plural(l.Tests, "test")))
+			how := report.Plural(l.Tests, "test")
+			if l.Interrupted {
+				how += ", interrupted: not in the slice"
+			}
+			ls = append(ls, fmt.Sprintf("%s %d → %d (%s)", l.Name, l.Before, l.After, how))
 		}
 		c.Head = append(c.Head, "levels: "+strings.Join(ls, ", "))
 	}
@@ -194,6 +201,9 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 		c.Verdict = []string{"the slice is 1-minimal: skipping any single one of its instances changes " + changes}
 	default:
 		c.Verdict = []string{"the slice is not certified 1-minimal"}
+	}
+	if t.renumbered {
+		c.Tail = append(c.Tail, "#k is a statement's k-th execution in the run without the calls and loop iterations found unneeded (levels), not in the original run; \"K of N\" counts the original run's N executions")
 	}
 	if t.paired {
 		only := 0

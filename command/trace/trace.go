@@ -192,6 +192,7 @@ type Trace struct {
 	before     int
 	hierarchy  bool
 	levels     []Level
+	renumbered bool             // Detail.Renumbered
 	skip       map[int][]uint32 // what the result's plan skips
 	kept       []inst           // the result's statement instances
 }
@@ -570,10 +571,15 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 		}
 		t.levels = append(t.levels, Level{Name: l.name, Before: len(groups), After: kept, Tests: s.Stats().Tests() - before})
 		if err != nil && !last {
-			// Interrupted before the statement instances: nothing of
-			// the slice is reduced yet.
-			t.kept, t.skip = stmts, nil
-			return command.Found{Kept: "no statement instance was reduced yet"}, err
+			// Interrupted before the statement instances: the slice is
+			// what the run executes without what the levels done so far
+			// found unneeded.
+			t.kept, t.skip = t.instances(ref, isStmt), base
+			t.levels[len(t.levels)-1].Interrupted = true
+			if base == nil {
+				return command.Found{Kept: "no statement instance was reduced yet"}, err
+			}
+			return command.Found{Kept: "the slice so far is what the run executes without the " + t.levelsDone() + " found unneeded"}, err
 		}
 		if last {
 			break
@@ -600,7 +606,7 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 			s.Say("the run without the %s found unneeded did not reproduce the output when recorded (%s); going on without that level", l.name, rec.Detail)
 			continue
 		}
-		base, ref = p.Skip, r2
+		base, ref, t.renumbered = p.Skip, r2, true
 		if t.paired {
 			t.passLimit = pass2
 		}
@@ -634,6 +640,18 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 			What: fmt.Sprintf("skipping %s", t.name(x, 0))})
 	}
 	return found, nil
+}
+
+// levelsDone names the levels whose reductions the search recorded
+// ("functions and loops, calls and iterations").
+func (t *Trace) levelsDone() string {
+	var names []string
+	for _, l := range t.levels[:max(len(t.levels)-1, 0)] {
+		if l.After < l.Before {
+			names = append(names, l.Name)
+		}
+	}
+	return strings.Join(names, " and ")
 }
 
 // name is an instance as the output writes it: file:line, then the
