@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -295,7 +296,7 @@ func Open(cfg Config) (*Session, error) {
 		cmd.Stdin = !hasPlaceholder(t.Argv)
 		s.here = dir
 	default:
-		cmd.Argv = absolutePaths(t.Argv, cfg.Tree, cfg.InTree)
+		cmd.Argv = absolutePaths(t.Argv, cfg.Tree, cfg.InTree, cfg.Inputs)
 		cmd.Stdin = !cfg.InPlace && cfg.Files == 1 && !hasPlaceholder(t.Argv)
 		s.byName = byName(t.Argv, cfg)
 	}
@@ -471,11 +472,18 @@ func sameFile(a, b string) bool {
 // into one of the directories of tree whose candidates hold it too
 // (inTree) is made relative to that directory instead, with a "./":
 // the test runs at the root of the candidate tree, and the path names
-// the candidate's copy (go test ./pkg typed in the repository).
-func absolutePaths(argv []string, tree []string, inTree func(string) bool) []string {
+// the candidate's copy (go test ./pkg typed in the repository). A path
+// of one of the input files (./bug.c, in/bug.c) names the candidate,
+// which the work directory holds by the file's name: it becomes
+// ./bug.c.
+func absolutePaths(argv []string, tree []string, inTree func(string) bool, inputs []string) []string {
 	out := append([]string(nil), argv...)
 	for i, a := range out {
 		if !strings.Contains(a, "/") || filepath.IsAbs(a) || strings.Contains(a, runner.Placeholder) || strings.HasPrefix(a, "-") {
+			continue
+		}
+		if i > 0 && len(tree) == 0 && slices.ContainsFunc(inputs, func(in string) bool { return sameFile(a, in) }) {
+			out[i] = "./" + filepath.Base(a)
 			continue
 		}
 		if _, err := os.Stat(a); err != nil && i > 0 {
