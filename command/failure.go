@@ -73,6 +73,8 @@ func (s *Session) failureRule(what string) string {
 			list, verb := runner.FailedList(w.Failed), "fails"
 			if strings.Contains(list, ", ") || strings.Contains(list, " and ") {
 				verb = "fail"
+				// Each failing test's message is compared (go test's).
+				with = strings.Replace(with, " the same message ", " the same message each ", 1)
 			}
 			return fmt.Sprintf("when %s %s%s and nothing else fails, as %s reports it; a run whose code does not build, or in which other tests fail, is unresolved", list, verb, with, w.Tool)
 		case w.Message != "":

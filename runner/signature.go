@@ -2,10 +2,12 @@ package runner
 
 import (
 	"fmt"
-	"github.com/wynot/wynot/internal/enum"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/wynot/wynot/internal/enum"
 )
 
 // Precision says how closely a candidate's failure must match the
@@ -158,17 +160,27 @@ func Normalize(msg string) string {
 // crashed while building).
 func Extract(r Run) Signature {
 	s := Signature{Ending: ending(r)}
+	tests := "" // the messages of go test's failing tests that said something
 	if !r.Clean() {
 		tr := readTools(string(r.Stderr) + "\n" + string(r.Stdout))
 		s.Tool, s.Phase, s.Failed, s.Message = tr.Tool(), tr.Phase, tr.Failed, tr.Message
+		if tr.Phase == Ran && slices.Contains(tr.Tools, "go test") {
+			tests = tr.Message
+		}
 	}
 	// Failure reports go to standard error as a rule; look there first.
 	// A test runner's own message on the failing test says more than an
 	// assertion's report found in its output (pytest's "AssertionError").
+	// A crash comes first, and the messages of go test's other failing
+	// tests stay part of the failure: one of them failing otherwise is
+	// another failure.
 	for _, out := range [][]byte{r.Stderr, r.Stdout} {
 		if msg, frames := failureReport(string(out)); msg != "" {
 			if s.Message == "" || crashed(msg) {
 				s.Message, s.Frames, s.Phase = msg, frames, Ran
+				if tests != "" && tests != msg && crashed(msg) {
+					s.Message = msg + "; " + tests
+				}
 			}
 			break
 		}

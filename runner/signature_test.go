@@ -157,3 +157,31 @@ func TestCrashedAt(t *testing.T) {
 		}
 	}
 }
+
+// TestSignatureEveryFailingTest: when two Go tests fail, the message of
+// each is part of the failure; a run in which the second fails with
+// another message is another failure (testdata/tools/gotest-two*.out:
+// go-shellwords' TestDupEnv fails with "but []string{}:" instead of
+// "but []string{"echo", "$FOO$FOO$"}:").
+func TestSignatureEveryFailingTest(t *testing.T) {
+	read := func(name string) Signature {
+		b, err := os.ReadFile(filepath.Join("testdata", "tools", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, out, _ := strings.Cut(string(b), "\n")
+		return Extract(Run{Exit: 1, Stderr: []byte(out)})
+	}
+	want, other := read("gotest-two.out"), read("gotest-two-other.out")
+	for _, p := range []Precision{Message, Stack, Exact} {
+		if want.Same(other, p) {
+			t.Errorf("at %s, %v\nis the same failure as %v", p, other, want)
+		}
+	}
+	if !want.Same(other, Exit) {
+		t.Errorf("at exit, %v\nis not the same failure as %v", other, want)
+	}
+	if !strings.Contains(want.Message, "TestBacktickError: ") || !strings.Contains(want.Message, "; TestDupEnv: ") {
+		t.Errorf("message %q does not name each failing test's message", want.Message)
+	}
+}

@@ -47,9 +47,9 @@ type ToolReading struct {
 	// without a failing test (a TestMain, a test binary that exited), and
 	// make's failing targets ("make check").
 	Failed []string
-	// Message is the first failure message: the first failing test's
-	// first line of output, or the first compiler error, or the tool's
-	// own complaint.
+	// Message is the failure message: the first line of output of every
+	// failing test that said something (go test), or the first failing
+	// test's, or the first compiler error, or the tool's own complaint.
 	Message string
 }
 
@@ -267,19 +267,40 @@ func readGoTest(out string) ToolReading {
 			}
 		}
 	}
-	// The message of tests that ran is the first failing test's (by
-	// name) that said something; a build or setup failure's error came
+	// The message of tests that ran is every failing test's that said
+	// something, in order of their names, each after its name when more
+	// than one failed: a run in which one of them fails with another
+	// message fails otherwise. A build or setup failure's error came
 	// first.
 	if t.Phase == Ran {
 		slices.Sort(t.Failed)
-		for _, f := range t.Failed {
-			if m := msgs[qualified[f]]; m != "" {
-				t.Message = m
-				break
-			}
-		}
+		t.Message = testMessages(t.Failed, qualified, msgs)
 	}
 	return t
+}
+
+// testMessages joins the first lines of output of the failing tests
+// (failed, sorted) that said something, by "; ": the line alone when one
+// test failed, else each after its test's name and ": ".
+func testMessages(failed []string, qualified, msgs map[string]string) string {
+	var said []string
+	for _, f := range failed {
+		if msgs[qualified[f]] != "" {
+			said = append(said, f)
+		}
+	}
+	if len(failed) == 1 && len(said) == 1 {
+		return msgs[qualified[said[0]]]
+	}
+	parts := make([]string, len(said))
+	for i, f := range said {
+		name := testName(f)
+		if name == "" {
+			name = f
+		}
+		parts[i] = name + ": " + msgs[qualified[f]]
+	}
+	return strings.Join(parts, "; ")
 }
 
 // testName is a Go test's name in Failed without its package, or "".

@@ -131,7 +131,8 @@ says of the failure:
 A candidate fails when it fails the same way: it ends the same way,
 gets as far (a run that does not build is never the same failure as one
 whose tests ran and failed, though go test exits 1 either way), and the
-same tests or targets fail with the same message. One that exits with status 0
+same tests or targets fail with the same message (each failing Go
+test's: one of them failing otherwise is another failure). One that exits with status 0
 passes; anything else (another failure, a build that fails, a timeout)
 is unresolved and treated as not failing. An original that fails before
 anything is built or tested (the tool cannot start: no go.mod, no such
