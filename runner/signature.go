@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/wynot/wynot/internal/enum"
@@ -158,14 +157,18 @@ func Normalize(msg string) string {
 // sanitizer's report, an assertion), whose message comes first. A run
 // that crashed ran, whatever its tools say of it (a compiler that
 // crashed while building).
+//
+// A line of go test or of the Go runtime that the output before it did
+// not end with a newline for is read on a line of its own (unglue).
 func Extract(r Run) Signature {
 	s := Signature{Ending: ending(r)}
+	r.Stderr, r.Stdout = ungluedBytes(r.Stderr), ungluedBytes(r.Stdout)
 	tests := "" // the messages of go test's failing tests that said something
 	if !r.Clean() {
 		tr := readTools(string(r.Stderr) + "\n" + string(r.Stdout))
 		s.Tool, s.Phase, s.Failed, s.Message = tr.Tool(), tr.Phase, tr.Failed, tr.Message
-		if tr.Phase == Ran && slices.Contains(tr.Tools, "go test") {
-			tests = tr.Message
+		if tr.Phase == Ran {
+			tests = tr.tests
 		}
 	}
 	// Failure reports go to standard error as a rule; look there first.
@@ -359,4 +362,12 @@ func goFrames(rest string) []string {
 		}
 	}
 	return frames
+}
+
+// ungluedBytes is unglue of b, b itself when nothing was glued.
+func ungluedBytes(b []byte) []byte {
+	if u := unglue(string(b)); len(u) != len(b) {
+		return []byte(u)
+	}
+	return b
 }

@@ -51,18 +51,23 @@ type ToolReading struct {
 	// failing test that said something (go test), or the first failing
 	// test's, or the first compiler error, or the tool's own complaint.
 	Message string
+	// tests is what go test's failing tests said (testMessages), ""
+	// when none said anything.
+	tests string
 }
 
 // Tool is the tools' names joined: "go test", "make, go test".
 func (t ToolReading) Tool() string { return strings.Join(t.Tools, ", ") }
 
 // readTools reads the failure of a run's output (standard error and
-// standard output together) by the tools it recognizes. The zero
-// reading means no tool was recognized.
+// standard output together) by the tools it recognizes, with go test's
+// lines glued to the output before them on lines of their own (unglue).
+// The zero reading means no tool was recognized.
 func readTools(out string) ToolReading {
 	if text, ok := fromGoTestJSON(out); ok {
 		out = text
 	}
+	out = unglue(out)
 	var t ToolReading
 	add := func(r ToolReading) {
 		if len(r.Tools) == 0 {
@@ -74,6 +79,7 @@ func readTools(out string) ToolReading {
 			t.Message = r.Message
 		}
 		t.Phase = max(t.Phase, r.Phase)
+		t.tests += r.tests
 	}
 	// The outer tools first: make's failing targets name what failed
 	// whatever its recipes ran.
@@ -275,6 +281,7 @@ func readGoTest(out string) ToolReading {
 	if t.Phase == Ran {
 		slices.Sort(t.Failed)
 		t.Message = testMessages(t.Failed, qualified, msgs)
+		t.tests = t.Message
 	}
 	return t
 }
@@ -525,4 +532,102 @@ func readCompiler(out string) ToolReading {
 		return ToolReading{Tools: []string{"linker"}, Phase: NotBuilt, Message: strings.TrimSpace(m)}
 	}
 	return ToolReading{}
+}
+
+var (
+	// A go test line as it ends a line another line was glued to, for
+	// unglue: a failing test with its duration, a package's outcome with
+	// its duration or "[build failed]", a -v marker.
+	reGluedGoTest = regexp.MustCompile(`^(?:--- FAIL: \S+ \(\d+(?:\.\d+)?s\)|(?:ok  |FAIL)\t\S+(?:\t(?:\d+(?:\.\d+)?s|\(cached\))| \[(?:build|setup) failed\])|=== RUN   \S+)$`)
+	// The line that follows a Go panic's message within a few lines: its
+	// goroutine's trace.
+	reGoroutine = regexp.MustCompile(`(?m)^goroutine \d+ \[`)
+)
+
+// gluedMax bounds the length of a line unglue puts on a line of its own.
+const gluedMax = 2048
+
+// gluedMarkers are the starts of the lines of go test and the Go
+// runtime that unglue looks for inside a line.
+var gluedMarkers = []string{"--- FAIL: ", "FAIL\t", "ok  \t", "=== RUN   ", "panic: ", "fatal error: "}
+
+// unglue puts on a line of its own a line of go test or of the Go
+// runtime that the output before it did not end with a newline for
+// ("50%--- FAIL: TestX (0.00s)"), where that is unambiguous: the rest
+// of the line is exactly such a line (a failing test with its duration,
+// a package's outcome, a -v marker), or a panic's or fatal error's
+// message whose goroutine trace follows within the next lines. Any
+// other line is left as it is, and so is a go test -json event.
+func unglue(out string) string {
+	if !strings.Contains(out, "--- FAIL: ") && !strings.Contains(out, "FAIL\t") && !strings.Contains(out, "ok  \t") &&
+		!strings.Contains(out, "=== RUN   ") && !strings.Contains(out, "panic: ") && !strings.Contains(out, "fatal error: ") {
+		return out
+	}
+	var b strings.Builder
+	changed := false
+	rest := out
+	for rest != "" {
+		l, after, nl := strings.Cut(rest, "\n")
+		// go test -json's events hold go test's lines escaped: they are
+		// read once their text is (readTools).
+		if json := strings.HasPrefix(l, "{") && strings.Contains(l, `"Action"`); !json {
+			if at := gluedAt(l, after); at > 0 {
+				b.WriteString(l[:at])
+				b.WriteByte('\n')
+				l, changed = l[at:], true
+			}
+		}
+		b.WriteString(l)
+		if nl {
+			b.WriteByte('\n')
+		}
+		rest = after
+	}
+	if !changed {
+		return out
+	}
+	return b.String()
+}
+
+// gluedAt is where in line l, after the first byte, a go test or Go
+// runtime line starts that unglue puts on a line of its own, or 0; next
+// is the output after l.
+func gluedAt(l, next string) int {
+	best := 0
+	// The glued line is the end of l: only its last gluedMax bytes are
+	// looked at, so that a long line costs no more than a short one.
+	start := max(1, len(l)-gluedMax)
+	for _, m := range gluedMarkers {
+		for from := start; from < len(l); {
+			i := strings.Index(l[from:], m)
+			if i < 0 {
+				break
+			}
+			at := from + i
+			if best > 0 && at >= best {
+				break
+			}
+			if gluedLine(l[at:], next) {
+				best = at
+				break
+			}
+			from = at + 1
+		}
+	}
+	return best
+}
+
+// gluedLine reports whether l, found inside a line, is a line of go test
+// or of the Go runtime (see unglue); next is the output after it.
+func gluedLine(l, next string) bool {
+	if reGluedGoTest.MatchString(l) {
+		return true
+	}
+	if !strings.HasPrefix(l, "panic: ") && !strings.HasPrefix(l, "fatal error: ") {
+		return false
+	}
+	// The trace follows within a few lines: "[recovered]" and the
+	// panic again, an empty line, "goroutine 1 [running]:".
+	lines := strings.SplitN(next, "\n", 6)
+	return reGoroutine.MatchString(strings.Join(lines[:min(len(lines), 5)], "\n"))
 }

@@ -38,3 +38,27 @@ func TestToolReadings(t *testing.T) {
 		goldenfile.Check(t, strings.TrimSuffix(f, ".out")+".golden", got, *update)
 	}
 }
+
+// TestUnglue: a line of go test or of the Go runtime that the output
+// before it did not end with a newline for is read on a line of its own,
+// where the rest of the line is exactly such a line; nothing else is.
+func TestUnglue(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"50%--- FAIL: TestX (0.00s)\n    x_test.go:3: no\n", "50%\n--- FAIL: TestX (0.00s)\n    x_test.go:3: no\n"},
+		{"--- FAIL: TestX (0.00s)\n", "--- FAIL: TestX (0.00s)\n"},
+		{"xxFAIL\texample.com/a\t0.01s\nFAIL", "xx\nFAIL\texample.com/a\t0.01s\nFAIL"},
+		{"xxFAIL\texample.com/a [build failed]", "xx\nFAIL\texample.com/a [build failed]"},
+		{"xxok  \texample.com/a\t(cached)\n", "xx\nok  \texample.com/a\t(cached)\n"},
+		{"xx=== RUN   TestX\n", "xx\n=== RUN   TestX\n"},
+		{"50%panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n", "50%\npanic: boom\n\ngoroutine 1 [running]:\nmain.main()\n"},
+		// Ambiguous, or not go test's: left as it is.
+		{"don't panic: it is fine\nall good\n", "don't panic: it is fine\nall good\n"},
+		{"says --- FAIL: TestX (0.00s) twice --- FAIL: TestX\n", "says --- FAIL: TestX (0.00s) twice --- FAIL: TestX\n"},
+		{"xxFAIL\tthe check of a and b\n", "xxFAIL\tthe check of a and b\n"},
+		{`{"Action":"output","Output":"=== RUN   TestMax\n"}` + "\n", `{"Action":"output","Output":"=== RUN   TestMax\n"}` + "\n"},
+	} {
+		if got := unglue(c.in); got != c.want {
+			t.Errorf("unglue(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -114,7 +114,9 @@ says of the failure:
   - the output of the tools it knows: go test's failing tests and
     subtests, each with its first line of output (a package that does
     not build, "[build failed]" for a vet check or a compile error,
-    "[setup failed]", is not a test failing); go build, go run and go
+    "[setup failed]", is not a test failing; a line of go test's or a
+    Go panic that output without a final newline ran into is read as
+    its own line); go build, go run and go
     vet (a compile error, a vet finding, "vet: ..." for code that does
     not type-check); the go command's own complaints ("go: go.mod file
     not found", no such package); cargo (a compile error, the failing
