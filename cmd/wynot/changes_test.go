@@ -692,6 +692,40 @@ func TestChangesGitSkip(t *testing.T) {
 	}
 }
 
+// TestChangesGitSkipSaysWhy: the commit before the culprit builds and
+// fails, another way than the bad revision; the range wynot names says
+// so, with how it failed, not that it does not build or test.
+func TestChangesGitSkipSaysWhy(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := t.TempDir()
+	commit := func(msg, data string) string {
+		h, err := fixtures.Commit(dir, msg, map[string]string{"a.txt": data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	if _, err := fixtures.Git(dir, "init", "-q", "-b", "main"); err != nil {
+		t.Fatal(err)
+	}
+	good := commit("base", "a\n")
+	commit("c1", "a\nc1\n")
+	commit("c2 brings another failure", "a\nc1\nOTHER\n")
+	commit("c3 removes it and brings the bug", "a\nc1\nBUG\n")
+	bad := commit("c4", "a\nc1\nBUG\nc4\n")
+	script := filepath.Join(t.TempDir(), "test.sh")
+	write(t, script, []byte("#!/bin/sh\ncd \"$1\" || exit 128\nif grep -q OTHER a.txt; then echo 'FAIL: other'; exit 1; fi\nif grep -q BUG a.txt; then echo 'FAIL: bug'; exit 1; fi\nexit 0\n"))
+	os.Chmod(script, 0o755)
+	r := wynotRun(t, dir, nil, "changes", "-j1", "--git", good, bad, "--", script, "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "the failure-inducing commit is one of 2") || !strings.Contains(r.stderr, "fails another way: exit status 1: FAIL: other") || strings.Contains(r.stderr, "do not build or test") {
+		t.Errorf("the range does not say how the commit before the culprit fails:\n%s", r.stderr)
+	}
+}
+
 // TestChangesGitReport: the HTML report of a --git run names the
 // revisions, the failure-inducing commit (full hash, subject, author,
 // date), the commits passed over (one that changes only documentation,

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/wynot/wynot/command"
+	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/codediff"
 	"github.com/wynot/wynot/domain/filetree"
 	"github.com/wynot/wynot/report"
@@ -275,7 +276,7 @@ func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 	if lo == hi {
 		s.Say("the failure-inducing commit is %s", culprit)
 	} else {
-		s.Say("the failure-inducing commit is one of %d from %s to %s (the ones before %s do not build or test)", hi-lo+1, commits[lo], culprit, culprit.hash[:12])
+		s.Say("the failure-inducing commit is one of %d from %s to %s (%s)", hi-lo+1, commits[lo], culprit, g.passedOver(commits[lo:hi], culprit))
 	}
 	// The old and the new side of the culprit commit(s), restricted to
 	// the paths they change; base is the tree before them, as an overlay
@@ -370,6 +371,13 @@ type gitSearch struct {
 	// revision, or its merge base with the bad one; goodName is its
 	// short name.
 	goodWhat, goodName string
+	// unresolved are the tests of the revisions the bisection passed
+	// over (unresolved), by commit hash: why each could not be told.
+	unresolved map[string]runner.Test
+	// notCandidate is why a commit whose revision was passed over
+	// cannot change the outcome (notCandidates), by commit hash: its
+	// outcome then contradicts its parent's.
+	notCandidate map[string]string
 }
 
 // candidate is the tree of a revision, as the good tree with the files
@@ -473,6 +481,18 @@ func (g *gitSearch) bisect(ctx context.Context, from string, commits []commit, f
 			return 0, 0, false, "", err
 		}
 		held := sp.record(p, rec.Outcome)
+		if rec.Outcome == dd.Unresolved {
+			if g.unresolved == nil {
+				g.unresolved = map[string]runner.Test{}
+			}
+			g.unresolved[revOf(p)] = rec
+			if p > 0 && skip[p-1] != "" {
+				if g.notCandidate == nil {
+					g.notCandidate = map[string]string{}
+				}
+				g.notCandidate[revOf(p)] = skip[p-1]
+			}
+		}
 		step := BisectStep{Revision: revOf(p), At: p, Outcome: rec.Outcome.String(), Detail: rec.Detail, Cached: rec.Cached}
 		if p > 0 {
 			step.Subject = commits[p-1].subject
@@ -582,4 +602,75 @@ func (g *gitSearch) descend(ctx context.Context, c commit) ([]commit, string, er
 		return nil, "", err
 	}
 	return sub, mb, nil
+}
+
+// passedOver says why the revisions of commits, just before the culprit,
+// could not tell whether the failure came with them, from what their
+// tests gave: they do not build, fail another way, time out, or their
+// runs disagree; each commit with its own reason when they differ.
+func (g *gitSearch) passedOver(commits []commit, culprit commit) string {
+	whys := make([]string, len(commits))
+	for i, c := range commits {
+		whys[i] = "was not tested"
+		if rec, ok := g.unresolved[c.hash]; ok {
+			whys[i] = unresolvedWhy(rec)
+		}
+		if why := g.notCandidate[c.hash]; why != "" {
+			what := "only " + why
+			if why == codediff.WhyNoChange {
+				what = "no file"
+			}
+			whys[i] += fmt.Sprintf(", though it changes %s, which cannot change the outcome: the test may be flaky", what)
+		}
+	}
+	if len(commits) == 1 {
+		return fmt.Sprintf("the one before %s %s", culprit.hash[:12], whys[0])
+	}
+	same := true
+	for _, w := range whys[1:] {
+		same = same && w == whys[0]
+	}
+	if same {
+		return fmt.Sprintf("each of the %d before %s %s", len(commits), culprit.hash[:12], whys[0])
+	}
+	var each []string
+	for i, c := range commits {
+		if i == 3 {
+			each = append(each, fmt.Sprintf("and %d more", len(commits)-3))
+			break
+		}
+		each = append(each, c.hash[:12]+" "+whys[i])
+	}
+	return fmt.Sprintf("of the ones before %s, %s", culprit.hash[:12], strings.Join(each, "; "))
+}
+
+// unresolvedWhy says why a revision's test was unresolved, after the
+// revision and with the test's detail ("does not build: exit status 1,
+// not built: ...").
+func unresolvedWhy(rec runner.Test) string {
+	switch {
+	case rec.Flaky:
+		return "gave differing outcomes when run again (flaky): " + rec.Detail
+	case rec.Predicted:
+		return "was not run: " + rec.Detail
+	}
+	phase := runner.Ran
+	if rec.Run.Exit != 0 || rec.Run.Signal != 0 || len(rec.Run.Stdout)+len(rec.Run.Stderr) > 0 {
+		phase = runner.Extract(rec.Run).Phase
+	} else if strings.Contains(rec.Detail, ", "+runner.NotBuilt.String()) {
+		phase = runner.NotBuilt
+	} else if strings.Contains(rec.Detail, ", "+runner.NotSetUp.String()) {
+		phase = runner.NotSetUp
+	}
+	switch {
+	case strings.HasPrefix(rec.Detail, "exit status 125"):
+		return "is skipped by the test: " + rec.Detail
+	case rec.Run.TimedOut || strings.HasPrefix(rec.Detail, "timed out"):
+		return "timed out: " + rec.Detail
+	case phase == runner.NotBuilt:
+		return "does not build: " + rec.Detail
+	case phase == runner.NotSetUp:
+		return "could not be set up to test: " + rec.Detail
+	}
+	return "fails another way: " + rec.Detail
 }
