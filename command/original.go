@@ -423,8 +423,37 @@ func (s *Session) checkPassing(ctx context.Context, c runner.Candidate, what str
 		return err
 	}
 	if rec.Outcome != dd.Pass {
-		r, _ := s.tester.Exec(ctx, c)
-		return NotReproduced("%s does not pass (%s): %s", what, rec.Outcome, r.Explain())
+		return s.notPassing(ctx, c, what, rec)
 	}
 	return nil
+}
+
+// notPassing says how the passing side (what) did not pass in rec. It
+// runs it once more: when that run passes, the runs disagree (the test
+// is flaky), and the message says so and shows the run that did not
+// pass (rec's own, when at hand); else it shows a run that did not pass.
+func (s *Session) notPassing(ctx context.Context, c runner.Candidate, what string, rec runner.Test) error {
+	flaky := rec.Flaky || slices.Contains(rec.Outcomes, dd.Pass)
+	r, have := rec.Run, !rec.Cached && rec.Runs > 0
+	if have {
+		if o, _, err := s.tester.Oracle.Classify(r); err != nil || o == dd.Pass {
+			have, flaky = false, flaky || err == nil // the last of several runs passed
+		}
+	}
+	again, err := s.tester.Exec(ctx, c)
+	if err != nil {
+		return err
+	}
+	if o, _, err := s.tester.Oracle.Classify(again); err == nil && o == dd.Pass {
+		flaky = true
+	} else if !have {
+		r, have = again, true
+	}
+	if !flaky {
+		return NotReproduced("%s does not pass (%s): %s", what, rec.Outcome, r.Explain())
+	}
+	if have {
+		return NotReproduced("%s does not pass every time: its runs disagree (the test is flaky; try --repeat 3), and one gave %s (%s): %s", what, rec.Outcome, rec.Detail, r.Explain())
+	}
+	return NotReproduced("%s does not pass every time: its runs disagree (the test is flaky; try --repeat 3): one gave %s (%s), and run again it passed", what, rec.Outcome, rec.Detail)
 }
