@@ -148,47 +148,22 @@ type Changes struct {
 // uses are what the run reads and writes, for its lock
 // (command.Invocation.Lock): the two versions' directories it reads,
 // and the patch it writes (-o). A repository (--git) is not locked: the
-// run reads only its objects, never its worktree, index or refs, which
-// no run of wynot changes; other runs on it, and reductions of its
-// files in place, go on side by side.
+// run only reads it (rev-parse, rev-list, merge-base, ls-tree,
+// diff-tree, cat-file, and status with --no-optional-locks, so not even
+// the index is refreshed), never writes its worktree, index, refs or
+// objects, and takes none of git's locks (index.lock and the like);
+// other runs on it, and reductions of its files in place, go on side by
+// side.
 func (r *Changes) uses() []keep.Use {
 	var us []keep.Use
 	if !r.Git {
 		us = append(us, keep.Use{Path: r.Old, Doing: "reads the old version " + keep.Quote(r.Old)},
 			keep.Use{Path: r.New, Doing: "reads the new version " + keep.Quote(r.New)})
-	} else if g := gitDir(r.Repo); g != "" {
-		// One search of a repository's history at a time: the
-		// repository's git data, not its worktree, so that reducing a
-		// file of the checkout in place goes on beside it.
-		us = append(us, keep.Use{Path: g, Write: true, Doing: "searches the history of the repository " + keep.Quote(filepath.Dir(g)) + " (--git)"})
 	}
 	if r.Output != "" {
 		us = append(us, keep.Use{Path: r.Output, Write: true, Doing: "writes its patch to " + keep.Quote(r.Output) + " (-o)"})
 	}
 	return us
-}
-
-// gitDir is the .git of the repository that holds dir ("" for the
-// current directory), or "" when there is none.
-func gitDir(dir string) string {
-	if dir == "" {
-		dir = "."
-	}
-	d, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
-	}
-	for {
-		g := filepath.Join(d, ".git")
-		if _, err := os.Lstat(g); err == nil {
-			return g
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
-	}
 }
 
 // job checks the command line, reads the versions and makes the job.
