@@ -121,3 +121,26 @@ func TestSectionsNote(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseCountsAndInterruption: a patch of lines each replaced by
+// another, checked one by one as the line edits they are made of, says
+// both counts; an interrupted run whose patch was verified says it was
+// cut short, not what it was doing.
+func TestCloseCountsAndInterruption(t *testing.T) {
+	old := tree(map[string]string{"a.txt": "one\ntwo\n"})
+	nw := tree(map[string]string{"a.txt": "ONE\nTWO\n"})
+	set := codediff.Compare(old, nw, 2)
+	lv := &level{name: "lines", unit: "change", set: set}
+	res := &outcome{lv: lv, patch: []int{0}, hunks: lv, hunkSet: []int{0}, own: true, verified: true, checkedUnit: "line edit",
+		removals: &dd.Removals{Config: dd.Config{0, 1, 2, 3}, Outcomes: []dd.Outcome{dd.Pass, dd.Pass, dd.Pass, dd.Pass}, Done: true}}
+	e := &search{Changes: &Changes{Old: "old", New: "new"}, res: res, patch: set.Patch(res.patch), changes: 2}
+	sum := &report.Summary{Command: "changes", Algorithm: "dd", Tests: 9, Unit: "changes", ElementsBefore: 2}
+	cl := e.Close(sum, command.End{Interrupted: true})
+	head := strings.Join(cl.Head, "\n")
+	if !strings.Contains(head, "caused by 1 change (4 line edits; of 2 changes between the versions)") {
+		t.Errorf("head:\n%s", head)
+	}
+	if v := strings.Join(e.verdict(*res, true, false), "\n"); !strings.HasPrefix(v, "interrupted before the search ended: ") {
+		t.Errorf("verdict: %s", v)
+	}
+}

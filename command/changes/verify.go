@@ -349,7 +349,7 @@ func (e *search) verdict(res outcome, interrupted, minimal bool) []string {
 	var v []string
 	switch {
 	case interrupted && res.verified:
-		return []string{"interrupted while refining: with these changes applied the old version fails, also when run again, but the search did not finish: they are not minimal"}
+		return []string{"interrupted before the search ended: with these changes applied the old version fails, also when run again, but they are not shown to be minimal"}
 	case interrupted:
 		return []string{"interrupted: the changes shown are where the search stood; they are not minimal and were not verified"}
 	case !res.verified:
@@ -439,8 +439,13 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 	}
 	counts := fmt.Sprintf("%s (%d unresolved%s), %.1fs", report.Plural(sum.Tests, "test"), sum.Outcomes.Unresolved, extra, sum.Seconds)
 	if res.verified || end.Interrupted && len(res.patch) > 0 {
-		c.Head = append(c.Head, fmt.Sprintf("the failure is caused by %s (of %s between the versions), found in %s",
-			report.Plural(len(res.patch), res.lv.unit), report.Plural(sum.ElementsBefore, "change"), counts))
+		of := ""
+		if res.checkedUnit != "" && res.removals != nil {
+			// Checked one by one as the line edits they are made of.
+			of = report.Plural(len(res.removals.Config), res.checkedUnit) + "; "
+		}
+		c.Head = append(c.Head, fmt.Sprintf("the failure is caused by %s (%sof %s between the versions), found in %s",
+			report.Plural(len(res.patch), res.lv.unit), of, report.Plural(sum.ElementsBefore, "change"), counts))
 	} else {
 		c.Head = append(c.Head, fmt.Sprintf("no failure-inducing changes verified (of %s between the versions), after %s", report.Plural(sum.ElementsBefore, "change"), counts))
 	}
