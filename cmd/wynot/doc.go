@@ -891,10 +891,12 @@ passing run has a gdb of its own beside the failing run's in each -j
 slot.
 
 The result shows each statement that ran, how many of its executions
-the slice keeps, and which: as line_time, the line and the time of the
-execution in the partial run (its position among all statement
-executions), or #k, its k-th execution, when the run was too long to
-record its order. When every instance the slice keeps is in main.main
+the slice keeps of those of the original run ("2 of 70000"), and which:
+as line_time, the line and the time of the execution in the partial run
+(its position among all statement executions), or #k, its k-th
+execution, when the run was too long to record its order (after the
+levels above the statement instances, the k-th in the run without the
+calls and iterations they found unneeded, as the output then says). When every instance the slice keeps is in main.main
 while the run also executed statements of other functions (an empty or
 constant output, such as "0 elements", that a run skipping all of those
 prints as well), wynot says so and how many it skipped: such a slice
@@ -937,7 +939,10 @@ Flags:
 and -j, --timeout, --repeat, --cache, --json, --log, --events,
 --report, --exec (see "wynot help clusters"), -q and -v, as for
 reduce. The JSON summary has the slice
-(slice: file, line, text, ran, kept, times), the plan of the partial run
+(slice: file, line, text, ran, reached, kept, times; ran counts the
+original run's executions, reached the partial run's; renumbered says
+that #k counts in the run without what the levels skipped), the plan
+of the partial run
 (skipped: element, then instance ranges), shallow (the slice is all
 in main.main, none of the other functions' instances), pass (the
 passing run of --pass: args, stdin), elements_before and
