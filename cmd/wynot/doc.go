@@ -938,15 +938,13 @@ Flags:
 
 and -j, --timeout, --repeat, --cache, --json, --log, --events,
 --report, --exec (see "wynot help clusters"), -q and -v, as for
-reduce. The JSON summary has the slice
-(slice: file, line, text, ran, reached, kept, times; ran counts the
-original run's executions, reached the partial run's; renumbered says
-that #k counts in the run without what the levels skipped), the plan
-of the partial run
-(skipped: element, then instance ranges), shallow (the slice is all
-in main.main, none of the other functions' instances), pass (the
-passing run of --pass: args, stdin), elements_before and
-elements_after (statement executions).
+reduce. The JSON summary has the slice (slice: file, line, text, ran,
+reached, kept, times; ran counts the original run's executions, reached
+the partial run's), renumbered (#k counts in the run without what the
+levels skipped), the plan of the partial run (skipped: element, then
+instance ranges), shallow (the slice is all in main.main, none of the
+other functions' instances), pass (the passing run of --pass: args,
+stdin), elements_before and elements_after (statement executions).
 
 # Chain
 
