@@ -394,21 +394,44 @@ func (c *Chain) lastState() *link {
 }
 
 // branch is where a transition into a state the passing run never
-// reaches was decided: the condition of the if, else if, case or loop
-// (Stmt.Guard) that let the failing run into the statement it went to,
-// where that condition is part of the statement it came from (an if
-// with else ifs is one statement, from its first line to its last);
-// otherwise the statement it came from.
+// reaches was decided: the condition that let the failing run into the
+// statement it went to (decided), where the passing run's next
+// statement from the matching state is known, that too.
 func (c *Chain) branch(t *Transition) string {
 	from := strings.SplitN(t.Where, " → ", 2)[0]
 	if t.FromStep == 0 || t.ToStep == 0 || int(t.ToStep) > len(c.timeline) {
 		return from
 	}
-	a, b := c.prog.Stmt(int(c.timeline[t.FromStep-1])), c.prog.Stmt(int(c.timeline[t.ToStep-1]))
-	if b.Guard == 0 || a.File != b.File || a.Func != b.Func || b.Guard <= a.Line || b.Guard > a.EndLine {
-		return from
+	at, fail := c.prog.Stmt(int(c.timeline[t.FromStep-1])), c.prog.Stmt(int(c.timeline[t.ToStep-1]))
+	var pass *instrument.Stmt
+	if l := c.links[t.FromStep]; l != nil && l.Matched && l.pstep > 0 && int(l.pstep) < len(c.ptimeline) {
+		p := c.prog.Stmt(int(c.ptimeline[l.pstep]))
+		pass = &p
 	}
-	return fmt.Sprintf("%s:%d", b.File, b.Guard)
+	return decided(at, fail, pass)
+}
+
+// decided is where two runs that both passed statement at went on to
+// different statements (fail, and pass when known) was decided: the
+// condition of at that let a run into its next statement (Stmt.Guard:
+// an if's, else if's, case's or loop's), where at holds it (an if with
+// else ifs is one statement, from its first line to its last); of two
+// such conditions the earlier, which the other run passed the same way
+// before it decided differently. Otherwise at itself.
+func decided(at, fail instrument.Stmt, pass *instrument.Stmt) string {
+	in := func(s instrument.Stmt) bool {
+		return s.Guard >= at.Line && s.Guard <= at.EndLine && s.File == at.File && s.Func == at.Func
+	}
+	line := 0
+	for _, s := range []*instrument.Stmt{&fail, pass} {
+		if s != nil && in(*s) && (line == 0 || s.Guard < line) {
+			line = s.Guard
+		}
+	}
+	if line == 0 {
+		line = at.Line
+	}
+	return fmt.Sprintf("%s:%d", at.File, line)
 }
 
 // partings sets each transition's Parting: the runs' control flow is
@@ -483,7 +506,8 @@ func (c *Chain) parting(a, b *link) *Parting {
 		st := c.prog.Stmt(int(id))
 		return fmt.Sprintf("%s:%d", st.File, st.Line)
 	}
-	return &Parting{Step: a.Step + uint64(i) - 1, Where: loc(f[i-1]), Fail: loc(f[i]), Pass: loc(p[i])}
+	pass := c.prog.Stmt(int(p[i]))
+	return &Parting{Step: a.Step + uint64(i) - 1, Where: decided(c.prog.Stmt(int(f[i-1])), c.prog.Stmt(int(f[i])), &pass), Fail: loc(f[i]), Pass: loc(p[i])}
 }
 
 // crash adds the transition from the last state with relevant deltas to

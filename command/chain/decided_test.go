@@ -1,0 +1,39 @@
+package chain
+
+import (
+	"testing"
+
+	"github.com/wynot/wynot/domain/instrument"
+)
+
+// TestDecided: where two runs went on from one statement to different
+// ones, the condition that decided it is named: of an if with else ifs
+// (one statement, lines 10 to 20: if c1 at 10 {A at 11} else if c2 at
+// 12 {B at 13} else {C at 15}), the earlier of the two conditions that
+// let the runs into their statements; a plain if's own line; and the
+// statement itself where neither next statement is inside it.
+func TestDecided(t *testing.T) {
+	st := func(line, guard int) instrument.Stmt {
+		return instrument.Stmt{File: "f.go", Func: "main.f", Line: line, EndLine: line, Guard: guard}
+	}
+	chain := instrument.Stmt{File: "f.go", Func: "main.f", Line: 10, EndLine: 20}
+	a, b, c, after := st(11, 10), st(13, 12), st(15, 12), st(21, 5)
+	for _, tc := range []struct {
+		name string
+		fail instrument.Stmt
+		pass *instrument.Stmt
+		want string
+	}{
+		{"B against C: c2 decided", b, &c, "f.go:12"},
+		{"C against B", c, &b, "f.go:12"},
+		{"A against B: c1 decided", a, &b, "f.go:10"},
+		{"B, the passing run unknown", b, nil, "f.go:12"},
+		{"B against what follows the if", b, &after, "f.go:12"},
+		{"what follows, both", after, &after, "f.go:10"},
+		{"another function", instrument.Stmt{File: "f.go", Func: "main.g", Line: 13, Guard: 12}, nil, "f.go:10"},
+	} {
+		if got := decided(chain, tc.fail, tc.pass); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
