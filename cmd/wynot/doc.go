@@ -1021,7 +1021,9 @@ call or a return; into a state the passing run never reaches (diverges:
 the runs took different paths there); or through a state whose whole
 captured difference does not make the passing run fail (hidden: the
 cause is where the capture does not see, such as a caller's local
-variables). wynot suggests one as the defect's location: the first where
+variables); or through a state of the failing run that could not be
+captured again (unseen: its steps differ from run to run, as with
+goroutines, or the capture timed out). wynot suggests one as the defect's location: the first where
 a statement overwrote a variable that carried the cause with another
 wrong value, else the first on whose way the passing run changed a
 variable carrying the cause that the failing run left as it was (the

@@ -86,6 +86,15 @@ func (c *Chain) Close(sum *report.Summary, end command.End) command.Closing {
 	if c.obs != nil && neither > 0 && neither*3 >= matched {
 		cl.Tail = append(cl.Tail, fmt.Sprintf("at %s the whole difference, transplanted, gave neither run's output: if the failure is a symptom (an error message, a wrong value), --fail-on REGEX states it, and only that must be reproduced", report.Plural(neither, "state")))
 	}
+	lost := 0
+	for _, l := range links {
+		if l.lost && strings.HasPrefix(l.Note, "the failing run did not reach") {
+			lost++
+		}
+	}
+	if lost > 0 {
+		cl.Tail = append(cl.Tail, fmt.Sprintf("caution: at %s the failing run did not reach the step again: its steps differ from run to run (goroutines scheduled differently count steps in another order), so its states and the transitions through them are not reproducible", report.Plural(lost, "state")))
+	}
 	for _, l := range links {
 		if l.Cut {
 			cl.Tail = append(cl.Tail, fmt.Sprintf("some states had more than %d vertices and were cut (--max-vertices)", c.MaxVertices))

@@ -37,3 +37,42 @@ func TestDecided(t *testing.T) {
 		}
 	}
 }
+
+// TestMoved: a statement transition between consecutive steps names the
+// statement of the first, unless the run went back to the start of a
+// loop's body: then the loop's header moved the cause (for sc.Scan() {).
+func TestMoved(t *testing.T) {
+	prog := &instrument.Program{Stmts: []instrument.Stmt{
+		{ID: 1, File: "m.go", Func: "main.main", Line: 12, EndLine: 19},            // for sc.Scan() {
+		{ID: 2, File: "m.go", Func: "main.main", Line: 13, EndLine: 13, Guard: 12}, // n++
+		{ID: 3, File: "m.go", Func: "main.main", Line: 17, EndLine: 17, Guard: 16}, // fmt.Println(n, "ok")
+	}}
+	c := &Chain{prog: prog, timeline: []uint32{1, 2, 3, 2}}
+	for _, tc := range []struct {
+		tr   Transition
+		want string
+	}{
+		{Transition{FromStep: 3, ToStep: 4, Direct: true, Where: "m.go:17 → m.go:13"}, "m.go:12"},
+		{Transition{FromStep: 2, ToStep: 3, Direct: true, Where: "m.go:13 → m.go:17"}, "m.go:13"},
+		{Transition{FromStep: 1, ToStep: 4, Where: "m.go:12 → m.go:13"}, "m.go:12"},
+	} {
+		if got := c.moved(&tc.tr); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.tr.Where, got, tc.want)
+		}
+	}
+}
+
+// TestUnseen: a transition through a state of the failing run that
+// could not be captured again is unseen, not a divergence of the runs.
+func TestUnseen(t *testing.T) {
+	c := &Chain{}
+	a := &link{Link: Link{Step: 5, File: "m.go", Line: 3, Matched: true}}
+	b := &link{Link: Link{Step: 6, File: "m.go", Line: 4}, lost: true, bot: true}
+	if k := c.transition(a, b, nil).Kind; k != "unseen" {
+		t.Errorf("kind %s, want unseen", k)
+	}
+	b.lost = false
+	if k := c.transition(a, b, nil).Kind; k != "diverges" {
+		t.Errorf("kind %s, want diverges", k)
+	}
+}

@@ -83,7 +83,9 @@ type Transition struct {
 	// not make the passing run fail: the cause is where the capture does
 	// not see, such as a caller's local variables), or "crash" (from the last
 	// state with relevant deltas to the statement at which the failing
-	// run crashed).
+	// run crashed), or "unseen" (the failing run's state at one of them
+	// could not be captured again: its steps differ from run to run, or
+	// the capture timed out).
 	Kind string `json:"kind"`
 	// Overwritten are the variables of both states (the same memory)
 	// whose value in the failing run changed between them: the statement

@@ -35,6 +35,9 @@ type link struct {
 	// neither says that the whole difference, transplanted, gave
 	// neither run's behavior.
 	neither bool
+	// lost says that the failing run's state could not be captured
+	// again (it did not reach the step, or its capture timed out).
+	lost bool
 	// The relevant deltas' configurations, for the final confirmation.
 	failing, passing runner.Candidate
 	confirm          bool
@@ -285,6 +288,8 @@ func (c *Chain) transition(a, b *link, over []string) Transition {
 		tr.After = append(tr.After, d.Var)
 	}
 	switch {
+	case a.lost || b.lost:
+		tr.Kind = "unseen"
 	case !a.Matched || !b.Matched:
 		tr.Kind = "diverges"
 	case a.bot || b.bot:
@@ -349,6 +354,8 @@ func (c *Chain) suggest() {
 			switch {
 			case t.Kind == "diverges":
 				sg.Where = c.branch(t)
+			case t.Kind == "statement" && t.Parting == nil:
+				sg.Where = c.moved(t)
 			case t.Kind == "crash":
 				sg.Where, sg.Func, sg.Step = strings.SplitN(t.Where, " → ", 2)[1], c.prog.Stmt(int(c.timeline[t.ToStep-1])).Func, t.ToStep
 			case t.Parting != nil:
@@ -364,6 +371,24 @@ func (c *Chain) suggest() {
 			return
 		}
 	}
+}
+
+// moved is the statement that moved the cause in a statement
+// transition between consecutive steps: the one the first step is at,
+// or, where the run went back to the start of a loop's body, the loop's
+// header (its condition and post statement ran between the steps, as
+// sc.Scan() in "for sc.Scan() {": the statement before it only ended
+// the iteration).
+func (c *Chain) moved(t *Transition) string {
+	from := strings.SplitN(t.Where, " → ", 2)[0]
+	if !t.Direct || int(t.ToStep) > len(c.timeline) {
+		return from
+	}
+	a, b := c.prog.Stmt(int(c.timeline[t.FromStep-1])), c.prog.Stmt(int(c.timeline[t.ToStep-1]))
+	if a.File == b.File && a.Func == b.Func && b.Line < a.Line && b.Guard > 0 && b.Guard < b.Line {
+		return fmt.Sprintf("%s:%d", b.File, b.Guard)
+	}
+	return from
 }
 
 // fromInput says that a transition moved the cause out of the program's

@@ -60,6 +60,7 @@ func (c *Chain) examineState(ctx context.Context, s *command.Session, l *link, t
 	fg := gs[0]
 	if fg == nil {
 		l.Note = cmp.Or(why, "the failing run did not reach this step when run again")
+		l.lost = true
 		return nil
 	}
 	l.Stack, l.FailVertices, l.Cut = fg.Point.Stack, fg.Size(), fg.Cut

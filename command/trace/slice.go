@@ -203,7 +203,7 @@ func (t *Trace) Close(sum *report.Summary, end command.End) command.Closing {
 		c.Verdict = []string{"the slice is not certified 1-minimal"}
 	}
 	if t.renumbered {
-		c.Tail = append(c.Tail, "#k is a statement's k-th execution in the run without the calls and loop iterations found unneeded (levels), not in the original run; \"K of N\" counts the original run's N executions")
+		c.Tail = append(c.Tail, "#k is a statement's k-th execution in the run without the "+t.levelsDone()+" found unneeded, not in the original run; \"K of N\" counts the original run's N executions")
 	}
 	if t.paired {
 		only := 0

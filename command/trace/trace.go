@@ -642,16 +642,20 @@ func (t *Trace) Search(ctx context.Context, s *command.Session) (command.Found, 
 	return found, nil
 }
 
-// levelsDone names the levels whose reductions the search recorded
-// ("functions and loops, calls and iterations").
+// levelsDone names the levels above the statement instances whose
+// reductions the search recorded ("functions and loops, calls and
+// iterations and statements").
 func (t *Trace) levelsDone() string {
 	var names []string
 	for _, l := range t.levels[:max(len(t.levels)-1, 0)] {
-		if l.After < l.Before {
+		if l.After < l.Before && !l.Interrupted {
 			names = append(names, l.Name)
 		}
 	}
-	return strings.Join(names, " and ")
+	if len(names) > 1 {
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return strings.Join(names, "")
 }
 
 // name is an instance as the output writes it: file:line, then the
