@@ -452,8 +452,16 @@ func (s *Session) notPassing(ctx context.Context, c runner.Candidate, what strin
 	if !flaky {
 		return NotReproduced("%s does not pass (%s): %s", what, rec.Outcome, r.Explain())
 	}
-	if have {
-		return NotReproduced("%s does not pass every time: its runs disagree (the test is flaky; try --repeat 3), and one gave %s (%s): %s", what, rec.Outcome, rec.Detail, r.Explain())
+	advice := "; try --repeat 3"
+	if s.settings.Repeat > 1 {
+		advice = "" // it was tried
 	}
-	return NotReproduced("%s does not pass every time: its runs disagree (the test is flaky; try --repeat 3): one gave %s (%s), and run again it passed", what, rec.Outcome, rec.Detail)
+	if have {
+		return NotReproduced("%s does not pass every time: its runs disagree (the test is flaky%s); a run that did not pass ended with %s", what, advice, r.Explain())
+	}
+	how := rec.Outcome.String()
+	if rec.Detail != "" {
+		how += " (" + rec.Detail + ")"
+	}
+	return NotReproduced("%s does not pass every time: its runs disagree (the test is flaky%s): one gave %s, and run again it passed", what, advice, how)
 }
