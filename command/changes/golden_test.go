@@ -81,6 +81,10 @@ func TestCloseGitGolden(t *testing.T) {
 		Outcomes: report.Outcomes{Pass: 3, Fail: 2, Unresolved: 1}, Unit: "changes", Confirmed: true, Minimal: true,
 		Signature: "the command's exit status, by the bisect convention"}
 	cl := e.Close(sum, command.End{Minimal: true, Confirmed: true})
+	// The changes span the commits the bisection could not tell apart.
+	if head, want := strings.Join(cl.Head, "\n"), "in the 2 commits from aaaaaaaaaaaa build: half a rewrite to bbbbbbbbbbbb parse: treat <none> & empty alike"; !strings.Contains(head, want) {
+		t.Errorf("head:\n%s\nwant %q", head, want)
+	}
 	var js strings.Builder
 	if err := sum.WriteJSON(&js); err != nil {
 		t.Fatal(err)

@@ -449,7 +449,11 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 	} else {
 		c.Head = append(c.Head, fmt.Sprintf("no failure-inducing changes verified (of %s between the versions), after %s", report.Plural(sum.ElementsBefore, "change"), counts))
 	}
-	if d.Commit != "" {
+	switch {
+	case d.Commit != "" && len(d.Untested) > 0:
+		// The changes span the commits that could not be told apart.
+		c.Head = append(c.Head, fmt.Sprintf("in the %d commits from %s to %s", len(d.Untested)+1, d.Untested[0], d.Commit))
+	case d.Commit != "":
 		c.Head = append(c.Head, "in commit "+d.Commit)
 	}
 	if sum.Diff != "" {
