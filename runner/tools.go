@@ -273,6 +273,15 @@ func readGoTest(out string) ToolReading {
 			}
 		}
 	}
+	// A test binary run on its own (pkg.test -test.run, as wynot fuzz
+	// runs it) ends with "FAIL" and no package line: its failing tests
+	// are those still pending.
+	if len(pending) > 0 && lastLine == "FAIL" {
+		for _, f := range pending {
+			t.Failed = append(t.Failed, f.name)
+			qualified[f.name] = f.name
+		}
+	}
 	// The message of tests that ran is every failing test's that said
 	// something, in order of their names, each after its name when more
 	// than one failed: a run in which one of them fails with another
