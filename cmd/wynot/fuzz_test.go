@@ -113,3 +113,43 @@ func TestFuzzTempFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestFuzzFromOutside: the package directory named from outside its
+// module compiles there (go test -c found no go.mod where wynot was
+// started), and nothing of it is touched but the entry written.
+func TestFuzzFromOutside(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "pkg")
+	if err := fixtures.FuzzPackage(dir); err != nil {
+		t.Fatal(err)
+	}
+	files := func() map[string]string {
+		m := map[string]string{}
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				m[p] = string(read(t, p))
+			}
+			return nil
+		})
+		return m
+	}
+	before := files()
+	r := wynotRun(t, parent, goEnv(), "fuzz", "--json", "pkg", "FuzzDepth")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	after := files()
+	for p, data := range before {
+		if after[p] != data {
+			t.Errorf("%s changed or went", p)
+		}
+	}
+	if len(after) != len(before)+1 {
+		t.Errorf("%d files after, %d before: want the written entry alone more", len(after), len(before))
+	}
+	if !strings.Contains(r.stderr, "(cd pkg && go test -run=FuzzDepth/") {
+		t.Errorf("how to reproduce it:\n%s", r.stderr)
+	}
+}

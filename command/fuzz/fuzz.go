@@ -105,7 +105,9 @@ func (r *Fuzz) job(ctx context.Context, inv *command.Invocation) (command.Job, c
 		pkg = "./" + pkg
 	}
 	inv.Say("compiling the tests of %s", r.Package)
-	build := runner.Command{Argv: []string{"go", "test", "-c", "-o", bin, pkg}, Timeout: 10 * time.Minute}
+	// In the package's directory (Command.Dir: run there, nothing
+	// written), so that its module is found wherever wynot was started.
+	build := runner.Command{Argv: []string{"go", "test", "-c", "-o", bin, "."}, Dir: r.Package, Timeout: 10 * time.Minute}
 	run, err := build.Exec(ctx, "", nil)
 	if ctx.Err() != nil {
 		return nil, none, &command.ExitError{Code: command.ExitInterrupted, Err: errors.New("interrupted while compiling the tests")}
@@ -209,7 +211,11 @@ func (f *fuzzer) Close(sum *report.Summary, end command.End) command.Closing {
 	case end.Minimal:
 		c.Verdict = []string{"1-minimal: removing any single character of a string, or moving a number closer to zero, makes the failure go away"}
 	}
-	c.Tail = []string{fmt.Sprintf("written to %s (the original is kept); go test -run=%s/%s %s reproduces it", f.out, f.Target, filepath.Base(f.out), f.pkg)}
+	how := fmt.Sprintf("go test -run=%s/%s .", f.Target, filepath.Base(f.out))
+	if f.pkg != "./." && f.pkg != "." {
+		how = fmt.Sprintf("(cd %s && %s)", f.Package, how)
+	}
+	c.Tail = []string{fmt.Sprintf("written to %s (the original is kept); %s reproduces it", f.out, how)}
 	return c
 }
 
