@@ -645,6 +645,23 @@ exit 0
 	}
 }
 
+// oneFileRepo is a new git repository whose commits, made by commit,
+// each set its one file a.txt; commit returns the commit's hash.
+func oneFileRepo(t *testing.T) (string, func(msg, data string) string) {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := fixtures.Git(dir, "init", "-q", "-b", "main"); err != nil {
+		t.Fatal(err)
+	}
+	return dir, func(msg, data string) string {
+		h, err := fixtures.Commit(dir, msg, map[string]string{"a.txt": data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+}
+
 // TestChangesGitSkip: the commit before the culprit does not build. As
 // git bisect skip does, wynot cannot tell which of the two introduced the
 // failure and says so; the lines it names are those of both commits
@@ -652,17 +669,7 @@ exit 0
 func TestChangesGitSkip(t *testing.T) {
 	e2e(t)
 	t.Parallel()
-	dir := t.TempDir()
-	commit := func(msg, data string) string {
-		h, err := fixtures.Commit(dir, msg, map[string]string{"a.txt": data})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
-	if _, err := fixtures.Git(dir, "init", "-q", "-b", "main"); err != nil {
-		t.Fatal(err)
-	}
+	dir, commit := oneFileRepo(t)
 	lines := func(extra string) string {
 		var b strings.Builder
 		for i := range 20 {
@@ -698,17 +705,7 @@ func TestChangesGitSkip(t *testing.T) {
 func TestChangesGitSkipSaysWhy(t *testing.T) {
 	e2e(t)
 	t.Parallel()
-	dir := t.TempDir()
-	commit := func(msg, data string) string {
-		h, err := fixtures.Commit(dir, msg, map[string]string{"a.txt": data})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
-	if _, err := fixtures.Git(dir, "init", "-q", "-b", "main"); err != nil {
-		t.Fatal(err)
-	}
+	dir, commit := oneFileRepo(t)
 	good := commit("base", "a\n")
 	commit("c1", "a\nc1\n")
 	commit("c2 brings another failure", "a\nc1\nOTHER\n")
