@@ -14,6 +14,7 @@ import (
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
 	"github.com/wynot/wynot/domain/instrument"
+	"github.com/wynot/wynot/domain/memgraph"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
@@ -395,12 +396,7 @@ func (c *Chain) moved(t *Transition) string {
 // input only (standard input, arguments, files, the environment): the
 // statement reads the input, which a defect rarely does wrong.
 func fromInput(t Transition) bool {
-	for _, v := range t.Before {
-		if !strings.HasPrefix(v, "stdin line ") && !strings.HasPrefix(v, "os.Args[") && !strings.HasPrefix(v, "file ") && !strings.HasPrefix(v, "$") {
-			return false
-		}
-	}
-	return len(t.Before) > 0
+	return len(t.Before) > 0 && !slices.ContainsFunc(t.Before, func(v string) bool { return !memgraph.IsInput(v) })
 }
 
 // lastState is the last state of the chain with relevant deltas, when

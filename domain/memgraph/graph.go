@@ -225,6 +225,19 @@ func NamedBy(name string) (string, bool) {
 	return by, true
 }
 
+// IsInput says that a name, as Name makes it, is of the program's
+// input: a line of its standard input, an argument, a file one names,
+// an environment variable ("stdin line 2", "os.Args[1]", "file $CONFIG
+// line 3", "$HOME").
+func IsInput(name string) bool {
+	for _, p := range []string{"stdin line ", "os.Args[", "file ", "$"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // Paths lists the paths that reach v through each of its parents, the
 // first being Path(v).
 func (g *Graph) Paths(v int) [][]string {

@@ -373,3 +373,16 @@ func TestNamedBy(t *testing.T) {
 		}
 	}
 }
+
+// TestIsInput: the names of the program's input, as Name makes them, and
+// names of its variables that only look alike.
+func TestIsInput(t *testing.T) {
+	for name, want := range map[string]bool{
+		"stdin line 2": true, "os.Args[1]": true, "file os.Args[1] line 3": true, "file $CONFIG": true, "$HOME": true,
+		"stdin": false, "(*sc).buf": false, "lines[1]": false, "filename": false, "args[0]": false,
+	} {
+		if IsInput(name) != want {
+			t.Errorf("IsInput(%q) = %v", name, !want)
+		}
+	}
+}
