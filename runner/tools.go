@@ -568,8 +568,7 @@ var gluedMarkers = []string{"--- FAIL: ", "FAIL\t", "ok  \t", "=== RUN   ", "pan
 // message whose goroutine trace follows within the next lines. Any
 // other line is left as it is, and so is a go test -json event.
 func unglue(out string) string {
-	if !strings.Contains(out, "--- FAIL: ") && !strings.Contains(out, "FAIL\t") && !strings.Contains(out, "ok  \t") &&
-		!strings.Contains(out, "=== RUN   ") && !strings.Contains(out, "panic: ") && !strings.Contains(out, "fatal error: ") {
+	if !slices.ContainsFunc(gluedMarkers, func(m string) bool { return strings.Contains(out, m) }) {
 		return out
 	}
 	var b strings.Builder
