@@ -174,7 +174,15 @@ func TestRestore(t *testing.T) {
 			if !slices.Equal(changed, c.changed) {
 				t.Errorf("restored %q, want %q", changed, c.changed)
 			}
-			if localFS(dir) && w.walks != walks {
+			switch {
+			case w.noWatch:
+				// No inotify instance to be had (fs.inotify.max_user_instances,
+				// 128, is per user: other processes of this user may hold them
+				// all): every Restore walks.
+				if w.walks != 1 {
+					t.Errorf("%d walks of the tree without a watch, want 1", w.walks)
+				}
+			case localFS(dir) && w.walks != walks:
 				t.Errorf("%d walks of the tree, want %d", w.walks, walks)
 			}
 			if got := listing(t, dir); !slices.Equal(got, want) {
