@@ -803,7 +803,8 @@ PACKAGE_DIR/testdata/fuzz/FuzzXxx/, or one you wrote yourself.
 	wynot fuzz [flags] PACKAGE_DIR FuzzXxx [ENTRY]
 
 ENTRY may be left out when the corpus holds only one. The package's
-tests are compiled once (go test -c); each candidate entry is then run by
+tests are compiled once (go test -c, in PACKAGE_DIR: its module is
+found wherever wynot is started); each candidate entry is then run by
 the test binary alone (-test.run=FuzzXxx/...), in a private directory, so
 a test that reads other files of its package directory will not find
 them. A candidate fails when it fails the way the entry does: the same
