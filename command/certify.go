@@ -276,6 +276,9 @@ func tally(outs []dd.Outcome, want dd.Outcome) (agree, other int) {
 type Removal struct {
 	Candidate runner.Candidate
 	What      string // "removing line 3 of bug.txt"
+	// Take, when set, makes the result the candidate, for the search to
+	// go on from when it still fails: the search need not find it again.
+	Take func()
 }
 
 // recheck tests the removals of a result again, without the cache,
@@ -284,9 +287,9 @@ type Removal struct {
 // over them); once it has, or as soon as one of these runs fails, every
 // removal is decided afresh by Certainty.Sequential. With --repeat N, each N times, decided by
 // a clear majority. A removal that fails makes the result not 1-minimal;
-// recheck says which ("" when none does). A removal that certainty
-// cannot decide leaves the result not certified (undecidedWhy).
-func (s *Session) recheck(ctx context.Context, removals []Removal) (string, error) {
+// recheck says which ("" when none does), and gives it. A removal that
+// certainty cannot decide leaves the result not certified (undecidedWhy).
+func (s *Session) recheck(ctx context.Context, removals []Removal) (string, *Removal, error) {
 	if s.settings.Repeat == 0 && s.flakiness() == "" {
 		probes := removals
 		if maxProbes := s.certainty.MaxProbes; len(removals) > maxProbes {
@@ -299,12 +302,12 @@ func (s *Session) recheck(ctx context.Context, removals []Removal) (string, erro
 				probes[i] = removals[i*len(removals)/maxProbes]
 			}
 		}
-		found, err := s.recheckAll(ctx, probes)
+		found, r, err := s.recheckAll(ctx, probes)
 		if err != nil || found != "" {
-			return found, err
+			return found, r, err
 		}
 		if s.flakiness() == "" {
-			return "", ctx.Err()
+			return "", nil, ctx.Err()
 		}
 	}
 	return s.recheckAll(ctx, removals)
@@ -317,9 +320,10 @@ func (s *Session) agreedRuns() int {
 	return s.agreed
 }
 
-func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, error) {
+func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, *Removal, error) {
 	var mu sync.Mutex
 	found := ""
+	var failing *Removal
 	var firstErr error
 	sem := make(chan struct{}, s.Jobs)
 	var wg sync.WaitGroup
@@ -343,12 +347,19 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, e
 			case s.flakiness() != "":
 				v, decided, err = s.certify(ctx, r.Candidate, dd.Fail, r.What)
 			default:
+				before, seen := s.tester.Known(r.Candidate)
 				v, err = s.decide(ctx, r.Candidate, 1, r.What)
-				if err == nil && v.Outcome == dd.Fail {
+				if err == nil && v.Outcome == dd.Fail && (seen && before != dd.Fail || s.tester.Cache == nil) {
 					// A removal the search saw not fail fails now: the
 					// test is flaky; decide afresh, by Certainty.Sequential.
+					// (Without a cache, what the search saw is not known.)
 					s.noteFlaky(r.What + " failed when run again, where it did not before")
 					v, decided, err = s.certify(ctx, r.Candidate, dd.Fail, r.What)
+				} else if err == nil && v.Outcome == dd.Fail {
+					// The search never ran it (it took another way, or
+					// predicted it): the result is not 1-minimal, and
+					// nothing says the test is flaky.
+					decided = true
 				} else if err == nil {
 					decided = true
 					s.count(func(*Stats) { s.agreed++ })
@@ -371,16 +382,17 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, e
 				}
 			case v.Outcome == dd.Fail && found == "":
 				found = fmt.Sprintf("%s still fails (in %d of %d runs)", r.What, v.Agreed, len(v.Outcomes))
+				failing = &r
 			}
 		}()
 	}
 	wg.Wait()
 	if found == "" && firstErr == nil {
 		if why := s.undecidedWhy(); why != "" {
-			return why, nil
+			return why, nil, nil
 		}
 	}
-	return found, firstErr
+	return found, failing, firstErr
 }
 
 // quietHeld reports whether a certified check whose runs all agreed was

@@ -242,7 +242,8 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 			}
 			return page, err
 		}
-		notMinimal, err = s.recheck(ctx, found.Removals)
+		var failing *Removal
+		notMinimal, failing, err = s.recheck(ctx, found.Removals)
 		if err == nil && notMinimal == "" && len(found.Confirm) > 0 && s.settings.Repeat == 0 {
 			confirmed, err = s.confirmAgain(ctx, found.Confirm, confirmLoose)
 		}
@@ -251,6 +252,11 @@ func (s *Session) Run(ctx context.Context, job Job, sum *report.Summary) (page f
 		}
 		if k == s.certainty.MaxSearches || s.undecidedWhy() != "" {
 			return page, nil
+		}
+		if failing != nil && failing.Take != nil {
+			failing.Take()
+			s.Say("the result is not 1-minimal after all: %s; searching on from that smaller input", notMinimal)
+			continue
 		}
 		s.Say("the result is not 1-minimal after all: %s; searching on from it", notMinimal)
 	}

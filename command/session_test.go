@@ -406,3 +406,42 @@ func TestRunConfirmedInSearch(t *testing.T) {
 		t.Errorf("confirmed in the search: %d checks, %d runs of %d tests; confirmed at the end only: %d checks", self.Checks, tg.runs.Load(), self.Tests, plain.Checks)
 	}
 }
+
+// TestRecheckUntested: a removal of the result that the search never ran
+// (it predicted it, or took another way) and that fails makes the result
+// not 1-minimal; the search goes on from that smaller input, and nothing
+// calls the test flaky, for no run of it answered otherwise.
+func TestRecheckUntested(t *testing.T) {
+	tg := &target{want: "bd"}
+	j := &job{input: "abcdef"}
+	removals := func(kept string) []Removal {
+		var rs []Removal
+		for i := range kept {
+			less := kept[:i] + kept[i+1:]
+			rs = append(rs, Removal{Candidate: file([]byte(less)), What: "removing " + kept[i:i+1],
+				Take: func() { j.result = []byte(less) }})
+		}
+		return rs
+	}
+	searches := 0
+	j.search = func(ctx context.Context, s *Session, j *job) (Found, error) {
+		searches++
+		if searches == 1 {
+			j.result = []byte("bde") // as a search that missed a removal would end
+		}
+		return Found{Minimal: true, Kept: "the smallest so far is kept",
+			Confirm:  []Check{{Candidate: file(j.result), Want: dd.Fail, What: "the result"}},
+			Removals: removals(string(j.result))}, nil
+	}
+	sum, stderr, err := run(t, tg, j, context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(j.result) != "bd" || !sum.Minimal || searches != 2 {
+		t.Errorf("result %q after %d searches, minimal %v\n%s", j.result, searches, sum.Minimal, stderr)
+	}
+	if strings.Contains(stderr, "flaky") || sum.Flaky != 0 ||
+		!strings.Contains(stderr, "not 1-minimal after all: removing e still fails (in 1 of 1 runs); searching on from that smaller input") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}

@@ -241,6 +241,20 @@ func (t *Tester) Test(ctx context.Context, c Candidate) (Test, error) {
 	return rec, nil
 }
 
+// Known is the outcome the cache holds for c, tested as tests run now
+// (or recorded by Seed); ok is false when it holds none. Without a cache
+// nothing is known.
+func (t *Tester) Known(c Candidate) (o dd.Outcome, ok bool) {
+	if t.Cache == nil {
+		return dd.Unresolved, false
+	}
+	got, ok := t.Cache.Get(c.key(t.contextKey(t.Repeat())))
+	if !ok || !got.Answers(t.Command.Timeout) {
+		return dd.Unresolved, false
+	}
+	return got.Outcome, true
+}
+
 // Seed records an outcome known for a candidate, as if it had been
 // tested, so that the candidate is not run again.
 func (t *Tester) Seed(c Candidate, o dd.Outcome, detail string) error {

@@ -426,7 +426,9 @@ a flip rate of 0.1, 25 at 0.2, 60 at 0.3 and 220 at 0.4; a decision not
 reached in 200 runs leaves the result not certified (exit 3), never
 called confirmed or 1-minimal. A result that does not fail again makes
 wynot search once more from the original with repetition; a removal that
-still fails makes it search on from the result. --repeat N runs every
+still fails is taken, and the search goes on from that smaller input (the
+test is called flaky only when a run in the search saw that removal not
+fail). --repeat N runs every
 test N times (an outcome counts only when all runs agree) and confirms
 the result N times, at least three, decided by a clear majority (no
 bound is stated); --repeat 1 says the test is deterministic: each test

@@ -466,7 +466,7 @@ func (rd *reducer) removals(ctx context.Context) ([]command.Removal, error) {
 		if l := u.label(); l != "" {
 			what += " in " + l
 		}
-		rs = append(rs, command.Removal{Candidate: u.candidate(r.Data), What: what})
+		rs = append(rs, command.Removal{Candidate: u.candidate(r.Data), What: what, Take: func() { u.improve(r.Data) }})
 	}
 	return rs, nil
 }
@@ -587,9 +587,15 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 			if err != nil && !rd.tested(err, data) {
 				return s.Predict(err.Error()), nil
 			}
-			if !bytes.Equal(data, src) && !schedule.Simpler(data, src) {
+			if !schedule.Simpler(data, src) {
 				// It would not make the input smaller: a candidate
-				// the reduction could not take is not one.
+				// the reduction could not take is not one. Nor is one
+				// the language's printing gives back as the input is
+				// (white space between Go tokens): were the search to
+				// take it, its configuration would lack changes the
+				// text still holds, and the removals it tries next
+				// would not be those of the text (with the space
+				// before * gone, removing * joins b and a).
 				rd.unsimpler.Add(1)
 				return s.Predict("not smaller than the input"), nil
 			}

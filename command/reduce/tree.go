@@ -369,7 +369,9 @@ func (rd *reducer) treeRemovals() []command.Removal {
 		if in.Removed {
 			continue
 		}
-		rs = append(rs, command.Removal{Candidate: rd.treeCandidate(nil, map[int]bool{i: true}), What: "removing " + in.Name})
+		gone := map[int]bool{i: true}
+		rs = append(rs, command.Removal{Candidate: rd.treeCandidate(nil, gone), What: "removing " + in.Name,
+			Take: func() { rd.remove(gone) }})
 	}
 	return rs
 }

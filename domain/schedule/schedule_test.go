@@ -540,3 +540,47 @@ func TestScheduleFixpointAcrossUnits(t *testing.T) {
 		t.Errorf("%d rounds shrank, stats up to round %d, want 2 and 2", shrank, rounds)
 	}
 }
+
+// TestSearchSameContent: a candidate whose content is the unit's as it
+// is (its printing gives back a space the change removed) is no
+// candidate: it is never tested, and never taken, so the removals the
+// search tries next are those of the text as it is. Had the search
+// taken the space before * away, removing * would join b and a.
+func TestSearchSameContent(t *testing.T) {
+	// Printed, a * always has a space before it.
+	print := func(b []byte) ([]byte, error) {
+		var out []byte
+		for i, c := range b {
+			if c == '*' && i > 0 && b[i-1] != ' ' {
+				out = append(out, ' ')
+			}
+			out = append(out, c)
+		}
+		return out, nil
+	}
+	fails := func(d []byte) bool {
+		f := strings.Fields(string(d))
+		return slices.Contains(f, "b") && slices.Contains(f, "a")
+	}
+	for _, v := range []dd.Variant{dd.Book, dd.TSE} {
+		data := []byte("b *a")
+		s := &Schedule[int]{Phases: []Phase[int]{{Units: units("in"),
+			Passes: func(Unit[int]) ([]Pass, error) { return List(Ladder{Rungs: Chars, Finish: print}.Passes(data)), nil },
+			Data:   func(Unit[int]) []byte { return data }}}}
+		search := &Search[int]{Schedule: s, Options: dd.Options{Variant: v},
+			Test: func(_ context.Context, _ Unit[int], d []byte) dd.Outcome {
+				if string(d) == "b *a" {
+					t.Errorf("%v: tested %q, the unit as it was", v, d)
+				}
+				if fails(d) {
+					return dd.Fail
+				}
+				return dd.Pass
+			},
+			Set: func(_ Unit[int], d []byte) { data = d }}
+		minimal, err := s.Run(context.Background(), search.Step)
+		if err != nil || !minimal || string(data) != "b a" {
+			t.Errorf("%v: %q, minimal %v, %v", v, data, minimal, err)
+		}
+	}
+}
