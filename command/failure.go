@@ -176,8 +176,8 @@ func (s *Session) checkEmpty(ctx context.Context, c runner.Candidate, what strin
 		// No {} in the command: the candidate is its standard input.
 		hint = fmt.Sprintf("\nThe command has no {}, so the test gets the input on its standard input; if the program reads a file named by an argument, put {} where the file goes: -- %s {}", ShellQuote(s.settings.Argv))
 	}
-	return Indistinct("%s fails as the %s does (%s): the test cannot tell them apart, so there is nothing to search for; the test always fails, or fails for a reason that is not in its input (it cannot work where it runs, %s; it reads a file wynot does not give it), or the failure needs no input at all. The %s's run, %s.\nRun the test by hand on %s to see what it does, or state the failure with --fail-on REGEX (for a --test script, make it tell this failure from others)%s",
-		what, s.origWhat, rec.Detail, s.where(), s.origWhat, s.original.Explain(), what, hint)
+	return Indistinct("%s fails as the %s does (%s): the test cannot tell them apart, so there is nothing to search for; the test always fails, or fails for a reason that is not in its input (it cannot work where it runs, %s; it reads a file wynot does not give it), or the failure needs no input at all. The %s's run, %s.\nRun the test by hand on %s to see what it does, or state the failure with --fail-on REGEX (for a --test script, make it tell this failure from others)%s%s",
+		what, s.origWhat, rec.Detail, s.where(), s.origWhat, s.original.Explain(), what, hint, s.executorHint())
 }
 
 // tail is the end of a run's output for the test log: its last lines,

@@ -355,6 +355,13 @@ func (s *Session) checkWrites(before runner.Footprint) {
 // where says where the tests run, for messages about a test that cannot
 // work there.
 func (s *Session) where() string {
+	if ex, ok := s.tester.Executor.(interface {
+		runner.Hinter
+		fmt.Stringer
+	}); ok {
+		// Not in a directory here: a worker makes its own.
+		return "on " + ex.String() + ", in a worker's directory"
+	}
 	if d := s.tester.Command.Dir; d != "" {
 		return "in " + d
 	}

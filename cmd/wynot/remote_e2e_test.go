@@ -145,6 +145,22 @@ func TestRemoteEnvNeeded(t *testing.T) {
 	if got := string(read(t, filepath.Join(dir, "in.txt"))); r.code != 0 || got != "BUG" && got != "BUG\n" {
 		t.Errorf("with --remote-env: exit %d, result %q:\n%s", r.code, read(t, filepath.Join(dir, "in.txt")), r.stderr)
 	}
+
+	// A test that fails without the variable whatever its input (as go
+	// vet does without HOME: "GOCACHE is not defined"): the original
+	// fails remotely, and so does the empty input; the refusal says
+	// where the test ran and how to pass the variable.
+	write(t, filepath.Join(dir, "in.txt"), []byte("a\nBUG\nb\n"))
+	args = []string{"reduce", "--exec", "reapi://" + srv.Addr, "in.txt", "--", "sh", "-c", `test -n "$WYNOT_E2E_NEEDED" || { echo "WYNOT_E2E_NEEDED is not defined" >&2; exit 1; }; ! grep -q BUG "$1"`, "sh", "{}"}
+	r = wynotRun(t, dir, env, args...)
+	if r.code != 4 || !strings.Contains(r.stderr, "on the remote execution service at "+srv.Addr+", in a worker's directory") ||
+		!strings.Contains(r.stderr, "--remote-env KEY") || strings.Contains(r.stderr, "private work directory") {
+		t.Errorf("always failing without --remote-env: exit %d:\n%s", r.code, r.stderr)
+	}
+	r = wynotRun(t, dir, env, append([]string{args[0], "--remote-env", "WYNOT_E2E_NEEDED"}, args[1:]...)...)
+	if got := string(read(t, filepath.Join(dir, "in.txt"))); r.code != 0 || got != "BUG" && got != "BUG\n" {
+		t.Errorf("always failing, with --remote-env: exit %d, result %q:\n%s", r.code, got, r.stderr)
+	}
 }
 
 // Against a real service (WYNOT_REAPI_TEST=HOST:PORT[/INSTANCE], as CI
