@@ -72,21 +72,24 @@ type Workload struct {
 // Flags are the flags every command shares: how to test, and where
 // messages and results go.
 type Flags struct {
-	Jobs       int
-	Timeout    time.Duration
-	Precision  runner.Precision
-	FailOn     string
-	Script     string
-	Convention runner.Convention
-	Repeat     Repeat
-	Cache      string
-	JSON       bool
-	Log        string
-	Verbose    bool
-	Events     string
-	Quiet      bool
-	Output     string // -o
-	Report     string
+	Jobs      int
+	Timeout   time.Duration
+	Precision runner.Precision
+	// QuotedAside, set by a command (not a flag), compares failure
+	// messages with their quoted strings aside (runner.SignatureOracle).
+	QuotedAside bool
+	FailOn      string
+	Script      string
+	Convention  runner.Convention
+	Repeat      Repeat
+	Cache       string
+	JSON        bool
+	Log         string
+	Verbose     bool
+	Events      string
+	Quiet       bool
+	Output      string // -o
+	Report      string
 	// ConventionForCommand says that --convention also reads the exit
 	// status of the command after -- (wynot changes), not only that of a
 	// --test script.
@@ -417,7 +420,7 @@ func Shown(re *regexp.Regexp) string { return strings.TrimPrefix(re.String(), "(
 func (inv *Invocation) setup(stderr io.Writer) error {
 	f := inv.Flags
 	t := Test{Argv: inv.Argv, Script: f.Script, Timeout: f.Timeout, Repeat: int(f.Repeat), CacheFile: f.Cache,
-		Precision: f.Precision, Convention: f.Convention}
+		Precision: f.Precision, QuotedAside: f.QuotedAside, Convention: f.Convention}
 	out := Output{Stderr: stderr, Quiet: f.Quiet}
 	if file, ok := stderr.(*os.File); ok {
 		out.TTY = report.IsTerminal(file)

@@ -59,6 +59,8 @@ func (s *Session) failureRule(what string) string {
 			same = " (--precision exit: its message is not compared)"
 		case o.Precision >= runner.Stack && len(w.Frames) > 0:
 			same = fmt.Sprintf(" the same message and top stack frames (--precision %s)", o.Precision)
+		case o.QuotedAside:
+			same = " the same message (numbers, addresses, paths and quoted strings aside)"
 		default:
 			same = " the same message (numbers, addresses and paths aside)"
 		}

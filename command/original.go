@@ -229,7 +229,7 @@ func judgeOriginal(runs []runner.Run, f originalFacts, c Certainty) originalJudg
 		if runs[j.ref].Clean() && (sig.Message == "" || st.Precision == runner.Exit) {
 			return nil, NotReproduced("the %s does not fail: %s%s", what, runs[0].Explain(), f.hint)
 		}
-		return &runner.SignatureOracle{Want: sig, Precision: st.Precision}, nil
+		return &runner.SignatureOracle{Want: sig, Precision: st.Precision, QuotedAside: st.QuotedAside}, nil
 	}
 	classify := func(oracle runner.Oracle) (fails int, firstOther int, err error) {
 		firstOther = -1

@@ -46,6 +46,9 @@ type Test struct {
 	// Precision is how closely a candidate's failure must match the
 	// original's (without Script and FailOn).
 	Precision runner.Precision
+	// QuotedAside compares failure messages with their quoted strings
+	// aside (runner.SignatureOracle.QuotedAside).
+	QuotedAside bool
 	// Timeout bounds each test; zero calibrates it from the original run:
 	// 10× its duration, at least 1 s, at most 300 s.
 	Timeout time.Duration

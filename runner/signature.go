@@ -108,7 +108,11 @@ func FailedList(failed []string) string {
 // the run ended, how far it got and what failed by name are compared at
 // every precision: a test that did not build, or another test failing,
 // is another failure however loosely failures are compared.
-func (s Signature) Same(o Signature, p Precision) bool {
+func (s Signature) Same(o Signature, p Precision) bool { return s.same(o, p, false) }
+
+// same is Same, with quoted strings set aside in the messages when
+// quoted is set (SignatureOracle.QuotedAside).
+func (s Signature) same(o Signature, p Precision, quoted bool) bool {
 	if s.Ending != o.Ending || s.Phase != o.Phase || !equal(s.Failed, o.Failed) {
 		return false
 	}
@@ -118,11 +122,18 @@ func (s Signature) Same(o Signature, p Precision) bool {
 	case Exact:
 		return s.Message == o.Message && equal(s.Frames, o.Frames)
 	}
-	if Normalize(s.Message) != Normalize(o.Message) {
+	a, b := s.Message, o.Message
+	if quoted {
+		a, b = reQuoted.ReplaceAllString(a, `"…"`), reQuoted.ReplaceAllString(b, `"…"`)
+	}
+	if Normalize(a) != Normalize(b) {
 		return false
 	}
 	return p != Stack || equal(s.Frames, o.Frames)
 }
+
+// reQuoted is a double-quoted string as Go's %q writes it.
+var reQuoted = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
 
 func equal(a, b []string) bool {
 	if len(a) != len(b) {

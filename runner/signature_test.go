@@ -185,3 +185,37 @@ func TestSignatureEveryFailingTest(t *testing.T) {
 		t.Errorf("message %q does not name each failing test's message", want.Message)
 	}
 }
+
+// TestSignatureQuotedAside: with quoted strings aside, a message that
+// quotes the input (a fuzz target's t.Fatalf("… %q", s)) is the same
+// failure whatever the quoted text, escapes included; what lies outside
+// the quotes still tells failures apart, and without the setting the
+// quoted text counts.
+func TestSignatureQuotedAside(t *testing.T) {
+	msg := func(m string) Signature {
+		return Signature{Ending: "exit status 1", Phase: Ran, Failed: []string{"FuzzP/x"}, Message: m}
+	}
+	orig := msg(`fuzz_test.go:14: A: contains Q in "hello \"world\" Q and more"`)
+	for _, x := range []struct {
+		o      Signature
+		quoted bool
+		want   bool
+	}{
+		{msg(`fuzz_test.go:14: A: contains Q in "Q"`), true, true},
+		{msg(`fuzz_test.go:14: A: contains Q in "Q"`), false, false},
+		{msg(`fuzz_test.go:14: A: contains Q in "\\Q\n"`), true, true},
+		{msg(`fuzz_test.go:11: B: short string "Q" with big n 7`), true, false},
+		{msg(`fuzz_test.go:14: A: contains Q in Q`), true, false},
+	} {
+		for _, p := range []Precision{Message, Stack} {
+			if got := orig.same(x.o, p, x.quoted); got != x.want {
+				t.Errorf("%q, quoted aside %v, at %s: %v, want %v", x.o.Message, x.quoted, p, got, x.want)
+			}
+		}
+	}
+	o := &SignatureOracle{Want: orig, Precision: Stack}
+	q := &SignatureOracle{Want: orig, Precision: Stack, QuotedAside: true}
+	if o.Key() == q.Key() {
+		t.Errorf("the setting is not part of the oracle's key: %s", o.Key())
+	}
+}

@@ -811,7 +811,10 @@ the test binary alone (-test.run=FuzzXxx/...), in a private directory, so
 a test that reads other files of its package directory will not find
 them. A candidate fails when it fails the way the entry does: the same
 panic or failure message and the same top stack frames (--precision
-stack is the default here; message or exit are looser).
+stack is the default here; message or exit are looser). Messages are
+compared with numbers, addresses, paths and double-quoted strings
+aside: a target's t.Fatalf("Parse(%q) …", s) quotes the value it got,
+which changes as the entry shrinks.
 
 Every value of the entry is reduced in turn until none changes: strings
 and byte slices by lines, tokens and characters (ddmin), integers

@@ -153,3 +153,45 @@ func TestFuzzFromOutside(t *testing.T) {
 		t.Errorf("how to reproduce it:\n%s", r.stderr)
 	}
 }
+
+// TestFuzzQuotedInput: a target whose t.Fatalf quotes the value it got
+// (as fuzz targets do: "… %q", s) fails with another message at every
+// candidate; with quoted strings aside the entry reduces to the one
+// character the check needs, and a second check's message, quoting too,
+// is still another failure.
+func TestFuzzQuotedInput(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), []byte("module fz\n\ngo 1.22\n"))
+	write(t, filepath.Join(dir, "fz_test.go"), []byte(`package fz
+
+import (
+	"strings"
+	"testing"
+)
+
+func FuzzQuoted(f *testing.F) {
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n > 5 && len(s) < 10 {
+			t.Fatalf("B: short string %q with big n %d", s, n)
+		}
+		if strings.Contains(s, "Q") {
+			t.Fatalf("A: contains Q in %q", s)
+		}
+	})
+}
+`))
+	write(t, filepath.Join(dir, "testdata/fuzz/FuzzQuoted/e1"), []byte("go test fuzz v1\nstring(\"hello \\\"world\\\" Q and more\")\nint(100)\n"))
+	r := wynotRun(t, dir, goEnv(), "fuzz", ".", "FuzzQuoted")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	got := string(read(t, filepath.Join(dir, "testdata/fuzz/FuzzQuoted/e1-min")))
+	if want := "go test fuzz v1\nstring(\"Q\")\nint(0)\n"; got != want {
+		t.Errorf("reduced entry\n%s\nwant\n%s\n%s", got, want, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "(numbers, addresses, paths and quoted strings aside)") {
+		t.Errorf("the failure rule:\n%s", r.stderr)
+	}
+}

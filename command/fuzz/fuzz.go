@@ -37,6 +37,9 @@ var Command = &command.Command{Name: "fuzz", Section: "Fuzz", Flags: flags}
 func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	// The same panic at the same place: message and top frames.
 	f.Precision = runner.Stack
+	// A target's message that quotes its input (t.Fatalf("… %q", s))
+	// changes as the entry shrinks: the quoted strings are set aside.
+	f.QuotedAside = true
 	return func(ctx context.Context, inv *command.Invocation) (command.Job, command.Workload, error) {
 		if len(inv.Args) < 2 || len(inv.Args) > 3 {
 			return nil, command.Workload{}, command.UsageError("want PACKAGE_DIR FuzzXxx [ENTRY], got %d arguments", len(inv.Args))
