@@ -332,24 +332,53 @@ func allTimedOut(runs []runner.Run) bool {
 // writes there would step on another one running at the same time, so
 // the tests then run one at a time, as they would in the user's shell.
 func (s *Session) checkWrites(before runner.Footprint) {
-	changed := slices.DeleteFunc(before.Changed(runner.TakeFootprint(s.here)), func(p string) bool {
-		// What wynot writes itself is not the test's doing.
-		fi, err := os.Stat(filepath.Join(s.here, p))
-		return err == nil && slices.ContainsFunc(s.own, func(own os.FileInfo) bool { return os.SameFile(fi, own) })
-	})
+	s.hereBefore = &before
+	changed := s.testWrites(before)
 	if len(changed) == 0 {
 		return
 	}
-	shown := changed
-	if len(shown) > 3 {
-		shown = append(shown[:3:3], fmt.Sprintf("and %d more", len(changed)-3))
-	}
+	s.saidWrites = true
+	shown := shownPaths(changed)
 	if s.Jobs > 1 {
 		s.Jobs = 1
 		s.Say("the test writes into %s, where it runs (%s): its tests run one at a time, so that no two write there at once (a --test SCRIPT runs in a private directory instead)", s.here, strings.Join(shown, ", "))
 		return
 	}
 	s.Say("the test writes into %s, where it runs (%s)", s.here, strings.Join(shown, ", "))
+}
+
+// testWrites are the paths of here that changed since before, but for
+// those wynot writes itself.
+func (s *Session) testWrites(before runner.Footprint) []string {
+	return slices.DeleteFunc(before.Changed(runner.TakeFootprint(s.here)), func(p string) bool {
+		// What wynot writes itself is not the test's doing.
+		fi, err := os.Stat(filepath.Join(s.here, p))
+		return err == nil && slices.ContainsFunc(s.own, func(own os.FileInfo) bool { return os.SameFile(fi, own) })
+	})
+}
+
+func shownPaths(changed []string) []string {
+	if len(changed) > 3 {
+		return append(changed[:3:3], fmt.Sprintf("and %d more", len(changed)-3))
+	}
+	return changed
+}
+
+// SayWritesDuring says, after a search whose tests ran where wynot was
+// started and whose candidates are arguments only (wynot writes nothing
+// there but what skip names), which files the tests changed there: the
+// original's runs did not (checkWrites), but candidates did, so a test
+// saw what the ones before it left, and what was there is not kept.
+func (s *Session) SayWritesDuring(skip ...string) {
+	if s.hereBefore == nil || s.saidWrites {
+		return
+	}
+	changed := slices.DeleteFunc(s.testWrites(*s.hereBefore), func(p string) bool { return slices.Contains(skip, p) })
+	if len(changed) == 0 {
+		return
+	}
+	s.saidWrites = true
+	s.Say("the tests changed files in %s, where they ran (%s): each test saw what the tests before it left there, and what those files held before is not kept; run the test on a copy of them (a --test SCRIPT that copies them first) for tests that do not depend on each other", s.here, strings.Join(shownPaths(changed), ", "))
 }
 
 // where says where the tests run, for messages about a test that cannot

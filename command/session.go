@@ -191,6 +191,10 @@ type Session struct {
 	// error, --log, --events, --cache), which a change of here does not
 	// count as the test's.
 	own []os.FileInfo
+	// hereBefore is here's footprint before the original's runs;
+	// saidWrites says the test's writes there were told.
+	hereBefore *runner.Footprint
+	saidWrites bool
 	// byName is the test command with {} in the place of the argument
 	// that names the input, when that argument is why it runs in a
 	// private work directory (originalFacts.byName).
@@ -306,6 +310,13 @@ func Open(cfg Config) (*Session, error) {
 	cmd.Env, cmd.Input, cmd.Persistent, cmd.Sandbox, cmd.Paired = t.Env, t.Input, t.Persistent, t.Sandbox, t.Paired
 	if t.Dir != "" {
 		cmd.Dir = t.Dir
+	}
+	if cfg.InPlace && cfg.Executor == nil {
+		// Tests of argument lists run where wynot was started: whether
+		// they write there is checked too.
+		if dir, err := os.Getwd(); err == nil {
+			s.here = dir
+		}
 	}
 	tester, err := runner.NewTester(cmd, nil, s.Jobs, runner.WorkDirParent(cfg.Size))
 	if err != nil {

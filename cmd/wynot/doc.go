@@ -335,7 +335,11 @@ not locked.
 
 With --argv, the arguments of the command are reduced instead: which of
 them are needed for the failure. The command then runs in the current
-directory, one test at a time unless -j is given.
+directory, one test at a time unless -j is given. After ddmin, removing
+each two adjacent arguments is tested too (a flag and its value, neither
+of which goes alone; --n-minimal 0 turns it off). Files of the current
+directory that the tests change are named at the end: a test saw what
+the tests before it left there.
 
 Relative paths in the command that contain a "/" (./prog, dir/file) are
 made absolute, since tests run in another directory.

@@ -524,6 +524,49 @@ exit 0
 	}
 }
 
+// TestReduceArgvPair: a flag and its value go only together (either
+// alone is a usage error, another failure); the 1-minimal -a -n 1 -bad
+// loses the pair at the check of adjacent pairs (--n-minimal 0 keeps
+// it), and the verdict says so. The passing candidates append to a log where the test runs, which
+// the original's failing runs do not: wynot says the tests wrote there.
+func TestReduceArgvPair(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "prog")
+	write(t, prog, []byte(`#!/bin/sh
+bad=
+while [ $# -gt 0 ]; do
+  case "$1" in
+  -n) shift; case "$1" in [0-9]*) ;; *) echo "usage: -n needs a number" >&2; exit 2;; esac ;;
+  -bad) bad=1 ;;
+  -a) a=1 ;;
+  *) echo "usage: unexpected $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+if [ -n "$bad" ] && [ -n "$a" ]; then echo "error: bad" >&2; exit 1; fi
+echo run >> log.txt
+`))
+	os.Chmod(prog, 0o755)
+	r := wynotRun(t, dir, nil, "reduce", "--json", "--argv", "--", prog, "-a", "-n", "1", "-bad")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if s := r.summary(t); s.Result != prog+" -a -bad" || !s.Minimal {
+		t.Errorf("result %q, minimal %v\n%s", s.Result, s.Minimal, r.stderr)
+	}
+	for _, want := range []string{"and so does removing any two adjacent ones (a flag and its value)", "the tests changed files in " + dir + ", where they ran (log.txt)"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	r = wynotRun(t, dir, nil, "reduce", "--json", "--n-minimal", "0", "--argv", "--", prog, "-a", "-n", "1", "-bad")
+	if s := r.summary(t); r.code != 0 || s.Result != prog+" -a -n 1 -bad" {
+		t.Errorf("--n-minimal 0: exit %d, result %q\n%s", r.code, s.Result, r.stderr)
+	}
+}
+
 func TestReduceMultipleFiles(t *testing.T) {
 	e2e(t)
 	t.Parallel()

@@ -3,6 +3,7 @@ package reduce
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
@@ -19,14 +20,41 @@ type argReducer struct {
 	*Reduction
 	args   []string
 	result []string
+	// pairs says the result's adjacent pairs were tested (pairCheck).
+	pairs bool
 }
 
-func (ar *argReducer) pick(c dd.Config) []string {
+func pickFrom(args []string, c dd.Config) []string {
 	out := make([]string, len(c))
 	for i, x := range c {
-		out[i] = ar.args[x]
+		out[i] = args[x]
 	}
 	return out
+}
+
+// pairCheck tests the removal of each pair of adjacent arguments of a
+// 1-minimal result: a flag and its value go together (-nullvalue NULL),
+// and neither goes alone, since the value would be read as an argument
+// of its own. It returns the first shorter list that still fails, or
+// nil when none does (the result is then 2-minimal for adjacent pairs).
+// --n-minimal 0 turns it off; a smaller budget than the pairs, too.
+func (ar *argReducer) pairCheck(ctx context.Context, s *command.Session) ([]string, error) {
+	n := len(ar.result) - 1
+	if ar.Beyond > 0 && ar.Beyond < n {
+		return nil, nil // over the budget of --n-minimal: not checked
+	}
+	for i := range max(n, 0) {
+		less := append(slices.Clone(ar.result[:i]), ar.result[i+2:]...)
+		rec, err := s.TestOne(ctx, "adjacent pairs", runner.Candidate{Args: less})
+		if err != nil {
+			return nil, err
+		}
+		if rec.Outcome == dd.Fail {
+			return less, nil
+		}
+	}
+	ar.pairs = true
+	return nil, nil
 }
 
 // Begin starts from the whole argument list.
@@ -35,19 +63,34 @@ func (ar *argReducer) Begin() command.Begin {
 		Empty: &runner.Candidate{Args: []string{}}, EmptyWhat: "the command without arguments"}
 }
 
-// Search runs ddmin over the arguments; the shortest failing list so
-// far is written to -o.
+// Search runs ddmin over the arguments, then tests the removal of each
+// pair of adjacent arguments of its result (pairCheck); the shortest
+// failing list so far is written to -o.
 func (ar *argReducer) Search(ctx context.Context, s *command.Session) (command.Found, error) {
 	ar.result = ar.args
-	res, err := s.Search(ctx, command.Search{Name: "arguments", N: len(ar.args), Algorithm: dd.Minimize, Options: dd.Options{Variant: ar.Variant},
-		Build: func(c dd.Config) runner.Candidate { return runner.Candidate{Args: ar.pick(c)} },
-		OnStep: func(st dd.Step) {
-			n := len(st.Config)
-			s.Status(func(ps *report.Status) { ps.Size = n })
-		}})
-	if res.Fail != nil {
-		ar.result = ar.pick(res.Fail)
+	var res dd.Result
+	var err error
+	for {
+		from := ar.result
+		res, err = s.Search(ctx, command.Search{Name: "arguments", N: len(from), Algorithm: dd.Minimize, Options: dd.Options{Variant: ar.Variant},
+			Build: func(c dd.Config) runner.Candidate { return runner.Candidate{Args: pickFrom(from, c)} },
+			OnStep: func(st dd.Step) {
+				n := len(st.Config)
+				s.Status(func(ps *report.Status) { ps.Size = n })
+			}})
+		if res.Fail != nil {
+			ar.result = pickFrom(from, res.Fail)
+		}
+		if err != nil || !res.Minimal || ar.Beyond == 0 {
+			break
+		}
+		less, perr := ar.pairCheck(ctx, s)
+		if err = perr; err != nil || less == nil {
+			break
+		}
+		ar.result = less
 	}
+	s.SayWritesDuring(ar.Output)
 	if ar.Output != "" {
 		if werr := keep.WriteAtomic(ar.Output, []byte(ar.line()+"\n"), 0o644); werr != nil && err == nil {
 			err = command.InputError("writing %s: %v", ar.Output, werr)
@@ -68,10 +111,22 @@ func (ar *argReducer) Close(sum *report.Summary, end command.End) command.Closin
 	sum.SizeAfter, sum.ElementsAfter = len(ar.result), len(ar.result)
 	sum.Granularity = "arguments"
 	sum.Result = ar.line()
+	var v string
+	switch {
+	case end.Interrupted:
+		v = "interrupted: the result is the shortest failing argument list found so far, not 1-minimal"
+	case !end.Minimal:
+		v = "the result is not certified 1-minimal"
+	case ar.pairs && len(ar.result) > 1:
+		v = "the result is 1-minimal: removing any single one of its arguments makes the failure go away, and so does removing any two adjacent ones (a flag and its value)"
+	default:
+		v = "the result is 1-minimal: removing any single one of its arguments makes the failure go away"
+	}
 	return command.Closing{
 		Head: []string{fmt.Sprintf("reduced %s to %s in %s, %.1fs", report.Plural(len(ar.args), "argument"),
 			report.Plural(len(ar.result), "argument"), report.Plural(sum.Tests, "test"), sum.Seconds),
 			"still failing: " + sum.Result},
-		Page: func() report.Page { return report.Page{Result: ar.line() + "\n"} },
+		Verdict: []string{v},
+		Page:    func() report.Page { return report.Page{Result: ar.line() + "\n"} },
 	}
 }
