@@ -103,10 +103,26 @@ func TestRestartFromOriginal(t *testing.T) {
 // behind as not smaller, and the final check took the deterministic
 // test for a flaky one.
 func TestSameLengthReplacement(t *testing.T) {
+	got, stderr := reduceGoFile(t, "package p\n\nfunc g(a, b int) int { return a + b }\n\nvar v = g(4, 5)\n",
+		func(data string) bool { return strings.Contains(data, "g(") && strings.Contains(data, "var v") },
+		"-j2", "--split", "go")
+	if strings.ContainsAny(got, "45") {
+		t.Errorf("the result keeps a number that 0 replaces:\n%s", got)
+	}
+	if strings.Contains(stderr, "flaky") || !strings.Contains(stderr, "is 1-minimal") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// reduceGoFile reduces src as in.go in a fresh directory with flags,
+// the test a fake process that fails when fails says so of the
+// candidate; the run must exit 0. It returns the result and what wynot
+// said.
+func reduceGoFile(t *testing.T, src string, fails func(data string) bool, flags ...string) (string, string) {
+	t.Helper()
 	dir := t.TempDir()
 	t.Chdir(dir)
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, ".cache"))
-	src := "package p\n\nfunc g(a, b int) int { return a + b }\n\nvar v = g(4, 5)\n"
 	if err := os.WriteFile("in.go", []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -115,24 +131,19 @@ func TestSameLengthReplacement(t *testing.T) {
 		if err != nil {
 			return runner.Run{}, err
 		}
-		if strings.Contains(string(data), "g(") && strings.Contains(string(data), "var v") {
+		if fails(string(data)) {
 			return runner.Run{Exit: 1}, nil
 		}
 		return runner.Run{}, nil
 	}
 	var stderr strings.Builder
-	code := Command.Main(context.Background(), []string{"-j2", "--split", "go", "in.go", "--", "prog", "{}"},
+	code := Command.Main(context.Background(), append(flags, "in.go", "--", "prog", "{}"),
 		command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake})
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
 	got, _ := os.ReadFile("in.go")
-	if strings.ContainsAny(string(got), "45") {
-		t.Errorf("the result keeps a number that 0 replaces:\n%s", got)
-	}
-	if strings.Contains(stderr.String(), "flaky") || !strings.Contains(stderr.String(), "is 1-minimal") {
-		t.Errorf("stderr:\n%s", stderr.String())
-	}
+	return string(got), stderr.String()
 }
 
 // prepare returns as soon as its context ends, without waiting for the
@@ -177,40 +188,19 @@ func TestBeyondVerdict(t *testing.T) {
 // gives back, printed, the input as it is; taking it as a step would
 // leave the search's configuration without a change the text still
 // holds, so that removing * after it would join b and a. Found on a
-// reduced go-toml tree: the final check found "(b *a)" → "(b a)" still
-// failing, and called the deterministic build flaky.
+// reduced BurntSushi/toml tree: the final check found "(b *a)" →
+// "(b a)" still failing, and called the deterministic build flaky.
 func TestPrintingUndoesNoRemoval(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, ".cache"))
-	src := "package a\n\nfunc (b *a) a() {}\n"
-	if err := os.WriteFile("in.go", []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
-		data, err := os.ReadFile(filepath.Join(dir, "in.go"))
-		if err != nil {
-			return runner.Run{}, err
-		}
-		// Fails while it is Go with a method whose receiver is named b
-		// and whose type is named a.
-		_, perr := parser.ParseFile(token.NewFileSet(), "in.go", data, 0)
-		if perr == nil && (strings.Contains(string(data), "(b a)") || strings.Contains(string(data), "(b *a)")) {
-			return runner.Run{Exit: 1}, nil
-		}
-		return runner.Run{}, nil
-	}
-	var stderr strings.Builder
-	code := Command.Main(context.Background(), []string{"-j1", "--n-minimal", "0", "in.go", "--", "prog", "{}"},
-		command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake})
-	if code != 0 {
-		t.Fatalf("exit %d\n%s", code, stderr.String())
-	}
-	got, _ := os.ReadFile("in.go")
-	if !strings.Contains(string(got), "(b a)") {
+	// Fails while it is Go with a method whose receiver is named b and
+	// whose type is named a.
+	got, stderr := reduceGoFile(t, "package a\n\nfunc (b *a) a() {}\n", func(data string) bool {
+		_, err := parser.ParseFile(token.NewFileSet(), "in.go", data, 0)
+		return err == nil && (strings.Contains(data, "(b a)") || strings.Contains(data, "(b *a)"))
+	}, "-j1", "--n-minimal", "0")
+	if !strings.Contains(got, "(b a)") {
 		t.Errorf("the result keeps the * that can go:\n%s", got)
 	}
-	if strings.Contains(stderr.String(), "flaky") || strings.Contains(stderr.String(), "after all") || !strings.Contains(stderr.String(), "is 1-minimal") {
-		t.Errorf("stderr:\n%s", stderr.String())
+	if strings.Contains(stderr, "flaky") || strings.Contains(stderr, "after all") || !strings.Contains(stderr, "is 1-minimal") {
+		t.Errorf("stderr:\n%s", stderr)
 	}
 }
