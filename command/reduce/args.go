@@ -7,6 +7,7 @@ import (
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/domain/schedule"
 	"github.com/wynot/wynot/keep"
 	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
@@ -43,15 +44,16 @@ func (ar *argReducer) pairCheck(ctx context.Context, s *command.Session) ([]stri
 	if ar.Beyond > 0 && ar.Beyond < n {
 		return nil, nil // over the budget of --n-minimal: not checked
 	}
-	for i := range max(n, 0) {
-		less := append(slices.Clone(ar.result[:i]), ar.result[i+2:]...)
-		rec, err := s.TestOne(ctx, "adjacent pairs", runner.Candidate{Args: less})
-		if err != nil {
-			return nil, err
-		}
-		if rec.Outcome == dd.Fail {
-			return less, nil
-		}
+	without := func(i int) []string { return append(slices.Clone(ar.result[:i]), ar.result[i+2:]...) }
+	first, _, err := schedule.FirstFailing(ctx, max(n, 0), s.Jobs, func(ctx context.Context, i int) (dd.Outcome, error) {
+		rec, err := s.TestOne(ctx, "adjacent pairs", runner.Candidate{Args: without(i)})
+		return rec.Outcome, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if first >= 0 {
+		return without(first), nil
 	}
 	ar.pairs = true
 	return nil, nil
