@@ -348,19 +348,23 @@ func (s *Session) recheckAll(ctx context.Context, removals []Removal) (string, *
 				v, decided, err = s.certify(ctx, r.Candidate, dd.Fail, r.What)
 			default:
 				before, seen := s.tester.Known(r.Candidate)
+				// Without a cache, what the search saw is not known: a
+				// removal that fails is taken for one it saw not fail.
+				sawOther := seen && before != dd.Fail || s.tester.Cache == nil
 				v, err = s.decide(ctx, r.Candidate, 1, r.What)
-				if err == nil && v.Outcome == dd.Fail && (seen && before != dd.Fail || s.tester.Cache == nil) {
+				switch {
+				case err != nil:
+				case v.Outcome == dd.Fail && sawOther:
 					// A removal the search saw not fail fails now: the
 					// test is flaky; decide afresh, by Certainty.Sequential.
-					// (Without a cache, what the search saw is not known.)
 					s.noteFlaky(r.What + " failed when run again, where it did not before")
 					v, decided, err = s.certify(ctx, r.Candidate, dd.Fail, r.What)
-				} else if err == nil && v.Outcome == dd.Fail {
+				case v.Outcome == dd.Fail:
 					// The search never ran it (it took another way, or
 					// predicted it): the result is not 1-minimal, and
 					// nothing says the test is flaky.
 					decided = true
-				} else if err == nil {
+				default:
 					decided = true
 					s.count(func(*Stats) { s.agreed++ })
 				}

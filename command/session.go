@@ -184,8 +184,9 @@ type Session struct {
 	origWhat string
 	// here is the directory the tests run in when it is where wynot was
 	// started (a command that gets its candidate by {} or on standard
-	// input), or "": whether the test writes there is checked on the
-	// original's runs.
+	// input, or an argument list), or "": whether the test writes there
+	// is checked on the original's runs (and, for argument lists, after
+	// the search: SayWritesDuring).
 	here string
 	// own are the files wynot itself writes (its standard output and
 	// error, --log, --events, --cache), which a change of here does not

@@ -216,7 +216,7 @@ func (t *Tester) Test(ctx context.Context, c Candidate) (Test, error) {
 		rec.Size += len(a)
 	}
 	if t.Cache != nil {
-		if c, ok := t.Cache.Get(rec.Key); ok && c.Answers(t.Command.Timeout) {
+		if c, ok := t.cached(rec.Key); ok {
 			rec.Outcome, rec.Detail, rec.Cached = c.Outcome, c.Detail, true
 			if t.OnTest != nil {
 				t.OnTest(rec)
@@ -248,11 +248,18 @@ func (t *Tester) Known(c Candidate) (o dd.Outcome, ok bool) {
 	if t.Cache == nil {
 		return dd.Unresolved, false
 	}
-	got, ok := t.Cache.Get(c.key(t.contextKey(t.Repeat())))
-	if !ok || !got.Answers(t.Command.Timeout) {
+	got, ok := t.cached(c.key(t.contextKey(t.Repeat())))
+	if !ok {
 		return dd.Unresolved, false
 	}
 	return got.Outcome, true
+}
+
+// cached is the outcome the cache holds under key that answers for the
+// command's timeout.
+func (t *Tester) cached(key Key) (Cached, bool) {
+	c, ok := t.Cache.Get(key)
+	return c, ok && c.Answers(t.Command.Timeout)
 }
 
 // Seed records an outcome known for a candidate, as if it had been
