@@ -165,7 +165,11 @@ func beyondVerdict(g schedule.Guarantee) string {
 		} else if n > 1 {
 			kinds = strings.Join(g.Spanned[:n-1], ", ") + " or " + g.Spanned[n-1]
 		}
-		what = append(what, fmt.Sprintf("no run of 2 to %d consecutive %s", g.Span, kinds))
+		span := fmt.Sprintf("2 to %d", g.Span)
+		if g.Span == 2 {
+			span = "2"
+		}
+		what = append(what, fmt.Sprintf("no run of %s consecutive %s", span, kinds))
 	}
 	v := "and"
 	if g.N >= 2 {

@@ -177,6 +177,7 @@ func TestBeyondVerdict(t *testing.T) {
 		{schedule.Guarantee{N: 3, Span: 8, Finest: []string{"runes"}, Spanned: []string{"lines", "tokens", "characters"}}, "and 3-minimal: no two or three of its characters, and no run of 2 to 8 consecutive lines, tokens or characters, can be removed at once with the failure still there"},
 		{schedule.Guarantee{N: 2, Finest: []string{"bytes"}}, "and 2-minimal: no two of its bytes can be removed at once with the failure still there"},
 		{schedule.Guarantee{N: 1, Span: 4, Spanned: []string{"syntax tree transformations"}}, "and no run of 2 to 4 consecutive syntax tree transformations can be removed at once with the failure still there"},
+		{schedule.Guarantee{N: 2, Span: 2, Finest: []string{"lines"}, Spanned: []string{"lines"}}, "and 2-minimal: no two of its lines, and no run of 2 consecutive lines, can be removed at once with the failure still there"},
 	} {
 		if got := beyondVerdict(c.g); got != c.want {
 			t.Errorf("%+v:\n got %s\nwant %s", c.g, got, c.want)
