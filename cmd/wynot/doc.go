@@ -1039,14 +1039,21 @@ wrong value, else the first on whose way the passing run changed a
 variable carrying the cause that the failing run left as it was (the
 failing run skipped something: a branch decided it), else the first
 where the cause leads the failing run where the passing run never goes
-(a branch the cause decides), else, when the failing run crashed in the
-runtime (an index out of range, a nil dereference; not a panic the
-program raised), the statement that crashed (from the last state with
-relevant deltas: a check missing there is a common defect), else the
-first statement transition. When the two runs, from matching states,
-took different paths on the way to that transition in its function, the
-suggestion names the branch where they parted (a wrong condition decides
-differently there while the cause stays put). It is a suggestion; the
+(a branch the cause decides: from a state with the cause, on to a
+statement the passing run never goes to from there, or into a state it
+never reaches by a way it never takes), else, when the failing run
+crashed in the runtime (an index out of range, a nil dereference; not a
+panic the program raised), the statement that crashed (from the last
+state with relevant deltas: a check missing there is a common defect),
+else the first into a state the passing run never reaches only because
+a loop or a call ran more often in the failing run, else the first
+statement transition. When the two runs, from matching states in one
+call, took different paths on the way to that transition in its
+function, the suggestion names the branch where they parted (a wrong
+condition decides differently there while the cause stays put); states
+matched as the k-th time at a line with the same backtrace that lie in
+different calls of one run (a loop ran more often in the other) are not
+compared so. It is a suggestion; the
 chain is the evidence. --at FILE:LINE[#N] examines the N-th time the
 failing run reaches the line instead (repeat it for a chain of chosen
 moments).

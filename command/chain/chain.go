@@ -222,6 +222,8 @@ type Chain struct {
 	timeline  []uint32
 	complete  bool     // the timeline holds every step of the failing run
 	ptimeline []uint32 // the passing run's steps
+	// pedges are the passing run's steps from one statement to the next.
+	pedges    map[[2]uint32]bool
 	links     map[uint64]*link
 	suggested *Suggestion
 	order     []uint64 // the steps examined, in the order they were

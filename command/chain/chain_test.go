@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/wynot/wynot/domain/instrument"
@@ -151,5 +152,107 @@ func TestPassOnly(t *testing.T) {
 		if got := passOnly(c.a, c.b); got != c.want {
 			t.Errorf("passOnly(%+v, %+v) = %v", c.a.Relevant, c.b.Relevant, got)
 		}
+	}
+}
+
+// offPathProg is nine statements of f, at f.go lines 11 to 19; the
+// fifth is a return.
+func offPathProg() *instrument.Program {
+	prog := &instrument.Program{}
+	for i := 1; i <= 9; i++ {
+		text := "x++"
+		if i == 5 {
+			text = "return x"
+		}
+		prog.Stmts = append(prog.Stmts, instrument.Stmt{ID: i, File: "f.go", Line: 10 + i, Func: "f", Text: text})
+	}
+	return prog
+}
+
+// TestOffPath: from a state with the cause, the failing run goes on to
+// a statement the passing run never goes to from there, however often
+// each run passed the branch before (no alignment of their steps).
+func TestOffPath(t *testing.T) {
+	ch := &Chain{prog: offPathProg(),
+		// The loop 2 3 runs three times in the failing run, twice in
+		// the passing run; then the failing run goes from 3 to 4,
+		// which the passing run never does.
+		timeline:  []uint32{1, 2, 3, 2, 3, 2, 3, 4, 6},
+		ptimeline: []uint32{1, 2, 3, 2, 3, 6, 1, 2, 3, 6}}
+	l := func(step uint64) *link { return &link{Link: Link{Step: step, Matched: true}} }
+	if p := ch.offPath(l(7)); p == nil || *p != (Parting{Step: 7, Where: "f.go:13", Fail: "f.go:14"}) {
+		t.Errorf("offPath at step 7 = %+v, want the branch at f.go:13 to f.go:14", p)
+	}
+	for _, step := range []uint64{3, 5, 6} { // 3 to 2, 2 to 3: both runs go so
+		if p := ch.offPath(l(step)); p != nil {
+			t.Errorf("offPath at step %d = %+v, want none", step, p)
+		}
+	}
+	if p := ch.offPath(&link{Link: Link{Step: 7, Matched: true}, bot: true}); p != nil {
+		t.Errorf("a state without the cause: offPath %+v", p)
+	}
+	if p := ch.offPath(l(9)); p != nil {
+		t.Errorf("the last step: offPath %+v", p)
+	}
+	if !ch.offSteps(Transition{FromStep: 5, ToStep: 9}) || ch.offSteps(Transition{FromStep: 1, ToStep: 7}) {
+		t.Errorf("offSteps: steps 5 to 9 hold 3 to 4, steps 1 to 7 only ways the passing run takes too")
+	}
+	ch.ptimeline = nil
+	if p := ch.offPath(l(7)); p != nil || !ch.offSteps(Transition{FromStep: 1, ToStep: 7}) {
+		t.Errorf("without the passing run's steps: offPath %+v, offSteps false", p)
+	}
+}
+
+// TestOneCall: two matching states of the passing run lie in one call
+// of their function when it returns from it as often on the way as the
+// failing run does.
+func TestOneCall(t *testing.T) {
+	ch := &Chain{prog: offPathProg(),
+		timeline:  []uint32{1, 2, 3, 2, 3, 2, 3, 4},
+		ptimeline: []uint32{1, 2, 3, 2, 3, 5, 1, 2, 3}}
+	m := func(step, pstep uint64) *link {
+		return &link{Link: Link{Step: step, Func: "f", Matched: true}, pstep: pstep}
+	}
+	if !ch.oneCall(m(1, 1), m(5, 5)) {
+		t.Errorf("the second time at 3 in both runs' first call: not one call")
+	}
+	// The third time at 3: in the passing run, after it returned (5)
+	// and was called again.
+	if ch.oneCall(m(1, 1), m(7, 9)) {
+		t.Errorf("the third time at 3 is in the passing run's second call: one call")
+	}
+}
+
+// TestSuggestOffPath: a transition ending in a state whose cause leads
+// the failing run where the passing run never goes from there is a
+// divergence, its branch suggested; a transition into a state the
+// passing run never reaches only because a loop ran more often there
+// comes after a crash.
+func TestSuggestOffPath(t *testing.T) {
+	links := func(steps ...uint64) (map[uint64]*link, []uint64) {
+		m := map[uint64]*link{}
+		for _, s := range steps {
+			m[s] = &link{Link: Link{Step: s, Func: "f", Matched: true, Relevant: []Delta{{Var: "a"}}}, pstep: 1}
+		}
+		return m, steps
+	}
+	ch := &Chain{prog: offPathProg(),
+		timeline:  []uint32{1, 2, 3, 2, 3, 2, 3, 4, 6},
+		ptimeline: []uint32{1, 2, 3, 2, 3, 6, 1, 2, 3, 6},
+		trans:     []Transition{tr(2, "statement", "f"), tr(6, "statement", "f"), tr(8, "statement", "f")}}
+	ch.links, ch.order = links(2, 3, 6, 7, 8, 9)
+	ch.suggest()
+	if sg := ch.suggested; sg == nil || sg.Where != "f.go:13" || sg.Step != 7 || !strings.Contains(sg.Why, "went on to line 14, where the passing run never goes") {
+		t.Errorf("suggested %+v, want the branch at f.go:13 (step 7)", sg)
+	}
+	// The failing run passes the loop once more: the state it reaches
+	// then is one the passing run never reaches, by ways it takes too.
+	ch = &Chain{prog: offPathProg(),
+		timeline:  []uint32{1, 2, 3, 2, 3, 2, 3, 6},
+		ptimeline: []uint32{1, 2, 3, 2, 3, 6},
+		trans:     []Transition{tr(5, "diverges", "f"), tr(7, "crash", "f")}}
+	ch.suggest()
+	if sg := ch.suggested; sg == nil || sg.Step != 8 {
+		t.Errorf("suggested %+v, want the crash", sg)
 	}
 }

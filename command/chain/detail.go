@@ -103,6 +103,10 @@ type Transition struct {
 	// passOnly: on the way, the passing run changed a variable carrying
 	// the cause that the failing run left as it was (passOnly).
 	passOnly bool
+	// offPath: in the state the transition ends in, the cause led the
+	// failing run on to a statement the passing run never goes to from
+	// there (offPath).
+	offPath *Parting
 }
 
 // Parting is a statement after which the failing and the passing run,

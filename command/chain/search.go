@@ -311,15 +311,23 @@ func (c *Chain) transition(a, b *link, over []string) Transition {
 // first one where a statement overwrote a variable that carried the
 // cause with another wrong value (the infection spreading in place,
 // rather than a value passed on or a variable ceasing to matter);
-// failing that, the first where the cause leads the failing run where
-// the passing run never goes (the statement is a branch the cause
-// decides); failing that, the crash (the statement at which the
+// failing that, the first on whose way the passing run changed a
+// variable of the cause that the failing run left as it was; failing
+// that, the first where the cause leads the failing run where the
+// passing run never goes: into a state it never reaches by a way it
+// never takes, or, from the state a transition ends in, on to a
+// statement it never goes to from there (the statement is a branch the
+// cause decides); failing that, the crash (the statement at which the
 // infection became the failure: a check missing there is a common
-// defect); failing that, the first where a statement, not a call or a
-// return, moved the cause. The suggested statement is the transition's
-// first, or the branch where the runs parted on the way to it in its
-// function (Parting): the cause decided a branch there, before it moved.
+// defect); failing that, the first transition into a state the passing
+// run never reaches only because a loop or a call ran more often in the
+// failing run; failing that, the first where a statement, not a call
+// or a return, moved the cause. The suggested statement is the
+// transition's first, or the branch where the runs parted on the way to
+// it in its function (Parting): the cause decided a branch there,
+// before it moved.
 func (c *Chain) suggest() {
+	const divergesWhy = "the first branch where the cause leads the failing run where the passing run never goes"
 	sort.Slice(c.trans, func(i, j int) bool { return c.trans[i].FromStep < c.trans[j].FromStep })
 	c.partings()
 	type rule struct {
@@ -329,8 +337,11 @@ func (c *Chain) suggest() {
 	for _, r := range []rule{
 		{func(t Transition) bool { return len(t.Overwritten) > 0 }, "the first statement that overwrote a variable carrying the cause"},
 		{func(t Transition) bool { return t.passOnly }, "the first transition on whose way the passing run changed a variable carrying the cause and the failing run did not"},
-		{func(t Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 }, "the first branch where the cause leads the failing run where the passing run never goes"},
+		{func(t Transition) bool {
+			return t.Kind == "diverges" && len(t.Before) > 0 && c.offSteps(t) || t.offPath != nil
+		}, divergesWhy},
 		{func(t Transition) bool { return t.Kind == "crash" }, "the statement at which the failing run crashed, with the cause in its state"},
+		{func(t Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 }, "the first branch where the cause leads the failing run on more often than the passing run"},
 		{func(t Transition) bool { return t.Kind == "statement" && !fromInput(t) }, "the first statement that moved the cause"},
 		{func(Transition) bool { return len(c.trans) > 0 && c.lastState() != nil }, ""},
 		{func(Transition) bool { return true }, "the first cause transition"},
@@ -353,20 +364,19 @@ func (c *Chain) suggest() {
 			t.Suggested = true
 			sg := &Suggestion{Where: strings.SplitN(t.Where, " → ", 2)[0], Func: t.Func, Step: t.FromStep, Why: r.why}
 			switch {
-			case t.Kind == "diverges":
+			case t.Kind == "diverges" && (r.why != divergesWhy || c.offSteps(*t)):
 				sg.Where = c.branch(t)
+			case t.offPath != nil && r.why == divergesWhy:
+				sg.Where, sg.Step = t.offPath.Where, t.offPath.Step
+				sg.Why = fmt.Sprintf("%s: with the cause in %s, the failing run went on to %s, where the passing run never goes from there", r.why, names(t.After), sameFile(t.offPath.Where, t.offPath.Fail))
 			case t.Kind == "statement" && t.Parting == nil:
 				sg.Where = c.moved(t)
 			case t.Kind == "crash":
 				sg.Where, sg.Func, sg.Step = strings.SplitN(t.Where, " → ", 2)[1], c.prog.Stmt(int(c.timeline[t.ToStep-1])).Func, t.ToStep
 			case t.Parting != nil:
 				sg.Where, sg.Step = t.Parting.Where, t.Parting.Step
-				fail, pass := t.Parting.Fail, t.Parting.Pass
-				if file, _, ok := strings.Cut(t.Parting.Where, ":"); ok && strings.HasPrefix(fail, file+":") && strings.HasPrefix(pass, file+":") {
-					fail, pass = "line "+strings.TrimPrefix(fail, file+":"), "line "+strings.TrimPrefix(pass, file+":")
-				}
 				sg.Why = fmt.Sprintf("the branch at which the runs parted on the way to %s (%s), while the cause was in %s: the failing run went on to %s, the passing run to %s",
-					strings.SplitN(t.Where, " → ", 2)[0], r.why, names(t.Before), fail, pass)
+					strings.SplitN(t.Where, " → ", 2)[0], r.why, names(t.Before), sameFile(t.Parting.Where, t.Parting.Fail), sameFile(t.Parting.Where, t.Parting.Pass))
 			}
 			c.suggested = sg
 			return
@@ -462,6 +472,7 @@ func decided(at, fail instrument.Stmt, pass *instrument.Stmt) string {
 // function.
 func (c *Chain) partings() {
 	links := c.chain()
+	last := c.lastState()
 	for i := range c.trans {
 		t := &c.trans[i]
 		if t.Kind == "diverges" || t.Kind == "crash" {
@@ -477,13 +488,21 @@ func (c *Chain) partings() {
 		} else if len(links) > 0 {
 			from = links[0]
 		}
+		// Matching states in a loop that runs more often in one run can
+		// lie in different calls of the function in the other (the k-th
+		// time at a line with the same backtrace): their steps are not
+		// compared.
+		aligned := c.oneCall(from, a) && c.oneCall(a, b)
 		for _, p := range []*Parting{c.parting(from, a), c.parting(a, b)} {
-			if p != nil && c.prog.Stmt(int(c.timeline[p.Step-1])).Func == t.Func {
+			if p != nil && c.prog.Stmt(int(c.timeline[p.Step-1])).Func == t.Func && aligned {
 				t.Parting = p
 				break
 			}
 		}
 		t.passOnly = t.Parting != nil && passOnly(from, a)
+		if b != last {
+			t.offPath = c.offPath(b)
+		}
 
 	}
 }
@@ -504,6 +523,81 @@ func passOnly(a, b *link) bool {
 		}
 	}
 	return false
+}
+
+// oneCall says that the passing run's steps between the states
+// matching a and b stay in the call they start in as the failing run's
+// do: both runs return from a's function as often on the way (0 times,
+// unless it recurses). A run that returns in between reached the
+// second state in another call.
+func (c *Chain) oneCall(a, b *link) bool {
+	if a == nil || b == nil || !a.Matched || !b.Matched || a.pstep == 0 || b.pstep < a.pstep || b.Step < a.Step ||
+		int(b.Step) > len(c.timeline) || int(b.pstep) > len(c.ptimeline) {
+		return true
+	}
+	returns := func(steps []uint32) int {
+		n := 0
+		for _, id := range steps {
+			if st := c.prog.Stmt(int(id)); st.Func == a.Func && strings.HasPrefix(st.Text, "return") {
+				n++
+			}
+		}
+		return n
+	}
+	return returns(c.timeline[a.Step-1:b.Step]) == returns(c.ptimeline[a.pstep-1:b.pstep])
+}
+
+// offPath is the branch at which the cause in state l leads the failing
+// run from l's statement to one the passing run never goes to from it
+// anywhere in its run: no alignment of the runs' steps is needed (a
+// loop that runs more often in one run shifts every later step against
+// the other's). Nil when the passing run also goes that way, or its
+// steps are not known.
+func (c *Chain) offPath(l *link) *Parting {
+	if l == nil || l.bot || !l.Matched || len(c.ptimeline) == 0 || int(l.Step) >= len(c.timeline) || c.passes(l.Step) {
+		return nil
+	}
+	at, next := c.prog.Stmt(int(c.timeline[l.Step-1])), c.prog.Stmt(int(c.timeline[l.Step]))
+	return &Parting{Step: l.Step, Where: decided(at, next, nil), Fail: fmt.Sprintf("%s:%d", next.File, next.Line)}
+}
+
+// offSteps says that on a transition's steps the failing run goes from
+// a statement to one the passing run never goes to from it (true when
+// the passing run's steps are not known): a transition into a state the
+// passing run never reaches that is not one only by a loop running more
+// often, or a function called more often.
+func (c *Chain) offSteps(t Transition) bool {
+	if len(c.ptimeline) == 0 {
+		return true
+	}
+	for i := t.FromStep; i < t.ToStep && int(i) < len(c.timeline); i++ {
+		if !c.passes(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// passes says that the passing run, somewhere, goes from the statement
+// of the failing run's step t to that of step t+1.
+func (c *Chain) passes(t uint64) bool {
+	if c.pedges == nil {
+		c.pedges = map[[2]uint32]bool{}
+		for i := 1; i < len(c.ptimeline); i++ {
+			c.pedges[[2]uint32{c.ptimeline[i-1], c.ptimeline[i]}] = true
+		}
+	}
+	return c.pedges[[2]uint32{c.timeline[t-1], c.timeline[t]}]
+}
+
+// sameFile is where, as "line N" when it is in the file of branch.
+func sameFile(branch, where string) string {
+	if file, _, ok := strings.Cut(branch, ":"); ok {
+		if line, ok := strings.CutPrefix(where, file+":"); ok {
+			return "line " + line
+		}
+	}
+	return where
 }
 
 // parting is where the runs' control flow parts between two matched
