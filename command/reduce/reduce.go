@@ -9,7 +9,6 @@ package reduce
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -556,24 +555,7 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 	st0 := s.Stats()
 	t0 := time.Now()
 
-	// The texts of the candidates that failed, by configuration: the
-	// steps the search takes and its result are among them, and are
-	// not made again.
-	var failed sync.Map
-	key := func(c dd.Config) string {
-		b := make([]byte, 0, 2*len(c))
-		for _, i := range c {
-			b = binary.AppendUvarint(b, uint64(i))
-		}
-		return string(b)
-	}
-	apply := func(c dd.Config) ([]byte, bool) {
-		if data, ok := failed.Load(key(c)); ok {
-			return data.([]byte), true
-		}
-		data, err := plan.Apply(c)
-		return data, err == nil || rd.tested(err, data)
-	}
+	ps := &schedule.PlanSearch{Plan: plan, Src: src, Admit: rd.tested}
 	opts := dd.Options{Variant: rd.Variant}
 	if transforms && plan.Len() <= singlesFirst {
 		// A level of a syntax tree, or replacements, with few
@@ -583,31 +565,22 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 	}
 	res, err := s.Search(ctx, command.Search{Name: name, N: plan.Len(), Algorithm: dd.Minimize, Options: opts,
 		Test: func(ctx context.Context, c dd.Config) (runner.Test, error) {
-			data, err := plan.Apply(c)
-			if err != nil && !rd.tested(err, data) {
+			data, err := ps.Candidate(c)
+			if err != nil {
+				if errors.Is(err, schedule.ErrNotSimpler) {
+					rd.unsimpler.Add(1)
+				}
 				return s.Predict(err.Error()), nil
-			}
-			if !schedule.Simpler(data, src) {
-				// It would not make the input smaller: a candidate
-				// the reduction could not take is not one. Nor is one
-				// the language's printing gives back as the input is
-				// (white space between Go tokens): were the search to
-				// take it, its configuration would lack changes the
-				// text still holds, and the removals it tries next
-				// would not be those of the text (with the space
-				// before * gone, removing * joins b and a).
-				rd.unsimpler.Add(1)
-				return s.Predict("not smaller than the input"), nil
 			}
 			t, err := s.Test(ctx, u.candidate(data))
 			if err == nil && t.Outcome == dd.Fail {
-				failed.Store(key(c), data)
+				ps.Failed(c, data)
 			}
 			return t, err
 		},
 		OnStep: func(st dd.Step) {
 			if st.Rule == dd.ReduceToSubset || st.Rule == dd.ReduceToComplement {
-				if data, ok := apply(st.Config); ok {
+				if data, ok := ps.Content(st.Config); ok {
 					u.improve(data)
 				}
 			}
@@ -615,7 +588,7 @@ func (rd *reducer) pass(ctx context.Context, u unit, sp decomp.Pass, transforms 
 	// The result so far is the best even when the search was cut short.
 	settled := true
 	if res.Fail != nil {
-		best, ok := apply(res.Fail)
+		best, ok := ps.Content(res.Fail)
 		if ok && schedule.Simpler(best, u.data()) {
 			u.improve(best)
 		}

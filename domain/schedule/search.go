@@ -47,10 +47,11 @@ func (s *Search[U]) Step(ctx context.Context, phase int, u Unit[U], p Pass) (Ran
 	}
 	var tests, predicted atomic.Int64
 	var mu sync.Mutex
+	ps := &PlanSearch{Plan: plan, Src: src, Admit: s.Schedule.Admit}
 	cur := src
 	take := func(c dd.Config) {
-		data, err := plan.Apply(c)
-		if err != nil && !s.Schedule.admit(err, data) {
+		data, ok := ps.Content(c)
+		if !ok {
 			return
 		}
 		mu.Lock()
@@ -75,23 +76,24 @@ func (s *Search[U]) Step(ctx context.Context, phase int, u Unit[U], p Pass) (Ran
 		if len(c) == plan.Len() {
 			return dd.Fail // the unit as it is, which fails
 		}
-		data, err := plan.Apply(c)
-		// Content the same as the unit's is no candidate either: taken,
-		// the configuration would lack changes the text still holds
-		// (rd.pass in command/reduce says more).
-		if err != nil && !s.Schedule.admit(err, data) || !Simpler(data, src) {
+		data, err := ps.Candidate(c)
+		if err != nil {
 			predicted.Add(1)
 			return dd.Unresolved
 		}
 		tests.Add(1)
-		return s.Test(ctx, u, data)
+		o := s.Test(ctx, u, data)
+		if o == dd.Fail {
+			ps.Failed(c, data)
+		}
+		return o
 	}), opts)
 	settled := true
 	if res.Fail != nil {
 		take(res.Fail)
-		best, err := plan.Apply(res.Fail)
+		best, ok := ps.Content(res.Fail)
 		mu.Lock()
-		settled = (err == nil || s.Schedule.admit(err, best)) && bytes.Equal(best, cur)
+		settled = ok && bytes.Equal(best, cur)
 		mu.Unlock()
 	}
 	ran.Tests, ran.Predicted = int(tests.Load()), int(predicted.Load())
