@@ -364,9 +364,20 @@ func shownPaths(changed []string) []string {
 	return changed
 }
 
+// Own names files that wynot itself wrote where the tests run (a
+// result, the original kept beside it), as they are now: a change of
+// theirs is not the test's doing (SayWritesDuring).
+func (s *Session) Own(paths ...string) {
+	for _, p := range paths {
+		if fi, err := os.Stat(p); p != "" && err == nil {
+			s.own = append(s.own, fi)
+		}
+	}
+}
+
 // SayWritesDuring says, after a search whose tests ran where wynot was
-// started and whose candidates are arguments only (wynot writes nothing
-// there but what skip names), which files the tests changed there: the
+// started (wynot writes nothing there but what skip names, relative to
+// it, and what Own names), which files the tests changed there: the
 // original's runs did not (checkWrites), but candidates did, so a test
 // saw what the ones before it left, and what was there is not kept.
 func (s *Session) SayWritesDuring(skip ...string) {

@@ -93,7 +93,9 @@ names the input by its file name (gcc -c bug.c), one that tests several
 files, and a --test script run instead in a private directory that
 holds the candidate files under their own names. A test that writes
 into the directory it runs in (seen on the original's runs) runs its
-tests one at a time there, so that no two write at once.
+tests one at a time there, so that no two write at once; files that only
+the candidates' tests changed there are named at the end (but for the
+result and FILE.orig).
 
 --sandbox confines each test (Linux, with Debian's bubblewrap): it can
 write only its private directory and the directories given with

@@ -567,6 +567,35 @@ echo run >> log.txt
 	}
 }
 
+// TestReduceFileWrites: a test that gets the input by {} runs where
+// wynot was started; its passing candidates append to a log there,
+// which the original's failing runs do not: wynot says so at the end,
+// and not of its own result or of the original it keeps beside it.
+func TestReduceFileWrites(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "t.sh"), []byte("#!/bin/sh\nif grep -q bad \"$1\"; then echo 'error: bad' >&2; exit 1; fi\necho run >> log.txt\n"))
+	os.Chmod(filepath.Join(dir, "t.sh"), 0o755)
+	write(t, filepath.Join(dir, "in.txt"), []byte("aaaa\nbbbad\ncccc\n"))
+	r := wynotRun(t, dir, nil, "reduce", "--json", "in.txt", "--", "./t.sh", "{}")
+	if got, _ := os.ReadFile(filepath.Join(dir, "in.txt")); r.code != 0 || string(got) != "bad" {
+		t.Fatalf("exit %d, result %q:\n%s", r.code, got, r.stderr)
+	}
+	want := "the tests changed files in " + dir + ", where they ran (log.txt)"
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+	// A test that writes nothing: nothing said, though wynot wrote the
+	// result and in.txt.orig there.
+	write(t, filepath.Join(dir, "t.sh"), []byte("#!/bin/sh\nif grep -q bad \"$1\"; then echo 'error: bad' >&2; exit 1; fi\n"))
+	write(t, filepath.Join(dir, "in2.txt"), []byte("aaaa\nbbbad\ncccc\n"))
+	r = wynotRun(t, dir, nil, "reduce", "--json", "in2.txt", "--", "./t.sh", "{}")
+	if r.code != 0 || strings.Contains(r.stderr, "changed files") {
+		t.Errorf("exit %d:\n%s", r.code, r.stderr)
+	}
+}
+
 func TestReduceMultipleFiles(t *testing.T) {
 	e2e(t)
 	t.Parallel()

@@ -350,6 +350,16 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 			err = werr
 		}
 	}
+	if rd.tree == nil {
+		// Tests that get the input by {} or on standard input run where
+		// wynot was started: say what candidates wrote there (the
+		// original's runs did not), but for the result and the original
+		// kept beside it.
+		for _, in := range rd.ins {
+			s.Own(in.Dest, in.Backup)
+		}
+		s.SayWritesDuring()
+	}
 	if nr := (*keep.NoRoomError)(nil); errors.As(err, &nr) && !slices.ContainsFunc(rd.ins, func(in *input) bool { return in.Written() }) {
 		found.Kept = "" // no result could be written: the inputs are as they were
 	}
