@@ -153,7 +153,7 @@ func orphanScenario(scenario string) int {
 	case "sequence":
 		for i := range 3 {
 			c := sh(script)
-			r, err := c.Exec(ctx, dir, nil)
+			r, err := c.ExecIn(ctx, WorkDir(dir), nil)
 			if err != nil || !r.Clean() || string(r.Stdout) != "started\n" {
 				fail("run %d: %v %s", i, err, r.Describe())
 			}
@@ -162,7 +162,7 @@ func orphanScenario(scenario string) int {
 	case "timeout":
 		c := sh(script)
 		c.Timeout = 500 * time.Millisecond
-		r, err := c.Exec(ctx, dir, nil)
+		r, err := c.ExecIn(ctx, WorkDir(dir), nil)
 		if err != nil || !r.TimedOut {
 			fail("not timed out: %v %s", err, r.Describe())
 		}
@@ -176,7 +176,7 @@ func orphanScenario(scenario string) int {
 		first := sh("setsid sleep " + mark + " & echo $! > pid; while [ ! -e go ]; do sleep 0.01; done; kill -0 $(cat pid) && echo alive")
 		done := make(chan Run, 1)
 		go func() {
-			r, err := first.Exec(ctx, a, nil)
+			r, err := first.ExecIn(ctx, WorkDir(a), nil)
 			if err != nil {
 				fail("first: %v", err)
 			}
@@ -189,7 +189,7 @@ func orphanScenario(scenario string) int {
 			time.Sleep(10 * time.Millisecond)
 		}
 		second := sh("setsid sleep " + mark + "9 & echo started")
-		if r, err := second.Exec(ctx, "", nil); err != nil || string(r.Stdout) != "started\n" {
+		if r, err := second.Exec(ctx); err != nil || string(r.Stdout) != "started\n" {
 			fail("second: %v %s", err, r.Describe())
 		}
 		if left := proctest.Marked(mark + "9"); len(left) > 0 {
@@ -233,7 +233,7 @@ func orphanScenario(scenario string) int {
 		seen := map[string]bool{}
 		for i := range 2 {
 			c := Command{Argv: []string{"env"}}
-			r, err := c.Exec(ctx, dir, nil)
+			r, err := c.ExecIn(ctx, WorkDir(dir), nil)
 			var pwd, tag string
 			for _, l := range strings.Split(string(r.Stdout), "\n") {
 				if v, ok := strings.CutPrefix(l, "PWD="); ok {

@@ -167,21 +167,31 @@ func SignalName(s syscall.Signal) string {
 // executable, ...), which no candidate can change.
 var ErrStart = errors.New("cannot start the test")
 
-// Exec runs c in dir on files, which it writes into dir first (the
-// directory is emptied before). With dir "", it runs in the current
-// directory and writes nothing (files must be empty then). It returns when
-// the process has exited and every process of its group has been killed.
-// An error means the test could not be started or the work directory not
-// prepared; the end of ctx kills the test and returns ctx.Err().
-func (c *Command) Exec(ctx context.Context, dir string, files []File) (Run, error) {
-	return c.exec(ctx, dir, nil, files)
+// WorkDir is a directory the runner owns: a run in it empties it first
+// (Command.ExecIn). Never the user's directory.
+type WorkDir string
+
+// Exec runs c where it says (Command.Dir), else in the current
+// directory, and writes nothing there. It returns when the process has
+// exited and every process of its group has been killed. An error means
+// the test could not be started; the end of ctx kills the test and
+// returns ctx.Err().
+func (c *Command) Exec(ctx context.Context) (Run, error) {
+	return c.exec(ctx, "", nil, nil)
+}
+
+// ExecIn is Exec in the work directory w, on files, which it writes
+// into w first: w is emptied before. An error also means the work
+// directory could not be prepared.
+func (c *Command) ExecIn(ctx context.Context, w WorkDir, files []File) (Run, error) {
+	return c.exec(ctx, string(w), nil, files)
 }
 
 // Output runs c in the current directory and returns its standard
 // output; a run that does not end cleanly (exit status 0, in time) is
 // an error that explains how it ended.
 func (c *Command) Output(ctx context.Context) ([]byte, error) {
-	run, err := c.Exec(ctx, "", nil)
+	run, err := c.Exec(ctx)
 	if err != nil {
 		return nil, err
 	}

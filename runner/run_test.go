@@ -24,7 +24,7 @@ func sh(script string) Command { return Command{Argv: []string{"sh", "-c", scrip
 
 func execIn(t *testing.T, c Command, files ...File) Run {
 	t.Helper()
-	r, err := c.Exec(context.Background(), t.TempDir(), files)
+	r, err := c.ExecIn(context.Background(), WorkDir(t.TempDir()), files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,10 +85,10 @@ func TestExecCandidate(t *testing.T) {
 func TestExecEmptiesWorkDir(t *testing.T) {
 	dir := t.TempDir()
 	c := sh("ls; touch leftover; mkdir -p sub; touch sub/x")
-	if _, err := c.Exec(context.Background(), dir, []File{{Name: "a", Data: []byte("1")}}); err != nil {
+	if _, err := c.ExecIn(context.Background(), WorkDir(dir), []File{{Name: "a", Data: []byte("1")}}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := c.Exec(context.Background(), dir, []File{{Name: "a", Data: []byte("1")}})
+	r, err := c.ExecIn(context.Background(), WorkDir(dir), []File{{Name: "a", Data: []byte("1")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	// process within the timeout: then there is nothing to check, and
 	// the test runs again with a longer timeout.
 	for c.Timeout = 300 * time.Millisecond; ; c.Timeout *= 2 {
-		r, err := c.Exec(context.Background(), dir, nil)
+		r, err := c.ExecIn(context.Background(), WorkDir(dir), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestCancelKillsTest(t *testing.T) {
 		}
 	}()
 	c := sh("sleep 30 & echo $! > " + pidfile + "; wait")
-	_, err := c.Exec(ctx, t.TempDir(), nil)
+	_, err := c.ExecIn(ctx, WorkDir(t.TempDir()), nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
@@ -186,7 +186,7 @@ func TestCancelKillsTest(t *testing.T) {
 }
 
 func TestExecNotStartable(t *testing.T) {
-	_, err := (&Command{Argv: []string{"/no/such/program"}}).Exec(context.Background(), t.TempDir(), nil)
+	_, err := (&Command{Argv: []string{"/no/such/program"}}).ExecIn(context.Background(), WorkDir(t.TempDir()), nil)
 	if !errors.Is(err, ErrStart) {
 		t.Errorf("err = %v, want ErrStart", err)
 	}

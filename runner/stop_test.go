@@ -45,7 +45,7 @@ func TestCancelLetsTheTestCleanUp(t *testing.T) {
 		c := cleanupScript(scratch, ready, "S="+scratch+"\n"+traps)
 		ctx, cancel := context.WithCancel(context.Background())
 		whenReady(ready, cancel)
-		r, err := c.Exec(ctx, t.TempDir(), nil)
+		r, err := c.ExecIn(ctx, WorkDir(t.TempDir()), nil)
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("%s: err = %v, want context.Canceled (run %+v)", traps, err, r)
 		}
@@ -62,7 +62,7 @@ func TestTimeoutLetsTheTestCleanUp(t *testing.T) {
 	// On a busy machine the shell may not have made its file within the
 	// timeout: then the test runs again with a longer one.
 	for c.Timeout = 300 * time.Millisecond; ; c.Timeout *= 2 {
-		r, err := c.Exec(context.Background(), t.TempDir(), nil)
+		r, err := c.ExecIn(context.Background(), WorkDir(t.TempDir()), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func TestStopKillsWhatIgnoresSignals(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var cancelled time.Time
 	whenReady(ready, func() { cancelled = time.Now(); cancel() })
-	_, err := c.Exec(ctx, t.TempDir(), nil)
+	_, err := c.ExecIn(ctx, WorkDir(t.TempDir()), nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}

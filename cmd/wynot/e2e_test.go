@@ -226,7 +226,7 @@ func read(t *testing.T, path string) []byte {
 func signatureOf(t *testing.T, name string, data []byte, argv ...string) (runner.Signature, bool) {
 	t.Helper()
 	c := runner.Command{Argv: argv, Timeout: 10 * time.Second, Stdin: !strings.Contains(strings.Join(argv, " "), "{}")}
-	r, err := c.Exec(context.Background(), t.TempDir(), []runner.File{{Name: name, Data: data}})
+	r, err := c.ExecIn(context.Background(), runner.WorkDir(t.TempDir()), []runner.File{{Name: name, Data: data}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ import (
 func goSignature(t *testing.T, markup, mainGo []byte) (runner.Signature, bool) {
 	t.Helper()
 	c := runner.Command{Argv: []string{"go", "run", "markup.go", "main.go"}, Timeout: time.Minute}
-	r, err := c.Exec(context.Background(), t.TempDir(), []runner.File{{Name: "markup.go", Data: markup}, {Name: "main.go", Data: mainGo}})
+	r, err := c.ExecIn(context.Background(), runner.WorkDir(t.TempDir()), []runner.File{{Name: "markup.go", Data: markup}, {Name: "main.go", Data: mainGo}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestReduceTreeSitter(t *testing.T) {
 				t.Errorf("summary: %d predicted, passes %+v", s.Predicted, s.Passes)
 			}
 			cmd := runner.Command{Argv: []string{"sh", "-c", c.script}, Timeout: time.Minute}
-			res, err := cmd.Exec(context.Background(), t.TempDir(), []runner.File{{Name: c.file, Data: got}})
+			res, err := cmd.ExecIn(context.Background(), runner.WorkDir(t.TempDir()), []runner.File{{Name: c.file, Data: got}})
 			if err != nil || !res.Clean() {
 				t.Errorf("result does not fail (exit 0 of the script): %v %s", err, res.Describe())
 			}
@@ -268,7 +268,7 @@ func TestLongReduceCppRust(t *testing.T) {
 				t.Errorf("passes %+v, minimal %v", s.Passes, s.Minimal)
 			}
 			cmd := runner.Command{Argv: []string{"sh", "-c", script}, Timeout: time.Minute}
-			res, err := cmd.Exec(context.Background(), t.TempDir(), []runner.File{{Name: c.file, Data: got}})
+			res, err := cmd.ExecIn(context.Background(), runner.WorkDir(t.TempDir()), []runner.File{{Name: c.file, Data: got}})
 			if err != nil || !res.Clean() {
 				t.Errorf("result does not fail (exit 0 of the script): %v %s", err, res.Describe())
 			}

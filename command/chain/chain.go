@@ -313,7 +313,7 @@ func (c *Chain) prepare(ctx context.Context, dir string, inv *command.Invocation
 	start := time.Now()
 	b, err := instrument.Build(dir, c.work, "wynot chain", c.Pkgs, instrument.Probes, func(argv []string) ([]byte, []byte, bool, error) {
 		cmd := runner.Command{Argv: argv, Timeout: 10 * time.Minute}
-		r, err := cmd.Exec(ctx, "", nil)
+		r, err := cmd.Exec(ctx)
 		return r.Stdout, r.Stderr, r.Clean(), err
 	})
 	if ie := (*instrument.InputError)(nil); errors.As(err, &ie) {
@@ -372,7 +372,7 @@ func (c *Chain) prepareGDB(ctx context.Context, binary string, inv *command.Invo
 	start := time.Now()
 	lines, err := instrument.ListGDBLines(abs, c.work, func(argv, env []string) (bool, string, error) {
 		cmd := runner.Command{Argv: argv, Env: append(os.Environ(), env...), Timeout: 5 * time.Minute}
-		r, err := cmd.Exec(ctx, "", nil)
+		r, err := cmd.Exec(ctx)
 		if errors.Is(err, runner.ErrStart) {
 			return false, "", instrument.ErrNoGDB
 		}

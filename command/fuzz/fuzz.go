@@ -111,7 +111,7 @@ func (r *Fuzz) job(ctx context.Context, inv *command.Invocation) (command.Job, c
 	// In the package's directory (Command.Dir: run there, nothing
 	// written), so that its module is found wherever wynot was started.
 	build := runner.Command{Argv: []string{"go", "test", "-c", "-o", bin, "."}, Dir: r.Package, Timeout: 10 * time.Minute}
-	run, err := build.Exec(ctx, "", nil)
+	run, err := build.Exec(ctx)
 	if ctx.Err() != nil {
 		return nil, none, &command.ExitError{Code: command.ExitInterrupted, Err: errors.New("interrupted while compiling the tests")}
 	}

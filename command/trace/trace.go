@@ -235,7 +235,7 @@ func (t *Trace) source(file string) string {
 func goExec(ctx context.Context) instrument.Exec {
 	return func(argv []string) ([]byte, []byte, bool, error) {
 		c := runner.Command{Argv: argv, Timeout: 10 * time.Minute}
-		r, err := c.Exec(ctx, "", nil)
+		r, err := c.Exec(ctx)
 		return r.Stdout, r.Stderr, r.Clean(), err
 	}
 }
@@ -244,7 +244,7 @@ func goExec(ctx context.Context) instrument.Exec {
 func gdbExec(ctx context.Context) func(argv, env []string) (bool, string, error) {
 	return func(argv, env []string) (bool, string, error) {
 		c := runner.Command{Argv: argv, Env: append(os.Environ(), env...), Timeout: 5 * time.Minute}
-		r, err := c.Exec(ctx, "", nil)
+		r, err := c.Exec(ctx)
 		if errors.Is(err, runner.ErrStart) {
 			return false, "", instrument.ErrNoGDB
 		}
