@@ -351,10 +351,22 @@ func (s *Session) checkWrites(before runner.Footprint) {
 // those wynot writes itself.
 func (s *Session) testWrites(before runner.Footprint) []string {
 	return slices.DeleteFunc(before.Changed(runner.TakeFootprint(s.here)), func(p string) bool {
-		// What wynot writes itself is not the test's doing.
-		fi, err := os.Stat(filepath.Join(s.here, p))
+		// What wynot writes itself is not the test's doing: its files,
+		// and its directories with what they hold and the directories
+		// made to hold them.
+		abs := filepath.Join(s.here, p)
+		if slices.ContainsFunc(s.ownDirs, func(d string) bool { return within(abs, d) || within(d, abs) }) {
+			return true
+		}
+		fi, err := os.Stat(abs)
 		return err == nil && slices.ContainsFunc(s.own, func(own os.FileInfo) bool { return os.SameFile(fi, own) })
 	})
+}
+
+// within says that path is dir or lies in it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func shownPaths(changed []string) []string {
@@ -365,12 +377,18 @@ func shownPaths(changed []string) []string {
 }
 
 // Own names files that wynot itself wrote where the tests run (a
-// result, the original kept beside it), as they are now: a change of
+// result, the original kept beside it), as they are now, and a
+// directory of its own (its cache's) that may lie there: a change of
 // theirs is not the test's doing (SayWritesDuring).
-func (s *Session) Own(paths ...string) {
+func (s *Session) Own(dir string, paths ...string) {
 	for _, p := range paths {
 		if fi, err := os.Stat(p); p != "" && err == nil {
 			s.own = append(s.own, fi)
+		}
+	}
+	if dir != "" {
+		if abs, err := filepath.Abs(dir); err == nil {
+			s.ownDirs = append(s.ownDirs, abs)
 		}
 	}
 }

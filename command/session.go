@@ -192,6 +192,8 @@ type Session struct {
 	// error, --log, --events, --cache), which a change of here does not
 	// count as the test's.
 	own []os.FileInfo
+	// ownDirs are wynot's own directories (Own), absolute.
+	ownDirs []string
 	// hereBefore is here's footprint before the original's runs;
 	// saidWrites says the test's writes there were told.
 	hereBefore *runner.Footprint

@@ -45,18 +45,26 @@ func Digest(data []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// lineagePath is where the lineage of file is kept, or "" when there is
-// no cache directory.
-func lineagePath(file string) string {
+// LineageDir is the directory where the lineages of files reduced in
+// place are kept (one file each), or "" when there is no cache
+// directory.
+func LineageDir() string {
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		return ""
 	}
+	return filepath.Join(dir, "wynot", "inplace")
+}
+
+// lineagePath is where the lineage of file is kept, or "" when there is
+// no cache directory.
+func lineagePath(file string) string {
+	dir := LineageDir()
 	abs, err := filepath.Abs(file)
-	if err != nil {
+	if dir == "" || err != nil {
 		return ""
 	}
-	return filepath.Join(dir, "wynot", "inplace", Digest([]byte(abs)))
+	return filepath.Join(dir, Digest([]byte(abs)))
 }
 
 func readLineage(file string) (lineage, bool) {

@@ -356,7 +356,7 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 		// original's runs did not), but for the result and the original
 		// kept beside it.
 		for _, in := range rd.ins {
-			s.Own(in.Dest, in.Backup)
+			s.Own(keep.LineageDir(), in.Dest, in.Backup)
 		}
 		s.SayWritesDuring()
 	}
