@@ -179,7 +179,7 @@ func TestRemoteRealServiceSameResults(t *testing.T) {
 	// A command of its own, so that no earlier run against the same
 	// service answers the first run here.
 	script := fmt.Sprintf(`: %d; sleep 0.15; exec "$0" "$1"`, time.Now().UnixNano())
-	answered := regexp.MustCompile(`(\d+) of (\d+) remote tests were answered by the action cache`)
+	answered := regexp.MustCompile(`(\d+) of (\d+) runs on \S+ were answered by its action cache`)
 	var results []string
 	for i, remote := range []bool{false, true, true} {
 		dir := t.TempDir()

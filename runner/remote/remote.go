@@ -299,7 +299,7 @@ func (e *Executor) Summary() string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d of %d remote tests were answered by the action cache of %s; %s sent in %d blobs",
+	return fmt.Sprintf("%d of %d runs on %s were answered by its action cache (the original's runs and the final checks never are); %s sent in %d blobs",
 		e.Stats.CacheHits.Load(), n, e.display, size(e.Stats.BytesUploaded.Load()), e.Stats.BlobsUploaded.Load())
 }
 
