@@ -48,24 +48,7 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 	}
 	units := rd.treeUnits()
 	for k, u := range units {
-		if u.su.Module {
-			continue // its files are probed on their own
-		}
-		in := rd.ins[u.members[0]]
-		var passes []decomp.Pass
-		var err error
-		switch {
-		case in.syn != nil && in.syn.Typed:
-			passes, _, err = u.passes()
-		case rd.textFinish(in) != nil:
-			// A file a language of the tree knows of (a Go module's
-			// go.mod, go.sum or vendor/modules.txt): candidates that
-			// break what it describes are probed as those with type
-			// errors are.
-			_, passes, err = rd.passList(in)
-		default:
-			continue
-		}
+		passes, err := rd.probePasses(u)
 		if err != nil {
 			return err
 		}
@@ -87,6 +70,116 @@ func (rd *reducer) probeTypes(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// probePasses are the passes of unit u whose candidates its language
+// predicts beyond parsing: a Go package's syntax tree passes, and the
+// text passes of a file a language of the tree knows of (a Go module's
+// go.mod, go.sum or vendor/modules.txt: candidates that break what it
+// describes are probed as those with type errors are). None for other
+// units, and for a module's unit, whose files are probed on their own.
+func (rd *reducer) probePasses(u unit) ([]decomp.Pass, error) {
+	if u.su.Module {
+		return nil, nil
+	}
+	in := rd.ins[u.members[0]]
+	switch {
+	case in.syn != nil && in.syn.Typed:
+		passes, _, err := u.passes()
+		return passes, err
+	case rd.textFinish(in) != nil:
+		_, passes, err := rd.passList(in)
+		return passes, err
+	}
+	return nil, nil
+}
+
+// maxTypeProbe is the largest result whose candidates one change away
+// that its language rejected for a new type error are tested
+// (probeTypesAgain), typeProbeTests of them at most.
+const (
+	maxTypeProbe   = 1024
+	typeProbeTests = 64
+)
+
+// probeTypesAgain tests, once the input is 1-minimal among the
+// candidates its language did not predict and small (maxTypeProbe),
+// those one change away that it predicted for a new type error. The
+// probes before the search were made on the original, where a new type
+// error may well have changed the failure (an error reported before the
+// one that is the failure, in a large tree), while on the small result
+// it may not (go build reports the failure's error first, and the new
+// one after it). The first that still fails is taken, the predictions
+// of its class are turned off as after a probe, and it reports true:
+// the search goes on from it. Not when --typecheck was asked for.
+func (rd *reducer) probeTypesAgain(ctx context.Context) (bool, error) {
+	if !rd.TypeCheck || rd.typeCheckAsked || rd.size() > maxTypeProbe {
+		return false, nil
+	}
+	if rd.typesOff == nil {
+		rd.typesOff = map[string]bool{}
+	}
+	type candidate struct {
+		unit int
+		data []byte
+		p    syntax.Prediction
+	}
+	var cands []candidate
+	seen := map[string]bool{}
+	units := rd.treeUnits()
+collect:
+	for k, u := range units {
+		passes, err := rd.probePasses(u)
+		if err != nil {
+			return false, err
+		}
+		src := u.data()
+		for _, pass := range passes {
+			plan, err := pass.Plan(src)
+			if err != nil {
+				continue
+			}
+			all := make([]int, plan.Len())
+			for i := range all {
+				all[i] = i
+			}
+			for i := range all {
+				data, err := plan.Apply(slices.Delete(slices.Clone(all), i, i+1))
+				p, ok := syntax.Predicts(err)
+				if !ok || data == nil || rd.typesOff[p.Class] || seen[string(data)] || !schedule.Simpler(data, src) {
+					continue
+				}
+				seen[string(data)] = true
+				cands = append(cands, candidate{k, data, p})
+				if len(cands) == typeProbeTests {
+					break collect
+				}
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return false, nil
+	}
+	s := rd.s
+	s.Logf("Pass type probe: %s\n", report.Plural(len(cands), "candidate"))
+	s.Status(func(ps *report.Status) { ps.Pass, ps.Granularity = "type probe", 0 })
+	st := report.PassStats{Name: "type probe: changes whose candidates have a new type error", BytesBefore: rd.size()}
+	t0 := time.Now()
+	first, tested, err := schedule.FirstFailing(ctx, len(cands), s.Jobs, func(ctx context.Context, i int) (dd.Outcome, error) {
+		rec, err := s.TestOne(ctx, "type probe", units[cands[i].unit].candidate(cands[i].data))
+		return rec.Outcome, err
+	})
+	st.Tests, st.Seconds, st.BytesAfter = tested, time.Since(t0).Seconds(), rd.size()
+	defer func() { rd.passes = append(rd.passes, st) }()
+	if err != nil || first < 0 {
+		return false, err
+	}
+	c := cands[first]
+	rd.typesOff[c.p.Class] = true
+	s.Say("%s", c.p.Still)
+	units[c.unit].improve(c.data)
+	st.BytesAfter = rd.size()
+	return true, nil
 }
 
 // typeNote says, after a verdict of 1-minimality, which candidates were

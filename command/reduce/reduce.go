@@ -339,6 +339,9 @@ func (rd *reducer) Search(ctx context.Context, s *command.Session) (command.Foun
 			// longer parse: tested once; one that fails makes the input
 			// text, reduced again.
 			again, err = rd.probeParse(ctx)
+			if !again && err == nil {
+				again, err = rd.probeTypesAgain(ctx)
+			}
 		}
 	}
 	rd.guarantee = g

@@ -2,8 +2,11 @@ package reduce
 
 import (
 	"context"
+	"go/ast"
+	"go/importer"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"io"
 	"os"
 	"path/filepath"
@@ -202,6 +205,57 @@ func TestPrintingUndoesNoRemoval(t *testing.T) {
 		t.Errorf("the result keeps the * that can go:\n%s", got)
 	}
 	if strings.Contains(stderr, "flaky") || strings.Contains(stderr, "after all") || !strings.Contains(stderr, "is 1-minimal") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// failsFirst is a compiler whose first error is the failure: Go source
+// fails while it calls min and has no type error on a line before the
+// call's (go build reports errors in the order of their lines).
+func failsFirst(data string) bool {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "in.go", data, 0)
+	if err != nil {
+		return false
+	}
+	at := 0
+	ast.Inspect(f, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && at == 0 {
+			if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "min" {
+				at = fset.Position(c.Pos()).Line
+			}
+		}
+		return true
+	})
+	if at == 0 {
+		return false
+	}
+	ok := true
+	conf := types.Config{Importer: importer.Default(), Error: func(err error) {
+		if te, is := err.(types.Error); is && te.Fset.Position(te.Pos).Line < at {
+			ok = false
+		}
+	}}
+	conf.Check("a", fset, []*ast.File{f}, nil)
+	return ok
+}
+
+// TestTypeProbeAgain: the probes before the search meet type errors
+// before the failure's line (a compiler reports those instead) and keep
+// the predictions of new type errors; on the 1-minimal result, a
+// candidate one change away with a new type error after that line
+// (missing return) still fails: the predictions are turned off and the
+// search goes on from it.
+func TestTypeProbeAgain(t *testing.T) {
+	src := "package a\n\nfunc g() int { return 0 }\n\nfunc f() int {\n\tx := g()\n\ty := x\n\tz := y\n\tx = z\n\tif min(0) > 0 {\n\t}\n\treturn x\n}\n"
+	if !failsFirst(src) || failsFirst(strings.Replace(src, "func g() int { return 0 }", "", 1)) {
+		t.Fatal("the fake compiler does not tell the original from a candidate with an error before min")
+	}
+	got, stderr := reduceGoFile(t, src, failsFirst, "-j1")
+	if strings.Contains(got, "return") || !failsFirst(got) {
+		t.Errorf("the result keeps what only a candidate with a new type error removes:\n%s\n%s", got, stderr)
+	}
+	if !strings.Contains(stderr, "still fails: the test does not need code that type-checks") {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 }
