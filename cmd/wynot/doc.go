@@ -214,7 +214,11 @@ without a test, and so is one that has type errors the original did not
 have (go/types; imports from the standard library only), once the first
 three such candidates were run and did not fail; when one of them fails,
 the test does not need code that type-checks (a grep, a formatter), and
-wynot runs such candidates too (--typecheck=false: from the start).
+wynot runs such candidates too (--typecheck=false: from the start). Once
+the result is 1-minimal and at most 1024 bytes, up to 64 of the
+candidates one change away that were predicted so are run as well: a
+compiler that reports errors in order of position may report the
+failure first on the small result where it did not on the original.
 The result is gofmt-clean. --split go stops there; auto goes on to single
 tokens and characters (candidates printed by go/format), which costs more
 tests.
