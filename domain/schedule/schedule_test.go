@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/wynot/wynot/dd"
@@ -19,7 +20,7 @@ import (
 // brackets) is noise the reduction should remove.
 type letters struct {
 	o     *ddtest.Oracle
-	calls int
+	calls atomic.Int64 // tests may run in parallel
 }
 
 func newLetters(fail, unresolved string) *letters {
@@ -39,7 +40,7 @@ func (l *letters) config(data []byte) dd.Config {
 func (l *letters) outcome(data []byte) dd.Outcome { return l.o.Outcome(l.config(data)) }
 
 func (l *letters) test(_ context.Context, data []byte) dd.Outcome {
-	l.calls++
+	l.calls.Add(1)
 	return l.outcome(data)
 }
 
@@ -85,8 +86,8 @@ func TestReduceFormulas(t *testing.T) {
 		if string(r.Data) != tc.want || !r.Minimal {
 			t.Errorf("%q with %s: reduced to %q (minimal %v), want %q", tc.input, tc.fail, r.Data, r.Minimal, tc.want)
 		}
-		if r.Tests != l.calls {
-			t.Errorf("%q: %d tests counted, %d calls", tc.input, r.Tests, l.calls)
+		if r.Tests != int(l.calls.Load()) {
+			t.Errorf("%q: %d tests counted, %d calls", tc.input, r.Tests, l.calls.Load())
 		}
 		oneMinimal(t, l, r.Data)
 	}
@@ -405,7 +406,7 @@ func TestSearchPredicts(t *testing.T) {
 		return b, nil
 	}
 	for _, admit := range []bool{false, true} {
-		l.calls = 0
+		l.calls.Store(0)
 		data := []byte("(a b) (c d)")
 		s := &Schedule[int]{Phases: []Phase[int]{{Units: units("in"),
 			Passes: func(Unit[int]) ([]Pass, error) { return List(Ladder{Rungs: Chars, Finish: balanced}.Passes(data)), nil },
@@ -435,8 +436,8 @@ func TestSearchPredicts(t *testing.T) {
 		for _, st := range s.Stats {
 			tests, predicted = tests+st.Tests, predicted+st.Predicted
 		}
-		if tests != l.calls || admit && predicted != 0 || !admit && predicted == 0 {
-			t.Errorf("admit %v: %d tests (%d calls), %d predicted", admit, tests, l.calls, predicted)
+		if tests != int(l.calls.Load()) || admit && predicted != 0 || !admit && predicted == 0 {
+			t.Errorf("admit %v: %d tests (%d calls), %d predicted", admit, tests, l.calls.Load(), predicted)
 		}
 	}
 }
