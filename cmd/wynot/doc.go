@@ -215,8 +215,9 @@ have (go/types; imports from the standard library only), once the first
 three such candidates were run and did not fail; when one of them fails,
 the test does not need code that type-checks (a grep, a formatter), and
 wynot runs such candidates too (--typecheck=false: from the start). Once
-the result is 1-minimal and at most 1024 bytes, up to 64 of the
-candidates one change away that were predicted so are run as well: a
+the result is 1-minimal and at most 1024 bytes, some of the candidates
+one change away that were predicted so are run as well (a quarter of
+the search's tests, 16 to 64): a
 compiler that reports errors in order of position may report the
 failure first on the small result where it did not on the original.
 The result is gofmt-clean. --split go stops there; auto goes on to single

@@ -96,15 +96,19 @@ func (rd *reducer) probePasses(u unit) ([]decomp.Pass, error) {
 
 // maxTypeProbe is the largest result whose candidates one change away
 // that its language rejected for a new type error are tested
-// (probeTypesAgain), typeProbeTests of them at most.
+// (probeTypesAgain): typeProbeTests of them at most, and no more than a
+// quarter of the tests the search made so far, but at least
+// minTypeProbeTests.
 const (
-	maxTypeProbe   = 1024
-	typeProbeTests = 64
+	maxTypeProbe      = 1024
+	typeProbeTests    = 64
+	minTypeProbeTests = 16
 )
 
 // probeTypesAgain tests, once the input is 1-minimal among the
 // candidates its language did not predict and small (maxTypeProbe),
-// those one change away that it predicted for a new type error. The
+// those one change away that it predicted for a new type error (within a
+// budget tied to the search's tests). The
 // probes before the search were made on the original, where a new type
 // error may well have changed the failure (an error reported before the
 // one that is the failure, in a large tree), while on the small result
@@ -124,6 +128,7 @@ func (rd *reducer) probeTypesAgain(ctx context.Context) (bool, error) {
 		data []byte
 		p    syntax.Prediction
 	}
+	budget := min(typeProbeTests, max(minTypeProbeTests, rd.s.Stats().Tests()/4))
 	var cands []candidate
 	seen := map[string]bool{}
 	units := rd.treeUnits()
@@ -151,7 +156,7 @@ collect:
 				}
 				seen[string(data)] = true
 				cands = append(cands, candidate{k, data, p})
-				if len(cands) == typeProbeTests {
+				if len(cands) == budget {
 					break collect
 				}
 			}
