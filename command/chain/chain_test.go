@@ -239,10 +239,11 @@ func TestSuggestOffPath(t *testing.T) {
 	ch := &Chain{prog: offPathProg(),
 		timeline:  []uint32{1, 2, 3, 2, 3, 2, 3, 4, 6},
 		ptimeline: []uint32{1, 2, 3, 2, 3, 6, 1, 2, 3, 6},
-		trans:     []Transition{tr(2, "statement", "f"), tr(6, "statement", "f"), tr(8, "statement", "f")}}
+		// The transition into step 7 starts in g (a return into f).
+		trans: []Transition{tr(2, "statement", "f"), tr(6, "return", "g"), tr(8, "statement", "f")}}
 	ch.links, ch.order = links(2, 3, 6, 7, 8, 9)
 	ch.suggest()
-	if sg := ch.suggested; sg == nil || sg.Where != "f.go:13" || sg.Step != 7 || !strings.Contains(sg.Why, "went on to line 14, where the passing run never goes") {
+	if sg := ch.suggested; sg == nil || sg.Where != "f.go:13" || sg.Func != "f" || sg.Step != 7 || !strings.Contains(sg.Why, "went on to line 14, where the passing run never goes") {
 		t.Errorf("suggested %+v, want the branch at f.go:13 (step 7)", sg)
 	}
 	// The failing run passes the loop once more: the state it reaches

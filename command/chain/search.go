@@ -368,6 +368,7 @@ func (c *Chain) suggest() {
 				sg.Where = c.branch(t)
 			case t.offPath != nil && r.why == divergesWhy:
 				sg.Where, sg.Step = t.offPath.Where, t.offPath.Step
+				sg.Func = c.prog.Stmt(int(c.timeline[t.offPath.Step-1])).Func // the state's, past a return
 				sg.Why = fmt.Sprintf("%s: with the cause in %s, the failing run went on to %s, where the passing run never goes from there", r.why, names(t.After), sameFile(t.offPath.Where, t.offPath.Fail))
 			case t.Kind == "statement" && t.Parting == nil:
 				sg.Where = c.moved(t)
