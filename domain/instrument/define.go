@@ -271,8 +271,8 @@ func (rw *rewriter) typesOf(ids []*ast.Ident) ([]string, bool) {
 }
 
 // anyWord is the name any where a type string has it (not a field or
-// package-qualified name).
-var anyWord = regexp.MustCompile(`(^|[^.\w])any\b`)
+// package-qualified name): also a variadic parameter's, ...any.
+var anyWord = regexp.MustCompile(`(^|[^.\w]|\.\.\.)any\b`)
 
 func (rw *rewriter) qualifier(p *types.Package) string {
 	if p == rw.pkg {

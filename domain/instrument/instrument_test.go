@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -260,6 +261,31 @@ func TestOldLanguageVersion(t *testing.T) {
 	}
 	if bytes.Contains(p.Overlay[filepath.Join(dir, "main.go")], []byte(".Zero(")) || len(p.Unguarded) != 1 {
 		t.Errorf("in a Go 1.16 module: %d unguarded, source:\n%s", len(p.Unguarded), p.Overlay[filepath.Join(dir, "main.go")])
+	}
+	orig := run(t, build(t, dir, nil), nil)
+	if got := run(t, build(t, dir, p), nil); got != orig {
+		t.Errorf("instrumented run differs:\n got %+v\nwant %+v", got, orig)
+	}
+}
+
+// TestOldLanguageVariadicAny: in a Go 1.16 module, a variable that holds
+// a function of the standard library with a variadic ...any parameter
+// (fmt.Println's, testing.T's Errorf) is declared by the rewrite with
+// interface{}: any is not a name before Go 1.18 (go-strutil v0.1.4,
+// whose go.mod has no go line, did not build instrumented).
+func TestOldLanguageVariadicAny(t *testing.T) {
+	src := []byte("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tout := fmt.Println\n\tif len(fmt.Sprint()) == 0 {\n\t\tout = fmt.Print\n\t}\n\tout(\"x\")\n}\n")
+	dir := module(t, src)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/p\n\ngo 1.16\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Instrument([]Package{{ImportPath: "example.com/p", Files: []File{{Path: filepath.Join(dir, "main.go"), Src: src}}}},
+		Options{Importer: importer.ForCompiler(token.NewFileSet(), "gc", nil), Module: "example.com/p", ModuleDir: dir, GoVersion: "go1.16"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := p.Overlay[filepath.Join(dir, "main.go")]; regexp.MustCompile(`\bany\b`).Match(out) {
+		t.Errorf("the rewrite names any in a Go 1.16 module:\n%s", out)
 	}
 	orig := run(t, build(t, dir, nil), nil)
 	if got := run(t, build(t, dir, p), nil); got != orig {
