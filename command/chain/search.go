@@ -327,24 +327,26 @@ func (c *Chain) transition(a, b *link, over []string) Transition {
 // it in its function (Parting): the cause decided a branch there,
 // before it moved.
 func (c *Chain) suggest() {
-	const divergesWhy = "the first branch where the cause leads the failing run where the passing run never goes"
 	sort.Slice(c.trans, func(i, j int) bool { return c.trans[i].FromStep < c.trans[j].FromStep })
 	c.partings()
 	type rule struct {
 		want func(Transition) bool
 		why  string
+		// off: a transition with an offPath is named by that branch
+		// (partings sets none on a transition of kind diverges).
+		off bool
 	}
 	for _, r := range []rule{
-		{func(t Transition) bool { return len(t.Overwritten) > 0 }, "the first statement that overwrote a variable carrying the cause"},
-		{func(t Transition) bool { return t.passOnly }, "the first transition on whose way the passing run changed a variable carrying the cause and the failing run did not"},
+		{func(t Transition) bool { return len(t.Overwritten) > 0 }, "the first statement that overwrote a variable carrying the cause", false},
+		{func(t Transition) bool { return t.passOnly }, "the first transition on whose way the passing run changed a variable carrying the cause and the failing run did not", false},
 		{func(t Transition) bool {
 			return t.Kind == "diverges" && len(t.Before) > 0 && c.offSteps(t) || t.offPath != nil
-		}, divergesWhy},
-		{func(t Transition) bool { return t.Kind == "crash" }, "the statement at which the failing run crashed, with the cause in its state"},
-		{func(t Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 }, "the first branch where the cause leads the failing run on more often than the passing run"},
-		{func(t Transition) bool { return t.Kind == "statement" && !fromInput(t) }, "the first statement that moved the cause"},
-		{func(Transition) bool { return len(c.trans) > 0 && c.lastState() != nil }, ""},
-		{func(Transition) bool { return true }, "the first cause transition"},
+		}, "the first branch where the cause leads the failing run where the passing run never goes", true},
+		{func(t Transition) bool { return t.Kind == "crash" }, "the statement at which the failing run crashed, with the cause in its state", false},
+		{func(t Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 }, "the first branch where the cause leads the failing run on more often than the passing run", false},
+		{func(t Transition) bool { return t.Kind == "statement" && !fromInput(t) }, "the first statement that moved the cause", false},
+		{func(Transition) bool { return len(c.trans) > 0 && c.lastState() != nil }, "", false},
+		{func(Transition) bool { return true }, "the first cause transition", false},
 	} {
 		if r.why == "" && r.want(Transition{}) {
 			// No statement of the program moved the cause but one that
@@ -364,9 +366,9 @@ func (c *Chain) suggest() {
 			t.Suggested = true
 			sg := &Suggestion{Where: strings.SplitN(t.Where, " → ", 2)[0], Func: t.Func, Step: t.FromStep, Why: r.why}
 			switch {
-			case t.Kind == "diverges" && (r.why != divergesWhy || c.offSteps(*t)):
+			case t.Kind == "diverges":
 				sg.Where = c.branch(t)
-			case t.offPath != nil && r.why == divergesWhy:
+			case r.off && t.offPath != nil:
 				sg.Where, sg.Step = t.offPath.Where, t.offPath.Step
 				sg.Func = c.prog.Stmt(int(c.timeline[t.offPath.Step-1])).Func // the state's, past a return
 				sg.Why = fmt.Sprintf("%s: with the cause in %s, the failing run went on to %s, where the passing run never goes from there", r.why, names(t.After), sameFile(t.offPath.Where, t.offPath.Fail))
