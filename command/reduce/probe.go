@@ -123,47 +123,15 @@ func (rd *reducer) probeTypesAgain(ctx context.Context) (bool, error) {
 	if rd.typesOff == nil {
 		rd.typesOff = map[string]bool{}
 	}
-	type candidate struct {
-		unit int
-		data []byte
-		p    syntax.Prediction
-	}
 	budget := min(typeProbeTests, max(minTypeProbeTests, rd.s.Stats().Tests()/4))
-	var cands []candidate
-	seen := map[string]bool{}
-	units := rd.treeUnits()
-collect:
-	for k, u := range units {
-		passes, err := rd.probePasses(u)
-		if err != nil {
-			return false, err
-		}
-		src := u.data()
-		for _, pass := range passes {
-			plan, err := pass.Plan(src)
-			if err != nil {
-				continue
-			}
-			all := make([]int, plan.Len())
-			for i := range all {
-				all[i] = i
-			}
-			for i := range all {
-				data, err := plan.Apply(slices.Delete(slices.Clone(all), i, i+1))
-				p, ok := syntax.Predicts(err)
-				if !ok || data == nil || rd.typesOff[p.Class] || seen[string(data)] || !schedule.Simpler(data, src) {
-					continue
-				}
-				seen[string(data)] = true
-				cands = append(cands, candidate{k, data, p})
-				if len(cands) == budget {
-					break collect
-				}
-			}
-		}
-	}
-	if len(cands) == 0 {
-		return false, nil
+	preds := map[string]syntax.Prediction{} // by candidate
+	cands, err := rd.schedule().Rejected(ctx, budget, func(err error, data []byte) bool {
+		p, ok := syntax.Predicts(err)
+		preds[string(data)] = p
+		return ok && !rd.typesOff[p.Class]
+	})
+	if err != nil || len(cands) == 0 {
+		return false, err
 	}
 	s := rd.s
 	s.Logf("Pass type probe: %s\n", report.Plural(len(cands), "candidate"))
@@ -171,7 +139,7 @@ collect:
 	st := report.PassStats{Name: "type probe: changes whose candidates have a new type error", BytesBefore: rd.size()}
 	t0 := time.Now()
 	first, tested, err := schedule.FirstFailing(ctx, len(cands), s.Jobs, func(ctx context.Context, i int) (dd.Outcome, error) {
-		rec, err := s.TestOne(ctx, "type probe", units[cands[i].unit].candidate(cands[i].data))
+		rec, err := s.TestOne(ctx, "type probe", cands[i].Unit.Of.candidate(cands[i].Data))
 		return rec.Outcome, err
 	})
 	st.Tests, st.Seconds, st.BytesAfter = tested, time.Since(t0).Seconds(), rd.size()
@@ -180,9 +148,10 @@ collect:
 		return false, err
 	}
 	c := cands[first]
-	rd.typesOff[c.p.Class] = true
-	s.Say("%s", c.p.Still)
-	units[c.unit].improve(c.data)
+	p := preds[string(c.Data)]
+	rd.typesOff[p.Class] = true
+	s.Say("%s", p.Still)
+	c.Unit.Of.improve(c.Data)
 	st.BytesAfter = rd.size()
 	return true, nil
 }

@@ -316,7 +316,50 @@ type Removal[U any] struct {
 // none and false (max < 0: no bound).
 func (s *Schedule[U]) Removals(ctx context.Context, max int) ([]Removal[U], bool, error) {
 	var rs []Removal[U]
+	over := false
 	seen := map[string]bool{}
+	err := s.oneLess(ctx, func(r Removal[U], err error) bool {
+		if err != nil && !s.admit(err, r.Data) || seen[string(r.Data)] {
+			return true
+		}
+		seen[string(r.Data)] = true
+		if max >= 0 && len(rs) == max {
+			over = true
+			return false
+		}
+		rs = append(rs, r)
+		return true
+	})
+	if err != nil || over {
+		return nil, false, err
+	}
+	return rs, true, nil
+}
+
+// Rejected are the removals that the plans reject and Removals leaves
+// out, those of them that pick chooses (by the plan's error), max at
+// most: the candidates a search predicted, to test after all.
+func (s *Schedule[U]) Rejected(ctx context.Context, max int, pick func(err error, data []byte) bool) ([]Removal[U], error) {
+	var rs []Removal[U]
+	seen := map[string]bool{}
+	err := s.oneLess(ctx, func(r Removal[U], err error) bool {
+		if err != nil && r.Data != nil && !s.admit(err, r.Data) && !seen[string(r.Data)] && pick(err, r.Data) {
+			seen[string(r.Data)] = true
+			rs = append(rs, r)
+		}
+		return len(rs) < max
+	})
+	return rs, err
+}
+
+// oneLess calls f with each removal of the schedule's passes over the
+// units as they are now, and the error of the plan that made it (nil
+// when the plan accepts it), until f returns false: for every phase
+// that gives them, every unit and every decomp.Pass, the content with
+// each single change taken out; those not simpler than the unit's
+// content (Simpler: a removal that the language's printing undoes, white
+// space in Go, is no removal) left out.
+func (s *Schedule[U]) oneLess(ctx context.Context, f func(r Removal[U], err error) bool) error {
 	for pi := range s.Phases {
 		ph := &s.Phases[pi]
 		if ph.NoRemovals || ph.Units == nil {
@@ -324,12 +367,9 @@ func (s *Schedule[U]) Removals(ctx context.Context, max int) ([]Removal[U], bool
 		}
 		for _, u := range ph.Units() {
 			src := ph.Data(u)
-			// A removal that the language's printing undoes (white
-			// space in Go) is no removal.
-			seen[string(src)] = true
 			ps, err := ph.Passes(u)
 			if err != nil {
-				return nil, false, err
+				return err
 			}
 			for _, p := range ps {
 				dp, ok := p.(decomp.Pass)
@@ -338,27 +378,25 @@ func (s *Schedule[U]) Removals(ctx context.Context, max int) ([]Removal[U], bool
 				}
 				plan, err := dp.Plan(src)
 				if err != nil {
-					return nil, false, &PlanError{Unit: u.Name, Pass: p.Name(), Err: err}
+					return &PlanError{Unit: u.Name, Pass: p.Name(), Err: err}
 				}
 				all := dd.All(plan.Len())
 				for i := range plan.Len() {
 					if err := ctx.Err(); err != nil {
-						return nil, false, err
+						return err
 					}
 					data, err := plan.Apply(slices.Delete(slices.Clone(all), i, i+1))
-					if err != nil && !s.admit(err, data) || seen[string(data)] || !Simpler(data, src) {
+					if !Simpler(data, src) {
 						continue
 					}
-					seen[string(data)] = true
-					if max >= 0 && len(rs) == max {
-						return nil, false, nil
+					if !f(Removal[U]{Unit: u, Pass: p.Name(), Index: i, Of: plan.Len(), Data: data}, err) {
+						return nil
 					}
-					rs = append(rs, Removal[U]{Unit: u, Pass: p.Name(), Index: i, Of: plan.Len(), Data: data})
 				}
 			}
 		}
 	}
-	return rs, true, nil
+	return nil
 }
 
 func (s *Schedule[U]) admit(err error, data []byte) bool {

@@ -585,3 +585,44 @@ func TestSearchSameContent(t *testing.T) {
 		}
 	}
 }
+
+// TestRejected: the removals a plan rejects are the candidates Removals
+// leaves out; those pick chooses come back, max at most, and none that
+// is admitted.
+func TestRejected(t *testing.T) {
+	balanced := func(b []byte) ([]byte, error) {
+		if strings.Count(string(b), "(") != strings.Count(string(b), ")") {
+			return b, fmt.Errorf("unbalanced")
+		}
+		return b, nil
+	}
+	data := []byte("(a)b")
+	s := &Schedule[int]{Phases: []Phase[int]{{Units: units("in"),
+		Passes: func(Unit[int]) ([]Pass, error) { return List(Ladder{Rungs: Chars, Finish: balanced}.Passes(data)), nil },
+		Data:   func(Unit[int]) []byte { return data }}}}
+	all := func(error, []byte) bool { return true }
+	got := func(rs []Removal[int]) (out []string) {
+		for _, r := range rs {
+			out = append(out, string(r.Data))
+		}
+		return out
+	}
+	rs, err := s.Rejected(context.Background(), 10, all)
+	if want := []string{"a)b", "(ab"}; err != nil || !slices.Equal(got(rs), want) {
+		t.Errorf("Rejected = %q, %v; want %q", got(rs), err, want)
+	}
+	if rs, _ := s.Rejected(context.Background(), 1, all); len(rs) != 1 {
+		t.Errorf("max 1: %q", got(rs))
+	}
+	if rs, _ := s.Rejected(context.Background(), 10, func(error, []byte) bool { return false }); len(rs) != 0 {
+		t.Errorf("none picked: %q", got(rs))
+	}
+	s.Admit = all
+	if rs, _ := s.Rejected(context.Background(), 10, all); len(rs) != 0 {
+		t.Errorf("all admitted: %q", got(rs))
+	}
+	removals, ok, err := s.Removals(context.Background(), -1)
+	if want := []string{"a)b", "()b", "(ab", "(a)"}; err != nil || !ok || !slices.Equal(got(removals), want) {
+		t.Errorf("admitted: Removals = %q, want %q", got(removals), want)
+	}
+}
