@@ -394,15 +394,15 @@ func (s *Session) Own(dir string, paths ...string) {
 }
 
 // SayWritesDuring says, after a search whose tests ran where wynot was
-// started (wynot writes nothing there but what skip names, relative to
-// it, and what Own names), which files the tests changed there: the
-// original's runs did not (checkWrites), but candidates did, so a test
-// saw what the ones before it left, and what was there is not kept.
-func (s *Session) SayWritesDuring(skip ...string) {
+// started (where wynot wrote nothing but what Own names), which files
+// the tests changed there: the original's runs did not (checkWrites),
+// but candidates did, so a test saw what the ones before it left, and
+// what was there is not kept.
+func (s *Session) SayWritesDuring() {
 	if s.hereBefore == nil || s.saidWrites {
 		return
 	}
-	changed := slices.DeleteFunc(s.testWrites(*s.hereBefore), func(p string) bool { return slices.Contains(skip, p) })
+	changed := s.testWrites(*s.hereBefore)
 	if len(changed) == 0 {
 		return
 	}
@@ -413,12 +413,8 @@ func (s *Session) SayWritesDuring(skip ...string) {
 // where says where the tests run, for messages about a test that cannot
 // work there.
 func (s *Session) where() string {
-	if ex, ok := s.tester.Executor.(interface {
-		runner.Hinter
-		fmt.Stringer
-	}); ok {
-		// Not in a directory here: a worker makes its own.
-		return "on " + ex.String() + ", in a worker's directory"
+	if p, ok := s.tester.Executor.(runner.Placer); ok {
+		return p.Where()
 	}
 	if d := s.tester.Command.Dir; d != "" {
 		return "in " + d

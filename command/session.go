@@ -185,8 +185,8 @@ type Session struct {
 	// here is the directory the tests run in when it is where wynot was
 	// started (a command that gets its candidate by {} or on standard
 	// input, or an argument list), or "": whether the test writes there
-	// is checked on the original's runs (and, for argument lists, after
-	// the search: SayWritesDuring).
+	// is checked on the original's runs, and after the search
+	// (SayWritesDuring).
 	here string
 	// own are the files wynot itself writes (its standard output and
 	// error, --log, --events, --cache), which a change of here does not

@@ -56,6 +56,14 @@ type Hinter interface {
 	Hint() string
 }
 
+// A Placer is an Executor that runs tests in directories of its own,
+// not in the work directories wynot makes on this machine (a remote
+// service's workers): Where says where, for messages about a test that
+// cannot work there.
+type Placer interface {
+	Where() string
+}
+
 // Process is one run of a test, as an Executor sees it.
 type Process struct {
 	// Argv is the program and its arguments, "{}" already replaced.

@@ -92,7 +92,7 @@ func (ar *argReducer) Search(ctx context.Context, s *command.Session) (command.F
 		}
 		ar.result = less
 	}
-	s.SayWritesDuring(ar.Output)
+	s.SayWritesDuring() // before -o is written
 	if ar.Output != "" {
 		if werr := keep.WriteAtomic(ar.Output, []byte(ar.line()+"\n"), 0o644); werr != nil && err == nil {
 			err = command.InputError("writing %s: %v", ar.Output, werr)

@@ -322,6 +322,9 @@ func (e *Executor) SetSay(say func(format string, args ...any)) {
 
 func (e *Executor) String() string { return "the remote execution service at " + e.display }
 
+// Where says where tests run: not in a directory here (runner.Placer).
+func (e *Executor) Where() string { return "on " + e.String() + ", in a worker's directory" }
+
 // Close closes the connection.
 func (e *Executor) Close() error { return e.conn.Close() }
 
