@@ -217,9 +217,9 @@ the test does not need code that type-checks (a grep, a formatter), and
 wynot runs such candidates too (--typecheck=false: from the start). Once
 the result is 1-minimal and at most 1024 bytes, some of the candidates
 one change away that were predicted so are run as well (a quarter of
-the search's tests, 16 to 64): a
-compiler that reports errors in order of position may report the
-failure first on the small result where it did not on the original.
+the search's tests, 16 to 64): a compiler that reports errors in order
+of position may report the failure first on the small result where it
+did not on the original.
 The result is gofmt-clean. --split go stops there; auto goes on to single
 tokens and characters (candidates printed by go/format), which costs more
 tests.
@@ -1060,8 +1060,7 @@ function, the suggestion names the branch where they parted (a wrong
 condition decides differently there while the cause stays put); states
 matched as the k-th time at a line with the same backtrace that lie in
 different calls of one run (a loop ran more often in the other) are not
-compared so. It is a suggestion; the
-chain is the evidence. --at FILE:LINE[#N] examines the N-th time the
+compared so. It is a suggestion; the chain is the evidence. --at FILE:LINE[#N] examines the N-th time the
 failing run reaches the line instead (repeat it for a chain of chosen
 moments).
 
