@@ -250,15 +250,7 @@ func TestOldLanguageVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := module(t, src)
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/p\n\ngo 1.16\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := Instrument([]Package{{ImportPath: "example.com/p", Files: []File{{Path: filepath.Join(dir, "main.go"), Src: src}}}},
-		Options{Importer: importer.ForCompiler(token.NewFileSet(), "gc", nil), Module: "example.com/p", ModuleDir: dir, GoVersion: "go1.16"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, p := go116(t, src)
 	if bytes.Contains(p.Overlay[filepath.Join(dir, "main.go")], []byte(".Zero(")) || len(p.Unguarded) != 1 {
 		t.Errorf("in a Go 1.16 module: %d unguarded, source:\n%s", len(p.Unguarded), p.Overlay[filepath.Join(dir, "main.go")])
 	}
@@ -275,6 +267,20 @@ func TestOldLanguageVersion(t *testing.T) {
 // whose go.mod has no go line, did not build instrumented).
 func TestOldLanguageVariadicAny(t *testing.T) {
 	src := []byte("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tout := fmt.Println\n\tif len(fmt.Sprint()) == 0 {\n\t\tout = fmt.Print\n\t}\n\tout(\"x\")\n}\n")
+	dir, p := go116(t, src)
+	if out := p.Overlay[filepath.Join(dir, "main.go")]; regexp.MustCompile(`\bany\b`).Match(out) {
+		t.Errorf("the rewrite names any in a Go 1.16 module:\n%s", out)
+	}
+	orig := run(t, build(t, dir, nil), nil)
+	if got := run(t, build(t, dir, p), nil); got != orig {
+		t.Errorf("instrumented run differs:\n got %+v\nwant %+v", got, orig)
+	}
+}
+
+// go116 instruments src as the main package of a module that declares
+// Go 1.16, in a directory of its own.
+func go116(t *testing.T, src []byte) (string, *Program) {
+	t.Helper()
 	dir := module(t, src)
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/p\n\ngo 1.16\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -284,11 +290,5 @@ func TestOldLanguageVariadicAny(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out := p.Overlay[filepath.Join(dir, "main.go")]; regexp.MustCompile(`\bany\b`).Match(out) {
-		t.Errorf("the rewrite names any in a Go 1.16 module:\n%s", out)
-	}
-	orig := run(t, build(t, dir, nil), nil)
-	if got := run(t, build(t, dir, p), nil); got != orig {
-		t.Errorf("instrumented run differs:\n got %+v\nwant %+v", got, orig)
-	}
+	return dir, p
 }
