@@ -1048,7 +1048,10 @@ failing run skipped something: a branch decided it), else the first
 where the cause leads the failing run where the passing run never goes
 (a branch the cause decides: from a state with the cause, on to a
 statement the passing run never goes to from there, or into a state it
-never reaches by a way it never takes), else, when the failing run
+never reaches by a way it never takes), else the first statement the
+failing run came to by a way the passing run never takes where the
+cause appeared out of what the capture does not see (a loop over a
+copy left early: a check missing before that statement), else, when the failing run
 crashed in the runtime (an index out of range, a nil dereference; not a
 panic the program raised), the statement that crashed (from the last
 state with relevant deltas: a check missing there is a common defect),

@@ -257,3 +257,43 @@ func TestSuggestOffPath(t *testing.T) {
 		t.Errorf("suggested %+v, want the crash", sg)
 	}
 }
+
+// TestArrives: a loop over a copy the capture does not see (a range
+// over a string) ends after statement 3 in the failing run, and the
+// cause appears at statement 6 after it: a way the passing run, which
+// leaves the loop after 4, never takes. The suggestion is where the
+// failing run came to (a check missing there, as in a parser that
+// returns with a number still pending), not the statement that moved
+// the cause on later.
+func TestArrives(t *testing.T) {
+	hidden := func(from uint64, fn string) Transition {
+		tr := tr(from, "hidden", fn)
+		tr.Before, tr.Direct, tr.Where = nil, true, "f.go:13 → f.go:16"
+		return tr
+	}
+	ch := &Chain{prog: offPathProg(),
+		timeline:  []uint32{1, 2, 3, 2, 3, 6, 7, 8},
+		ptimeline: []uint32{1, 2, 3, 2, 3, 2, 4, 6, 7, 8},
+		trans:     []Transition{hidden(5, "f"), tr(7, "statement", "g")}}
+	ch.suggest()
+	if sg := ch.suggested; sg == nil || sg.Where != "f.go:16" || sg.Step != 6 || sg.Func != "f" || !strings.Contains(sg.Why, "never takes") {
+		t.Errorf("suggested %+v, want f.go:16 (step 6), where the failing run came by a way the passing run never takes", sg)
+	}
+	// The passing run also goes from 3 to 6: the cause appeared on a
+	// common way, and the statement that moved it is suggested.
+	ch.ptimeline, ch.pedges, ch.suggested = []uint32{1, 2, 3, 2, 3, 6, 7, 8}, nil, nil
+	ch.trans = []Transition{hidden(5, "f"), tr(7, "statement", "g")}
+	ch.suggest()
+	if sg := ch.suggested; sg == nil || sg.Step != 7 {
+		t.Errorf("suggested %+v, want the statement at step 7", sg)
+	}
+	// A state with the cause before it: not a cause out of what the
+	// capture does not see.
+	ch.ptimeline, ch.pedges, ch.suggested = []uint32{1, 2, 3, 2, 3, 2, 4, 6, 7, 8}, nil, nil
+	ch.trans = []Transition{tr(5, "hidden", "f"), tr(7, "statement", "g")}
+	ch.trans[0].Direct = true
+	ch.suggest()
+	if sg := ch.suggested; sg == nil || sg.Step != 7 {
+		t.Errorf("suggested %+v, want the statement at step 7", sg)
+	}
+}

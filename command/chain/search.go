@@ -317,7 +317,10 @@ func (c *Chain) transition(a, b *link, over []string) Transition {
 // passing run never goes: into a state it never reaches by a way it
 // never takes, or, from the state a transition ends in, on to a
 // statement it never goes to from there (the statement is a branch the
-// cause decides); failing that, the crash (the statement at which the
+// cause decides); failing that, the first statement the failing run
+// came to by a way the passing run never takes, where the cause
+// appeared out of what the capture does not see (arrives); failing
+// that, the crash (the statement at which the
 // infection became the failure: a check missing there is a common
 // defect); failing that, the first transition into a state the passing
 // run never reaches only because a loop or a call ran more often in the
@@ -342,6 +345,7 @@ func (c *Chain) suggest() {
 		{func(t Transition) bool {
 			return t.Kind == "diverges" && len(t.Before) > 0 && c.offSteps(t) || t.offPath != nil
 		}, "the first branch where the cause leads the failing run where the passing run never goes", true},
+		{c.arrives, "the first statement the failing run came to by a way the passing run never takes, where the cause appeared out of state the chain does not capture", false},
 		{func(t Transition) bool { return t.Kind == "crash" }, "the statement at which the failing run crashed, with the cause in its state", false},
 		{func(t Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 }, "the first branch where the cause leads the failing run on more often than the passing run", false},
 		{func(t Transition) bool { return t.Kind == "statement" && !fromInput(t) }, "the first statement that moved the cause", false},
@@ -374,6 +378,8 @@ func (c *Chain) suggest() {
 				sg.Why = fmt.Sprintf("%s: with the cause in %s, the failing run went on to %s, where the passing run never goes from there", r.why, names(t.After), sameFile(t.offPath.Where, t.offPath.Fail))
 			case t.Kind == "statement" && t.Parting == nil:
 				sg.Where = c.moved(t)
+			case t.Kind == "hidden":
+				sg.Where, sg.Func, sg.Step = strings.SplitN(t.Where, " → ", 2)[1], c.prog.Stmt(int(c.timeline[t.ToStep-1])).Func, t.ToStep
 			case t.Kind == "crash":
 				sg.Where, sg.Func, sg.Step = strings.SplitN(t.Where, " → ", 2)[1], c.prog.Stmt(int(c.timeline[t.ToStep-1])).Func, t.ToStep
 			case t.Parting != nil:
@@ -562,6 +568,18 @@ func (c *Chain) offPath(l *link) *Parting {
 	}
 	at, next := c.prog.Stmt(int(c.timeline[l.Step-1])), c.prog.Stmt(int(c.timeline[l.Step]))
 	return &Parting{Step: l.Step, Where: decided(at, next, nil), Fail: fmt.Sprintf("%s:%d", next.File, next.Line)}
+}
+
+// arrives says that the cause appeared where the failing run came by a
+// way the passing run never takes: a transition between consecutive
+// steps from a state whose captured difference does not make the
+// passing run fail to one with relevant deltas, whose two statements
+// follow each other nowhere in the passing run. The cause was in what
+// the capture does not see (a range loop's copy of what it ranges
+// over, a caller's variables) and decided where the run went.
+func (c *Chain) arrives(t Transition) bool {
+	return t.Kind == "hidden" && len(t.Before) == 0 && len(t.After) > 0 && t.Direct &&
+		len(c.ptimeline) > 0 && int(t.ToStep) <= len(c.timeline) && !c.passes(t.FromStep)
 }
 
 // offSteps says that on a transition's steps the failing run goes from
