@@ -588,3 +588,68 @@ func TestReduceTreeKilledWriting(t *testing.T) {
 	}
 	t.Skip("the kill never came while the improvement was written")
 }
+
+// TestReduceTreeEmptyDirs: a test that needs an empty directory of the
+// tree (out/, where it writes its report) gets it in every copy, and the
+// result tree and the kept original hold it; what the test wrote into
+// it is taken away before the next test. Before, the copies lacked it,
+// and wynot refused the tree: "the original tree fails: exit status 2"
+// with the test's "no out dir".
+func TestReduceTreeEmptyDirs(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "in")
+	for _, d := range []string{"out", "src/cache"} {
+		if err := os.MkdirAll(filepath.Join(tree, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, filepath.Join(tree, "src", "x.txt"), []byte("a\nb\nBUG\nc\n"))
+	write(t, filepath.Join(tree, "src", "y.txt"), []byte("hello\n"))
+	script := filepath.Join(dir, "test.sh")
+	write(t, script, []byte(`#!/bin/sh
+[ -d out ] || { echo "no out dir" >&2; exit 2; }
+[ -z "$(ls out)" ] || { echo "out is not empty" >&2; exit 3; }
+grep -q BUG src/*.txt || exit 0
+echo report > out/r.txt
+exit 1
+`))
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	orig, err := filetree.ReadTree(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := wynotRun(t, dir, nil, "reduce", "-j2", "-o", "red", "in", "--", script)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	red, err := filetree.ReadTree(filepath.Join(dir, "red"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(red.Paths(), []string{"src/x.txt"}) || !slices.Equal(red.Dirs, []string{"out", "src/cache"}) || !strings.Contains(string(red.Files["src/x.txt"].Data), "BUG") {
+		t.Errorf("result tree: files %q, empty directories %q\n%s", red.Paths(), red.Dirs, r.stderr)
+	}
+	// In place: the original, kept in in.orig, has its empty directories.
+	r = wynotRun(t, dir, nil, "reduce", "-j2", "in", "--", script)
+	if r.code != 0 {
+		t.Fatalf("in place: exit %d\n%s", r.code, r.stderr)
+	}
+	kept, err := filetree.ReadTree(filepath.Join(dir, "in.orig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(kept.Dirs, orig.Dirs) || !slices.Equal(kept.Paths(), orig.Paths()) {
+		t.Errorf("in.orig: %q %q, want %q %q", kept.Paths(), kept.Dirs, orig.Paths(), orig.Dirs)
+	}
+	now, err := filetree.ReadTree(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(now.Dirs, []string{"out", "src/cache"}) {
+		t.Errorf("in, reduced in place: empty directories %q", now.Dirs)
+	}
+}

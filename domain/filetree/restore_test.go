@@ -87,7 +87,7 @@ func TestRestore(t *testing.T) {
 		"sub/a.go":       {Data: []byte("package sub\n"), Mode: 0o644},
 		"sub/deep/b.txt": {Data: []byte("bbbb"), Mode: 0o644},
 		"link":           {Mode: fs.ModeSymlink | 0o777, Link: "main.go"},
-	}}
+	}, Dirs: []string{"cache", "sub/deep/empty"}}
 	content := map[string]*File{"main.go": {Data: []byte("package main // changed\n"), Mode: 0o644}}
 	for _, c := range []struct {
 		name string
@@ -123,7 +123,14 @@ func TestRestore(t *testing.T) {
 		}, []string{"sub/a.go"}},
 		{"chmod", func(d string) error { return os.Chmod(d+"/run.sh", 0o600) }, []string{"run.sh"}},
 		{"removed", func(d string) error { return os.Remove(d + "/main.go") }, []string{"main.go"}},
-		{"dir removed", func(d string) error { return os.RemoveAll(d + "/sub") }, []string{"sub/a.go", "sub/deep/b.txt"}},
+		{"dir removed", func(d string) error { return os.RemoveAll(d + "/sub") }, []string{"sub/a.go", "sub/deep/b.txt", "sub/deep/empty/"}},
+		{"dir removed, empty", func(d string) error { return os.Remove(d + "/cache") }, []string{"cache/"}},
+		{"dir into file, empty", func(d string) error {
+			os.Remove(d + "/sub/deep/empty")
+			return os.WriteFile(d+"/sub/deep/empty", nil, 0o644)
+		}, []string{"sub/deep/empty", "sub/deep/empty/"}},
+		{"file into an empty dir", func(d string) error { return os.WriteFile(d+"/cache/x", []byte("x"), 0o644) }, []string{"cache/x"}},
+		{"new tree in an empty dir", func(d string) error { return os.MkdirAll(d+"/sub/deep/empty/a/b", 0o755) }, []string{"sub/deep/empty/a"}},
 		{"file into dir", func(d string) error {
 			os.Remove(d + "/go.mod")
 			return os.Mkdir(d+"/go.mod", 0o755)
@@ -131,7 +138,7 @@ func TestRestore(t *testing.T) {
 		{"dir into file", func(d string) error {
 			os.RemoveAll(d + "/sub/deep")
 			return os.WriteFile(d+"/sub/deep", nil, 0o644)
-		}, []string{"sub/deep", "sub/deep/b.txt"}},
+		}, []string{"sub/deep", "sub/deep/b.txt", "sub/deep/empty/"}},
 		{"link retargeted", func(d string) error {
 			os.Remove(d + "/link")
 			return os.Symlink("go.mod", d+"/link")

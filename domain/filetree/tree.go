@@ -42,6 +42,11 @@ func Same(f, g *File) bool {
 // Tree is the files of a directory, by slash-separated relative path.
 type Tree struct {
 	Files map[string]*File
+	// Dirs are the directories that hold nothing of the tree (no file,
+	// link or directory), sorted: a test may need one to be there (an
+	// output directory), so every copy of the tree has them. They are
+	// not elements of a reduction.
+	Dirs []string
 }
 
 // Paths returns the tree's paths, sorted.
@@ -65,13 +70,15 @@ func Skip(rel string) bool {
 }
 
 // ReadTree reads the files under root (regular files and symbolic links;
-// directories that Skip names are left out). Files are read by several
+// directories that Skip names are left out), and the directories that
+// hold none of them (Tree.Dirs). Files are read by several
 // goroutines at once: a large tree not in the page cache is read as
 // fast as the disk answers several requests at a time, not one.
 func ReadTree(root string) (*Tree, error) {
 	t := &Tree{Files: map[string]*File{}}
 	type regular struct{ rel, full string }
 	var files []regular
+	var dirs []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -92,6 +99,7 @@ func ReadTree(root string) (*Tree, error) {
 		}
 		switch {
 		case d.IsDir():
+			dirs = append(dirs, rel)
 			return nil
 		case d.Type()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
@@ -133,7 +141,33 @@ func ReadTree(root string) (*Tree, error) {
 		}
 		t.Files[f.rel] = read[i]
 	}
+	t.Dirs = leaves(dirs, t.Files)
 	return t, nil
+}
+
+// leaves are the directories of dirs (in the order a walk meets them:
+// a directory before what it holds) under which neither another of them
+// nor a file is.
+func leaves(dirs []string, files map[string]*File) []string {
+	full := map[string]bool{}
+	for p := range files {
+		for d := path.Dir(p); d != "." && !full[d]; d = path.Dir(d) {
+			full[d] = true
+		}
+	}
+	for _, d := range dirs {
+		for d := path.Dir(d); d != "." && !full[d]; d = path.Dir(d) {
+			full[d] = true
+		}
+	}
+	var out []string
+	for _, d := range dirs {
+		if !full[d] {
+			out = append(out, d)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // readers is how many files ReadTree reads at once.
@@ -188,9 +222,13 @@ func Hash(f *File) [32]byte {
 }
 
 // WriteTree writes the files of t into dir, which must exist and hold
-// none of them, making their directories; progress, when not nil, is
-// called after each file with how many of how many are written.
+// none of them, making their directories and t's empty ones; progress,
+// when not nil, is called after each file with how many of how many are
+// written.
 func WriteTree(dir string, t *Tree, progress func(done, total int)) error {
+	if err := t.MakeDirs(dir); err != nil {
+		return err
+	}
 	made := map[string]bool{".": true}
 	paths := t.Paths()
 	for i, p := range paths {
@@ -203,6 +241,17 @@ func WriteTree(dir string, t *Tree, progress func(done, total int)) error {
 		}
 		if progress != nil {
 			progress(i+1, len(paths))
+		}
+	}
+	return nil
+}
+
+// MakeDirs makes the tree's empty directories (Dirs) under dir, where
+// they are not.
+func (t *Tree) MakeDirs(dir string) error {
+	for _, d := range t.Dirs {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -21,6 +22,36 @@ func TestReadTreeSkipsGit(t *testing.T) {
 	}
 	if len(tr.Files) != 2 || tr.Files["a.go"].Mode.Perm() != 0o755 || tr.Files["link"].Link != "a.go" {
 		t.Errorf("tree %v", tr.Paths())
+	}
+}
+
+// TestReadTreeDirs: the directories that hold nothing of the tree are
+// read, and written back by WriteTree; one holding only version control
+// metadata counts as empty, one holding an empty one does not.
+func TestReadTreeDirs(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"out", "a/b/c", "a/d", "vcs/.git", "src"} {
+		os.MkdirAll(filepath.Join(dir, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(dir, "src", "x.go"), []byte("package x\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a", "d", "y.txt"), []byte("y"), 0o644)
+	tr, err := ReadTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a/b/c", "out", "vcs"}; !slices.Equal(tr.Dirs, want) {
+		t.Errorf("Dirs = %q, want %q", tr.Dirs, want)
+	}
+	out := t.TempDir()
+	if err := WriteTree(out, tr, nil); err != nil {
+		t.Fatal(err)
+	}
+	again, err := ReadTree(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(again.Dirs, tr.Dirs) || !slices.Equal(again.Paths(), tr.Paths()) {
+		t.Errorf("written and read again: %q %q, want %q %q", again.Dirs, again.Paths(), tr.Dirs, tr.Paths())
 	}
 }
 

@@ -77,6 +77,16 @@ const copyEvery = 1024
 func newWorkspace(dir string, base *Tree, progress func(done, total int)) (*Workspace, error) {
 	w := &Workspace{Dir: dir, base: base, cur: map[string]*File{}, stamps: make(map[string]stamp, len(base.Files)),
 		dirs: map[string]int{".": 0}, mark: filepath.Clean(dir) + ".wynot-mark", restored: map[string]int{}, fresh: true}
+	if err := base.MakeDirs(dir); err != nil {
+		return nil, err
+	}
+	for _, d := range base.Dirs {
+		// Held by the tree for good: never removed as a directory left
+		// empty, watched, and walked like those holding its files.
+		for ; d != "."; d = path.Dir(d) {
+			w.dirs[d]++
+		}
+	}
 	made := map[string]bool{".": true}
 	paths := base.Paths()
 	for i, p := range paths {
@@ -411,6 +421,10 @@ func (w *Workspace) Restore() ([]string, error) {
 	if err := walk("."); err != nil {
 		return changed, err
 	}
+	changed, err := w.remakeDirs(changed)
+	if err != nil {
+		return changed, err
+	}
 	if seen < len(w.stamps) {
 		// Files removed by the test, or whose directory was.
 		var gone []string
@@ -471,9 +485,35 @@ func (w *Workspace) restorePaths(paths map[string]bool, markTime timespec, haveM
 			}
 		}
 	}
+	changed, err := w.remakeDirs(changed)
+	if err != nil {
+		return changed, err
+	}
 	sort.Strings(changed)
 	for _, p := range changed {
 		w.restored[p]++
+	}
+	return changed, nil
+}
+
+// remakeDirs makes the base tree's empty directories (Tree.Dirs) that a
+// test removed (or replaced) again, adding them to changed ("DIR/").
+func (w *Workspace) remakeDirs(changed []string) ([]string, error) {
+	for _, d := range w.base.Dirs {
+		full := filepath.Join(w.Dir, filepath.FromSlash(d))
+		st, err := os.Lstat(full)
+		if err == nil && st.IsDir() {
+			continue
+		}
+		if err == nil {
+			if err := removeAll(full); err != nil {
+				return changed, err
+			}
+		}
+		if err := os.MkdirAll(full, 0o755); err != nil {
+			return changed, err
+		}
+		changed = append(changed, d+"/")
 	}
 	return changed, nil
 }
