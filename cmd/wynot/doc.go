@@ -1057,7 +1057,11 @@ panic the program raised), the statement that crashed (from the last
 state with relevant deltas: a check missing there is a common defect),
 else the first into a state the passing run never reaches only because
 a loop or a call ran more often in the failing run, else the first
-statement transition. When the two runs, from matching states in one
+statement transition, else the first branch into the failure's own
+report (a statement making an error message that the failing output
+shows: where the program noticed the bad state, ranked last for that).
+The state the chain ends in is the last with relevant deltas: each of
+the failing run's last steps is examined, then steps further back. When the two runs, from matching states in one
 call, took different paths on the way to that transition in its
 function, the suggestion names the branch where they parted (a wrong
 condition decides differently there while the cause stays put); states

@@ -45,6 +45,10 @@ var Command = &command.Command{Name: "chain", Section: "Chain", Flags: flags}
 // looks at the steps it holds.
 const timelineCap = 1 << 22
 
+// lastSteps is how many of the failing run's last steps lastLink
+// examines one by one.
+const lastSteps = 8
+
 // maxNearby is how many steps around an unmatched one cts tries before
 // it takes the unmatched state.
 const maxNearby = 8
@@ -223,7 +227,9 @@ type Chain struct {
 	complete  bool     // the timeline holds every step of the failing run
 	ptimeline []uint32 // the passing run's steps
 	// pedges are the passing run's steps from one statement to the next.
-	pedges    map[[2]uint32]bool
+	pedges map[[2]uint32]bool
+	// failOut is the failing run's output (stdout and stderr).
+	failOut   []byte
 	links     map[uint64]*link
 	suggested *Suggestion
 	order     []uint64 // the steps examined, in the order they were

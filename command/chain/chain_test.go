@@ -297,3 +297,49 @@ func TestArrives(t *testing.T) {
 		t.Errorf("suggested %+v, want the statement at step 7", sg)
 	}
 }
+
+// TestReports: a divergence into a statement that makes the failing
+// output's error message is where the program noticed the bad state: an
+// earlier statement that moved the cause is suggested first, and the
+// branch only when nothing else is there. A literal the output does not
+// show, or a short one, does not count.
+func TestReports(t *testing.T) {
+	prog := offPathProg()
+	prog.Stmts[5].Text = `return nil, fmt.Errorf("improper constraint: %s", v)`
+	ch := func(out string) *Chain {
+		c := &Chain{prog: prog, failOut: []byte(out),
+			timeline:  []uint32{1, 2, 3, 4, 6, 7},
+			ptimeline: []uint32{1, 2, 3, 4, 5, 7},
+			trans:     []Transition{tr(2, "statement", "f"), tr(4, "diverges", "f")}}
+		c.trans[1].ToStep = 5
+		return c
+	}
+	c := ch("error: improper constraint: >= 1.0.0<=2.0.0\n")
+	if !c.reports(c.trans[1]) {
+		t.Fatalf("the branch into the error's statement does not report the failure")
+	}
+	c.suggest()
+	if sg := c.suggested; sg == nil || sg.Step != 2 || !strings.Contains(sg.Why, "moved the cause") {
+		t.Errorf("suggested %+v, want the statement at step 2", sg)
+	}
+	c = ch("error: improper constraint: x\n")
+	c.trans = c.trans[1:]
+	c.suggest()
+	if sg := c.suggested; sg == nil || sg.Step != 4 || !strings.Contains(sg.Why, "report the failure") {
+		t.Errorf("suggested %+v, want the branch at step 4, into the report", sg)
+	}
+	for _, out := range []string{"error: something else\n", ""} {
+		c = ch(out)
+		if c.reports(c.trans[1]) {
+			t.Errorf("output %q: the branch reports the failure", out)
+		}
+		c.suggest()
+		if sg := c.suggested; sg == nil || sg.Step != 4 {
+			t.Errorf("output %q: suggested %+v, want the divergence at step 4", out, sg)
+		}
+	}
+	prog.Stmts[5].Text = `return nil, errors.New("bad")`
+	if c := ch("bad\n"); c.reports(c.trans[1]) {
+		t.Errorf("a literal of 3 bytes counts as a message")
+	}
+}

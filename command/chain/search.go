@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"go/scanner"
+	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,6 +96,7 @@ func (c *Chain) Search(ctx context.Context, s *command.Session) (command.Found, 
 		return c.found(), err
 	}
 	c.crash(s.Original())
+	c.failOut = append(append([]byte(nil), s.Original().Stdout...), s.Original().Stderr...)
 	c.suggest()
 	return c.found(), nil
 }
@@ -185,9 +188,15 @@ func (c *Chain) searchAt(ctx context.Context, s *command.Session) (command.Found
 }
 
 // lastLink is the last step of the failing run whose state has a
-// relevant difference: from the end backwards, one step, two, four...
-// until one has, then bisecting between it and the nearest later step
-// that has none.
+// relevant difference: from the end backwards, each of the last
+// lastSteps steps, then two steps back, four, eight... until one has,
+// then bisecting between it and the nearest later step that has none.
+// The states with a relevant difference need not be one stretch: a
+// cause held where the capture does not see (a range loop's copy of
+// what it ranges over, a caller's local variables) leaves states
+// without one between them, and a bisection across such a stretch stops
+// before it. The last steps, where the failure's nearest cause is, are
+// each examined so.
 func (c *Chain) lastLink(ctx context.Context, s *command.Session) (*link, error) {
 	bad := uint64(len(c.timeline))
 	l, err := c.examine(ctx, s, bad)
@@ -195,7 +204,10 @@ func (c *Chain) lastLink(ctx context.Context, s *command.Session) (*link, error)
 		return l, err
 	}
 	var good *link
-	for back := uint64(1); bad > 1; back *= 2 {
+	for i, back := 1, uint64(1); bad > 1; i++ {
+		if i >= lastSteps {
+			back *= 2
+		}
 		t := bad - min(back, bad-1)
 		l, err := c.examine(ctx, s, t)
 		if err != nil {
@@ -325,7 +337,11 @@ func (c *Chain) transition(a, b *link, over []string) Transition {
 // defect); failing that, the first transition into a state the passing
 // run never reaches only because a loop or a call ran more often in the
 // failing run; failing that, the first where a statement, not a call
-// or a return, moved the cause. The suggested statement is the
+// or a return, moved the cause; failing that, the first branch where
+// the cause leads the failing run on to report the failure (reports: an
+// error message of the failing output made there; such a branch is where
+// the program noticed the bad state, not where it went wrong, and ranks
+// after the others). The suggested statement is the
 // transition's first, or the branch where the runs parted on the way to
 // it in its function (Parting): the cause decided a branch there,
 // before it moved.
@@ -343,12 +359,17 @@ func (c *Chain) suggest() {
 		{func(t Transition) bool { return len(t.Overwritten) > 0 }, "the first statement that overwrote a variable carrying the cause", false},
 		{func(t Transition) bool { return t.passOnly }, "the first transition on whose way the passing run changed a variable carrying the cause and the failing run did not", false},
 		{func(t Transition) bool {
-			return t.Kind == "diverges" && len(t.Before) > 0 && c.offSteps(t) || t.offPath != nil
+			return (t.Kind == "diverges" && len(t.Before) > 0 && c.offSteps(t) || t.offPath != nil) && !c.reports(t)
 		}, "the first branch where the cause leads the failing run where the passing run never goes", true},
 		{c.arrives, "the first statement the failing run came to by a way the passing run never takes, where the cause appeared out of state the chain does not capture", false},
 		{func(t Transition) bool { return t.Kind == "crash" }, "the statement at which the failing run crashed, with the cause in its state", false},
-		{func(t Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 }, "the first branch where the cause leads the failing run on more often than the passing run", false},
+		{func(t Transition) bool { return t.Kind == "diverges" && len(t.Before) > 0 && !c.reports(t) },
+			"the first branch where the cause leads the failing run on more often than the passing run", false},
 		{func(t Transition) bool { return t.Kind == "statement" && !fromInput(t) }, "the first statement that moved the cause", false},
+		{func(t Transition) bool {
+			return (t.Kind == "diverges" && len(t.Before) > 0 || t.offPath != nil) && c.reports(t)
+		},
+			"the first branch where the cause leads the failing run on to report the failure (where the bad state was noticed)", true},
 		{func(Transition) bool { return len(c.trans) > 0 && c.lastState() != nil }, "", false},
 		{func(Transition) bool { return true }, "the first cause transition", false},
 	} {
@@ -581,6 +602,49 @@ func (c *Chain) arrives(t Transition) bool {
 	return t.Kind == "hidden" && len(t.Before) == 0 && len(t.After) > 0 && t.Direct &&
 		len(c.ptimeline) > 0 && int(t.ToStep) <= len(c.timeline) && !c.passes(t.FromStep)
 }
+
+// reports says that from the branch a divergence names, the failing
+// run went on to a statement that reports the failure: its text holds a
+// string literal (up to its first formatting verb, at least minReported
+// bytes) that the failing run's output shows, as an error message
+// returned or printed there. The program noticed the bad state there; a
+// branch into its own report is where the failure shows, as a panic of
+// the program's own is, and ranks with the divergences of a loop run
+// more often.
+func (c *Chain) reports(t Transition) bool {
+	step := t.FromStep
+	if t.Kind != "diverges" && t.offPath != nil {
+		step = t.offPath.Step
+	}
+	if step == 0 || int(step) >= len(c.timeline) || len(c.failOut) == 0 {
+		return false
+	}
+	var sc scanner.Scanner
+	text := c.prog.Stmt(int(c.timeline[step])).Text
+	sc.Init(token.NewFileSet().AddFile("", -1, len(text)), []byte(text), nil, 0)
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			return false
+		}
+		if tok != token.STRING {
+			continue
+		}
+		s, err := strconv.Unquote(lit)
+		if err != nil {
+			continue
+		}
+		if i := strings.IndexByte(s, '%'); i >= 0 {
+			s = s[:i]
+		}
+		if len(s) >= minReported && bytes.Contains(c.failOut, []byte(s)) {
+			return true
+		}
+	}
+}
+
+// minReported is the shortest literal reports takes for a message.
+const minReported = 8
 
 // offSteps says that on a transition's steps the failing run goes from
 // a statement to one the passing run never goes to from it (true when
