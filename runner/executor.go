@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -101,7 +103,56 @@ type local struct{}
 func (local) Execute(ctx context.Context, p Process) (Run, error) {
 	ctl := localProc
 	ctl.started = p.Started
-	return execute(ctx, p.Dir, p.outs, p.Argv, p.Stdin, p.Env, p.Timeout, ctl)
+	env, done := testTemp(p.Env, p.Dir)
+	defer done()
+	return execute(ctx, p.Dir, p.outs, p.Argv, p.Stdin, env, p.Timeout, ctl)
+}
+
+// testTemp gives a local test's process a temporary directory of its
+// own, made in the system's temporary directory (TMPDIR, and GOTMPDIR
+// where the environment does not set it), and done removes it with what
+// is in it once the test has ended: what a test stopped by wynot leaves
+// there (an interrupted go command's work directory, a killed test
+// binary's t.TempDir) goes with it. env is the test's environment (nil:
+// wynot's, with PWD set to dir as os/exec sets it); where it sets TMPDIR
+// itself, it is left as it is. Where no directory can be made, env is
+// left as it is.
+func testTemp(env []string, dir string) ([]string, func()) {
+	if slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }) {
+		return env, func() {}
+	}
+	tmp, err := os.MkdirTemp("", "wynot-test-")
+	if err != nil {
+		return env, func() {}
+	}
+	if env == nil {
+		env = os.Environ()
+		if dir != "" {
+			if pwd, err := filepath.Abs(dir); err == nil {
+				env = append(env, "PWD="+pwd)
+			}
+		}
+	}
+	env = append(slices.Clip(env), "TMPDIR="+tmp)
+	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GOTMPDIR=") }) {
+		env = append(env, "GOTMPDIR="+tmp)
+	}
+	return env, func() { removeTree(tmp) }
+}
+
+// removeTree removes dir and what it holds, making directories a test
+// left without write permission (a module cache's) writable first.
+func removeTree(dir string) {
+	if os.RemoveAll(dir) == nil {
+		return
+	}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	os.RemoveAll(dir)
 }
 func (local) Close() error   { return nil }
 func (local) String() string { return "local" }

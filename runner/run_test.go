@@ -691,3 +691,36 @@ func TestPairedRun(t *testing.T) {
 		}
 	}
 }
+
+// TestExecPrivateTemp: a local test gets a temporary directory of its
+// own (TMPDIR, GOTMPDIR), removed with what it left there when the test
+// ends, also a read-only directory (a module cache's) of a test cut off
+// by its timeout, as an interrupted go command leaves its go-build
+// directory; PWD is the directory it runs in. A TMPDIR or GOTMPDIR the
+// test's environment sets stays.
+func TestExecPrivateTemp(t *testing.T) {
+	dir := t.TempDir()
+	c := sh(`echo "$TMPDIR $GOTMPDIR $PWD"; mkdir -p "$TMPDIR/go-build1/ro" && touch "$TMPDIR/go-build1/ro/f" && chmod 500 "$TMPDIR/go-build1/ro"; sleep 5`)
+	c.Timeout = 300 * time.Millisecond
+	r, err := c.ExecIn(context.Background(), WorkDir(dir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(r.Stdout))
+	if len(f) != 3 || !strings.HasPrefix(filepath.Base(f[0]), "wynot-test-") || f[1] != f[0] || f[2] != dir || !r.TimedOut {
+		t.Fatalf("TMPDIR GOTMPDIR PWD = %q (timed out %v), want a wynot-test- directory twice and %s", r.Stdout, r.TimedOut, dir)
+	}
+	if _, err := os.Stat(f[0]); !os.IsNotExist(err) {
+		t.Errorf("%s is still there after the test: %v", f[0], err)
+		os.Chmod(filepath.Join(f[0], "go-build1", "ro"), 0o700)
+		os.RemoveAll(f[0])
+	}
+	c = Command{Argv: []string{"sh", "-c", `echo "$TMPDIR $GOTMPDIR"`}, Env: []string{"TMPDIR=" + dir, "PATH=" + os.Getenv("PATH")}}
+	if r := execIn(t, c); strings.TrimSpace(string(r.Stdout)) != dir {
+		t.Errorf("with TMPDIR set: %q, want %s and no GOTMPDIR", r.Stdout, dir)
+	}
+	c = Command{Argv: []string{"sh", "-c", `echo "$GOTMPDIR"`}, Env: []string{"GOTMPDIR=" + dir, "PATH=" + os.Getenv("PATH")}}
+	if r := execIn(t, c); strings.TrimSpace(string(r.Stdout)) != dir {
+		t.Errorf("with GOTMPDIR set: %q, want %s", r.Stdout, dir)
+	}
+}
