@@ -95,6 +95,7 @@ type Process struct {
 	Started func()
 
 	outs []*capture // the work slot's output captures, for local processes
+	tmp  string     // the work slot's temporary directory, for local processes
 }
 
 // local runs a test as a local process group.
@@ -103,32 +104,41 @@ type local struct{}
 func (local) Execute(ctx context.Context, p Process) (Run, error) {
 	ctl := localProc
 	ctl.started = p.Started
-	env, done := testTemp(p.Env, p.Dir)
+	env, done := testTemp(p)
 	defer done()
 	return execute(ctx, p.Dir, p.outs, p.Argv, p.Stdin, env, p.Timeout, ctl)
 }
 
 // testTemp gives a local test's process a temporary directory of its
-// own, made in the system's temporary directory (TMPDIR, and GOTMPDIR
-// where the environment does not set it), and done removes it with what
-// is in it once the test has ended: what a test stopped by wynot leaves
-// there (an interrupted go command's work directory, a killed test
-// binary's t.TempDir) goes with it. env is the test's environment (nil:
-// wynot's, with PWD set to dir as os/exec sets it); where it sets TMPDIR
-// itself, it is left as it is. Where no directory can be made, env is
-// left as it is.
-func testTemp(env []string, dir string) ([]string, func()) {
+// own as TMPDIR, and as GOTMPDIR where the environment does not set it:
+// its work slot's (Process.tmp), else one made for it in the system's
+// temporary directory. done empties it (a slot's) or removes it once
+// the test has ended: what a test stopped by wynot leaves there (an
+// interrupted go command's work directory, a killed test binary's
+// t.TempDir) goes with it. The test's environment is p.Env (nil:
+// wynot's, with PWD set to p.Dir as os/exec sets it); where it sets
+// TMPDIR itself, it is left as it is. Where no directory can be made,
+// the environment is left as it is.
+func testTemp(p Process) ([]string, func()) {
+	env := p.Env
 	if slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }) {
 		return env, func() {}
 	}
-	tmp, err := os.MkdirTemp("", "wynot-test-")
-	if err != nil {
-		return env, func() {}
+	tmp := p.tmp
+	var done func()
+	if tmp != "" {
+		done = func() { emptyDir(tmp) }
+	} else {
+		var err error
+		if tmp, err = os.MkdirTemp("", "wynot-test-"); err != nil {
+			return env, func() {}
+		}
+		done = func() { removeTree(tmp) }
 	}
 	if env == nil {
 		env = os.Environ()
-		if dir != "" {
-			if pwd, err := filepath.Abs(dir); err == nil {
+		if p.Dir != "" {
+			if pwd, err := filepath.Abs(p.Dir); err == nil {
 				env = append(env, "PWD="+pwd)
 			}
 		}
@@ -137,7 +147,26 @@ func testTemp(env []string, dir string) ([]string, func()) {
 	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GOTMPDIR=") }) {
 		env = append(env, "GOTMPDIR="+tmp)
 	}
-	return env, func() { removeTree(tmp) }
+	return env, done
+}
+
+// emptyDir makes dir an empty directory again: what is in it goes (one
+// read of it when nothing is), and it is made again if it went.
+func emptyDir(dir string) {
+	f, err := os.Open(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		os.Mkdir(dir, 0o700)
+		return
+	}
+	names, _ := f.Readdirnames(-1)
+	f.Close()
+	if len(names) > 0 {
+		os.Chmod(dir, 0o700)
+	}
+	for _, n := range names {
+		removeTree(filepath.Join(dir, n))
+	}
 }
 
 // removeTree removes dir and what it holds, making directories a test

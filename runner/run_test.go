@@ -724,3 +724,38 @@ func TestExecPrivateTemp(t *testing.T) {
 		t.Errorf("with GOTMPDIR set: %q, want %s", r.Stdout, dir)
 	}
 }
+
+// TestTesterPrivateTemp: a Tester's tests get their slot's temporary
+// directory, emptied after each test (a read-only part too) and the
+// same for the next; Close removes it.
+func TestTesterPrivateTemp(t *testing.T) {
+	c := sh(`echo "$TMPDIR $GOTMPDIR"; ls -A "$TMPDIR"; mkdir "$TMPDIR/go-build1" && touch "$TMPDIR/go-build1/f" "$TMPDIR/t" && chmod 500 "$TMPDIR/go-build1"`)
+	tester, err := NewTester(c, nil, 1, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for range 2 {
+		r, err := tester.Exec(context.Background(), Candidate{Files: []File{{Name: "in", Data: []byte("x")}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := strings.Fields(string(r.Stdout))
+		if len(f) != 2 || f[0] != f[1] || filepath.Base(f[0]) != "w0.tmp" {
+			t.Fatalf("TMPDIR GOTMPDIR and what TMPDIR holds: %q, want the slot's w0.tmp, twice, and nothing", r.Stdout)
+		}
+		dirs = append(dirs, f[0])
+		if names, err := os.ReadDir(f[0]); err != nil || len(names) != 0 {
+			t.Errorf("after the test, %s holds %v (%v)", f[0], names, err)
+		}
+	}
+	if dirs[0] != dirs[1] {
+		t.Errorf("the slot's tests got %s and %s", dirs[0], dirs[1])
+	}
+	if err := tester.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dirs[0]); !os.IsNotExist(err) {
+		t.Errorf("%s after Close: %v", dirs[0], err)
+	}
+}

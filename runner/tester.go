@@ -118,9 +118,13 @@ func NewTester(cmd Command, oracle Oracle, slots int, parent string) (*Tester, e
 	t := &Tester{Command: cmd, Oracle: oracle, root: root, dirs: make(chan string, max(slots, 1)), outs: map[string][]*capture{}}
 	for i := range max(slots, 1) {
 		d := filepath.Join(root, fmt.Sprint("w", i))
-		if err := os.Mkdir(d, 0o700); err != nil {
-			t.Close()
-			return nil, err
+		// The slot's work directory, and its tests' temporary one
+		// (TMPDIR, GOTMPDIR: testTemp).
+		for _, dir := range []string{d, d + ".tmp"} {
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Close()
+				return nil, err
+			}
 		}
 		for _, name := range []string{".stdout", ".stderr"} {
 			c, err := newCapture(d + name)
@@ -147,7 +151,14 @@ func (t *Tester) Close() error {
 			c.close()
 		}
 	}
-	return os.RemoveAll(t.root)
+	if err := os.RemoveAll(t.root); err != nil {
+		// A read-only directory a test left (a module cache's).
+		removeTree(t.root)
+		if _, serr := os.Stat(t.root); serr == nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SetRepeat makes each test run n times from now on; if the outcomes
@@ -339,7 +350,7 @@ func (t *Tester) runWithin(ctx context.Context, slot string, c Candidate, fresh 
 		}
 		p = cmd.process(slot, c.Files)
 	}
-	p.outs, p.Fresh, p.Started = t.outs[slot], fresh, c.Started
+	p.outs, p.tmp, p.Fresh, p.Started = t.outs[slot], slot+".tmp", fresh, c.Started
 	e := t.Executor
 	if e == nil {
 		e = Local
@@ -359,7 +370,7 @@ func (t *Tester) runWithin(ctx context.Context, slot string, c Candidate, fresh 
 		dir = ""
 	}
 	q := pc.process(dir, c.Files)
-	q.WorkDir, q.outs, q.Fresh = p.WorkDir, p.outs, fresh
+	q.WorkDir, q.outs, q.tmp, q.Fresh = p.WorkDir, p.outs, p.tmp, fresh
 	r2, err := e.Execute(ctx, q)
 	if err != nil {
 		return r, err

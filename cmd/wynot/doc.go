@@ -354,10 +354,10 @@ made absolute, since tests run in another directory.
 Tests run in parallel (-j, default: the number of CPUs); the result is
 the same as with -j 1. Each runs in its own work directory under
 WYNOT_TMPDIR (else /dev/shm or the system's temporary directory), with
-a temporary directory of its own as TMPDIR and GOTMPDIR (unless the
-test's environment sets them), removed with what the test left there
-when it ends: a go command or test binary that wynot stops leaves its
-build directory or t.TempDir there, not in /tmp. When
+a temporary directory of its own beside it as TMPDIR and GOTMPDIR
+(unless the test's environment sets them), emptied when the test ends:
+a go command or test binary that wynot stops leaves its build directory
+or t.TempDir there, not in /tmp. When
 that file system fills up (a candidate cannot be written, or a test
 fails saying "No space left on device" or finding it full), wynot says
 so, naming the directory, rather than call the test flaky: set
