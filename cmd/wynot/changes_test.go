@@ -485,7 +485,9 @@ func main() {
 		candidates int  // commits taken for candidates
 	}{
 		{"default", nil, true, 6},
-		{"paths leave the culprit out", []string{"--paths", "data,cmd"}, false, 9},
+		// The culprit, outside the paths, is passed over, found all
+		// the same, and no longer listed as passed over.
+		{"paths leave the culprit out", []string{"--paths", "data,cmd"}, false, 10},
 	} {
 		args := append([]string{"changes", "--json", "-v", "-j1"}, c.args...)
 		r := wynotRun(t, dir, goEnv(), append(args, "--git", good, bad, "--", script)...)
@@ -517,9 +519,12 @@ func main() {
 			t.Errorf("%s: %d candidates, want %d: %v", c.name, got, c.candidates, sk)
 		}
 		for _, k := range sk {
-			if strings.HasPrefix(k.Commit, culprit[:12]) && c.args == nil {
-				t.Errorf("%s: the commit that changes an embedded file was passed over (%s)", c.name, k.Why)
+			if strings.HasPrefix(k.Commit, culprit[:12]) {
+				t.Errorf("%s: the culprit is listed as passed over (%s)", c.name, k.Why)
 			}
+		}
+		if said := strings.Contains(r.stderr, "but the failure begins with it"); said != (c.args != nil) {
+			t.Errorf("%s: the culprit passed over at first said so: %v\n%s", c.name, said, r.stderr)
 		}
 		revTests := strings.Count(r.stderr, "commits): ")
 		t.Logf("%s: %d revisions tested, %d tests in all; passed over %v", c.name, revTests, s.Tests, sk)
@@ -1292,5 +1297,86 @@ func TestChangesPredictsUnbuildable(t *testing.T) {
 	}
 	if !strings.Contains(s.Diff, "+\treturn n <= 5\n") || strings.Contains(s.Diff, "if n") {
 		t.Errorf("grep: result %v\n%s", s.Hunks, s.Diff)
+	}
+}
+
+// TestChangesGitNestedGoTest: the test is a script that runs another
+// that runs go test, so neither command line nor script says go test,
+// and the failure-inducing commit only adds a failing test. The bad
+// revision's output is go test's: Go test files are read, and the commit
+// is a candidate. When the output says nothing (the inner script hides
+// it), the commit is passed over at first, found anyway (its parent is
+// tested), and the report says the prediction was wrong instead of
+// leaving "not a candidate" standing.
+func TestChangesGitNestedGoTest(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := t.TempDir()
+	if _, err := fixtures.Git(dir, "init", "-q", "-b", "main"); err != nil {
+		t.Fatal(err)
+	}
+	commit := func(msg string, files map[string]string) string {
+		h, err := fixtures.Commit(dir, msg, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	good := commit("base", map[string]string{
+		"go.mod": "module example.com/lib\n\ngo 1.22\n",
+		"lib.go": "package lib\n\n// Double doubles x.\nfunc Double(x int) int { return x + x }\n",
+	})
+	commit("docs", map[string]string{"README.md": "# lib\n"})
+	culprit := commit("a failing test", map[string]string{
+		"lib_test.go": "package lib\n\nimport \"testing\"\n\nfunc TestDouble(t *testing.T) {\n\tif Double(2) != 5 {\n\t\tt.Fatal(\"Double(2) is not 5\")\n\t}\n}\n",
+	})
+	bad := commit("a comment", map[string]string{
+		"lib.go": "package lib\n\n// Double doubles x (x+x).\nfunc Double(x int) int { return x + x }\n",
+	})
+	scripts := t.TempDir()
+	for name, body := range map[string]string{
+		"outer.sh":       "#!/bin/sh\nexec " + filepath.Join(scripts, "inner.sh") + " \"$1\"\n",
+		"inner.sh":       "#!/bin/sh\ncd \"$1\" && go test -count=1 .\n",
+		"outer-quiet.sh": "#!/bin/sh\nexec " + filepath.Join(scripts, "inner-quiet.sh") + " \"$1\"\n",
+		"inner-quiet.sh": "#!/bin/sh\ncd \"$1\" && go test -count=1 . >/dev/null 2>&1\n",
+	} {
+		write(t, filepath.Join(scripts, name), []byte(body))
+		if err := os.Chmod(filepath.Join(scripts, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		script  string
+		skipped string // what is said of the culprit commit
+		notSaid string
+		correct bool // the report says the prediction was wrong
+	}{
+		{"outer.sh", "1 only documentation)", "only Go tests", false},
+		{"outer-quiet.sh", "only Go tests", "", true},
+	} {
+		r := wynotRun(t, dir, goEnv(), "changes", "--json", "-j1", "--git", good, bad, "--", filepath.Join(scripts, c.script), "{}")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d\n%s", c.script, r.code, r.stderr)
+		}
+		if s := r.summary(t); !strings.HasPrefix(s.Commit, culprit[:12]) {
+			t.Errorf("%s: commit %q, want %s\n%s", c.script, s.Commit, culprit[:12], r.stderr)
+		}
+		if !strings.Contains(r.stderr, c.skipped) || c.notSaid != "" && strings.Contains(r.stderr, c.notSaid) {
+			t.Errorf("%s: want %q said, %q not:\n%s", c.script, c.skipped, c.notSaid, r.stderr)
+		}
+		if got := strings.Contains(r.stderr, "but the failure begins with it"); got != c.correct {
+			t.Errorf("%s: the prediction corrected: %v, want %v\n%s", c.script, got, c.correct, r.stderr)
+		}
+		var js struct {
+			Skipped []struct {
+				Commit string `json:"commit"`
+			} `json:"skipped_commits"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &js); err != nil {
+			t.Fatal(err)
+		}
+		if len(js.Skipped) != 1 || strings.HasPrefix(js.Skipped[0].Commit, culprit[:12]) {
+			t.Errorf("%s: skipped_commits %v, want the docs commit alone", c.script, js.Skipped)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -234,6 +235,12 @@ func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 	for _, n := range g.notes {
 		s.Say("%s", n)
 	}
+	if !g.reads.GoTest && len(r.Paths) == 0 && goTestTool(runner.Extract(s.Original()).Tool) {
+		// The command or its script did not say go test, but the bad
+		// revision's output is go test's (a script that runs another):
+		// Go test files and testdata are read.
+		g.reads.GoTest = true
+	}
 	goodTree := e.ws.Base()
 	// The failure-inducing commit on the first-parent line; then, while
 	// it is a merge whose merged branch fails on its own, the commit on
@@ -275,6 +282,16 @@ func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 	}
 	if lo == hi {
 		s.Say("the failure-inducing commit is %s", culprit)
+		for i, sk := range e.detail.SkippedCommits {
+			if sk.Commit == culprit.String() {
+				// The rule of what the build reads predicted it gives
+				// its parent's outcome; the tests of it and its parent
+				// say otherwise.
+				s.Say("%s was taken above for a commit that changes no file the test's build reads (only %s), but the failure begins with it, as its test and its parent's show: the test reads them (--paths . takes every commit)", culprit.hash[:12], sk.Why)
+				e.detail.SkippedCommits = slices.Delete(e.detail.SkippedCommits, i, i+1)
+				break
+			}
+		}
 	} else {
 		s.Say("the failure-inducing commit is one of %d from %s to %s (%s)", hi-lo+1, commits[lo], culprit, g.passedOver(commits[lo:hi], culprit))
 	}
@@ -319,6 +336,17 @@ func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 		e.good = g.goodWhat
 	}
 	return e.hunks(ctx, set, base, oldName)
+}
+
+// goTestTool says that a run's output was read as go test's or go
+// vet's (runner.Signature.Tool).
+func goTestTool(tool string) bool {
+	for _, t := range strings.Split(tool, ", ") {
+		if t == "go test" || t == "go vet" {
+			return true
+		}
+	}
+	return false
 }
 
 // goTestWord finds go test (or go vet, which reads test files too) in a
