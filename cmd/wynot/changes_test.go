@@ -1354,7 +1354,12 @@ func TestChangesGitNestedGoTest(t *testing.T) {
 		{"outer.sh", "1 only documentation)", "only Go tests", false},
 		{"outer-quiet.sh", "only Go tests", "", true},
 	} {
-		r := wynotRun(t, dir, goEnv(), "changes", "--json", "-j1", "--git", good, bad, "--", filepath.Join(scripts, c.script), "{}")
+		revs := []string{good, bad}
+		if c.script == "outer.sh" {
+			revs = []string{good + ".." + bad} // as git log takes a range
+		}
+		args := append(append([]string{"changes", "--json", "-j1", "--git"}, revs...), "--", filepath.Join(scripts, c.script), "{}")
+		r := wynotRun(t, dir, goEnv(), args...)
 		if r.code != 0 {
 			t.Fatalf("%s: exit %d\n%s", c.script, r.code, r.stderr)
 		}
@@ -1378,5 +1383,9 @@ func TestChangesGitNestedGoTest(t *testing.T) {
 		if len(js.Skipped) != 1 || strings.HasPrefix(js.Skipped[0].Commit, culprit[:12]) {
 			t.Errorf("%s: skipped_commits %v, want the docs commit alone", c.script, js.Skipped)
 		}
+	}
+	r := wynotRun(t, dir, goEnv(), "changes", "--git", good+"..."+bad, "--", filepath.Join(scripts, "outer.sh"), "{}")
+	if r.code != 1 || !strings.Contains(r.stderr, "want GOOD BAD (or GOOD..BAD)") {
+		t.Errorf("GOOD...BAD: exit %d\n%s", r.code, r.stderr)
 	}
 }

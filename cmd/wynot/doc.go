@@ -726,7 +726,8 @@ more, each once while the test has shown no flip, and decided by the
 sequential test once it has, as wynot help reduce says of flaky tests.
 
 With --git, GOOD and BAD are revisions of the repository around the
-current directory (or -C DIR). When GOOD is not an ancestor of BAD (a
+current directory (or -C DIR), given as two arguments or as the range
+GOOD..BAD. When GOOD is not an ancestor of BAD (a
 release on a branch of its own), the search starts at their merge base
 instead, which must pass, as git bisect's does; GOOD itself is then not
 tested. First the commits between them on BAD's first-parent line are

@@ -56,6 +56,15 @@ func flags(fs *flag.FlagSet, f *command.Flags) command.Maker {
 	fs.BoolVar(&r.NoPredict, "no-predict", false, "build every configuration: none is predicted unresolved because its Go code does not type-check")
 	return func(ctx context.Context, inv *command.Invocation) (command.Job, command.Workload, error) {
 		none := command.Workload{}
+		if r.Git && len(inv.Args) == 1 {
+			// GOOD..BAD, as git log takes a range: the two ends.
+			if good, bad, ok := strings.Cut(inv.Args[0], ".."); ok {
+				if good == "" || bad == "" || strings.HasPrefix(bad, ".") {
+					return nil, none, command.UsageError("want GOOD BAD (or GOOD..BAD), got %q", inv.Args[0])
+				}
+				inv.Args = []string{good, bad}
+			}
+		}
 		if len(inv.Args) != 2 {
 			what := "OLD_DIR NEW_DIR"
 			if r.Git {
