@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/wynot/wynot/dd"
@@ -174,9 +175,15 @@ func (s *Session) checkEmpty(ctx context.Context, c runner.Candidate, what strin
 		return err
 	}
 	hint := ""
-	if s.tester.Command.Stdin && s.settings.Script == "" {
+	switch argv := s.settings.Argv; {
+	case !s.tester.Command.Stdin || s.settings.Script != "":
+	case len(argv) > 1 && filepath.Base(argv[0]) == "go" && argv[1] == "test":
+		// go test takes a path argument for a package: it reads its
+		// files (a fuzz corpus entry, testdata) where they are.
+		hint = fmt.Sprintf("\nThe command has no {}, so the test gets the input on its standard input, which go test does not read; go test reads its files where they are (a fuzz corpus entry, testdata), and a path after it names a package, not a file. Copy each candidate where the test reads it, under a name of its own: -- sh -c 'cp {} FILE && %s' (FILE: not the input itself, but one beside it, such as testdata/fuzz/FuzzX/candidate with go test -run FuzzX/candidate), or reduce the directory that holds it", strings.ReplaceAll(ShellQuote(argv), "'", `'\''`))
+	default:
 		// No {} in the command: the candidate is its standard input.
-		hint = fmt.Sprintf("\nThe command has no {}, so the test gets the input on its standard input; if the program reads a file named by an argument, put {} where the file goes: -- %s {}", ShellQuote(s.settings.Argv))
+		hint = fmt.Sprintf("\nThe command has no {}, so the test gets the input on its standard input; if the program reads a file named by an argument, put {} where the file goes: -- %s {}", ShellQuote(argv))
 	}
 	return Indistinct("%s fails as the %s does (%s): the test cannot tell them apart, so there is nothing to search for; the test always fails, or fails for a reason that is not in its input (it cannot work where it runs, %s; it reads a file wynot does not give it), or the failure needs no input at all. The %s's run, %s.\nRun the test by hand on %s to see what it does, or state the failure with --fail-on REGEX (for a --test script, make it tell this failure from others)%s%s",
 		what, s.origWhat, rec.Detail, s.where(), s.origWhat, s.original.Explain(), what, hint, s.executorHint())

@@ -793,3 +793,35 @@ func TestInterrupt(t *testing.T) {
 		}
 	}
 }
+
+// TestReduceGoTestInPlaceHint: a fuzz corpus entry reduced with the go
+// test that reads it where it is: the test fails however small the
+// candidate, and wynot refuses. Its hint is not to append {} (go test
+// would take the path for a package, and fail otherwise) but to copy
+// each candidate into place.
+func TestReduceGoTestInPlaceHint(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := goModule(t, "package main\n\nfunc main() {}\n")
+	write(t, filepath.Join(dir, "p_test.go"), []byte(`package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestRead(t *testing.T) {
+	b, err := os.ReadFile("testdata/in.txt")
+	if err != nil || strings.Contains(string(b), "BUG") {
+		t.Fatal("BUG")
+	}
+}
+`))
+	write(t, filepath.Join(dir, "testdata", "in.txt"), []byte("a\nBUG\nb\n"))
+	r := wynotRun(t, dir, nil, "reduce", "testdata/in.txt", "--", "go", "test", ".")
+	if r.code != 4 || !strings.Contains(r.stderr, "go test reads its files where they are") ||
+		!strings.Contains(r.stderr, `-- sh -c 'cp {} FILE && go test .'`) || strings.Contains(r.stderr, "put {} where the file goes") {
+		t.Errorf("exit %d\n%s", r.code, r.stderr)
+	}
+}
