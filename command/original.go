@@ -300,8 +300,19 @@ func judgeOriginal(runs []runner.Run, f originalFacts, c Certainty) originalJudg
 		if detail != "" {
 			detail = ": " + detail
 		}
-		return originalJudgment{err: NotReproduced("the failure is flaky: the %s failed in %d of %d runs (otherwise %s%s); --repeat N and a lower --precision may help",
-			what, fails, len(runs), o, detail)}
+		advice := "--repeat N and a lower --precision may help"
+		if r.TimedOut {
+			// Cut off: its output is what it printed until then, which
+			// may well be the failure's own.
+			if rest, ok := strings.CutPrefix(detail, ": timed out"); ok {
+				detail = fmt.Sprintf(": timed out after %s%s", f.timeout, rest)
+			} else {
+				detail = fmt.Sprintf(", timed out after %s%s", f.timeout, detail)
+			}
+			advice = "a busy machine slows runs down: give --timeout D longer than the original takes, or --repeat N"
+		}
+		return originalJudgment{err: NotReproduced("the failure is flaky: the %s failed in %d of %d runs (otherwise %s%s); %s",
+			what, fails, len(runs), o, detail, advice)}
 	}
 	if o, ok := oracle.(*runner.SignatureOracle); ok && o.Want.Phase == runner.NotSetUp {
 		// The tool never got to the code: that is how the command fails

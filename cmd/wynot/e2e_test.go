@@ -825,3 +825,24 @@ func TestRead(t *testing.T) {
 		t.Errorf("exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestReduceFlakyOriginalTimedOut: the original fails on its first run
+// and is cut off by --timeout on the others, after printing the same
+// panic: the verdict says that they timed out, not only the panic the
+// failing run printed too.
+func TestReduceFlakyOriginalTimedOut(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := t.TempDir()
+	state := filepath.Join(dir, "ran")
+	script := filepath.Join(dir, "test.sh")
+	write(t, script, []byte("#!/bin/sh\necho 'panic: index out of range' >&2\nif [ -e "+state+" ]; then sleep 5; fi\ntouch "+state+"\nexit 2\n"))
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "in.txt"), []byte("abc\n"))
+	r := wynotRun(t, dir, nil, "reduce", "--timeout", "1s", "in.txt", "--", script, "{}")
+	if r.code != 2 || !strings.Contains(r.stderr, "timed out after 1s") || !strings.Contains(r.stderr, "give --timeout D longer") {
+		t.Errorf("exit %d\n%s", r.code, r.stderr)
+	}
+}
