@@ -31,6 +31,24 @@ func goTest(t *testing.T) string {
 
 func goEnv() []string { return fixtures.Env }
 
+// gitRepo makes a repository with a branch main in a new directory, and
+// a function that commits files there and returns the commit's hash.
+func gitRepo(t *testing.T) (string, func(msg string, files map[string]string) string) {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := fixtures.Git(dir, "init", "-q", "-b", "main"); err != nil {
+		t.Fatal(err)
+	}
+	return dir, func(msg string, files map[string]string) string {
+		t.Helper()
+		h, err := fixtures.Commit(dir, msg, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+}
+
 func TestChangesGoModule(t *testing.T) {
 	e2e(t)
 	t.Parallel()
@@ -413,17 +431,7 @@ func TestChangesGitBranches(t *testing.T) {
 func TestChangesGitPassesOver(t *testing.T) {
 	e2e(t)
 	t.Parallel()
-	dir := t.TempDir()
-	if _, err := fixtures.Git(dir, "init", "-q", "-b", "main"); err != nil {
-		t.Fatal(err)
-	}
-	commit := func(msg string, files map[string]string) string {
-		h, err := fixtures.Commit(dir, msg, files)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
+	dir, commit := gitRepo(t)
 	good := commit("base", map[string]string{
 		"go.mod":        "module example.com/app\n\ngo 1.22\n",
 		"README.md":     "# app\n",
@@ -1311,17 +1319,7 @@ func TestChangesPredictsUnbuildable(t *testing.T) {
 func TestChangesGitNestedGoTest(t *testing.T) {
 	e2e(t)
 	t.Parallel()
-	dir := t.TempDir()
-	if _, err := fixtures.Git(dir, "init", "-q", "-b", "main"); err != nil {
-		t.Fatal(err)
-	}
-	commit := func(msg string, files map[string]string) string {
-		h, err := fixtures.Commit(dir, msg, files)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
+	dir, commit := gitRepo(t)
 	good := commit("base", map[string]string{
 		"go.mod": "module example.com/lib\n\ngo 1.22\n",
 		"lib.go": "package lib\n\n// Double doubles x.\nfunc Double(x int) int { return x + x }\n",
