@@ -130,7 +130,9 @@ func testTemp(p Process) ([]string, func()) {
 		done = func() { emptyDir(tmp) }
 	} else {
 		var err error
-		if tmp, err = os.MkdirTemp("", "wynot-test-"); err != nil {
+		// Named after this process, so that a wynot killed before it
+		// removes it has it removed by the next (MkdirTemp).
+		if tmp, err = MkdirTemp("", "test"); err != nil {
 			return env, func() {}
 		}
 		done = func() { removeTree(tmp) }

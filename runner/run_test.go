@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -707,7 +708,7 @@ func TestExecPrivateTemp(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := strings.Fields(string(r.Stdout))
-	if len(f) != 3 || !strings.HasPrefix(filepath.Base(f[0]), "wynot-test-") || f[1] != f[0] || f[2] != dir || !r.TimedOut {
+	if len(f) != 3 || !strings.HasPrefix(filepath.Base(f[0]), fmt.Sprintf("wynot-%d-test-", os.Getpid())) || f[1] != f[0] || f[2] != dir || !r.TimedOut {
 		t.Fatalf("TMPDIR GOTMPDIR PWD = %q (timed out %v), want a wynot-test- directory twice and %s", r.Stdout, r.TimedOut, dir)
 	}
 	if _, err := os.Stat(f[0]); !os.IsNotExist(err) {
