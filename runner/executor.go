@@ -2,13 +2,14 @@ package runner
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/wynot/wynot/internal/rmtree"
 )
 
 // An Executor decides how a test process runs: here as a local process
@@ -135,7 +136,7 @@ func testTemp(p Process) ([]string, func()) {
 		if tmp, err = MkdirTemp("", "test"); err != nil {
 			return env, func() {}
 		}
-		done = func() { removeTree(tmp) }
+		done = func() { rmtree.RemoveAll(tmp) }
 	}
 	if env == nil {
 		env = os.Environ()
@@ -167,24 +168,10 @@ func emptyDir(dir string) {
 		os.Chmod(dir, 0o700)
 	}
 	for _, n := range names {
-		removeTree(filepath.Join(dir, n))
+		rmtree.RemoveAll(filepath.Join(dir, n))
 	}
 }
 
-// removeTree removes dir and what it holds, making directories a test
-// left without write permission (a module cache's) writable first.
-func removeTree(dir string) {
-	if os.RemoveAll(dir) == nil {
-		return
-	}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			os.Chmod(p, 0o700)
-		}
-		return nil
-	})
-	os.RemoveAll(dir)
-}
 func (local) Close() error   { return nil }
 func (local) String() string { return "local" }
 

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/wynot/wynot/dd"
+	"github.com/wynot/wynot/internal/rmtree"
 )
 
 // Tester runs the test on candidates: each in a private work directory of
@@ -151,14 +152,7 @@ func (t *Tester) Close() error {
 			c.close()
 		}
 	}
-	if err := os.RemoveAll(t.root); err != nil {
-		// A read-only directory a test left (a module cache's).
-		removeTree(t.root)
-		if _, serr := os.Stat(t.root); serr == nil {
-			return err
-		}
-	}
-	return nil
+	return rmtree.RemoveAll(t.root) // read-only directories a test left too
 }
 
 // SetRepeat makes each test run n times from now on; if the outcomes

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/wynot/wynot/internal/rmtree"
 	"golang.org/x/sys/unix"
 )
 
@@ -559,20 +560,7 @@ func (w *Workspace) check(p, full string, f *File, now stamp, markTime timespec,
 
 // removeAll removes full and what it holds, making directories a test
 // left without write permission writable first.
-func removeAll(full string) error {
-	err := os.RemoveAll(full)
-	if err == nil || !errors.Is(err, fs.ErrPermission) {
-		return err
-	}
-	os.Chmod(filepath.Dir(full), 0o755)
-	filepath.WalkDir(full, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			os.Chmod(p, 0o700)
-		}
-		return nil
-	})
-	return os.RemoveAll(full)
-}
+func removeAll(full string) error { return rmtree.RemoveAll(full) }
 
 // Restored is how many times Restore found each path changed.
 func (w *Workspace) Restored() map[string]int { return w.restored }

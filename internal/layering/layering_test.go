@@ -45,7 +45,7 @@ func check(dir, imp string) string {
 		return "dd depends on nothing else in wynot"
 	case imp == "os/exec" && !within(dir, "runner"):
 		return "only the runner starts processes"
-	case within(dir, "domain") && ok && !within(own, "domain") && own != "dd" && !within(own, "internal/enum"):
+	case within(dir, "domain") && ok && !within(own, "domain") && own != "dd" && !within(own, "internal/enum") && !within(own, "internal/rmtree"):
 		return "a domain cuts circumstances into changes: it imports no session, runner or report"
 	case within(dir, "keep") && ok && own != "domain/filetree":
 		return "keep writes results and keeps the originals; it knows no session, runner or report, and of the domains only file trees"
