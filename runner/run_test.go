@@ -709,7 +709,7 @@ func TestExecPrivateTemp(t *testing.T) {
 	}
 	f := strings.Fields(string(r.Stdout))
 	if len(f) != 3 || !strings.HasPrefix(filepath.Base(f[0]), fmt.Sprintf("wynot-%d-test-", os.Getpid())) || f[1] != f[0] || f[2] != dir || !r.TimedOut {
-		t.Fatalf("TMPDIR GOTMPDIR PWD = %q (timed out %v), want a wynot-test- directory twice and %s", r.Stdout, r.TimedOut, dir)
+		t.Fatalf("TMPDIR GOTMPDIR PWD = %q (timed out %v), want a wynot-PID-test- directory twice and %s", r.Stdout, r.TimedOut, dir)
 	}
 	if _, err := os.Stat(f[0]); !os.IsNotExist(err) {
 		t.Errorf("%s is still there after the test: %v", f[0], err)
