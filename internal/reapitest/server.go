@@ -81,6 +81,9 @@ type Server struct {
 	// IgnoreTimeouts makes the worker run actions to their end whatever
 	// their timeout, as a service that does not enforce it.
 	IgnoreTimeouts bool
+	// KillWithoutStatus answers an action killed at its timeout as
+	// Buildbarn's runner sometimes does: exit code -1 and status OK.
+	KillWithoutStatus bool
 	// LookupInExecute makes Execute answer from the action cache unless
 	// told to skip it, as some services do; Buildbarn does not (the
 	// default), clients ask GetActionResult first.
@@ -758,6 +761,10 @@ func (s *Server) execute(ctx context.Context, req *repb.ExecuteRequest, executin
 			continue
 		}
 		res.OutputFiles = append(res.OutputFiles, &repb.OutputFile{Path: o, Digest: s.put(b)})
+	}
+	if runCtx.Err() == context.DeadlineExceeded && s.KillWithoutStatus {
+		res.ExitCode = -1
+		return &repb.ExecuteResponse{Result: res, Status: status.New(codes.OK, "").Proto()}, nil
 	}
 	if runCtx.Err() == context.DeadlineExceeded {
 		return &repb.ExecuteResponse{Result: res, Status: status.New(codes.DeadlineExceeded, fmt.Sprintf("timed out after %s", timeout)).Proto()}, nil

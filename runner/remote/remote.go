@@ -788,6 +788,11 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 	}
 	n, perr := strconv.Atoi(strings.TrimSpace(string(statusText)))
 	switch {
+	case perr != nil && killedAtTimeout(res, p.Timeout, r.Duration):
+		// Buildbarn's runner may kill the action at its timeout and
+		// answer with the exit code Go gives a killed process (-1) and
+		// status OK, before its worker sees the deadline.
+		r.Exit, r.Signal, r.TimedOut = -1, syscall.SIGKILL, true
 	case perr != nil:
 		r.Exit = int(res.GetExitCode())
 		r.Lost = fmt.Sprintf("unresolved: the remote action ended without the test's status (exit code %d)", res.GetExitCode())
@@ -803,6 +808,19 @@ func (e *Executor) Execute(ctx context.Context, p runner.Process) (runner.Run, e
 	r.Stdout, r.Stderr = tail(r.Stdout), tail(r.Stderr)
 	e.hintMissing(r)
 	return r, nil
+}
+
+// killedAtTimeout reports whether an action whose result has no status
+// file was killed by a signal after running for its whole timeout
+// (measured by the worker where it says, else by wynot).
+func killedAtTimeout(res *repb.ActionResult, timeout, elapsed time.Duration) bool {
+	if timeout <= 0 || res.GetExitCode() >= 0 {
+		return false
+	}
+	if m := res.GetExecutionMetadata(); m.GetExecutionStartTimestamp() != nil && m.GetExecutionCompletedTimestamp() != nil {
+		elapsed = m.GetExecutionCompletedTimestamp().AsTime().Sub(m.GetExecutionStartTimestamp().AsTime())
+	}
+	return elapsed >= timeout
 }
 
 // outputs reads what an action result holds: standard output and

@@ -311,14 +311,29 @@ func TestRemoteRepeatRunsAfresh(t *testing.T) {
 	}
 }
 
-// The action's timeout is the test's; a test that exceeds it timed out.
+// The action's timeout is the test's; a test that exceeds it timed out,
+// also when the service says so only by killing it (Buildbarn's runner
+// may answer exit code -1 and status OK). A test killed before its
+// timeout did not time out.
 func TestRemoteTimeout(t *testing.T) {
-	srv := server(t)
-	e := executor(t, Options{Target: "reapi://" + srv.Addr})
-	cmd := runner.Command{Argv: []string{"sleep", "30"}, Timeout: 500 * time.Millisecond}
-	r, err := tester(t, cmd, e).Exec(context.Background(), runner.Candidate{})
-	if err != nil || !r.TimedOut {
-		t.Errorf("run %+v, %v; want timed out", r, err)
+	for _, tc := range []struct {
+		name     string
+		kill     bool
+		argv     []string
+		timedOut bool
+	}{
+		{"status DEADLINE_EXCEEDED", false, []string{"sleep", "30"}, true},
+		{"killed, status OK", true, []string{"sleep", "30"}, true},
+		{"killed before its timeout", true, []string{"sh", "-c", "kill -9 $PPID $$"}, false},
+	} {
+		srv := server(t)
+		srv.KillWithoutStatus = tc.kill
+		e := executor(t, Options{Target: "reapi://" + srv.Addr})
+		cmd := runner.Command{Argv: tc.argv, Timeout: 500 * time.Millisecond}
+		r, err := tester(t, cmd, e).Exec(context.Background(), runner.Candidate{})
+		if err != nil || r.TimedOut != tc.timedOut || tc.timedOut && r.Lost != "" {
+			t.Errorf("%s: run %+v, %v; want timed out %v", tc.name, r, err, tc.timedOut)
+		}
 	}
 }
 
