@@ -294,11 +294,14 @@ func judgeOriginal(runs []runner.Run, f originalFacts, c Certainty) originalJudg
 		}
 		if len(runs) == c.OriginalRuns {
 			first, _, _ := oracle.Classify(runs[0])
-			return originalJudgment{err: NotReproduced("the failure is flaky: run twice, the %s first gave %s, then %s (%s); --repeat N and a lower --precision may help",
-				what, first, o, detail)}
+			return originalJudgment{err: NotReproduced("the failure is flaky: run twice, the %s first gave %s, then %s (%s%s); --repeat N and a lower --precision may help",
+				what, first, o, detail, unlike(oracle, r))}
 		}
 		if detail != "" {
 			detail = ": " + detail
+		}
+		if !r.TimedOut {
+			detail += unlike(oracle, r)
 		}
 		advice := "--repeat N and a lower --precision may help"
 		if r.TimedOut {
@@ -327,6 +330,20 @@ func judgeOriginal(runs []runner.Run, f originalFacts, c Certainty) originalJudg
 	}
 	j.oracle, j.fails = oracle, fails
 	return j
+}
+
+// unlike says, for a flaky verdict, how a run that did not fail as the
+// original did differs from the failure, part by part; "" when it
+// passed or the oracle is not a signature.
+func unlike(oracle runner.Oracle, r runner.Run) string {
+	so, ok := oracle.(*runner.SignatureOracle)
+	if !ok || r.Clean() {
+		return ""
+	}
+	if d := runner.Extract(r).Diff(so.Want, so.Precision, so.QuotedAside); d != "" {
+		return "; unlike the failure (" + so.Want.String() + "), " + d
+	}
+	return ""
 }
 
 func allTimedOut(runs []runner.Run) bool {

@@ -132,6 +132,72 @@ func (s Signature) same(o Signature, p Precision, quoted bool) bool {
 	return p != Stack || equal(s.Frames, o.Frames)
 }
 
+// Diff says how s differs from want at precision p (quoted as in
+// SignatureOracle.QuotedAside), in a few words for a message: each part
+// that Same compares and finds different, with both values ("it ended
+// with exit status 1, not exit status 2"). It is "" when s and want are
+// the same failure.
+func (s Signature) Diff(want Signature, p Precision, quoted bool) string {
+	if s.same(want, p, quoted) {
+		return ""
+	}
+	var parts []string
+	if s.Ending != want.Ending {
+		parts = append(parts, fmt.Sprintf("how it ended: %s, not %s", s.Ending, want.Ending))
+	}
+	if s.Phase != want.Phase {
+		parts = append(parts, fmt.Sprintf("it %s, where the failure %s", phaseVerb(s.Phase), phaseVerb(want.Phase)))
+	}
+	if !equal(s.Failed, want.Failed) {
+		parts = append(parts, fmt.Sprintf("failed by name: %s, not %s", orNone(FailedList(s.Failed)), orNone(FailedList(want.Failed))))
+	}
+	if p == Exit {
+		return strings.Join(parts, "; ")
+	}
+	a, b := s.Message, want.Message
+	if quoted {
+		a, b = reQuoted.ReplaceAllString(a, `"…"`), reQuoted.ReplaceAllString(b, `"…"`)
+	}
+	if p == Exact && a != b || p != Exact && Normalize(a) != Normalize(b) {
+		parts = append(parts, fmt.Sprintf("its message is %s, not %s", quoteOrNone(s.Message), quoteOrNone(want.Message)))
+	}
+	if p >= Stack && !equal(s.Frames, want.Frames) {
+		parts = append(parts, fmt.Sprintf("its stack is %s, not %s", stackOrNone(s.Frames), stackOrNone(want.Frames)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func phaseVerb(p Phase) string {
+	switch p {
+	case NotBuilt:
+		return "did not build"
+	case NotSetUp:
+		return "could not start"
+	}
+	return "ran"
+}
+
+func quoteOrNone(msg string) string {
+	if msg == "" {
+		return "none"
+	}
+	return fmt.Sprintf("%q", msg)
+}
+
+func stackOrNone(frames []string) string {
+	if len(frames) == 0 {
+		return "none"
+	}
+	return "[" + strings.Join(frames, " < ") + "]"
+}
+
 // reQuoted is a double-quoted string as Go's %q writes it.
 var reQuoted = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
 

@@ -70,6 +70,29 @@ func TestSignatureSame(t *testing.T) {
 	}
 }
 
+// TestSignatureDiff: what differs, part by part, at the precision
+// given; nothing where Same holds.
+func TestSignatureDiff(t *testing.T) {
+	a := Signature{Ending: "exit status 2", Message: "panic: index out of range [5] with length 3", Frames: []string{"main.parse", "main.main"}}
+	b := Signature{Ending: "exit status 2", Message: "panic: index out of range [1] with length 0", Frames: []string{"main.other", "main.main"}}
+	c := Signature{Ending: "exit status 1", Tool: "go test", Phase: NotBuilt, Failed: []string{"example.com/stats"}, Message: "./stats.go:7:10: undefined: m"}
+	for _, x := range []struct {
+		s, want Signature
+		p       Precision
+		diff    string
+	}{
+		{a, b, Message, ""},
+		{a, b, Exact, `its message is "panic: index out of range [5] with length 3", not "panic: index out of range [1] with length 0"; its stack is [main.parse < main.main], not [main.other < main.main]`},
+		{a, b, Stack, "its stack is [main.parse < main.main], not [main.other < main.main]"},
+		{c, a, Exit, "how it ended: exit status 1, not exit status 2; it did not build, where the failure ran; failed by name: example.com/stats, not none"},
+		{Signature{Ending: "exit status 2"}, a, Message, `its message is none, not "panic: index out of range [5] with length 3"`},
+	} {
+		if got := x.s.Diff(x.want, x.p, false); got != x.diff {
+			t.Errorf("%v against %v at %s:\n got %s\nwant %s", x.s, x.want, x.p, got, x.diff)
+		}
+	}
+}
+
 // TestSignatureSameTools: how far a run got and what failed by name are
 // compared at every precision; the message only from message on.
 func TestSignatureSameTools(t *testing.T) {

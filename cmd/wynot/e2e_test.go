@@ -846,3 +846,31 @@ func TestReduceFlakyOriginalTimedOut(t *testing.T) {
 		t.Errorf("exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestReduceFlakyOriginalShowsDifference: the original panics at one
+// place on its first run and at another on the next, with the same
+// message: at --precision stack the verdict names the part that
+// differs, with both values, beside the failure it was compared with.
+func TestReduceFlakyOriginalShowsDifference(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := t.TempDir()
+	state := filepath.Join(dir, "ran")
+	script := filepath.Join(dir, "test.sh")
+	write(t, script, []byte(`#!/bin/sh
+f=main.parse
+if [ -e `+state+` ]; then f=main.lex; fi
+touch `+state+`
+printf 'panic: boom\n\ngoroutine 1 [running]:\n%s(...)\n\t/src/p.go:5\nmain.main()\n\t/src/p.go:9 +0x1d\n' $f >&2
+exit 2
+`))
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "in.txt"), []byte("abc\n"))
+	r := wynotRun(t, dir, nil, "reduce", "--precision", "stack", "in.txt", "--", script, "{}")
+	want := "unlike the failure (exit status 2: panic: boom [main.parse < main.main]), its stack is [main.lex < main.main], not [main.parse < main.main]"
+	if r.code != 2 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d\n%s\nwant it to say: %s", r.code, r.stderr, want)
+	}
+}
