@@ -296,6 +296,7 @@ func (s *Session) fill(sum *report.Summary, minimal, confirmed, interrupted bool
 	st := s.Stats()
 	sum.Command = s.Name
 	sum.Tests, sum.Runs, sum.Checks, sum.CacheHits, sum.Predicted, sum.Flaky, sum.Outcomes = st.Tests(), st.Runs, st.Checks, st.CacheHits, st.Predicted, st.Flaky, st.Outcomes
+	sum.TimedOut = st.TimedOut
 	sum.Minimal, sum.Confirmed, sum.Interrupted = minimal, confirmed, interrupted
 	sum.Seconds = time.Since(s.start).Seconds()
 }
@@ -311,6 +312,9 @@ func (s *Session) tell(c Closing, notMinimal string, caveats []string) {
 		say([]string{"caution: " + cv})
 	}
 	say(c.Head)
+	if n := s.Stats().TimedOut; n > 0 {
+		say([]string{fmt.Sprintf("%d of them timed out (after %s, --timeout)", n, s.Timeout())})
+	}
 	fmt.Fprint(s.Stderr, c.Text)
 	say(c.Verdict)
 	switch {

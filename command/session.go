@@ -233,6 +233,8 @@ type Stats struct {
 	Outcomes  report.Outcomes
 	CacheHits int
 	Flaky     int
+	// TimedOut counts the runs for candidates that the timeout cut off.
+	TimedOut int
 	// Predicted counts candidates whose outcome was predicted without a
 	// test: they did not parse or type-check (the domain's prediction),
 	// or the algorithm knew it (dd.Stats.Predicted).
@@ -627,6 +629,9 @@ func (s *Session) onTest(t runner.Test) {
 		}
 		if t.Flaky {
 			s.stats.Flaky++
+		}
+		if t.Run.TimedOut {
+			s.stats.TimedOut++
 		}
 		if s.testLog != nil {
 			s.testLog.Test(s.stats.Runs, renderCandidate(t.Candidate), t.Outcome, t.Detail)

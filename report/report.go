@@ -337,6 +337,7 @@ type Summary struct {
 	CacheHits      int      `json:"cache_hits"`
 	Predicted      int      `json:"predicted,omitempty"`
 	Flaky          int      `json:"flaky,omitempty"`
+	TimedOut       int      `json:"timed_out,omitempty"` // runs for candidates that the timeout cut off
 	Outcomes       Outcomes `json:"outcomes"`
 	SizeBefore     int      `json:"size_before"`
 	SizeAfter      int      `json:"size_after"`

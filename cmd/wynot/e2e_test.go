@@ -874,3 +874,24 @@ exit 2
 		t.Errorf("exit %d\n%s\nwant it to say: %s", r.code, r.stderr, want)
 	}
 }
+
+// TestReduceCountsTimedOut: tests that the timeout cut off are counted
+// in the closing lines and the JSON summary, beside all tests.
+func TestReduceCountsTimedOut(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "test.sh")
+	// Fails on an x; a candidate without the y hangs.
+	write(t, script, []byte("#!/bin/sh\ngrep -q x \"$1\" || exit 0\ngrep -q y \"$1\" || sleep 30\nexit 1\n"))
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "in.txt"), []byte("aaxbbbbyccc\n"))
+	r := wynotRun(t, dir, nil, "reduce", "--json", "--timeout", "1s", "in.txt", "--", script, "{}")
+	s := r.summary(t)
+	line := fmt.Sprintf("wynot: %d of them timed out (after 1s, --timeout)\n", s.TimedOut)
+	if r.code != 0 || s.TimedOut == 0 || s.TimedOut > s.Runs || !strings.Contains(r.stderr, line) {
+		t.Errorf("exit %d, %d tests timed out of %d; want the line %q in:\n%s", r.code, s.TimedOut, s.Runs, line, r.stderr)
+	}
+}
