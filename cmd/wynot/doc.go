@@ -496,7 +496,8 @@ Flags:
 
 The JSON summary (--json) counts "tests", every run of the test, as
 "runs", the tests of candidates (its "outcomes" add up to them), and
-"checks", the runs of the original and of the result; "size_before" and
+"checks", the runs of the original and of the result; "timed_out" says
+how many runs of candidates the timeout cut off; "size_before" and
 "size_after" count its "unit" (bytes, arguments, or changes).
 
 Exit status: 0 when a result was found, 1 on a usage or input error, 2
