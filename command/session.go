@@ -494,11 +494,20 @@ func sameFile(a, b string) bool {
 // the candidate's copy (go test ./pkg typed in the repository). A path
 // of one of the input files (./bug.c, in/bug.c) names the candidate,
 // which the work directory holds by the file's name: it becomes
-// ./bug.c.
+// ./bug.c. The script an interpreter runs (sh check.sh, python3 t.py)
+// is a path too, with or without a "/".
 func absolutePaths(argv []string, tree []string, inTree func(string) bool, inputs []string) []string {
 	out := append([]string(nil), argv...)
+	script := scriptArg(argv)
 	for i, a := range out {
-		if !strings.Contains(a, "/") || filepath.IsAbs(a) || strings.Contains(a, runner.Placeholder) || strings.HasPrefix(a, "-") {
+		if i == script && !strings.Contains(a, "/") {
+			if st, err := os.Stat(a); err != nil || !st.Mode().IsRegular() {
+				continue
+			}
+		} else if !strings.Contains(a, "/") {
+			continue
+		}
+		if filepath.IsAbs(a) || strings.Contains(a, runner.Placeholder) || strings.HasPrefix(a, "-") {
 			continue
 		}
 		if i > 0 && len(tree) == 0 && slices.ContainsFunc(inputs, func(in string) bool { return sameFile(a, in) }) {
@@ -531,6 +540,32 @@ func absolutePaths(argv []string, tree []string, inTree func(string) bool, input
 		}
 	}
 	return out
+}
+
+// interpreters are the commands whose first argument that is not an
+// option is the script they run.
+var interpreters = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true,
+	"python": true, "python3": true, "perl": true, "ruby": true, "node": true, "tclsh": true}
+
+// scriptArg is the index in argv of the script an interpreter runs
+// (check.sh of sh -e check.sh), or -1: argv[0] is no interpreter, or
+// its code comes another way (sh -c CODE, python3 -m MODULE).
+func scriptArg(argv []string) int {
+	if len(argv) == 0 || !interpreters[filepath.Base(argv[0])] {
+		return -1
+	}
+	shell := strings.HasSuffix(filepath.Base(argv[0]), "sh")
+	for i := 1; i < len(argv); i++ {
+		switch a := argv[i]; {
+		case a == "-c" || a == "-m" || a == "-e" && !shell || a == "-" || a == "--":
+			// Code given inline (perl -e, node -e: a shell's -e is
+			// errexit), a module, or standard input.
+			return -1
+		case !strings.HasPrefix(a, "-"):
+			return i
+		}
+	}
+	return -1
 }
 
 func hasPlaceholder(argv []string) bool {

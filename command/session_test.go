@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -443,5 +444,53 @@ func TestRecheckUntested(t *testing.T) {
 	if strings.Contains(stderr, "flaky") || sum.Flaky != 0 ||
 		!strings.Contains(stderr, "not 1-minimal after all: removing e still fails (in 1 of 1 runs); searching on from that smaller input") {
 		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// TestAbsolutePaths: paths in a test command that runs in another
+// directory. A bare name is a path only where an interpreter runs it
+// (sh check.sh) and a file of that name is there; a word stays a word.
+func TestAbsolutePaths(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, f := range []string{"check.sh", "t.py", "error", "repo/tracked.sh", "repo/sub/in.sh", "bug.c"} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("x"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	abs := func(p string) string { return filepath.Join(dir, p) }
+	inTree := func(p string) bool { return p == "tracked.sh" || p == "sub/in.sh" }
+	for _, tc := range []struct {
+		argv, tree []string
+		want       []string
+	}{
+		{[]string{"sh", "check.sh", "."}, nil, []string{"sh", abs("check.sh"), "."}},
+		{[]string{"bash", "-e", "-x", "check.sh"}, nil, []string{"bash", "-e", "-x", abs("check.sh")}},
+		{[]string{"/usr/bin/python3", "-u", "t.py", "error"}, nil, []string{"/usr/bin/python3", "-u", abs("t.py"), "error"}},
+		{[]string{"sh", "-c", "sh check.sh", "check.sh"}, nil, []string{"sh", "-c", "sh check.sh", "check.sh"}},
+		{[]string{"perl", "-e", "print 1", "check.sh"}, nil, []string{"perl", "-e", "print 1", "check.sh"}},
+		{[]string{"grep", "-q", "error", "check.sh"}, nil, []string{"grep", "-q", "error", "check.sh"}},
+		{[]string{"sh", "missing.sh"}, nil, []string{"sh", "missing.sh"}},
+		{[]string{"sh", "repo"}, nil, []string{"sh", "repo"}}, // a directory
+		{[]string{"./check.sh", "x/y"}, nil, []string{abs("check.sh"), "x/y"}},
+		// Into the candidate tree: relative to its root, from where
+		// the test runs.
+		{[]string{"sh", "repo/tracked.sh"}, []string{"repo"}, []string{"sh", "./tracked.sh"}},
+		{[]string{"sh", "check.sh"}, []string{"repo"}, []string{"sh", abs("check.sh")}},
+		{[]string{"cat", "bug.c"}, nil, []string{"cat", "bug.c"}},
+		{[]string{"sh", "check.sh", "./bug.c"}, nil, []string{"sh", abs("check.sh"), "./bug.c"}},
+	} {
+		if got := absolutePaths(tc.argv, tc.tree, inTree, []string{"bug.c"}); !slices.Equal(got, tc.want) {
+			t.Errorf("%q (tree %q):\n got %q\nwant %q", tc.argv, tc.tree, got, tc.want)
+		}
+	}
+	// In a subdirectory of the tree, a script of the tree is named from
+	// its root.
+	t.Chdir(filepath.Join(dir, "repo", "sub"))
+	if got := absolutePaths([]string{"sh", "in.sh"}, []string{".."}, inTree, nil); !slices.Equal(got, []string{"sh", "./sub/in.sh"}) {
+		t.Errorf("sh in.sh in repo/sub: %q", got)
 	}
 }
