@@ -154,6 +154,9 @@ func (p *Progress) line() string {
 	if unit == "" {
 		unit = "bytes"
 	}
+	if s.Size == 1 {
+		unit = strings.TrimSuffix(unit, "s")
+	}
 	l := fmt.Sprintf("%s: %d %s (%.1f%%) | %d tests, %.1f/s | ✓%d ✗%d ?%d | %d cached",
 		s.Command, s.Size, unit, pct, s.Tests, rate, s.Outcomes[dd.Pass], s.Outcomes[dd.Fail], s.Outcomes[dd.Unresolved], s.CacheHits)
 	if s.Pass != "" {

@@ -110,3 +110,22 @@ func TestProgressDoing(t *testing.T) {
 		t.Errorf("once written: due at 6s %v", p.due(at(6)))
 	}
 }
+
+// TestProgressUnit: the line counts the size in its unit, bytes by
+// default, one of it in the singular.
+func TestProgressUnit(t *testing.T) {
+	for _, tc := range []struct {
+		st   Status
+		want string
+	}{
+		{Status{Command: "reduce", Size: 8, SizeBefore: 16}, "reduce: 8 bytes (50.0%) |"},
+		{Status{Command: "reduce", Size: 1, SizeBefore: 16}, "reduce: 1 byte (6.2%) |"},
+		{Status{Command: "changes", Size: 1, SizeBefore: 67, Unit: "line edits"}, "changes: 1 line edit (1.5%) |"},
+		{Status{Command: "changes", Size: 50, SizeBefore: 67, Unit: "line edits"}, "changes: 50 line edits (74.6%) |"},
+	} {
+		p := &Progress{start: time.Now(), st: tc.st}
+		if got := p.line(); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%+v: %q, want it to begin %q", tc.st, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package changes
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -133,6 +134,46 @@ func TestPredict(t *testing.T) {
 		errs, trusted := e.predict(lv, c.config)
 		if dirs(errs) != c.dirs || trusted != c.trusted {
 			t.Errorf("%s: errors in %q, trusted %v; want %q, %v", c.name, dirs(errs), trusted, c.dirs, c.trusted)
+		}
+	}
+}
+
+// TestFailingSize: the size the progress line shows (the smallest of
+// the steps' failing) never falls below the result's, as the searches
+// of --algorithm run on a cause of two changes that interfere.
+func TestFailingSize(t *testing.T) {
+	for _, a := range []Algorithm{DD, DDPlus, DDMin} {
+		var sizes []int
+		opts := dd.Options{Algorithm: a.dd(), Observer: dd.ObserverFunc(func(ev dd.Event) {
+			if st, ok := ev.(dd.Step); ok {
+				n := a.failing(st)
+				if len(sizes) > 0 {
+					n = min(n, sizes[len(sizes)-1])
+				}
+				sizes = append(sizes, n)
+			}
+		})}
+		res, err := dd.Run(context.Background(), 40, dd.TesterFunc(func(_ context.Context, c dd.Config) dd.Outcome {
+			if c.Contains(3) && c.Contains(31) {
+				return dd.Fail
+			}
+			return dd.Pass
+		}), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := len(res.Delta)
+		if a == DDMin {
+			got = len(res.Fail)
+		}
+		if got != 2 || len(sizes) == 0 {
+			t.Fatalf("%s: result %d changes, %d steps", a, got, len(sizes))
+		}
+		for i, n := range sizes {
+			if n < got || i > 0 && n > sizes[i-1] {
+				t.Errorf("%s: sizes shown %v: below the result's %d, or growing", a, sizes, got)
+				break
+			}
 		}
 	}
 }

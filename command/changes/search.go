@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/wynot/wynot/command"
@@ -606,6 +607,7 @@ func (e *search) isolate(ctx context.Context, lv *level) ([]int, error) {
 	})
 	s.Status(func(st *report.Status) {
 		st.Pass, st.Granularity, st.Size, st.SizeBefore = lv.name, 0, set.Len(), set.Len()
+		st.Unit = strings.TrimPrefix(report.Plural(2, lv.unit), "2 ")
 	})
 	s.Logf("Pass %s: %s\n", lv.name, report.Plural(set.Len(), "change"))
 	res, err := s.Search(ctx, command.Search{Name: lv.name, N: set.Len(), Algorithm: e.Algorithm.dd(), Options: opts,
@@ -613,7 +615,8 @@ func (e *search) isolate(ctx context.Context, lv *level) ([]int, error) {
 			return e.testWithResolution(ctx, lv, c)
 		},
 		OnStep: func(st dd.Step) {
-			s.Status(func(ps *report.Status) { ps.Size = st.Fail })
+			size := e.Algorithm.failing(st)
+			s.Status(func(ps *report.Status) { ps.Size = min(ps.Size, size) })
 		}})
 	if nr := command.Unreproduced(err, "the configuration", "the configuration"); nr != nil {
 		return nil, nr
@@ -623,4 +626,18 @@ func (e *search) isolate(ctx context.Context, lv *level) ([]int, error) {
 		delta = res.Fail
 	}
 	return delta, err
+}
+
+// failing is the size of the configuration a step of the algorithm
+// knows to fail; the progress line shows the smallest so far, among
+// whose changes the cause is. For ddmin it is the failing
+// configuration; for the FSE algorithms c ∪ r, c the part still
+// searched (a half, under interference) and r the changes applied with
+// it, resolution's additions included. (c alone, shown before, fell to
+// 1 under interference while the result had 50.)
+func (a Algorithm) failing(st dd.Step) int {
+	if a == DDMin {
+		return st.Fail
+	}
+	return st.Fail + st.Pass
 }

@@ -101,6 +101,7 @@ func (e *search) oneMinimal(ctx context.Context, res *outcome) error {
 		}
 		return rec, err
 	}
+	e.s.Status(func(st *report.Status) { st.Size = len(res.patch) })
 	if files, paths := byFile(lv.set, res.patch); len(files) > 1 && len(files) < len(res.patch) {
 		e.s.Say("checking the %s of the patch one by one: the changes of each removed together, the rest tested as it is", report.Plural(len(files), "file"))
 		r, err := e.s.OneMinimal(ctx, "removing a file's changes", dd.All(len(files)), func(ctx context.Context, c dd.Config) (runner.Test, error) {
@@ -159,6 +160,7 @@ func (e *search) leaveOut(ctx context.Context, res *outcome, kept []int, what st
 	}
 	e.s.Say("without %s the old version still fails: the patch leaves %s out", what, map[bool]string{true: "it", false: "them"}[one])
 	res.patch = kept
+	e.s.Status(func(st *report.Status) { st.Size = len(kept) })
 	if res.lv == res.hunks {
 		res.hunkSet = res.patch
 	} else {
