@@ -238,6 +238,17 @@ func TestChangesGit(t *testing.T) {
 	if len(s.Hunks) != 1 || !strings.HasPrefix(s.Hunks[0], "data/table.go:") || !strings.Contains(s.Diff, "+const Limit = 50") {
 		t.Errorf("result %v\n%s", s.Hunks, s.Diff)
 	}
+	// The versions of the search within the commit are named.
+	if s.Culprit == nil {
+		t.Fatal("no culprit in the summary")
+	}
+	parent, err := fixtures.Git(dir, "rev-parse", s.Culprit.Hash+"^")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("between the versions (new: the commit %s, old: its parent %s)", s.Culprit.Hash[:12], strings.TrimSpace(parent)[:12]); !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr lacks %q", want)
+	}
 	// The commit phase: tests of revisions (not counting the checks of
 	// GOOD and BAD) at most ⌈log₂ 64⌉ + 2.
 	revTests := strings.Count(r.stderr, "commits): ")

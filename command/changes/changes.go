@@ -227,7 +227,7 @@ func (r *Changes) dirJob() (command.Job, command.Workload, error) {
 	pass := e.hunkCandidate(set, base, nil)
 	e.begin = command.Begin{Failing: e.hunkCandidate(set, base, dd.All(set.Len())), What: "new version",
 		Passing: &pass, PassingWhat: "the old version"}
-	e.run = func(ctx context.Context) error { return e.hunks(ctx, set, base, r.Old) }
+	e.run = func(ctx context.Context) error { return e.hunks(ctx, set, base, r.Old, "") }
 	wl := workload(old, nw)
 	wl.Tree, wl.InTree, wl.Copies = []string{r.New, r.Old}, inTrees(old, nw), e.ws
 	return e, wl, nil

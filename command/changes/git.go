@@ -329,13 +329,15 @@ func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 		return fmt.Errorf("commit %s changes no file", culprit)
 	}
 	oldName := before[:12]
+	versions := fmt.Sprintf("new: %s, old: %s", culprit.hash[:12], before[:12])
 	if lo == hi {
 		oldName += ", the parent of " + culprit.hash[:12]
+		versions = fmt.Sprintf("new: the commit %s, old: its parent %s", culprit.hash[:12], before[:12])
 	}
 	if before != good {
 		e.good = g.goodWhat
 	}
-	return e.hunks(ctx, set, base, oldName)
+	return e.hunks(ctx, set, base, oldName, versions)
 }
 
 // goTestTool says that a run's output was read as go test's or go

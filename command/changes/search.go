@@ -422,11 +422,17 @@ type outcome struct {
 // changes of set, refines them to single lines, verifies and reports.
 // Every patch it reports failed when run again without the cache; a
 // refinement replaces a verified patch only by a smaller verified one.
-func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*codediff.File, oldName string) error {
+//
+// versions, when set, says which trees the versions are ("cc9e9b7de7ca
+// and its parent 0f21d20acbcc"), where the user did not name them.
+func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*codediff.File, oldName, versions string) error {
 	s := e.s
 	e.changes = set.Len()
 	s.StartProgress(set.Len(), "changes")
-	s.Say("%s between the versions; the new version fails, the old one passes", report.Plural(set.Len(), "change"))
+	if versions != "" {
+		versions = " (" + versions + ")"
+	}
+	s.Say("%s between the versions%s; the new version fails, the old one passes", report.Plural(set.Len(), "change"), versions)
 
 	if e.ext == nil {
 		e.ext = e.exports(ctx, set, base)
