@@ -18,7 +18,9 @@ import (
 // characters, tokens, lines or syntax tree transformations together,
 // wherever they are), and at each unit's finest pass
 // (the deletion of pieces with the most of them: characters) every set
-// of up to MaxN changes. They run in this order, within Budget candidates in all.
+// of up to MaxN changes. They run in this order, within Budget
+// candidates in all: the spans, finest pass first, then the sets,
+// pairs before triples.
 type Beyond struct {
 	// Budget bounds the candidates tested per check; zero turns the
 	// checks off.
@@ -200,18 +202,14 @@ func (s *Schedule[U]) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal[U
 		}
 		return true
 	}
-	// The likeliest to pay first: spans at the finest pass (the run of
-	// characters a reduction by single ones cannot take), pairs there,
-	// spans of the coarser passes, triples.
+	// Larger removals first: spans at the finest pass (the run of
+	// characters a reduction by single ones cannot take), spans of the
+	// coarser passes (runs of tokens, lines), then pairs at the finest
+	// pass, whose count grows with the square of its changes, and
+	// triples.
 	finest := func(up *unitPlans, pass int) bool { return pass == up.finest }
 	if b.MaxSpan < 2 || !spans(finest) {
 		return rs, g, ctx.Err()
-	}
-	if b.MaxN >= 2 {
-		if !sets(2) {
-			return rs, g, ctx.Err()
-		}
-		setN(2)
 	}
 	if !spans(func(up *unitPlans, pass int) bool { return pass != up.finest }) {
 		return rs, g, ctx.Err()
@@ -227,6 +225,12 @@ func (s *Schedule[U]) BeyondRemovals(ctx context.Context, b Beyond) ([]Removal[U
 				}
 			}
 		}
+	}
+	if b.MaxN >= 2 {
+		if !sets(2) {
+			return rs, g, ctx.Err()
+		}
+		setN(2)
 	}
 	for n := 3; n <= b.MaxN; n++ {
 		if !sets(n) {

@@ -39,6 +39,31 @@ func TestBeyondSpan(t *testing.T) {
 	}
 }
 
+// TestBeyondTokenSpanFirst: a rule of antonmedv/expr whose 1-minimal
+// reduction is 28 bytes, of which a run of five tokens (Now in[]&&)
+// can go at once. Within a budget that does not reach every pair of
+// characters, the spans of tokens are checked before the pairs, and
+// the run goes.
+func TestBeyondTokenSpanFirst(t *testing.T) {
+	crash := regexp.MustCompile(`^(Now in\[\]&&)?one\(9\.\.7,\{#==Now\}\)$`)
+	test := func(_ context.Context, data []byte) dd.Outcome {
+		if crash.Match(data) {
+			return dd.Fail
+		}
+		return dd.Pass
+	}
+	in := []byte("Now in[]&&one(9..7,{#==Now})")
+	ladder := Ladder{Rungs: Deletions}
+	r, err := Reduce(context.Background(), in, ladder.Passes, test, dd.Options{})
+	if err != nil || string(r.Data) != string(in) || !r.Minimal {
+		t.Fatalf("1-minimal: %q %v %v", r.Data, r.Minimal, err)
+	}
+	r, err = ReduceBeyond(context.Background(), in, ladder.Passes, test, dd.Options{}, DefaultBeyond(300))
+	if err != nil || string(r.Data) != "one(9..7,{#==Now})" {
+		t.Fatalf("beyond, within 300 tests: %q %v", r.Data, err)
+	}
+}
+
 // TestBeyondCost: on a result that no removal of several changes makes
 // fail, the checks test each candidate once, no more than the budget,
 // and a budget too small for triples leaves the guarantee at pairs.
