@@ -260,6 +260,56 @@ if grep -q x {}; then exit 1; fi`)
 	}
 }
 
+// TestTesterSameCandidateInFlight: the same candidate asked for twice
+// at once (two removals that leave the same text, tested in parallel)
+// runs once; the second gets its answer, as from the cache. One whose
+// test is cancelled is run by the next asking.
+func TestTesterSameCandidateInFlight(t *testing.T) {
+	counter := filepath.Join(t.TempDir(), "count")
+	tester, err := NewTester(sh(`echo >> `+counter+`; sleep 0.3; grep -q x {} && exit 1; exit 0`), &ScriptOracle{Bisect}, 2, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tester.Close()
+	tester.Cache = NewCache()
+	x := Candidate{Files: []File{{Name: "in", Data: []byte("x")}}}
+	var recs [2]Test
+	var wg sync.WaitGroup
+	for i := range recs {
+		wg.Go(func() {
+			rec, err := tester.Test(context.Background(), x)
+			if err != nil {
+				t.Error(err)
+			}
+			recs[i] = rec
+		})
+	}
+	wg.Wait()
+	runs, _ := os.ReadFile(counter)
+	if n := bytes.Count(runs, []byte("\n")); n != 1 || recs[0].Outcome != dd.Fail || recs[1].Outcome != dd.Fail || recs[0].Cached == recs[1].Cached {
+		t.Errorf("%d runs; outcomes %s (cached %v) and %s (cached %v): want 1 run, both FAIL, one cached",
+			n, recs[0].Outcome, recs[0].Cached, recs[1].Outcome, recs[1].Cached)
+	}
+
+	// The first asking is cancelled while its test runs: the second runs
+	// it.
+	y := Candidate{Files: []File{{Name: "in", Data: []byte("y")}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() { _, err := tester.Test(ctx, y); first <- err }()
+	time.Sleep(100 * time.Millisecond)
+	second := make(chan Test, 1)
+	go func() { rec, _ := tester.Test(context.Background(), y); second <- rec }()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	if err := <-first; err == nil {
+		t.Errorf("the cancelled test gave no error")
+	}
+	if rec := <-second; rec.Outcome != dd.Pass || rec.Cached {
+		t.Errorf("after the first was cancelled: %s, cached %v; want PASS, run", rec.Outcome, rec.Cached)
+	}
+}
+
 func TestCacheFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cache")
 	c, n, err := OpenCache(path)

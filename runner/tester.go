@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -65,6 +66,20 @@ type Tester struct {
 	root      string
 	dirs      chan string
 	outs      map[string][]*capture // per work directory: its output captures
+
+	// flights are the tests running now by key, with a cache: a
+	// candidate asked for again while its test runs (two removals that
+	// leave the same text, tested in parallel) waits for its answer.
+	flightMu sync.Mutex
+	flights  map[Key]*flight
+}
+
+// flight is a test running for a key; done closes when rec and err are
+// set.
+type flight struct {
+	done chan struct{}
+	rec  Test
+	err  error
 }
 
 // Test records one test of a candidate.
@@ -211,9 +226,9 @@ func (c Candidate) key(context string) Key {
 // Test tests a candidate. The error is the context's when it ends, or
 // one that no other candidate would avoid either (the test cannot be
 // started, the oracle aborts).
-func (t *Tester) Test(ctx context.Context, c Candidate) (Test, error) {
+func (t *Tester) Test(ctx context.Context, c Candidate) (rec Test, err error) {
 	repeat := t.Repeat()
-	rec := Test{Candidate: c, Key: c.key(t.contextKey(repeat))}
+	rec = Test{Candidate: c, Key: c.key(t.contextKey(repeat))}
 	for _, f := range c.Files {
 		rec.Size += len(f.Data)
 	}
@@ -221,12 +236,46 @@ func (t *Tester) Test(ctx context.Context, c Candidate) (Test, error) {
 		rec.Size += len(a)
 	}
 	if t.Cache != nil {
-		if c, ok := t.cached(rec.Key); ok {
-			rec.Outcome, rec.Detail, rec.Cached = c.Outcome, c.Detail, true
-			if t.OnTest != nil {
-				t.OnTest(rec)
+		for {
+			if c, ok := t.cached(rec.Key); ok {
+				rec.Outcome, rec.Detail, rec.Cached = c.Outcome, c.Detail, true
+				if t.OnTest != nil {
+					t.OnTest(rec)
+				}
+				return rec, nil
 			}
-			return rec, nil
+			t.flightMu.Lock()
+			f := t.flights[rec.Key]
+			if f == nil {
+				f = &flight{done: make(chan struct{})}
+				if t.flights == nil {
+					t.flights = map[Key]*flight{}
+				}
+				t.flights[rec.Key] = f
+				t.flightMu.Unlock()
+				defer func() {
+					t.flightMu.Lock()
+					delete(t.flights, rec.Key)
+					t.flightMu.Unlock()
+					f.rec, f.err = rec, err
+					close(f.done)
+				}()
+				break
+			}
+			t.flightMu.Unlock()
+			select {
+			case <-f.done:
+			case <-ctx.Done():
+				return rec, ctx.Err()
+			}
+			if f.err == nil {
+				rec.Outcome, rec.Detail, rec.Cached = f.rec.Outcome, f.rec.Detail, true
+				if t.OnTest != nil {
+					t.OnTest(rec)
+				}
+				return rec, nil
+			}
+			// The test it waited for did not finish (cancelled): ask again.
 		}
 	}
 	start := time.Now()
