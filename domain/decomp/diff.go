@@ -310,15 +310,30 @@ func (s *Script) Unified(nameP, nameF string, context int) string {
 			lf--
 		}
 		fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@\n", lp, np, lf, nf)
-		for _, o := range s.ops[start:end] {
-			switch o.kind {
-			case keep:
-				writeLines(&b, " ", s.P.Piece(o.i))
-			case del:
-				writeLines(&b, "-", s.P.Piece(o.i))
-			case ins:
-				writeLines(&b, "+", s.F.Piece(o.j))
+		// In each run of changes between kept pieces, what goes comes
+		// before what comes, as diff writes it (the edit script may
+		// interleave them).
+		for k := start; k < end; {
+			if s.ops[k].kind == keep {
+				writeLines(&b, " ", s.P.Piece(s.ops[k].i))
+				k++
+				continue
 			}
+			run := k
+			for run < end && s.ops[run].kind != keep {
+				run++
+			}
+			for _, o := range s.ops[k:run] {
+				if o.kind == del {
+					writeLines(&b, "-", s.P.Piece(o.i))
+				}
+			}
+			for _, o := range s.ops[k:run] {
+				if o.kind == ins {
+					writeLines(&b, "+", s.F.Piece(o.j))
+				}
+			}
+			k = run
 		}
 		n = end
 	}

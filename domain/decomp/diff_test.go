@@ -109,6 +109,54 @@ func TestDiffLines(t *testing.T) {
 	}
 }
 
+// TestUnifiedOrder: in every run of changed lines of a unified diff,
+// the lines that go come before the lines that come, as diff writes
+// them, on random texts of few distinct lines; and patch(1) makes the
+// new text of the old.
+func TestUnifiedOrder(t *testing.T) {
+	_, patchErr := exec.LookPath("patch")
+	rng := rand.New(rand.NewPCG(7, 45))
+	text := func() []byte {
+		var b []byte
+		for range rng.IntN(12) {
+			b = append(b, "abc:"[rng.IntN(4)])
+			if rng.IntN(3) > 0 {
+				b = append(b, '\n')
+			}
+		}
+		return b
+	}
+	for i := range 300 {
+		a, b := text(), text()
+		got := UnifiedLines(a, b, "x", "x", 1)
+		plus := false
+		for _, l := range strings.Split(got, "\n")[2:] {
+			switch {
+			case strings.HasPrefix(l, "+"):
+				plus = true
+			case strings.HasPrefix(l, "-") && plus:
+				t.Fatalf("%q → %q: a line that goes after one that comes:\n%s", a, b, got)
+			case strings.HasPrefix(l, " "), strings.HasPrefix(l, "@@"):
+				plus = false
+			}
+		}
+		if patchErr != nil || i%10 != 0 || string(a) == string(b) {
+			continue
+		}
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "x"), a, 0o644)
+		cmd := exec.Command("patch", "x")
+		cmd.Dir = dir
+		cmd.Stdin = strings.NewReader(got)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%q → %q: patch: %v\n%s\n%s", a, b, err, out, got)
+		}
+		if p, _ := os.ReadFile(filepath.Join(dir, "x")); string(p) != string(b) {
+			t.Errorf("%q → %q: patched %q", a, b, p)
+		}
+	}
+}
+
 func TestDiffTooDifferent(t *testing.T) {
 	if testing.Short() {
 		// -short: the same past a budget of 200 edits, not 20,000.
@@ -138,10 +186,10 @@ func TestDiffTooDifferent(t *testing.T) {
 func TestReplace(t *testing.T) {
 	p, _ := Lines{}.Cut([]byte("}\n}\n}\nx\ny\nz\n"))
 	s := Replace(p, []Replacement{
-		{At: 2, Del: 1}, // the third "}"
+		{At: 0, Del: 1}, // the first "}"
 		{At: 3, Del: 3, Ins: [][]byte{[]byte("x\n"), []byte("Y\n"), []byte("z\n")}}, // y by Y, x and z kept
 	})
-	want := "--- a\n+++ b\n@@ -1,6 +1,5 @@\n }\n }\n-}\n x\n-y\n+Y\n z\n"
+	want := "--- a\n+++ b\n@@ -1,6 +1,5 @@\n-}\n }\n }\n x\n-y\n+Y\n z\n"
 	if got := s.Unified("a", "b", 3); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
@@ -154,10 +202,22 @@ func TestReplace(t *testing.T) {
 	if s.Len() != 3 {
 		t.Errorf("%d changes, want 3", s.Len())
 	}
+	// A shortest script deletes another "}".
 	f, _ := Lines{}.Cut([]byte("}\n}\nx\nY\nz\n"))
-	if d := Diff(p, f).Unified("a", "b", 3); d == want {
-		t.Errorf("a shortest script of the texts shows the same diff; the test shows nothing:\n%s", d)
+	if d, r := deleted(Diff(p, f)), deleted(s); slices.Equal(d, r) || !slices.Equal(r, []int{0, 4}) {
+		t.Errorf("pieces deleted: %v by a shortest script, %v by the replacements (want [0 4]); the test shows nothing", d, r)
 	}
+}
+
+// deleted lists the pieces of P a script deletes.
+func deleted(s *Script) []int {
+	var out []int
+	for _, o := range s.ops {
+		if o.kind == del {
+			out = append(out, o.i)
+		}
+	}
+	return out
 }
 
 // isSubsequence reports whether a is a subsequence of b.
