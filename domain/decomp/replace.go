@@ -11,7 +11,8 @@ import (
 // each identifier-like word shortened consistently at every occurrence
 // (to a name the text does not use), each number of two digits or more
 // made 0 or 1, each quoted string emptied, and each bracket group
-// replaced by its first element. Every change makes the text smaller;
+// replaced by its first element, and a call (a word right before the
+// brackets) by its first argument. Every change makes the text smaller;
 // ddmin makes as many as keep the failure, after the deletion passes.
 //
 // Finish, when set, finishes each candidate as a syntax pass does (a
@@ -106,6 +107,12 @@ func (r Replacements) Plan(data []byte) (Plan, error) {
 			continue
 		}
 		chs = append(chs, Change{Kind: "group → first element", Edits: []Splice{{From: g.open.start, To: g.close.end, Parts: []Part{Ref(from, to)}}}})
+		// A call, a word right before its brackets (f(x, y), a[i]):
+		// the whole call by its first argument too.
+		if k := sort.Search(len(toks), func(i int) bool { return toks[i].end >= g.open.start }); k < len(toks) &&
+			toks[k].kind == tkWord && toks[k].end == g.open.start {
+			chs = append(chs, Change{Kind: "call → first argument", Edits: []Splice{{From: toks[k].start, To: g.close.end, Parts: []Part{Ref(from, to)}}}})
+		}
 	}
 	return &Rewrite{Src: data, Changes: chs, Finish: r.Finish}, nil
 }

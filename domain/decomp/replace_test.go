@@ -42,6 +42,8 @@ func TestReplacements(t *testing.T) {
 		// groups by their first element
 		`total = compute(12, "label", a) + total; b = 7`,
 		`total = compute12 + total; b = 7`,
+		// a call by its first argument
+		`total = 12 + total; b = 7`,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d changes, want %d:\n%q", len(got), len(want), got)
@@ -55,8 +57,8 @@ func TestReplacements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The renames inside the kept first element still apply.
-	if string(all) != `c = d0 + c; b = 7` {
+	// The renames inside the kept first argument still apply.
+	if string(all) != `c = 0 + c; b = 7` {
 		t.Errorf("all at once: %s", all)
 	}
 }
