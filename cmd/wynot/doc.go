@@ -185,7 +185,8 @@ contents kept; in indented text, YAML say, each top-level line with the
 lines indented under it goes whole before the lines); then words,
 numbers, strings and bracket groups are replaced by smaller ones (a word
 shortened at every occurrence, a number of two digits or more by 0 or 1,
-a string emptied, a bracket group by its first element). Source code in
+a string emptied, a bracket group by its first element, a call f(x, y)
+by its first argument). Source code in
 a known language (by its file name's extension: .go; .c and .h, .cc,
 .cpp, .cxx, .hh, .hpp, .rs, .java, .ts, .tsx, .js, .py, .json, .sql) is
 reduced as a syntax tree first, level by level from the
