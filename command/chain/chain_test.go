@@ -246,6 +246,20 @@ func TestSuggestOffPath(t *testing.T) {
 	if sg := ch.suggested; sg == nil || sg.Where != "f.go:13" || sg.Func != "f" || sg.Step != 7 || !strings.Contains(sg.Why, "went on to line 14, where the passing run never goes") {
 		t.Errorf("suggested %+v, want the branch at f.go:13 (step 7)", sg)
 	}
+	if !ch.trans[1].Suggested {
+		t.Errorf("the transition into the branch's state is not marked: %+v", ch.trans)
+	}
+	// With the branch's own transition in the chain (from step 7 on),
+	// the mark is on it, not on the one into its state.
+	ch = &Chain{prog: offPathProg(),
+		timeline:  []uint32{1, 2, 3, 2, 3, 2, 3, 4, 6},
+		ptimeline: []uint32{1, 2, 3, 2, 3, 6, 1, 2, 3, 6},
+		trans:     []Transition{tr(2, "statement", "f"), tr(6, "return", "g"), tr(7, "diverges", "f"), tr(8, "statement", "f")}}
+	ch.links, ch.order = links(2, 3, 6, 7, 8, 9)
+	ch.suggest()
+	if sg := ch.suggested; sg == nil || sg.Where != "f.go:13" || sg.Step != 7 || ch.trans[1].Suggested || !ch.trans[2].Suggested {
+		t.Errorf("suggested %+v, marked %v %v; want the branch at f.go:13 (step 7), marked on its transition", sg, ch.trans[1].Suggested, ch.trans[2].Suggested)
+	}
 	// The failing run passes the loop once more: the state it reaches
 	// then is one the passing run never reaches, by ways it takes too.
 	ch = &Chain{prog: offPathProg(),

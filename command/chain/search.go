@@ -397,6 +397,14 @@ func (c *Chain) suggest() {
 				sg.Where, sg.Step = t.offPath.Where, t.offPath.Step
 				sg.Func = c.prog.Stmt(int(c.timeline[t.offPath.Step-1])).Func // the state's, past a return
 				sg.Why = fmt.Sprintf("%s: with the cause in %s, the failing run went on to %s, where the passing run never goes from there", r.why, names(t.After), sameFile(t.offPath.Where, t.offPath.Fail))
+				// The branch is the transition from that state on, where
+				// the chain has one: the mark goes there, with the rule.
+				for j := range c.trans {
+					if c.trans[j].FromStep == t.offPath.Step {
+						t.Suggested, c.trans[j].Suggested = false, true
+						break
+					}
+				}
 			case t.Kind == "statement" && t.Parting == nil:
 				sg.Where = c.moved(t)
 			case t.Kind == "hidden":
