@@ -310,30 +310,15 @@ func (s *Script) Unified(nameP, nameF string, context int) string {
 			lf--
 		}
 		fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@\n", lp, np, lf, nf)
-		// In each run of changes between kept pieces, what goes comes
-		// before what comes, as diff writes it (the edit script may
-		// interleave them).
-		for k := start; k < end; {
-			if s.ops[k].kind == keep {
-				writeLines(&b, " ", s.P.Piece(s.ops[k].i))
-				k++
-				continue
+		for _, o := range s.ops[start:end] {
+			switch o.kind {
+			case keep:
+				writeLines(&b, " ", s.P.Piece(o.i))
+			case del:
+				writeLines(&b, "-", s.P.Piece(o.i))
+			case ins:
+				writeLines(&b, "+", s.F.Piece(o.j))
 			}
-			run := k
-			for run < end && s.ops[run].kind != keep {
-				run++
-			}
-			for _, o := range s.ops[k:run] {
-				if o.kind == del {
-					writeLines(&b, "-", s.P.Piece(o.i))
-				}
-			}
-			for _, o := range s.ops[k:run] {
-				if o.kind == ins {
-					writeLines(&b, "+", s.F.Piece(o.j))
-				}
-			}
-			k = run
 		}
 		n = end
 	}
@@ -399,13 +384,52 @@ func Diff(p, f Pieces) *Script {
 	}
 	d := &differ{a: a, b: b, minimal: true}
 	d.compare(0, len(a), 0, len(b))
-	s := &Script{P: p, F: f, ops: d.ops, Minimal: d.minimal}
+	s := &Script{P: p, F: f, ops: deletionsFirst(d.ops), Minimal: d.minimal}
 	for n, o := range s.ops {
 		if o.kind != keep {
 			s.changes = append(s.changes, n)
 		}
 	}
 	return s
+}
+
+// deletionsFirst puts, in each run of changes between kept pieces, the
+// deletions before the insertions, as diff writes a change (the search
+// may interleave them, and a unified diff would then show a "+" line
+// before the "-" line it replaces). Deletions keep their pieces of P,
+// insertions theirs of F; each side's position on the other is where
+// the run's deletions begin (in F) and end (in P).
+func deletionsFirst(ops []op) []op {
+	out := make([]op, 0, len(ops))
+	for k := 0; k < len(ops); {
+		if ops[k].kind == keep {
+			out = append(out, ops[k])
+			k++
+			continue
+		}
+		run := k
+		for run < len(ops) && ops[run].kind != keep {
+			run++
+		}
+		i0, j0 := ops[k].i, ops[k].j
+		for _, o := range ops[k:run] {
+			i0, j0 = min(i0, o.i), min(j0, o.j)
+		}
+		nd := 0
+		for _, o := range ops[k:run] {
+			if o.kind == del {
+				out = append(out, op{del, o.i, j0})
+				nd++
+			}
+		}
+		for _, o := range ops[k:run] {
+			if o.kind == ins {
+				out = append(out, op{ins, i0 + nd, o.j})
+			}
+		}
+		k = run
+	}
+	return out
 }
 
 type differ struct {
