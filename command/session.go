@@ -244,6 +244,10 @@ type Stats struct {
 // Tests is every run: candidates and checks.
 func (st Stats) Tests() int { return st.Runs + st.Checks }
 
+// Known is the outcome a test of c gave in this run (or the cache file
+// holds for it); ok is false when it was not tested.
+func (s *Session) Known(c runner.Candidate) (o dd.Outcome, ok bool) { return s.tester.Known(c) }
+
 // Stats returns the counters now.
 func (s *Session) Stats() Stats {
 	s.mu.Lock()

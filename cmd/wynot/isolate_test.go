@@ -265,3 +265,44 @@ func isSubsequence(a, b []byte) bool {
 	}
 	return len(a) == 0
 }
+
+// TestIsolateNeighboursUnresolved: the inputs one change from the
+// results fail another way (a parser's other error), so the verdict
+// does not say that they pass or fail: it says how many did what, and
+// the difference and the JSON summary stand. A passing input longer
+// than the failing one gives no negative sizes.
+func TestIsolateNeighboursUnresolved(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := t.TempDir()
+	// xab panics, the longer xcdefg passes, anything else is another
+	// error.
+	script := filepath.Join(dir, "test.sh")
+	write(t, script, []byte(`#!/bin/sh
+case $(cat "$1") in
+xab) echo 'panic: boom' >&2; exit 2 ;;
+xcdefg) exit 0 ;;
+*) echo 'error: something else' >&2; exit 3 ;;
+esac
+`))
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "good"), []byte("xcdefg"))
+	write(t, filepath.Join(dir, "bad"), []byte("xab"))
+	r := wynotRun(t, dir, nil, "isolate", "--json", "good", "bad", "--", script, "{}")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := r.summary(t)
+	if strings.Contains(r.stderr, "the failing input passes") || strings.Contains(r.stderr, "the passing input fails") ||
+		!strings.Contains(r.stderr, "with any one change less, the failing input does not fail (0 of ") ||
+		!strings.Contains(r.stderr, "with any one more, the passing input does not pass (0 of ") {
+		t.Errorf("verdict:\n%s", r.stderr)
+	}
+	for _, p := range s.Passes {
+		if p.BytesBefore < 0 || p.BytesAfter < 0 {
+			t.Errorf("pass %s: %d bytes before, %d after", p.Name, p.BytesBefore, p.BytesAfter)
+		}
+	}
+}

@@ -352,6 +352,9 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 	runs0 := s.Stats().Runs
 	t0 := time.Now()
 	before := len(iso.fail) - len(iso.pass)
+	if !iso.Maximize {
+		before = changeBytes(script, nil)
+	}
 	res, err := s.Search(ctx, command.Search{Name: sp.Name(), N: script.Len(), Algorithm: iso.alg, Options: dd.Options{Variant: iso.Variant, Bisect: iso.Bisect},
 		Build: func(c dd.Config) runner.Candidate { return iso.candidate(script.Apply(c)) },
 		OnStep: func(st dd.Step) {
@@ -365,12 +368,40 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 		iso.elements = len(res.Delta)
 	}
 	runs := s.Stats().Runs - runs0
+	after := len(iso.fail) - len(iso.pass)
+	if !iso.Maximize {
+		after = before
+		if res.Fail != nil {
+			after = changeBytes(script, res.Delta)
+		}
+	}
 	iso.passes = append(iso.passes, report.PassStats{Name: sp.Name(), Tests: runs,
-		BytesBefore: before, BytesAfter: len(iso.fail) - len(iso.pass), Seconds: time.Since(t0).Seconds()})
+		BytesBefore: before, BytesAfter: after, Seconds: time.Since(t0).Seconds()})
 	if nr := command.Unreproduced(err, "the input", "the input"); nr != nil {
 		return false, nr
 	}
 	return err == nil && res.Minimal && script.Minimal, err
+}
+
+// changeBytes is what the changes c of script hold, the bytes they
+// delete and insert (all of its changes for nil): the size of the
+// difference they make, whichever input is longer.
+func changeBytes(script *decomp.Script, c []int) int {
+	if c == nil {
+		c = make([]int, script.Len())
+		for i := range c {
+			c[i] = i
+		}
+	}
+	n := 0
+	for _, k := range c {
+		if insert, piece := script.Change(k); insert {
+			n += len(script.F.Piece(piece))
+		} else {
+			n += len(script.P.Piece(piece))
+		}
+	}
+	return n
 }
 
 // shown is the size the progress line shows after a step of the search
@@ -488,11 +519,58 @@ func (iso *isolator) Close(sum *report.Summary, end command.End) command.Closing
 	case end.Minimal && iso.Maximize:
 		c.Verdict = []string{fmt.Sprintf("the result is 1-maximal: adding any single one of the missing %s makes it fail", granularityWord(iso.finest))}
 	case end.Minimal:
-		c.Verdict = []string{"the difference is 1-minimal: with any one change less, the failing input passes; with any one more, the passing input fails"}
+		c.Verdict = []string{"the difference is 1-minimal: " + iso.neighbours()}
 	default:
 		c.Verdict = []string{"the result is not certified minimal"}
 	}
 	return c
+}
+
+// neighbours says what the inputs one change from the results did, as
+// the search tested them: the failing result with any one change less
+// does not fail, the passing one with any one more does not pass; each
+// side says "passes" ("fails") only when every such input did, and how
+// many were unresolved otherwise (another failure, or no run at all).
+func (iso *isolator) neighbours() string {
+	var sp decomp.Splitter
+	for _, s := range iso.splitters() {
+		if s.Name() == iso.finest {
+			sp = s
+		}
+	}
+	script, err := iso.script(sp)
+	if sp == nil || err != nil || script.Len() == 0 {
+		return "with any one change less, the failing input does not fail; with any one more, the passing input does not pass"
+	}
+	all := make([]int, script.Len())
+	for i := range all {
+		all[i] = i
+	}
+	const untested = 3
+	var less, more [4]int // by outcome, and untested
+	count := func(n *[4]int, c []int) {
+		if o, ok := iso.s.Known(iso.candidate(script.Apply(c))); ok {
+			n[o]++
+		} else {
+			n[untested]++
+		}
+	}
+	for k := range all {
+		count(&less, append(append([]int(nil), all[:k]...), all[k+1:]...))
+		count(&more, []int{k})
+	}
+	side := func(n [4]int, want dd.Outcome, all, not, did string) string {
+		if n[want] == script.Len() {
+			return all
+		}
+		s := fmt.Sprintf("%s (%d of %d %s, %d unresolved", not, n[want], script.Len(), did, n[dd.Unresolved])
+		if n[untested] > 0 {
+			s += fmt.Sprintf(", %d not run", n[untested])
+		}
+		return s + ")"
+	}
+	return "with any one change less, the failing input " + side(less, dd.Pass, "passes", "does not fail", "passed") +
+		"; with any one more, the passing input " + side(more, dd.Fail, "fails", "does not pass", "failed")
 }
 
 // unitWord names one piece of a split: "character", "line", ...
