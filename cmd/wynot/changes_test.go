@@ -718,6 +718,12 @@ func TestChangesGitSkip(t *testing.T) {
 	if !strings.Contains(r.stderr, "the failure-inducing commit is one of 2") || !strings.Contains(s.Commit, "c3 fixes it") {
 		t.Errorf("commit %q\n%s", s.Commit, r.stderr)
 	}
+	// The JSON names no one culprit: both commits, and the verdict says
+	// so first.
+	if s.Culprit != nil || len(s.Culprits) != 2 || s.Culprits[0].Subject != "c2 breaks the build" || s.Culprits[1].Subject != "c3 fixes it and brings the bug" ||
+		len(s.Verdict) == 0 || !strings.HasPrefix(s.Verdict[0], "no one commit is the culprit: the failure came with one of the 2 commits from ") {
+		t.Errorf("culprit %+v, culprits %+v, verdict %q", s.Culprit, s.Culprits, s.Verdict)
+	}
 	if !s.Confirmed || !strings.Contains(s.Diff, "+BUG") || strings.Contains(s.Diff, "BROKEN") {
 		t.Errorf("confirmed %v\n%s", s.Confirmed, s.Diff)
 	}

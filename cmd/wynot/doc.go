@@ -765,7 +765,10 @@ revisions (as given and as resolved, and the merge base the search
 started from), the failure-inducing commit (hash, subject, author,
 date), the commits passed over and why, and each revision the bisection
 tested, in order, with its outcome and the commits it left; --json has
-the same ("revisions", "culprit", "untested", "bisection").
+the same ("revisions", "culprit", "untested", "bisection"). When the
+revisions before the culprit could not be tested, no one commit is the
+culprit: --json has no "culprit" but "culprits", every commit the
+failure may have come with, and its verdict says so first.
 
 The result is a patch that applies to the old version (git apply, or
 patch -p1), printed and, with -o FILE, written to FILE. Every patch

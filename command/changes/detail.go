@@ -12,8 +12,13 @@ type Detail struct {
 	Commit  string `json:"commit,omitempty"`  // the failure-inducing commit (--git), its short hash and subject
 	// Revisions are GOOD and BAD (--git), as given and as resolved.
 	Revisions *Revisions `json:"revisions,omitempty"`
-	// Culprit is the failure-inducing commit (--git) in full.
-	Culprit *GitCommit `json:"culprit,omitempty"`
+	// Culprit is the failure-inducing commit (--git) in full, when the
+	// search told it apart. When it could not tell it from the commits
+	// before it (Untested), Culprit is nil and Culprits lists all of
+	// them, oldest first: the failure came with one of them; Commit is
+	// then the newest, whose tree the changes were searched to.
+	Culprit  *GitCommit   `json:"culprit,omitempty"`
+	Culprits []*GitCommit `json:"culprits,omitempty"`
 	// Untested are the commits just before the culprit (--git) whose
 	// revisions could not be tested (unresolved): the failure came with
 	// one of them or with the culprit, as git bisect skip leaves it.

@@ -276,9 +276,16 @@ func (g *gitSearch) run(ctx context.Context, commits []commit) error {
 		commits, from, lo, hi = sub, base, slo, shi
 	}
 	culprit := commits[hi]
-	e.detail.Commit, e.detail.Culprit, e.detail.Untested = culprit.String(), culprit.info(), nil
+	e.detail.Commit, e.detail.Culprit, e.detail.Culprits, e.detail.Untested = culprit.String(), culprit.info(), nil, nil
 	for _, c := range commits[lo:hi] {
 		e.detail.Untested = append(e.detail.Untested, c.String())
+	}
+	if lo < hi {
+		// No one commit is the culprit: the JSON names them all.
+		e.detail.Culprit = nil
+		for _, c := range commits[lo : hi+1] {
+			e.detail.Culprits = append(e.detail.Culprits, c.info())
+		}
 	}
 	if lo == hi {
 		s.Say("the failure-inducing commit is %s", culprit)

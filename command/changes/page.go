@@ -64,7 +64,11 @@ func (d Detail) Sections() []report.Section {
 	}
 	b.WriteString("</table>\n")
 
-	if c := d.Culprit; c != nil {
+	c := d.Culprit
+	if c == nil && len(d.Culprits) > 0 {
+		c = d.Culprits[len(d.Culprits)-1]
+	}
+	if c != nil {
 		b.WriteString("<h2>Failure-inducing commit</h2>\n<table class=\"git\">\n")
 		fmt.Fprintf(&b, "<tr><td class=k>commit</td><td class=h>%s</td></tr>\n", esc(c.Hash))
 		fmt.Fprintf(&b, "<tr><td class=k>subject</td><td>%s</td></tr>\n", esc(c.Subject))
@@ -80,8 +84,11 @@ func (d Detail) Sections() []report.Section {
 
 	d.passedOver(&b)
 	d.bisection(&b)
-	if d.Culprit != nil {
+	switch {
+	case d.Culprit != nil:
 		fmt.Fprintf(&b, "<p class=\"git\">Then the changes of commit <span class=h>%s</span> were searched, hunk by hunk and line by line: the tests below.</p>\n", esc(short(d.Culprit.Hash)))
+	case c != nil:
+		fmt.Fprintf(&b, "<p class=\"git\">Then the changes of the commits from <span class=h>%s</span> to <span class=h>%s</span> were searched together, hunk by hunk and line by line: the tests below.</p>\n", esc(short(d.Culprits[0].Hash)), esc(short(c.Hash)))
 	}
 	return []report.Section{{Style: gitStyle, HTML: b.String()}}
 }

@@ -426,6 +426,12 @@ func (e *search) Close(sum *report.Summary, end command.End) command.Closing {
 		d.RemovalsPredicted = res.removalsPredicted
 	}
 	d.Verdict = e.verdict(*res, end.Interrupted, end.Minimal)
+	if n := len(d.Culprits); n > 1 {
+		// The verdict says first that no one commit was found: the
+		// JSON's commit is the newest of them, not the culprit.
+		d.Verdict = append([]string{fmt.Sprintf("no one commit is the culprit: the failure came with one of the %d commits from %s to %s, whose revisions before the last could not be told apart (untested); their changes were searched together",
+			n, d.Untested[0], d.Commit)}, d.Verdict...)
+	}
 	sum.Detail = d
 
 	c := command.Closing{Page: func() report.Page { return report.Page{Rows: d.Rows(), Sections: d.Sections()} }}
