@@ -489,7 +489,14 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 			return err2
 		}
 		if !r2.verified || len(r2.patch) >= fine.Len() {
-			s.Say("refinement found no smaller patch that fails when run again; the result stays at %s", res.lv.name)
+			switch {
+			case r2.verified:
+				s.Say("refinement found no smaller patch: the failure needs all %s; the result stays at %s", report.Plural(fine.Len(), shown), res.lv.name)
+			case len(d2) < fine.Len():
+				s.Say("the smaller patch refinement found (%s) did not fail when run again; the result stays at %s", report.Plural(len(d2), shown), res.lv.name)
+			default:
+				s.Say("refinement found no smaller patch that fails: every smaller one it tested passed or was unresolved; the result stays at %s", res.lv.name)
+			}
 			break
 		}
 		r2.hunks, r2.hunkSet = res.hunks, res.hunkSet
