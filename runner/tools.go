@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"encoding/json"
 	"regexp"
 	"slices"
@@ -357,7 +358,7 @@ func readGoBuild(out string) ToolReading {
 		case header && !vet:
 			return ToolReading{Tools: []string{"go build"}, Phase: NotBuilt, Message: l}
 		default:
-			return ToolReading{Tools: []string{"go vet"}, Phase: Ran, Message: l}
+			return ToolReading{Tools: []string{"go vet"}, Phase: Ran, Message: vetFindings(lines)}
 		}
 	}
 	for _, m := range reGoCmd.FindAllStringSubmatch(out, -1) {
@@ -367,6 +368,23 @@ func readGoBuild(out string) ToolReading {
 		return ToolReading{Tools: []string{"go"}, Phase: NotSetUp, Message: strings.TrimSpace(m[0])}
 	}
 	return ToolReading{}
+}
+
+// vetFindings is go vet's findings in lines, all of them, which go vet
+// prints in no set order: sorted by their text with numbers and paths
+// normalized (then as they are), joined by "; ". A finding more (a
+// reduction that leaves a call's result unused) is another failure.
+func vetFindings(lines []string) string {
+	var fs []string
+	for _, l := range lines {
+		if reGoPos.MatchString(l) && !strings.HasPrefix(l, "vet: ") {
+			fs = append(fs, l)
+		}
+	}
+	slices.SortFunc(fs, func(a, b string) int {
+		return cmp.Or(strings.Compare(Normalize(a), Normalize(b)), strings.Compare(a, b))
+	})
+	return strings.Join(slices.Compact(fs), "; ")
 }
 
 var (
