@@ -143,10 +143,7 @@ func TestChangesInterference(t *testing.T) {
 	// ddmin, with the test as a script (--test, git bisect convention):
 	// the same two changes, a 1-minimal failing subset.
 	script := filepath.Join(t.TempDir(), "test.sh")
-	write(t, script, []byte("#!/bin/sh\n! { grep -q A=2 d0/a.conf && grep -q B=2 d2/b.conf; }\n"))
-	if err := os.Chmod(script, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeScript(t, script, "#!/bin/sh\n! { grep -q A=2 d0/a.conf && grep -q B=2 d2/b.conf; }\n")
 	r = wynotRun(t, dir, nil, "changes", "--json", "--algorithm", "ddmin", "--test", script, "old", "new")
 	if r.code != 0 {
 		t.Fatalf("ddmin: exit %d\n%s", r.code, r.stderr)
@@ -646,7 +643,7 @@ func TestChangesRefinementNeverBuilds(t *testing.T) {
 	write(t, filepath.Join(dir, "old", "a.txt"), []byte(old.String()))
 	write(t, filepath.Join(dir, "new", "a.txt"), []byte(nw.String()))
 	script := filepath.Join(dir, "test.sh")
-	write(t, script, []byte(`#!/bin/sh
+	writeScript(t, script, `#!/bin/sh
 cd "$1" || exit 128
 n=$(grep -c -e '^OPEN$' -e '^CLOSE$' a.txt)
 [ "$n" = 1 ] && exit 125
@@ -654,8 +651,7 @@ grep -q '^OPEN$' a.txt && ! grep -q '^BUG$' a.txt && exit 125
 grep -q '^BUG$' a.txt && ! grep -q '^OPEN$' a.txt && exit 125
 grep -q '^BUG$' a.txt && exit 1
 exit 0
-`))
-	os.Chmod(script, 0o755)
+`)
 	r := wynotRun(t, dir, nil, "changes", "--json", "-j2", "old", "new", "--", script, "{}")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -742,8 +738,7 @@ func TestChangesGitSkipSaysWhy(t *testing.T) {
 	commit("c3 removes it and brings the bug", "a\nc1\nBUG\n")
 	bad := commit("c4", "a\nc1\nBUG\nc4\n")
 	script := filepath.Join(t.TempDir(), "test.sh")
-	write(t, script, []byte("#!/bin/sh\ncd \"$1\" || exit 128\nif grep -q OTHER a.txt; then echo 'FAIL: other'; exit 1; fi\nif grep -q BUG a.txt; then echo 'FAIL: bug'; exit 1; fi\nexit 0\n"))
-	os.Chmod(script, 0o755)
+	writeScript(t, script, "#!/bin/sh\ncd \"$1\" || exit 128\nif grep -q OTHER a.txt; then echo 'FAIL: other'; exit 1; fi\nif grep -q BUG a.txt; then echo 'FAIL: bug'; exit 1; fi\nexit 0\n")
 	r := wynotRun(t, dir, nil, "changes", "-j1", "--git", good, bad, "--", script, "{}")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -906,8 +901,7 @@ func TestChangesGitReport(t *testing.T) {
 // mergeTest writes fixtures.MergeTest as an executable script.
 func mergeTest(t *testing.T) string {
 	script := filepath.Join(t.TempDir(), "test.sh")
-	write(t, script, []byte(fixtures.MergeTest))
-	os.Chmod(script, 0o755)
+	writeScript(t, script, fixtures.MergeTest)
 	return script
 }
 
@@ -933,8 +927,7 @@ func textTreesN(t *testing.T, n int, replace map[int]string, body string) (dir, 
 	write(t, filepath.Join(dir, "old", "a.txt"), []byte(old.String()))
 	write(t, filepath.Join(dir, "new", "a.txt"), []byte(nw.String()))
 	script = filepath.Join(dir, "test.sh")
-	write(t, script, []byte("#!/bin/sh\ncd \"$1\" || exit 128\n"+body))
-	os.Chmod(script, 0o755)
+	writeScript(t, script, "#!/bin/sh\ncd \"$1\" || exit 128\n"+body)
 	return dir, script
 }
 
@@ -1119,7 +1112,7 @@ func TestChangesOneMinimalFiles(t *testing.T) {
 		write(t, filepath.Join(dir, v, "z.txt"), []byte(z))
 	}
 	script := filepath.Join(dir, "test.sh")
-	write(t, script, []byte(`#!/bin/sh
+	writeScript(t, script, `#!/bin/sh
 cd "$1" || exit 128
 m1=0; m2=0; c=0; z=0
 grep -q '^M1$' m.txt && m1=1
@@ -1130,8 +1123,7 @@ grep -q Z z.txt && z=1
 [ $z = 1 ] && [ $c = 1 ] && [ $m1 = 0 ] && exit 125
 [ $c = 1 ] && exit 1
 exit 0
-`))
-	os.Chmod(script, 0o755)
+`)
 	for _, algo := range []string{"dd", "ddmin"} {
 		r := wynotRun(t, dir, nil, "changes", "--json", "-j1", "--no-refine", "--group", "none", "--algorithm", algo, "old", "new", "--", script, "{}")
 		if r.code != 0 {

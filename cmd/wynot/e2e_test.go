@@ -202,6 +202,15 @@ func runResult(t *testing.T, cmd *exec.Cmd) result {
 	return result{code, out.String(), errb.String()}
 }
 
+// writeScript writes an executable script (a test, a program) at path.
+func writeScript(t *testing.T, path, body string) {
+	t.Helper()
+	write(t, path, []byte(body))
+	if err := os.Chmod(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func write(t *testing.T, path string, data []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -434,8 +443,7 @@ func TestReduceScriptAndLog(t *testing.T) {
 	// A C-Reduce style script: run in the candidate's directory, exit 0
 	// when the failure reproduces.
 	script := filepath.Join(dir, "test.sh")
-	write(t, script, []byte("#!/bin/sh\ngrep -q '(1' bug.c && grep -q 'return' bug.c\n"))
-	os.Chmod(script, 0o755)
+	writeScript(t, script, "#!/bin/sh\ngrep -q '(1' bug.c && grep -q 'return' bug.c\n")
 	r := wynotRun(t, dir, nil, "reduce", "--json", "--log", "log.txt", "--events", "events.jsonl", "--test", "./test.sh", "bug.c")
 	if r.code != 0 {
 		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
@@ -508,13 +516,12 @@ func TestReduceArgv(t *testing.T) {
 	dir := t.TempDir()
 	// Fails iff -O is given and none of the two options that prevent it.
 	script := filepath.Join(dir, "cc")
-	write(t, script, []byte(`#!/bin/sh
+	writeScript(t, script, `#!/bin/sh
 O=; P=
 for a in "$@"; do case $a in -O) O=1;; -ffast-math|-fforce-addr) P=1;; esac; done
 if [ -n "$O" ] && [ -z "$P" ]; then echo "cc: internal compiler error: Segmentation fault" >&2; exit 4; fi
 exit 0
-`))
-	os.Chmod(script, 0o755)
+`)
 	r := wynotRun(t, dir, nil, "reduce", "--json", "--argv", "--", script, "-O", "-Wall", "-g", "-fno-inline", "-I.", "bug.c", "-o", "bug")
 	if r.code != 0 {
 		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
@@ -603,8 +610,7 @@ func TestReduceMultipleFiles(t *testing.T) {
 	write(t, filepath.Join(dir, "a.txt"), []byte("alpha (beta\ngamma\n"))
 	write(t, filepath.Join(dir, "b.txt"), []byte("delta) epsilon\n"))
 	script := filepath.Join(dir, "t.sh")
-	write(t, script, []byte("#!/bin/sh\ngrep -q '(' a.txt && grep -q ')' b.txt\n"))
-	os.Chmod(script, 0o755)
+	writeScript(t, script, "#!/bin/sh\ngrep -q '(' a.txt && grep -q ')' b.txt\n")
 	r := wynotRun(t, dir, nil, "reduce", "-q", "--test", script, "a.txt", "b.txt")
 	if r.code != 0 {
 		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
@@ -836,10 +842,7 @@ func TestReduceFlakyOriginalTimedOut(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "ran")
 	script := filepath.Join(dir, "test.sh")
-	write(t, script, []byte("#!/bin/sh\necho 'panic: index out of range' >&2\nif [ -e "+state+" ]; then sleep 5; fi\ntouch "+state+"\nexit 2\n"))
-	if err := os.Chmod(script, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeScript(t, script, "#!/bin/sh\necho 'panic: index out of range' >&2\nif [ -e "+state+" ]; then sleep 5; fi\ntouch "+state+"\nexit 2\n")
 	write(t, filepath.Join(dir, "in.txt"), []byte("abc\n"))
 	r := wynotRun(t, dir, nil, "reduce", "--timeout", "1s", "in.txt", "--", script, "{}")
 	if r.code != 2 || !strings.Contains(r.stderr, "timed out after 1s") || !strings.Contains(r.stderr, "give --timeout D longer") {
@@ -857,16 +860,13 @@ func TestReduceFlakyOriginalShowsDifference(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "ran")
 	script := filepath.Join(dir, "test.sh")
-	write(t, script, []byte(`#!/bin/sh
+	writeScript(t, script, `#!/bin/sh
 f=main.parse
 if [ -e `+state+` ]; then f=main.lex; fi
 touch `+state+`
 printf 'panic: boom\n\ngoroutine 1 [running]:\n%s(...)\n\t/src/p.go:5\nmain.main()\n\t/src/p.go:9 +0x1d\n' $f >&2
 exit 2
-`))
-	if err := os.Chmod(script, 0o755); err != nil {
-		t.Fatal(err)
-	}
+`)
 	write(t, filepath.Join(dir, "in.txt"), []byte("abc\n"))
 	r := wynotRun(t, dir, nil, "reduce", "--precision", "stack", "in.txt", "--", script, "{}")
 	want := "unlike the failure (exit status 2: panic: boom [main.parse < main.main]), its stack is [main.lex < main.main], not [main.parse < main.main]"
@@ -883,10 +883,7 @@ func TestReduceCountsTimedOut(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "test.sh")
 	// Fails on an x; a candidate without the y hangs.
-	write(t, script, []byte("#!/bin/sh\ngrep -q x \"$1\" || exit 0\ngrep -q y \"$1\" || sleep 30\nexit 1\n"))
-	if err := os.Chmod(script, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeScript(t, script, "#!/bin/sh\ngrep -q x \"$1\" || exit 0\ngrep -q y \"$1\" || sleep 30\nexit 1\n")
 	write(t, filepath.Join(dir, "in.txt"), []byte("aaxbbbbyccc\n"))
 	r := wynotRun(t, dir, nil, "reduce", "--json", "--timeout", "1s", "in.txt", "--", script, "{}")
 	s := r.summary(t)

@@ -278,16 +278,13 @@ func TestIsolateNeighboursUnresolved(t *testing.T) {
 	// xab panics, the longer xcdefg passes, anything else is another
 	// error.
 	script := filepath.Join(dir, "test.sh")
-	write(t, script, []byte(`#!/bin/sh
+	writeScript(t, script, `#!/bin/sh
 case $(cat "$1") in
 xab) echo 'panic: boom' >&2; exit 2 ;;
 xcdefg) exit 0 ;;
 *) echo 'error: something else' >&2; exit 3 ;;
 esac
-`))
-	if err := os.Chmod(script, 0o755); err != nil {
-		t.Fatal(err)
-	}
+`)
 	write(t, filepath.Join(dir, "good"), []byte("xcdefg"))
 	write(t, filepath.Join(dir, "bad"), []byte("xab"))
 	r := wynotRun(t, dir, nil, "isolate", "--json", "good", "bad", "--", script, "{}")

@@ -34,14 +34,11 @@ func TestReduceEndsDetachedProcesses(t *testing.T) {
 	}
 	write(t, filepath.Join(dir, "input.txt"), in.Bytes())
 	script := filepath.Join(dir, "test.sh")
-	write(t, script, []byte("#!/bin/sh\n"+
+	writeScript(t, script, "#!/bin/sh\n"+
 		"setsid sleep "+mark+" &\n"+
 		"( (exec setsid sleep "+mark+") & )\n"+
 		"nohup sleep "+mark+" >/dev/null 2>&1 &\n"+
-		"grep -q bug input.txt\n"))
-	if err := os.Chmod(script, 0o755); err != nil {
-		t.Fatal(err)
-	}
+		"grep -q bug input.txt\n")
 	r := wynotRun(t, dir, nil, "reduce", "--json", "-j", "2", "--test", "./test.sh", "input.txt")
 	defer func() {
 		for _, pid := range proctest.Marked(mark) {

@@ -178,14 +178,13 @@ func TestInterruptBeforeSearch(t *testing.T) {
 		// Each run of the test leaves a mark; the run to be interrupted
 		// then sleeps, the others fail at once.
 		script := filepath.Join(marks, "test.sh")
-		write(t, script, []byte(fmt.Sprintf(`#!/bin/sh
+		writeScript(t, script, fmt.Sprintf(`#!/bin/sh
 n=$(($(ls %[1]s | grep -c '^run') + 1))
 touch %[1]s/run$n
 if [ $n -eq %[2]d ]; then sleep 60; fi
 echo 'panic: boom' >&2
 exit 2
-`, marks, run)))
-		os.Chmod(script, 0o755)
+`, marks, run))
 		cmd := exec.Command(wynotBin, "reduce", "--timeout", "120s", "in", "--", script, "{}")
 		cmd.Dir = dir
 		var errb bytes.Buffer
@@ -270,13 +269,12 @@ func TestNoRoom(t *testing.T) {
 	// The test appends a log of 1.2 MB to a file beside the work
 	// directories: the second run of the original finds no room for it.
 	script := filepath.Join(dir, "test.sh")
-	write(t, script, []byte(`#!/bin/sh
+	writeScript(t, script, `#!/bin/sh
 head -c 1200000 /dev/zero >> "$WYNOT_TMPDIR/log" || { echo "cannot write the log" >&2; exit 1; }
 grep -q '(' "$1" || exit 0
 echo 'panic: boom' >&2
 exit 2
-`))
-	os.Chmod(script, 0o755)
+`)
 	big := []byte(strings.Repeat("abcdefghijklmnopqrstuvwxyz0123456789\n", 40000) + "(\n")
 	for _, c := range []struct {
 		name  string

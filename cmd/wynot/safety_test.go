@@ -190,15 +190,14 @@ func noGrandchildren(t *testing.T, guardianToo bool) {
 	dir, piddir, tmp := t.TempDir(), t.TempDir(), t.TempDir()
 	write(t, filepath.Join(dir, "in"), []byte(mysteryInput))
 	script := filepath.Join(dir, "test.sh")
-	write(t, script, []byte(`#!/bin/sh
+	writeScript(t, script, `#!/bin/sh
 echo $$ > "$PIDDIR/$$"
 sleep 1000 &
 echo $! > "$PIDDIR/$!"
 sleep 20 &
 echo $! > "$PIDDIR/$!"
 wait
-`))
-	os.Chmod(script, 0o755)
+`)
 	cmd := exec.Command(wynotBin, "reduce", "-o", "out", "--test", script, "in")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PIDDIR="+piddir, "WYNOT_TMPDIR="+tmp)

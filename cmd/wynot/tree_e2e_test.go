@@ -608,16 +608,13 @@ func TestReduceTreeEmptyDirs(t *testing.T) {
 	write(t, filepath.Join(tree, "src", "x.txt"), []byte("a\nb\nBUG\nc\n"))
 	write(t, filepath.Join(tree, "src", "y.txt"), []byte("hello\n"))
 	script := filepath.Join(dir, "test.sh")
-	write(t, script, []byte(`#!/bin/sh
+	writeScript(t, script, `#!/bin/sh
 [ -d out ] || { echo "no out dir" >&2; exit 2; }
 [ -z "$(ls out)" ] || { echo "out is not empty" >&2; exit 3; }
 grep -q BUG src/*.txt || exit 0
 echo report > out/r.txt
 exit 1
-`))
-	if err := os.Chmod(script, 0o755); err != nil {
-		t.Fatal(err)
-	}
+`)
 	orig, err := filetree.ReadTree(tree)
 	if err != nil {
 		t.Fatal(err)

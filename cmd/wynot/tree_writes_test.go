@@ -17,7 +17,7 @@ import (
 func dirtyScript(t *testing.T, clean string) string {
 	t.Helper()
 	script := filepath.Join(t.TempDir(), "dirty.sh")
-	write(t, script, []byte(`#!/bin/sh
+	writeScript(t, script, `#!/bin/sh
 mkdir build || { echo "build/ is left from an earlier test" >&2; exit 125; }
 echo log > build/log.txt
 if [ -f go.mod ]; then
@@ -27,10 +27,7 @@ fi
 [ ! -f cmd/app/main.go ] || touch cmd/app/main.go
 echo x >> newfile.txt
 exec `+clean+`
-`))
-	if err := os.Chmod(script, 0o755); err != nil {
-		t.Fatal(err)
-	}
+`)
 	return script
 }
 
