@@ -125,9 +125,24 @@ func (rd *reducer) probeTypesAgain(ctx context.Context) (bool, error) {
 	}
 	budget := min(typeProbeTests, max(minTypeProbeTests, rd.s.Stats().Tests()/4))
 	preds := map[string]syntax.Prediction{} // by candidate
-	cands, err := rd.schedule().Rejected(ctx, budget, func(err error, data []byte) bool {
+	probed := map[string]map[string]bool{}  // the passes probePasses gives, by unit
+	cands, err := rd.schedule().Rejected(ctx, budget, func(r schedule.Removal[unit], err error) bool {
+		u := r.Unit.Of
+		if probed[u.name] == nil {
+			probed[u.name] = map[string]bool{}
+			passes, _ := rd.probePasses(u)
+			for _, p := range passes {
+				probed[u.name][p.Name()] = true
+			}
+		}
+		// Only the passes the probes before the search take: a
+		// character's removal that leaves a name undefined says
+		// nothing a transformation of the tree does not.
+		if !probed[u.name][r.Pass] {
+			return false
+		}
 		p, ok := syntax.Predicts(err)
-		preds[string(data)] = p
+		preds[string(r.Data)] = p
 		return ok && !rd.typesOff[p.Class]
 	})
 	if err != nil || len(cands) == 0 {

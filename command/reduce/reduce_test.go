@@ -2,6 +2,7 @@ package reduce
 
 import (
 	"context"
+	"encoding/json"
 	"go/ast"
 	"go/importer"
 	"go/parser"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/wynot/wynot/command"
 	"github.com/wynot/wynot/domain/schedule"
+	"github.com/wynot/wynot/report"
 	"github.com/wynot/wynot/runner"
 )
 
@@ -257,5 +259,64 @@ func TestTypeProbeAgain(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "still fails: the test does not need code that type-checks") {
 		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// TestTypeProbeAgainPasses: the probe on the result takes the
+// candidates of the passes the probes before the search take (the
+// syntax tree's), not every character's removal that leaves a name
+// undefined: on a result that only a type error could shrink further
+// and none does, it tests few.
+func TestTypeProbeAgainPasses(t *testing.T) {
+	src := "package a\n\nfunc f(alpha, beta, gamma int) int {\n\tdelta := alpha + beta\n\tepsilon := delta * gamma\n\tif min(epsilon) > 0 {\n\t\treturn epsilon\n\t}\n\treturn delta\n}\n"
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, ".cache"))
+	if err := os.WriteFile("in.go", []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Fails while the whole function is there and type-checks: no
+	// candidate with a type error fails.
+	fails := func(data string) bool {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "in.go", data, 0)
+		if err != nil {
+			return false
+		}
+		ok := true
+		conf := types.Config{Importer: importer.Default(), Error: func(error) { ok = false }}
+		conf.Check("a", fset, []*ast.File{f}, nil)
+		return ok && strings.Contains(data, "min(epsilon)") && strings.Count(data, "return") == 2
+	}
+	fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
+		data, err := os.ReadFile(filepath.Join(dir, "in.go"))
+		if err != nil {
+			return runner.Run{}, err
+		}
+		if fails(string(data)) {
+			return runner.Run{Exit: 1}, nil
+		}
+		return runner.Run{}, nil
+	}
+	var stdout, stderr strings.Builder
+	if code := Command.Main(context.Background(), []string{"--json", "-j1", "in.go", "--", "prog", "{}"},
+		command.Env{Stdout: &stdout, Stderr: &stderr, Fake: fake}); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	var sum struct {
+		Passes []report.PassStats `json:"passes"`
+	}
+	if err := json.Unmarshal([]byte(stdout.String()), &sum); err != nil {
+		t.Fatal(err)
+	}
+	probe := 0
+	for _, p := range sum.Passes {
+		if strings.HasPrefix(p.Name, "type probe") {
+			probe += p.Tests
+		}
+	}
+	t.Logf("type probe: %d tests", probe)
+	if probe > 8 {
+		t.Errorf("the type probe on the result tested %d candidates", probe)
 	}
 }

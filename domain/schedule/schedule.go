@@ -337,13 +337,14 @@ func (s *Schedule[U]) Removals(ctx context.Context, max int) ([]Removal[U], bool
 }
 
 // Rejected are the removals that the plans reject and Removals leaves
-// out, those of them that pick chooses (by the plan's error), max at
-// most: the candidates a search predicted, to test after all.
-func (s *Schedule[U]) Rejected(ctx context.Context, max int, pick func(err error, data []byte) bool) ([]Removal[U], error) {
+// out, those of them that pick chooses (by the removal, its unit and
+// pass, and the plan's error), max at most: the candidates a search
+// predicted, to test after all.
+func (s *Schedule[U]) Rejected(ctx context.Context, max int, pick func(r Removal[U], err error) bool) ([]Removal[U], error) {
 	var rs []Removal[U]
 	seen := map[string]bool{}
 	err := s.oneLess(ctx, func(r Removal[U], err error) bool {
-		if err != nil && r.Data != nil && !s.admit(err, r.Data) && !seen[string(r.Data)] && pick(err, r.Data) {
+		if err != nil && r.Data != nil && !s.admit(err, r.Data) && !seen[string(r.Data)] && pick(r, err) {
 			seen[string(r.Data)] = true
 			rs = append(rs, r)
 		}

@@ -600,7 +600,8 @@ func TestRejected(t *testing.T) {
 	s := &Schedule[int]{Phases: []Phase[int]{{Units: units("in"),
 		Passes: func(Unit[int]) ([]Pass, error) { return List(Ladder{Rungs: Chars, Finish: balanced}.Passes(data)), nil },
 		Data:   func(Unit[int]) []byte { return data }}}}
-	all := func(error, []byte) bool { return true }
+	all := func(Removal[int], error) bool { return true }
+	admitAll := func(error, []byte) bool { return true }
 	got := func(rs []Removal[int]) (out []string) {
 		for _, r := range rs {
 			out = append(out, string(r.Data))
@@ -614,10 +615,10 @@ func TestRejected(t *testing.T) {
 	if rs, _ := s.Rejected(context.Background(), 1, all); len(rs) != 1 {
 		t.Errorf("max 1: %q", got(rs))
 	}
-	if rs, _ := s.Rejected(context.Background(), 10, func(error, []byte) bool { return false }); len(rs) != 0 {
+	if rs, _ := s.Rejected(context.Background(), 10, func(Removal[int], error) bool { return false }); len(rs) != 0 {
 		t.Errorf("none picked: %q", got(rs))
 	}
-	s.Admit = all
+	s.Admit = admitAll
 	if rs, _ := s.Rejected(context.Background(), 10, all); len(rs) != 0 {
 		t.Errorf("all admitted: %q", got(rs))
 	}
