@@ -892,3 +892,20 @@ func TestReduceCountsTimedOut(t *testing.T) {
 		t.Errorf("exit %d, %d tests timed out of %d; want the line %q in:\n%s", r.code, s.TimedOut, s.Runs, line, r.stderr)
 	}
 }
+
+// TestReduceMissingFileHint: the command names the input with a typo
+// (in.tx for in.txt) and no {}: every run fails opening it, the empty
+// input too. The hint names the missing file and puts {} in its place,
+// not after it.
+func TestReduceMissingFileHint(t *testing.T) {
+	e2e(t)
+	t.Parallel()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "in.txt"), []byte("crash\n"))
+	r := wynotRun(t, dir, nil, "reduce", "in.txt", "--", "grep", "-q", "crash", "in.tx")
+	want := "The command names in.tx, which does not exist (the run says so)"
+	fix := "put {} in its place: -- grep -q crash {}"
+	if r.code != 4 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, fix) || strings.Contains(r.stderr, "in.tx {}") {
+		t.Errorf("exit %d\n%s\nwant it to say %q and %q", r.code, r.stderr, want, fix)
+	}
+}
