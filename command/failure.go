@@ -184,18 +184,18 @@ func (s *Session) checkEmpty(ctx context.Context, c runner.Candidate, what strin
 		// go test takes a path argument for a package: it reads its
 		// files (a fuzz corpus entry, testdata) where they are.
 		hint = fmt.Sprintf("\nThe command has no {}, so the test gets the input on its standard input, which go test does not read; go test reads its files where they are (a fuzz corpus entry, testdata), and a path after it names a package, not a file. Copy each candidate where the test reads it, under a name of its own: -- sh -c 'cp {} FILE && %s' (FILE: not the input itself, but one beside it, such as testdata/fuzz/FuzzX/candidate with go test -run FuzzX/candidate), or reduce the directory that holds it", strings.ReplaceAll(ShellQuote(argv), "'", `'\''`))
-	case missingArg(argv, s.original) > 0:
-		// A file the command names is not there, and the run says so:
-		// a typo for the input, which {} takes the place of.
-		i := missingArg(argv, s.original)
-		fixed := ShellQuote(argv[:i]) + " " + runner.Placeholder
-		if i+1 < len(argv) {
-			fixed += " " + ShellQuote(argv[i+1:])
-		}
-		hint = fmt.Sprintf("\nThe command names %s, which does not exist (the run says so), and has no {}, so the test gets the input on its standard input; if that file was meant to be the input, put {} in its place: -- %s", ShellQuote([]string{argv[i]}), fixed)
 	default:
 		// No {} in the command: the candidate is its standard input.
 		hint = fmt.Sprintf("\nThe command has no {}, so the test gets the input on its standard input; if the program reads a file named by an argument, put {} where the file goes: -- %s {}", ShellQuote(argv))
+		if i := missingArg(argv, s.original); i > 0 {
+			// A file the command names is not there, and the run says
+			// so: a typo for the input, which {} takes the place of.
+			fixed := ShellQuote(argv[:i]) + " " + runner.Placeholder
+			if i+1 < len(argv) {
+				fixed += " " + ShellQuote(argv[i+1:])
+			}
+			hint = fmt.Sprintf("\nThe command names %s, which does not exist (the run says so), and has no {}, so the test gets the input on its standard input; if that file was meant to be the input, put {} in its place: -- %s", ShellQuote(argv[i:i+1]), fixed)
+		}
 	}
 	return Indistinct("%s fails as the %s does (%s): the test cannot tell them apart, so there is nothing to search for; the test always fails, or fails for a reason that is not in its input (it cannot work where it runs, %s; it reads a file wynot does not give it), or the failure needs no input at all. The %s's run, %s.\nRun the test by hand on %s to see what it does, or state the failure with --fail-on REGEX (for a --test script, make it tell this failure from others)%s%s",
 		what, s.origWhat, rec.Detail, s.where(), s.origWhat, s.original.Explain(), what, hint, s.executorHint())

@@ -122,7 +122,7 @@ func (local) Execute(ctx context.Context, p Process) (Run, error) {
 // the environment is left as it is.
 func testTemp(p Process) ([]string, func()) {
 	env := p.Env
-	if slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }) {
+	if sets(env, "TMPDIR") {
 		return env, func() {}
 	}
 	tmp := p.tmp
@@ -147,10 +147,15 @@ func testTemp(p Process) ([]string, func()) {
 		}
 	}
 	env = append(slices.Clip(env), "TMPDIR="+tmp)
-	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GOTMPDIR=") }) {
+	if !sets(env, "GOTMPDIR") {
 		env = append(env, "GOTMPDIR="+tmp)
 	}
 	return env, done
+}
+
+// sets reports whether the environment env sets the variable name.
+func sets(env []string, name string) bool {
+	return slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
 }
 
 // emptyDir makes dir an empty directory again: what is in it goes (one

@@ -116,26 +116,30 @@ func (s Signature) same(o Signature, p Precision, quoted bool) bool {
 	if s.Ending != o.Ending || s.Phase != o.Phase || !equal(s.Failed, o.Failed) {
 		return false
 	}
-	switch p {
-	case Exit:
-		return true
-	case Exact:
-		return s.Message == o.Message && equal(s.Frames, o.Frames)
+	return p == Exit || sameMessage(s.Message, o.Message, p, quoted) && sameFrames(s.Frames, o.Frames, p)
+}
+
+// sameMessage reports whether two failure messages are the same at
+// precision p (above Exit): literally at Exact, otherwise normalized,
+// with quoted strings set aside when quoted is set.
+func sameMessage(a, b string, p Precision, quoted bool) bool {
+	if p == Exact {
+		return a == b
 	}
-	a, b := s.Message, o.Message
 	if quoted {
 		a, b = reQuoted.ReplaceAllString(a, `"…"`), reQuoted.ReplaceAllString(b, `"…"`)
 	}
-	if Normalize(a) != Normalize(b) {
-		return false
-	}
-	return p != Stack || equal(s.Frames, o.Frames)
+	return Normalize(a) == Normalize(b)
 }
+
+// sameFrames reports whether two stacks are the same at precision p:
+// they are compared at Stack and Exact only.
+func sameFrames(a, b []string, p Precision) bool { return p < Stack || equal(a, b) }
 
 // Diff says how s differs from want at precision p (quoted as in
 // SignatureOracle.QuotedAside), in a few words for a message: each part
-// that Same compares and finds different, with both values ("it ended
-// with exit status 1, not exit status 2"). It is "" when s and want are
+// that Same compares and finds different, with both values ("how it
+// ended: exit status 1, not exit status 2"). It is "" when s and want are
 // the same failure.
 func (s Signature) Diff(want Signature, p Precision, quoted bool) string {
 	if s.same(want, p, quoted) {
@@ -154,14 +158,10 @@ func (s Signature) Diff(want Signature, p Precision, quoted bool) string {
 	if p == Exit {
 		return strings.Join(parts, "; ")
 	}
-	a, b := s.Message, want.Message
-	if quoted {
-		a, b = reQuoted.ReplaceAllString(a, `"…"`), reQuoted.ReplaceAllString(b, `"…"`)
-	}
-	if p == Exact && a != b || p != Exact && Normalize(a) != Normalize(b) {
+	if !sameMessage(s.Message, want.Message, p, quoted) {
 		parts = append(parts, fmt.Sprintf("its message is %s, not %s", quoteOrNone(s.Message), quoteOrNone(want.Message)))
 	}
-	if p >= Stack && !equal(s.Frames, want.Frames) {
+	if !sameFrames(s.Frames, want.Frames, p) {
 		parts = append(parts, fmt.Sprintf("its stack is %s, not %s", stackOrNone(s.Frames), stackOrNone(want.Frames)))
 	}
 	return strings.Join(parts, "; ")

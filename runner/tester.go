@@ -69,17 +69,10 @@ type Tester struct {
 
 	// flights are the tests running now by key, with a cache: a
 	// candidate asked for again while its test runs (two removals that
-	// leave the same text, tested in parallel) waits for its answer.
+	// leave the same text, tested in parallel) waits for its channel to
+	// close and then finds the answer in the cache.
 	flightMu sync.Mutex
-	flights  map[Key]*flight
-}
-
-// flight is a test running for a key; done closes when rec and err are
-// set.
-type flight struct {
-	done chan struct{}
-	rec  Test
-	err  error
+	flights  map[Key]chan struct{}
 }
 
 // Test records one test of a candidate.
@@ -226,9 +219,9 @@ func (c Candidate) key(context string) Key {
 // Test tests a candidate. The error is the context's when it ends, or
 // one that no other candidate would avoid either (the test cannot be
 // started, the oracle aborts).
-func (t *Tester) Test(ctx context.Context, c Candidate) (rec Test, err error) {
+func (t *Tester) Test(ctx context.Context, c Candidate) (Test, error) {
 	repeat := t.Repeat()
-	rec = Test{Candidate: c, Key: c.key(t.contextKey(repeat))}
+	rec := Test{Candidate: c, Key: c.key(t.contextKey(repeat))}
 	for _, f := range c.Files {
 		rec.Size += len(f.Data)
 	}
@@ -245,37 +238,30 @@ func (t *Tester) Test(ctx context.Context, c Candidate) (rec Test, err error) {
 				return rec, nil
 			}
 			t.flightMu.Lock()
-			f := t.flights[rec.Key]
-			if f == nil {
-				f = &flight{done: make(chan struct{})}
+			done, running := t.flights[rec.Key]
+			if !running {
+				done = make(chan struct{})
 				if t.flights == nil {
-					t.flights = map[Key]*flight{}
+					t.flights = map[Key]chan struct{}{}
 				}
-				t.flights[rec.Key] = f
+				t.flights[rec.Key] = done
 				t.flightMu.Unlock()
 				defer func() {
 					t.flightMu.Lock()
 					delete(t.flights, rec.Key)
 					t.flightMu.Unlock()
-					f.rec, f.err = rec, err
-					close(f.done)
+					close(done)
 				}()
 				break
 			}
 			t.flightMu.Unlock()
+			// The cache has its answer once it ends, unless it was
+			// cancelled: then this one runs it.
 			select {
-			case <-f.done:
+			case <-done:
 			case <-ctx.Done():
 				return rec, ctx.Err()
 			}
-			if f.err == nil {
-				rec.Outcome, rec.Detail, rec.Cached = f.rec.Outcome, f.rec.Detail, true
-				if t.OnTest != nil {
-					t.OnTest(rec)
-				}
-				return rec, nil
-			}
-			// The test it waited for did not finish (cancelled): ask again.
 		}
 	}
 	start := time.Now()

@@ -423,8 +423,9 @@ type outcome struct {
 // Every patch it reports failed when run again without the cache; a
 // refinement replaces a verified patch only by a smaller verified one.
 //
-// versions, when set, says which trees the versions are ("cc9e9b7de7ca
-// and its parent 0f21d20acbcc"), where the user did not name them.
+// versions, when set, says which trees the versions are ("new: the
+// commit cc9e9b7de7ca, old: its parent 0f21d20acbcc"), where the user
+// did not name them.
 func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*codediff.File, oldName, versions string) error {
 	s := e.s
 	e.changes = set.Len()

@@ -388,10 +388,7 @@ func (iso *isolator) pass1(ctx context.Context, sp decomp.Splitter, first bool) 
 // difference they make, whichever input is longer.
 func changeBytes(script *decomp.Script, c []int) int {
 	if c == nil {
-		c = make([]int, script.Len())
-		for i := range c {
-			c[i] = i
-		}
+		c = dd.All(script.Len())
 	}
 	n := 0
 	for _, k := range c {
@@ -542,10 +539,6 @@ func (iso *isolator) neighbours() string {
 	if sp == nil || err != nil || script.Len() == 0 {
 		return "with any one change less, the failing input does not fail; with any one more, the passing input does not pass"
 	}
-	all := make([]int, script.Len())
-	for i := range all {
-		all[i] = i
-	}
 	const untested = 3
 	var less, more [4]int // by outcome, and untested
 	count := func(n *[4]int, c []int) {
@@ -555,8 +548,8 @@ func (iso *isolator) neighbours() string {
 			n[untested]++
 		}
 	}
-	for k := range all {
-		count(&less, append(append([]int(nil), all[:k]...), all[k+1:]...))
+	for k := range script.Len() {
+		count(&less, dd.AllBut(script.Len(), k))
 		count(&more, []int{k})
 	}
 	side := func(n [4]int, want dd.Outcome, all, not, did string) string {

@@ -246,7 +246,7 @@ func (w *Workspace) isDir(p string) bool {
 // write makes path p hold f, or not exist if f is nil, and records it.
 func (w *Workspace) write(p string, f *File) error {
 	full := filepath.Join(w.Dir, filepath.FromSlash(p))
-	if err := removeAll(full); err != nil {
+	if err := rmtree.RemoveAll(full); err != nil {
 		return err
 	}
 	if _, ok := w.stamps[p]; ok {
@@ -397,7 +397,7 @@ func (w *Workspace) Restore() ([]string, error) {
 			if f == nil {
 				// Made by the test (or a directory no longer holding
 				// any of the tree's files).
-				if err := removeAll(fp); err != nil {
+				if err := rmtree.RemoveAll(fp); err != nil {
 					return err
 				}
 				changed = append(changed, p)
@@ -472,7 +472,7 @@ func (w *Workspace) restorePaths(paths map[string]bool, markTime timespec, haveM
 			return changed, &fs.PathError{Op: "lstat", Path: full, Err: err}
 		case f == nil:
 			// Made by the test.
-			if err := removeAll(full); err != nil {
+			if err := rmtree.RemoveAll(full); err != nil {
 				return changed, err
 			}
 			changed = append(changed, p)
@@ -507,7 +507,7 @@ func (w *Workspace) remakeDirs(changed []string) ([]string, error) {
 			continue
 		}
 		if err == nil {
-			if err := removeAll(full); err != nil {
+			if err := rmtree.RemoveAll(full); err != nil {
 				return changed, err
 			}
 		}
@@ -557,10 +557,6 @@ func (w *Workspace) check(p, full string, f *File, now stamp, markTime timespec,
 	w.stamps[p] = now
 	return ok, nil
 }
-
-// removeAll removes full and what it holds, making directories a test
-// left without write permission writable first.
-func removeAll(full string) error { return rmtree.RemoveAll(full) }
 
 // Restored is how many times Restore found each path changed.
 func (w *Workspace) Restored() map[string]int { return w.restored }
