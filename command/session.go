@@ -502,7 +502,7 @@ func sameFile(a, b string) bool {
 // is a path too, with or without a "/".
 func absolutePaths(argv []string, tree []string, inTree func(string) bool, inputs []string) []string {
 	out := append([]string(nil), argv...)
-	script := scriptArg(argv)
+	script := ScriptArg(argv)
 	for i, a := range out {
 		if i == script && !strings.Contains(a, "/") {
 			if st, err := os.Stat(a); err != nil || !st.Mode().IsRegular() {
@@ -551,10 +551,10 @@ func absolutePaths(argv []string, tree []string, inTree func(string) bool, input
 var interpreters = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true,
 	"python": true, "python3": true, "perl": true, "ruby": true, "node": true, "tclsh": true}
 
-// scriptArg is the index in argv of the script an interpreter runs
+// ScriptArg is the index in argv of the script an interpreter runs
 // (check.sh of sh -e check.sh), or -1: argv[0] is no interpreter, or
 // its code comes another way (sh -c CODE, python3 -m MODULE).
-func scriptArg(argv []string) int {
+func ScriptArg(argv []string) int {
 	if len(argv) == 0 || !interpreters[filepath.Base(argv[0])] {
 		return -1
 	}

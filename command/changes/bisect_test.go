@@ -242,6 +242,8 @@ func TestRunsGoTest(t *testing.T) {
 		{"a script that builds", command.Test{Argv: []string{builds, "{}"}}, false},
 		{"a script that tests", command.Test{Argv: []string{tests, "{}"}}, true},
 		{"--test script", command.Test{Script: tests}, true},
+		{"sh with a script that tests", command.Test{Argv: []string{"sh", "-e", tests, "{}"}}, true},
+		{"bash with a script that builds", command.Test{Argv: []string{"bash", builds}}, false},
 		{"a word ending in go", command.Test{Argv: []string{"cargo", "test"}}, false},
 	} {
 		if got := runsGoTest(c.test); got != c.want {

@@ -364,12 +364,16 @@ var goTestWord = regexp.MustCompile(`(^|[^[:alnum:]_./-])go[ \t]+(test|vet)\b`)
 
 // runsGoTest says whether the test may run go test, which reads Go test
 // files and testdata: its command line or test script says so, or the
-// script the command line starts does.
+// script the command line starts, or runs with an interpreter (sh
+// check.sh), does.
 func runsGoTest(t command.Test) bool {
 	text := strings.Join(t.Argv, " ")
 	files := []string{t.Script}
 	if len(t.Argv) > 0 {
 		files = append(files, t.Argv[0])
+	}
+	if i := command.ScriptArg(t.Argv); i > 0 {
+		files = append(files, t.Argv[i])
 	}
 	for _, f := range files {
 		if st, err := os.Stat(f); f != "" && err == nil && st.Mode().IsRegular() && st.Size() < 1<<20 {
