@@ -125,24 +125,25 @@ func (rd *reducer) probeTypesAgain(ctx context.Context) (bool, error) {
 	}
 	budget := min(typeProbeTests, max(minTypeProbeTests, rd.s.Stats().Tests()/4))
 	preds := map[string]syntax.Prediction{} // by candidate
-	probed := map[string]map[string]bool{}  // the passes probePasses gives, by unit
-	cands, err := rd.schedule().Rejected(ctx, budget, func(r schedule.Removal[unit], err error) bool {
-		u := r.Unit.Of
-		if probed[u.name] == nil {
-			probed[u.name] = map[string]bool{}
-			passes, _ := rd.probePasses(u)
-			for _, p := range passes {
-				probed[u.name][p.Name()] = true
+	// Only the passes the probes before the search take: a
+	// character's removal that leaves a name undefined says nothing a
+	// transformation of the tree does not.
+	probed := map[string]map[string]bool{} // the passes probePasses gives, by unit
+	passes := func(u schedule.Unit[unit], pass string) bool {
+		names := probed[u.Name]
+		if names == nil {
+			names = map[string]bool{}
+			ps, _ := rd.probePasses(u.Of)
+			for _, p := range ps {
+				names[p.Name()] = true
 			}
+			probed[u.Name] = names
 		}
-		// Only the passes the probes before the search take: a
-		// character's removal that leaves a name undefined says
-		// nothing a transformation of the tree does not.
-		if !probed[u.name][r.Pass] {
-			return false
-		}
+		return names[pass]
+	}
+	cands, err := rd.schedule().Rejected(ctx, budget, passes, func(err error, data []byte) bool {
 		p, ok := syntax.Predicts(err)
-		preds[string(r.Data)] = p
+		preds[string(data)] = p
 		return ok && !rd.typesOff[p.Class]
 	})
 	if err != nil || len(cands) == 0 {

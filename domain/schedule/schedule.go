@@ -318,7 +318,7 @@ func (s *Schedule[U]) Removals(ctx context.Context, max int) ([]Removal[U], bool
 	var rs []Removal[U]
 	over := false
 	seen := map[string]bool{}
-	err := s.oneLess(ctx, func(r Removal[U], err error) bool {
+	err := s.oneLess(ctx, nil, func(r Removal[U], err error) bool {
 		if err != nil && !s.admit(err, r.Data) || seen[string(r.Data)] {
 			return true
 		}
@@ -337,14 +337,14 @@ func (s *Schedule[U]) Removals(ctx context.Context, max int) ([]Removal[U], bool
 }
 
 // Rejected are the removals that the plans reject and Removals leaves
-// out, those of them that pick chooses (by the removal, its unit and
-// pass, and the plan's error), max at most: the candidates a search
-// predicted, to test after all.
-func (s *Schedule[U]) Rejected(ctx context.Context, max int, pick func(r Removal[U], err error) bool) ([]Removal[U], error) {
+// out, of the passes that passes chooses for a unit (nil: all), those
+// that pick chooses (by the plan's error and the candidate), max at
+// most: the candidates a search predicted, to test after all.
+func (s *Schedule[U]) Rejected(ctx context.Context, max int, passes func(u Unit[U], pass string) bool, pick func(err error, data []byte) bool) ([]Removal[U], error) {
 	var rs []Removal[U]
 	seen := map[string]bool{}
-	err := s.oneLess(ctx, func(r Removal[U], err error) bool {
-		if err != nil && r.Data != nil && !s.admit(err, r.Data) && !seen[string(r.Data)] && pick(r, err) {
+	err := s.oneLess(ctx, passes, func(r Removal[U], err error) bool {
+		if err != nil && r.Data != nil && !s.admit(err, r.Data) && !seen[string(r.Data)] && pick(err, r.Data) {
 			seen[string(r.Data)] = true
 			rs = append(rs, r)
 		}
@@ -353,14 +353,14 @@ func (s *Schedule[U]) Rejected(ctx context.Context, max int, pick func(r Removal
 	return rs, err
 }
 
-// oneLess calls f with each removal of the schedule's passes over the
-// units as they are now, and the error of the plan that made it (nil
+// oneLess calls f with each removal of the schedule's passes (those
+// that passes chooses, all when nil) over the units as they are now, and the error of the plan that made it (nil
 // when the plan accepts it), until f returns false: for every phase
 // that gives them, every unit and every decomp.Pass, the content with
 // each single change taken out; those not simpler than the unit's
 // content (Simpler: a removal that the language's printing undoes, white
 // space in Go, is no removal) left out.
-func (s *Schedule[U]) oneLess(ctx context.Context, f func(r Removal[U], err error) bool) error {
+func (s *Schedule[U]) oneLess(ctx context.Context, passes func(u Unit[U], pass string) bool, f func(r Removal[U], err error) bool) error {
 	for pi := range s.Phases {
 		ph := &s.Phases[pi]
 		if ph.NoRemovals || ph.Units == nil {
@@ -374,7 +374,7 @@ func (s *Schedule[U]) oneLess(ctx context.Context, f func(r Removal[U], err erro
 			}
 			for _, p := range ps {
 				dp, ok := p.(decomp.Pass)
-				if !ok {
+				if !ok || passes != nil && !passes(u, p.Name()) {
 					continue
 				}
 				plan, err := dp.Plan(src)

@@ -600,26 +600,28 @@ func TestRejected(t *testing.T) {
 	s := &Schedule[int]{Phases: []Phase[int]{{Units: units("in"),
 		Passes: func(Unit[int]) ([]Pass, error) { return List(Ladder{Rungs: Chars, Finish: balanced}.Passes(data)), nil },
 		Data:   func(Unit[int]) []byte { return data }}}}
-	all := func(Removal[int], error) bool { return true }
-	admitAll := func(error, []byte) bool { return true }
+	all := func(error, []byte) bool { return true }
 	got := func(rs []Removal[int]) (out []string) {
 		for _, r := range rs {
 			out = append(out, string(r.Data))
 		}
 		return out
 	}
-	rs, err := s.Rejected(context.Background(), 10, all)
+	rs, err := s.Rejected(context.Background(), 10, nil, all)
 	if want := []string{"a)b", "(ab"}; err != nil || !slices.Equal(got(rs), want) {
 		t.Errorf("Rejected = %q, %v; want %q", got(rs), err, want)
 	}
-	if rs, _ := s.Rejected(context.Background(), 1, all); len(rs) != 1 {
+	if rs, _ := s.Rejected(context.Background(), 1, nil, all); len(rs) != 1 {
 		t.Errorf("max 1: %q", got(rs))
 	}
-	if rs, _ := s.Rejected(context.Background(), 10, func(Removal[int], error) bool { return false }); len(rs) != 0 {
+	if rs, _ := s.Rejected(context.Background(), 10, nil, func(error, []byte) bool { return false }); len(rs) != 0 {
 		t.Errorf("none picked: %q", got(rs))
 	}
-	s.Admit = admitAll
-	if rs, _ := s.Rejected(context.Background(), 10, all); len(rs) != 0 {
+	if rs, _ := s.Rejected(context.Background(), 10, func(Unit[int], string) bool { return false }, all); len(rs) != 0 {
+		t.Errorf("no pass chosen: %q", got(rs))
+	}
+	s.Admit = all
+	if rs, _ := s.Rejected(context.Background(), 10, nil, all); len(rs) != 0 {
 		t.Errorf("all admitted: %q", got(rs))
 	}
 	removals, ok, err := s.Removals(context.Background(), -1)
