@@ -131,7 +131,20 @@ func reduceGoFile(t *testing.T, src string, fails func(data string) bool, flags 
 	if err := os.WriteFile("in.go", []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
+	var stderr strings.Builder
+	code := Command.Main(context.Background(), append(flags, "in.go", "--", "prog", "{}"),
+		command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: goFake(fails)})
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	got, _ := os.ReadFile("in.go")
+	return string(got), stderr.String()
+}
+
+// goFake is a test process that fails (exit status 1) when fails says
+// so of the candidate in.go, and passes otherwise.
+func goFake(fails func(data string) bool) func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
+	return func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
 		data, err := os.ReadFile(filepath.Join(dir, "in.go"))
 		if err != nil {
 			return runner.Run{}, err
@@ -141,14 +154,6 @@ func reduceGoFile(t *testing.T, src string, fails func(data string) bool, flags 
 		}
 		return runner.Run{}, nil
 	}
-	var stderr strings.Builder
-	code := Command.Main(context.Background(), append(flags, "in.go", "--", "prog", "{}"),
-		command.Env{Stdout: io.Discard, Stderr: &stderr, Fake: fake})
-	if code != 0 {
-		t.Fatalf("exit %d\n%s", code, stderr.String())
-	}
-	got, _ := os.ReadFile("in.go")
-	return string(got), stderr.String()
 }
 
 // prepare returns as soon as its context ends, without waiting for the
@@ -288,19 +293,9 @@ func TestTypeProbeAgainPasses(t *testing.T) {
 		conf.Check("a", fset, []*ast.File{f}, nil)
 		return ok && strings.Contains(data, "min(epsilon)") && strings.Count(data, "return") == 2
 	}
-	fake := func(ctx context.Context, dir string, c runner.Candidate) (runner.Run, error) {
-		data, err := os.ReadFile(filepath.Join(dir, "in.go"))
-		if err != nil {
-			return runner.Run{}, err
-		}
-		if fails(string(data)) {
-			return runner.Run{Exit: 1}, nil
-		}
-		return runner.Run{}, nil
-	}
 	var stdout, stderr strings.Builder
 	if code := Command.Main(context.Background(), []string{"--json", "-j1", "in.go", "--", "prog", "{}"},
-		command.Env{Stdout: &stdout, Stderr: &stderr, Fake: fake}); code != 0 {
+		command.Env{Stdout: &stdout, Stderr: &stderr, Fake: goFake(fails)}); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
 	var sum struct {
