@@ -529,8 +529,10 @@ wynot isolate finds a 1-minimal failure-inducing difference between a
 passing and a failing input (dd, TSE 2002 §5): it grows the passing input
 towards the failing one and shrinks the failing input towards the passing
 one, until they differ by changes each of which matters: with any one of
-them less, the failing input passes; with any one more, the passing input
-fails. When every test either passes or fails, this is a binary search:
+them less, the failing input does not fail; with any one more, the
+passing input does not pass (the verdict says how many of those inputs
+passed or failed, and how many failed another way: unresolved). When
+every test either passes or fails, this is a binary search:
 about log2(n) tests for n differences, where reduce needs at least one
 test per element of its result.
 
