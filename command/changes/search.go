@@ -492,7 +492,7 @@ func (e *search) hunks(ctx context.Context, set *codediff.Set, base map[string]*
 		if !r2.verified || len(r2.patch) >= fine.Len() {
 			switch {
 			case r2.verified:
-				s.Say("refinement found no smaller patch: the failure needs all %s; the result stays at %s", report.Plural(fine.Len(), shown), res.lv.name)
+				s.Say("refinement found no smaller patch: the search over the %s kept all of them; the result stays at %s", report.Plural(fine.Len(), shown), res.lv.name)
 			case len(d2) < fine.Len():
 				s.Say("the smaller patch refinement found (%s) did not fail when run again; the result stays at %s", report.Plural(len(d2), shown), res.lv.name)
 			default:
